@@ -1,0 +1,24 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+    { ignores: ['out/**', 'src/language/generated/**', 'node_modules/**', '.cache/**', 'test-output/**'] },
+    js.configs.recommended,
+    ...tseslint.configs.recommended,
+    {
+        rules: {
+            '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+            'no-restricted-syntax': ['error', {
+                selector: "MemberExpression[object.name='Math'][property.name='random']",
+                message: 'Dice come from the seeded generator in src/rules/dice.ts.'
+            }]
+        }
+    },
+    {
+        // The rules and odds engines are pure: nothing from Langium, LSP or VS Code.
+        files: ['src/rules/**/*.ts'],
+        rules: {
+            'no-restricted-imports': ['error', { patterns: ['langium', 'langium/*', 'vscode', 'vscode-*', '../language/*', '../model/*', '../report/*', '../cli/*', '../extension/*'] }]
+        }
+    }
+);

@@ -1,0 +1,66 @@
+/**
+ * Loads .battle files the way the language server does: parse, link and validate with the same
+ * services, so that the CLI reports exactly what the editor shows.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { URI, type LangiumDocument } from 'langium';
+import { NodeFileSystem } from 'langium/node';
+import type { Diagnostic } from 'vscode-languageserver';
+import { createBattleServices, type BattleServices } from '../language/battle-module.js';
+import type { Scenario } from '../language/generated/ast.js';
+
+let services: BattleServices | undefined;
+
+export function battleServices(): BattleServices {
+    services ??= createBattleServices(NodeFileSystem).Battle;
+    return services;
+}
+
+export interface LoadedFile {
+    file: string;
+    text: string;
+    document: LangiumDocument<Scenario>;
+    diagnostics: Diagnostic[];
+}
+
+export class CliError extends Error {
+    constructor(message: string, readonly exitCode = 2) {
+        super(message);
+    }
+}
+
+/** Reads, parses and validates one file. A file that cannot be read is a CliError, not a stack trace. */
+export async function loadFile(file: string): Promise<LoadedFile> {
+    let text: string;
+    try {
+        text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        throw new CliError(code === 'ENOENT' ? `${file}: no such file` : code === 'EISDIR' ? `${file}: is a folder, not a .battle file` : `${file}: cannot be read (${code ?? err})`);
+    }
+    return loadText(file, text);
+}
+
+export async function loadText(file: string, text: string): Promise<LoadedFile> {
+    const svc = battleServices();
+    const uri = URI.file(path.resolve(file));
+    const documents = svc.shared.workspace.LangiumDocuments;
+    if (documents.hasDocument(uri)) documents.deleteDocument(uri);
+    const document = svc.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri);
+    documents.addDocument(document);
+    await svc.shared.workspace.DocumentBuilder.build([document], { validation: true });
+    return { file, text, document, diagnostics: document.diagnostics ?? [] };
+}
+
+const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
+
+/** `file:line:col severity code message`, 1-based as editors and compilers print them. */
+export function formatDiagnostic(file: string, d: Diagnostic): string {
+    const severity = SEVERITY[d.severity ?? 1] ?? 'error';
+    return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity} ${d.code ?? 'problem'} ${d.message}`;
+}
+
+export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
+    return diagnostics.some(d => (d.severity ?? 1) === 1);
+}

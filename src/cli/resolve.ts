@@ -1,0 +1,51 @@
+import { modelOf } from '../model/cache.js';
+import type { ActionModel, ScenarioModel } from '../model/scenario.js';
+import { newSeed } from '../rules/dice.js';
+import type { Resolution, ResolutionJson } from '../report/resolution.js';
+import { isUnresolvable, resolveAction } from '../report/rulesets.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
+
+export interface ResolveCliOptions {
+    engagement?: string;
+    seed?: number;
+    json?: boolean;
+}
+
+/** The actions a command works on: all of them, or the one named by `--engagement`. */
+export function selectActions(model: ScenarioModel, name: string | undefined, file: string): ActionModel[] {
+    if (name === undefined) return [...model.actions];
+    const picked = model.actions.filter(a => a.node.name === name);
+    if (picked.length === 0) {
+        const known = model.actions.map(a => a.node.name).join(', ') || 'none';
+        throw new CliError(`${file}: no engagement named '${name}' (there are: ${known})`);
+    }
+    return picked;
+}
+
+/** `umpire resolve FILE`: each engagement's outcome, pair by pair, then the summary line. */
+export async function resolveCommand(file: string, options: ResolveCliOptions, out: (line: string) => void): Promise<number> {
+    const loaded = await loadFile(file);
+    if (hasErrors(loaded.diagnostics)) {
+        for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        throw new CliError(`${file}: fix the errors above before resolving`, 1);
+    }
+    const model = modelOf(loaded.document.parseResult.value);
+    const results: ResolutionJson[] = [];
+    for (const action of selectActions(model, options.engagement, file)) {
+        const r = resolveAction(model, action, { seed: options.seed, newSeed });
+        if (isUnresolvable(r)) throw new CliError(`${file}: ${r.problem}`, 1);
+        results.push(r.resolution.json);
+        if (!options.json) printResolution(r.resolution, out);
+    }
+    if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results }, null, 2));
+    return 0;
+}
+
+export function printResolution(resolution: Resolution, out: (line: string) => void): void {
+    const j = resolution.json;
+    const turn = j.turn ? `turn ${j.turn} · ` : '';
+    out(`${j.kind} ${j.name} (${turn}${j.seed === null ? 'dice entered' : `seed ${j.seed}`})`);
+    for (const line of resolution.text) out(`  ${line}`);
+    out(`  Result: ${j.summary}`);
+    out('');
+}

@@ -1,0 +1,57 @@
+import { DefaultDocumentValidator, DocumentValidator, type LangiumDocument, type ValidationOptions } from 'langium';
+import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
+import { Codes } from './validation/codes.js';
+
+/** The most problems published for one file; garbage would otherwise flood the editor. */
+export const MAX_DIAGNOSTICS = 200;
+
+/**
+ * Langium's built-in problems (lexing, parsing, linking) get the tool's codes and words an umpire
+ * understands, and the list is capped with a final "and N more".
+ */
+export class BattleDocumentValidator extends DefaultDocumentValidator {
+    override async validateDocument(document: LangiumDocument, options?: ValidationOptions, cancelToken?: CancellationToken): Promise<Diagnostic[]> {
+        const diagnostics = (await super.validateDocument(document, options, cancelToken)).map(d => this.translate(d));
+        if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
+        const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
+        const last = kept[kept.length - 1];
+        kept.push({
+            severity: 1, range: last.range, code: Codes.tooManyProblems, source: 'umpire',
+            message: `…and ${diagnostics.length - MAX_DIAGNOSTICS} more problems in this file. Fix the ones above first.`
+        });
+        return kept;
+    }
+
+    private translate(d: Diagnostic): Diagnostic {
+        const code = (d.data as { code?: string } | undefined)?.code;
+        if (code === DocumentValidator.LexingError || code === DocumentValidator.ParsingError) {
+            return { ...d, code: Codes.syntaxError, source: 'umpire', message: syntaxMessage(d.message) };
+        }
+        if (code === DocumentValidator.LinkingError) {
+            return { ...d, code: Codes.unknownReference, source: 'umpire', message: linkingMessage(d) };
+        }
+        return { ...d, source: 'umpire' };
+    }
+}
+
+function syntaxMessage(message: string): string {
+    const m = /Expecting (?:token of type '(.+?)'|.*?) but found `(.*)`/s.exec(message);
+    if (m) {
+        const found = m[2] === '' ? 'the end of the file' : `'${m[2]}'`;
+        return m[1] ? `Expected '${m[1]}' here, not ${found}.` : `This does not read as .battle: unexpected ${found}.`;
+    }
+    if (message.startsWith('unexpected character')) return `This character is not part of the .battle language: ${message.replace(/^unexpected character: /, '')}`;
+    return message;
+}
+
+function linkingMessage(d: Diagnostic): string {
+    const data = d.data as { containerType?: string, property?: string, refText?: string } | undefined;
+    const name = data?.refText ?? '?';
+    switch (data?.property) {
+        case 'force': return `There is no force named '${name}'.`;
+        case 'unit': return `This force has no unit named '${name}'.`;
+        case 'grade': return `There is no grade named '${name}': declare it with 'grade ${name} +1'.`;
+        case 'modifiers': return `There is no modifier named '${name}': declare it with 'modifier ${name} -1'.`;
+        default: return d.message;
+    }
+}

@@ -1,0 +1,44 @@
+import { inject, type Module } from 'langium';
+import {
+    createDefaultModule, createDefaultSharedModule,
+    type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices
+} from 'langium/lsp';
+import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
+import { BattleScopeProvider } from './battle-scope.js';
+import { BattleDocumentValidator } from './battle-document-validator.js';
+import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
+
+/** Services this language adds to Langium's. */
+export type BattleAddedServices = {
+    validation: {
+        BattleValidator: BattleValidator
+    }
+};
+
+export type BattleServices = LangiumServices & BattleAddedServices;
+
+/** Wires the language's own services into Langium's by dependency injection. */
+export const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
+    references: {
+        ScopeProvider: (services) => new BattleScopeProvider(services)
+    },
+    validation: {
+        BattleValidator: () => new BattleValidator(),
+        DocumentValidator: (services) => new BattleDocumentValidator(services)
+    }
+};
+
+export function createBattleServices(context: DefaultSharedModuleContext): {
+    shared: LangiumSharedServices,
+    Battle: BattleServices
+} {
+    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule);
+    const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, BattleModule);
+    shared.ServiceRegistry.register(Battle);
+    registerValidationChecks(Battle);
+    if (!context.connection) {
+        // Without a language server, nothing else would build the configuration.
+        shared.workspace.ConfigurationProvider.initialized({});
+    }
+    return { shared, Battle };
+}

@@ -1,0 +1,47 @@
+import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import type { Action, BattleAstType, Force, Grade, Modifier, Scenario, Seed, Target, Unit } from '../generated/ast.js';
+import type { BattleServices } from '../battle-module.js';
+import { modelOf } from '../../model/cache.js';
+import { rulesetPlugin } from '../../report/rulesets.js';
+import { checkForce, checkGrade, checkModifier, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
+import { checkOutcome } from './outcome.js';
+import { checkScrudAction } from './scrud.js';
+import { Codes } from './codes.js';
+
+export function registerValidationChecks(services: BattleServices): void {
+    const registry = services.validation.ValidationRegistry;
+    const validator = services.validation.BattleValidator;
+    const checks: ValidationChecks<BattleAstType> = {
+        Scenario: validator.checkScenario,
+        Force: checkForce,
+        Unit: checkUnit,
+        Grade: checkGrade,
+        Modifier: checkModifier,
+        Target: checkTarget,
+        Seed: checkSeed,
+        Action: validator.checkAction
+    };
+    registry.register(checks, validator);
+}
+
+/** Rule-set checks, one file per rule set; each gets the scenario model built once per parse. */
+const actionChecks: Record<string, (model: ReturnType<typeof modelOf>, action: Action, accept: ValidationAcceptor) => void> = {
+    scrud: checkScrudAction
+};
+
+export class BattleValidator {
+    checkScenario(scenario: Scenario, accept: ValidationAcceptor): void {
+        checkUniqueNames(scenario, accept);
+        if (scenario.rules && !rulesetPlugin(scenario.rules as 'scrud')) {
+            accept('error', `The ${scenario.rules} rules are not supported yet: the file is checked, but nothing can be resolved.`, { node: scenario, property: 'rules', code: Codes.rulesNotSupported });
+        }
+    }
+
+    checkAction(action: Action, accept: ValidationAcceptor): void {
+        const model = modelOf(action);
+        actionChecks[model.rules]?.(model, action, accept);
+        checkOutcome(model, action, accept);
+    }
+}
+
+export type { Force, Grade, Modifier, Seed, Target, Unit };

@@ -1,0 +1,42 @@
+/**
+ * Every diagnostic the tool can report, with its stable code. The codes are part of the public
+ * surface (CLI output, the editor's Problems, quick fixes): never rename one, only add.
+ * docs/diagnostics.md is the umpire's list; a test checks both agree.
+ */
+export const Codes = {
+    // The file itself
+    syntaxError: 'syntax-error',
+    unknownReference: 'unknown-reference',
+    tooManyProblems: 'too-many-problems',
+    rulesNotSupported: 'rules-not-supported',
+    // Declarations
+    duplicateName: 'duplicate-name',
+    gradeValueRange: 'grade-value-range',
+    modifierValueRange: 'modifier-value-range',
+    emptyForce: 'empty-force',
+    countZero: 'count-zero',
+    countTooLarge: 'count-too-large',
+    unknownDie: 'unknown-die',
+    unknownOption: 'unknown-option',
+    // References in actions
+    unitIndexRange: 'unit-index-range',
+    // Engagements
+    missingSides: 'missing-sides',
+    sameForceBothSides: 'same-force-both-sides',
+    unitOnBothSides: 'unit-on-both-sides',
+    sideMixesForces: 'side-mixes-forces',
+    actionNotInRules: 'action-not-in-rules',
+    statementNotUsed: 'statement-not-used',
+    factorNotInEngagement: 'factor-not-in-engagement',
+    diceCount: 'dice-count',
+    dieFace: 'die-face',
+    diceNotInEngagement: 'dice-not-in-engagement',
+    diceLabel: 'dice-label',
+    seedRange: 'seed-range',
+    seedWithDice: 'seed-with-dice',
+    // Written outcomes
+    outcomeStale: 'outcome-stale',
+    outcomeUnresolvable: 'outcome-unresolvable'
+} as const;
+
+export type Code = typeof Codes[keyof typeof Codes];

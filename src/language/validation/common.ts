@@ -1,0 +1,104 @@
+/**
+ * Checks that hold whatever the rule set: names, counts, grades and modifiers, references.
+ */
+import type { ValidationAcceptor } from 'langium';
+import {
+    isAction, isForce, isGrade, isModifier, isTurn,
+    type Force, type Grade, type Modifier, type Scenario, type Seed, type Target, type Unit
+} from '../generated/ast.js';
+import { MAX_COUNT, unitCount } from '../../model/scenario.js';
+import { dieNamed, MAX_SEED } from '../../rules/dice.js';
+import { Codes } from './codes.js';
+
+export const GRADE_RANGE = { min: -6, max: 6 } as const;
+export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
+
+export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor): void {
+    const byKind = new Map<string, Map<string, unknown>>();
+    const note = (kind: string, node: Grade | Modifier | Force | { name: string, $type: string }) => {
+        const names = byKind.get(kind) ?? new Map<string, unknown>();
+        byKind.set(kind, names);
+        if (!node.name) return;
+        if (names.has(node.name)) {
+            accept('error', `There is already a ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
+        } else names.set(node.name, node);
+    };
+    const visit = (el: unknown) => {
+        if (isGrade(el)) note('grade', el);
+        else if (isModifier(el)) note('modifier', el);
+        else if (isForce(el)) note('force', el);
+        else if (isAction(el)) note('engagement or action', el);
+        else if (isTurn(el)) el.elements.forEach(visit);
+    };
+    scenario.elements.forEach(visit);
+}
+
+export function checkForce(force: Force, accept: ValidationAcceptor): void {
+    if (force.units.length === 0) {
+        accept('error', `Force '${force.name}' has no units: add at least one 'unit Name arm'.`, { node: force, property: 'name', code: Codes.emptyForce });
+    }
+    const seen = new Set<string>();
+    for (const unit of force.units) {
+        if (seen.has(unit.name)) {
+            accept('error', `Force '${force.name}' already has a unit named '${unit.name}'.`, { node: unit, property: 'name', code: Codes.duplicateName });
+        }
+        seen.add(unit.name);
+    }
+}
+
+export function checkUnit(unit: Unit, accept: ValidationAcceptor): void {
+    if (unit.count !== undefined) {
+        const n = unitCount(unit);
+        if (n === 0) {
+            accept('error', `A count of 0 makes no units: remove '${unit.count}' or give at least x1.`, { node: unit, property: 'count', code: Codes.countZero });
+        } else if (n > MAX_COUNT) {
+            accept('error', `${unit.count} is more units than one line may make (at most x${MAX_COUNT}); only the first ${MAX_COUNT} are used.`, { node: unit, property: 'count', code: Codes.countTooLarge });
+        }
+    }
+    for (const stat of unit.stats) {
+        if (stat.key === 'die' && !dieNamed(stat.value?.word ?? '')) {
+            accept('error', `'${stat.value?.word ?? stat.value?.number ?? ''}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: stat, code: Codes.unknownDie });
+        }
+    }
+}
+
+export function checkGrade(grade: Grade, accept: ValidationAcceptor): void {
+    if (grade.value !== undefined && (grade.value < GRADE_RANGE.min || grade.value > GRADE_RANGE.max)) {
+        accept('error', `A grade of ${signed(grade.value)} is outside the sensible range ${GRADE_RANGE.min} to +${GRADE_RANGE.max}: on a d6 it would decide every fight by itself.`,
+            { node: grade, property: 'value', code: Codes.gradeValueRange });
+    }
+    for (const stat of grade.stats) {
+        if (stat.key === 'die' && !dieNamed(stat.value?.word ?? '')) {
+            accept('error', `'${stat.value?.word ?? stat.value?.number ?? ''}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: stat, code: Codes.unknownDie });
+        }
+    }
+}
+
+export function checkModifier(modifier: Modifier, accept: ValidationAcceptor): void {
+    if (modifier.value < MODIFIER_RANGE.min || modifier.value > MODIFIER_RANGE.max) {
+        accept('error', `A modifier of ${signed(modifier.value)} is outside the sensible range ${MODIFIER_RANGE.min} to +${MODIFIER_RANGE.max}.`,
+            { node: modifier, property: 'value', code: Codes.modifierValueRange });
+    }
+}
+
+/** `French.Line#3` when French has only two Lines, or `#2` on a unit declared without a count. */
+export function checkTarget(target: Target, accept: ValidationAcceptor): void {
+    const unit = target.unit?.ref;
+    if (!unit || target.index === undefined) return;
+    const count = Math.min(unitCount(unit), MAX_COUNT);
+    if (!unit.count) {
+        accept('error', `'${unit.name}' is a single unit: write '${target.force.$refText}.${unit.name}' without '#${target.index}'.`, { node: target, property: 'index', code: Codes.unitIndexRange });
+    } else if (target.index < 1 || target.index > count) {
+        accept('error', `'${unit.name}' has units #1 to #${count}; there is no #${target.index}.`, { node: target, property: 'index', code: Codes.unitIndexRange });
+    }
+}
+
+export function checkSeed(seed: Seed, accept: ValidationAcceptor): void {
+    if (seed.value > MAX_SEED) {
+        accept('error', `A seed is a whole number from 0 to ${MAX_SEED}.`, { node: seed, property: 'value', code: Codes.seedRange });
+    }
+}
+
+export function signed(n: number): string {
+    return n > 0 ? `+${n}` : `${n}`;
+}

@@ -1,0 +1,109 @@
+/**
+ * SCRUD checks on an engagement: two distinct sides, factors and dice that belong to it, and entered
+ * dice that match the units of each side and arm, face by face.
+ */
+import type { ValidationAcceptor } from 'langium';
+import { isDice, isFactor, isFlag, isRelation, isSeed, isSides, isSplit, type Action, type Dice } from '../generated/ast.js';
+import { unitsOf, type ScenarioModel } from '../../model/scenario.js';
+import { buildScrudInput, diceLinesFor, unitsFedBy } from '../../model/scrud.js';
+import { canShow } from '../../rules/dice.js';
+import type { ScrudSide } from '../../rules/scrud.js';
+import { Codes } from './codes.js';
+
+export function checkScrudAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
+    if (action.kind !== 'engagement') {
+        accept('error', `SCRUD has engagements only; '${action.kind}' belongs to Loose Files.`, { node: action, property: 'kind', code: Codes.actionNotInRules });
+        return;
+    }
+    for (const st of action.statements) {
+        if (isRelation(st) || isSplit(st) || (isFlag(st) && st.name === 'first')) {
+            accept('warning', 'SCRUD does not use this; it belongs to the Ancients rules.', { node: st, code: Codes.statementNotUsed });
+        }
+    }
+    const sides = action.statements.filter(isSides);
+    if (sides.length === 0) {
+        accept('error', `Engagement '${action.name}' needs its sides: write 'Attacker attacks Defender'.`, { node: action, property: 'name', code: Codes.missingSides });
+        return;
+    }
+    for (const extra of sides.slice(1)) {
+        accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
+    }
+    const s = sides[0];
+    const forcesOf = (targets: typeof s.attackers) => new Set(targets.map(t => t.force?.$refText).filter(Boolean));
+    const att = forcesOf(s.attackers), def = forcesOf(s.defenders);
+    for (const [targets, forces] of [[s.attackers, att], [s.defenders, def]] as const) {
+        if (forces.size > 1) {
+            accept('error', 'A SCRUD side is one force: these units come from different forces.', { node: s, property: targets === s.attackers ? 'attackers' : 'defenders', code: Codes.sideMixesForces });
+        }
+    }
+    s.defenders.forEach((t, i) => {
+        if (att.has(t.force?.$refText)) {
+            accept('error', `'${t.force.$refText}' cannot fight itself: it is on both sides.`, { node: s, property: 'defenders', index: i, code: Codes.sameForceBothSides });
+        }
+    });
+    const input = buildScrudInput(model, action);
+    if (!input) return;
+    const inEngagement = new Set([...input.attacker.units, ...input.defender.units].map(u => u.id));
+    for (const st of action.statements) {
+        if (isFactor(st)) {
+            st.targets.forEach((t, i) => {
+                const units = unitsOf(model, t);
+                if (units.length > 0 && !units.some(u => inEngagement.has(u.id))) {
+                    accept('warning', `Factor on units that are not in engagement '${action.name}': it changes nothing.`, { node: st, property: 'targets', index: i, code: Codes.factorNotInEngagement });
+                }
+            });
+        }
+        if (isDice(st)) {
+            const units = unitsOf(model, st.target);
+            if (units.length > 0 && !units.some(u => inEngagement.has(u.id))) {
+                accept('error', `Dice for units that are not in engagement '${action.name}'.`, { node: st, property: 'target', code: Codes.diceNotInEngagement });
+            }
+        }
+    }
+    const diceLines = action.statements.filter(isDice);
+    if (diceLines.length === 0) return;
+    for (const seed of action.statements.filter(isSeed)) {
+        accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
+    }
+    checkSideDice(model, action, input.attacker, accept);
+    checkSideDice(model, action, input.defender, accept);
+}
+
+/** Each unit of a side needs exactly one die, from lines that follow its arm; every face must exist. */
+function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, accept: ValidationAcceptor): void {
+    const lines = diceLinesFor(model, action, side.units);
+    const fedCount = new Map<string, number>();
+    const arms = new Set(side.units.map(u => u.arm));
+    for (const line of lines) {
+        if (line.label !== undefined && !arms.has(line.label)) {
+            accept('error', `${side.force} has no ${line.label}: its arms are ${[...arms].join(', ')}.`, { node: line, property: 'label', code: Codes.diceLabel });
+            continue;
+        }
+        const fed = unitsFedBy(model, line, side.units);
+        fed.forEach(u => fedCount.set(u.id, (fedCount.get(u.id) ?? 0) + 1));
+        if (line.values.length !== fed.length) {
+            accept('error', diceCountMessage(line, fed.length), { node: line, property: 'values', index: Math.min(line.values.length, fed.length), code: Codes.diceCount, data: { expected: fed.length } });
+        }
+        line.values.forEach((v, i) => {
+            const die = fed[i]?.die;
+            if (die && !canShow(die, v)) {
+                accept('error', `A ${die.name} cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+            }
+        });
+    }
+    const missing = side.units.filter(u => !fedCount.has(u.id));
+    if (missing.length > 0 && lines.length > 0) {
+        const byArm = new Map<string, number>();
+        for (const u of missing) byArm.set(u.arm, (byArm.get(u.arm) ?? 0) + 1);
+        const what = [...byArm.entries()].map(([arm, n]) => `${n} ${arm}`).join(', ');
+        accept('error', `${side.force} has no dice entered for ${what}: add 'dice ${side.force} ${[...byArm.keys()][0]} …'.`, { node: lines[0], property: 'target', code: Codes.diceCount });
+    } else if (missing.length > 0) {
+        accept('error', `Dice were entered for the other side, but none for ${side.force}: add 'dice ${side.force} …' or remove the dice and use a seed.`,
+            { node: action, property: 'name', code: Codes.diceCount });
+    }
+}
+
+function diceCountMessage(line: Dice, expected: number): string {
+    const what = line.label ? `${line.target.force?.$refText} ${line.label}` : line.target.force?.$refText;
+    return `${what} has ${expected} unit${expected === 1 ? '' : 's'} to throw for, but ${line.values.length} ${line.values.length === 1 ? 'die is' : 'dice are'} entered.`;
+}
