@@ -1,0 +1,117 @@
+/**
+ * Loose Files & American Scramble: what the engine knows about a unit (RULES.md L1), and the
+ * house-rule options (L9). Plain data only; src/model/loose-files.ts reads it from a scenario.
+ */
+
+/** L1: the unit's type. Officers and commanders carry command points and do not fight. */
+export type LfType = 'infantry' | 'cavalry' | 'artillery' | 'officer' | 'commander';
+export const LF_TYPES: readonly LfType[] = ['infantry', 'cavalry', 'artillery', 'officer', 'commander'];
+
+export type Formation = 'line' | 'column' | 'skirmish' | 'limbered' | 'unlimbered';
+export const FORMATIONS: readonly Formation[] = ['line', 'column', 'skirmish', 'limbered', 'unlimbered'];
+
+export type Guns = 'light' | 'medium' | 'heavy';
+export const GUNS: readonly Guns[] = ['light', 'medium', 'heavy'];
+
+export type Weapon = 'musket' | 'rifle';
+export const WEAPONS: readonly Weapon[] = ['musket', 'rifle'];
+
+/**
+ * Where a unit stands: L2 and L3 name forts and stone buildings (+3), fieldworks and wood buildings
+ * (+2); L9 (Corlears Hook) also spares units defending an obstacle.
+ */
+export type Cover = 'fort' | 'stone-building' | 'fieldwork' | 'wood-building' | 'obstacle';
+export const COVERS: readonly Cover[] = ['fort', 'stone-building', 'fieldwork', 'wood-building', 'obstacle'];
+
+export interface LfUnit {
+    /** `Force.Unit` or `Force.Unit#k`. */
+    readonly id: string;
+    readonly force: string;
+    /** The unit's name within its force, with `#k` for one of several. */
+    readonly unit: string;
+    readonly type: LfType;
+    /** L1: 1 (elite, veteran) … 5 (unmotivated). A lower number is a higher grade. */
+    readonly class: number;
+    readonly formation: Formation;
+    /** Stands (figures, guns) the unit started with. */
+    readonly stands: number;
+    /** Disorder points it carries now. */
+    readonly dp: number;
+    /** Stands lost to combat and fire (a casualty is one stand). */
+    readonly casualties: number;
+    /** Stands lost to desertion (L7). */
+    readonly deserted: number;
+    readonly guns: Guns | undefined;
+    readonly weapon: Weapon;
+    /** Hessian infantry other than Jaegers (L6). */
+    readonly hessian: boolean;
+    readonly jaeger: boolean;
+    readonly militia: boolean;
+    /** Command points an officer or commander has each turn (L8). */
+    readonly cp: number;
+    /** The officer this unit is attached to, by unit name (the `attached` stat), if any. */
+    readonly attached: string | undefined;
+}
+
+/** L9: the seed's house rules, each off unless the scenario writes `option NAME`. */
+export interface LfOptions {
+    /** `option full-move`: units must move the full distance rolled unless a stopping point is named. */
+    readonly fullMove: boolean;
+    /** `option brigade-move`: units moving together throw one movement roll. */
+    readonly brigadeMove: boolean;
+    /** `option corlears-hook`: after the second stand-off in a row both sides retreat one average die. */
+    readonly corlearsHook: boolean;
+    /** `option flee-losses`: militia at 50% losses, others at 75%, flee the field. */
+    readonly fleeLosses: boolean;
+}
+
+export const NO_HOUSE_RULES: LfOptions = { fullMove: false, brigadeMove: false, corlearsHook: false, fleeLosses: false };
+
+/** The scenario option names of the house rules (L9). */
+export const HOUSE_RULE_OPTIONS: Readonly<Record<keyof LfOptions, string>> = {
+    fullMove: 'full-move', brigadeMove: 'brigade-move', corlearsHook: 'corlears-hook', fleeLosses: 'flee-losses'
+};
+
+/** A modifier with the reason an umpire reads it by (every modifier is itemised). */
+export interface LfModifier {
+    readonly reason: string;
+    readonly value: number;
+}
+
+export function sumModifiers(mods: readonly LfModifier[]): number {
+    return mods.reduce((s, m) => s + m.value, 0);
+}
+
+/** Stands still on the table: those it started with, less casualties and deserters. */
+export function presentStands(u: LfUnit): number {
+    return Math.max(0, u.stands - u.casualties - u.deserted);
+}
+
+/** L1: one stand of infantry counts 1, of cavalry 3, a gun 6; officers add nothing. */
+export const STRENGTH_PER_STAND: Readonly<Record<LfType, number>> = { infantry: 1, cavalry: 3, artillery: 6, officer: 0, commander: 0 };
+
+export function strength(u: LfUnit): number {
+    return presentStands(u) * STRENGTH_PER_STAND[u.type];
+}
+
+/** Formed troops are all but skirmishers (L6: only they gain DPs from low movement dice). */
+export function isFormed(u: LfUnit): boolean {
+    return u.formation !== 'skirmish';
+}
+
+/**
+ * L9 (flee-losses): militia with half their stands lost, other units with three quarters lost,
+ * flee the field. Losses are casualties and deserters against the stands the unit started with.
+ */
+export function fleesField(u: Pick<LfUnit, 'stands' | 'casualties' | 'deserted' | 'militia'>): boolean {
+    if (u.stands <= 0) return false;
+    const losses = u.casualties + u.deserted;
+    return u.militia ? 2 * losses >= u.stands : 4 * losses >= 3 * u.stands;
+}
+
+/** A unit after an action's losses: what flee-losses is tested on. */
+export function afterLosses(u: LfUnit, casualties: number, deserted: number): LfUnit {
+    return { ...u, casualties: u.casualties + casualties, deserted: u.deserted + deserted };
+}
+
+export const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `${n}` : '±0');
