@@ -1,0 +1,380 @@
+/**
+ * Campaign state (issue 8): what has happened to every unit at any point of the file.
+ *
+ * The file is the campaign's record, so the state comes from it alone. Walking the file in order,
+ * each hand-set `state` line and each `ruling` line sets what it names, and each written outcome
+ * changes the units its lines name (docs/campaigns.md lists every key):
+ * - SCRUD (S6): the result label; `rout` leaves the unit routed.
+ * - Ancients (A7, A8): `tokens N` adds permanent damage tokens, `tested` records a break test,
+ *   `destroyed` removes the unit.
+ * - Loose Files (L3–L9): `dp N` adds disorder points (negative removes them), `casualties N`,
+ *   `deserted N` stands lost, `fled` leaves the field, `cp N` command points spent; `routed` routs.
+ *
+ * A unit's declared stats (`dp 1`, `tokens 1`, `tested`) are its state at the start of the file.
+ * Rule sets read a unit's stats through `effectiveStats`, which lays the state carried to that action
+ * over the declared stats, so a later engagement sees the DPs, casualties and tokens of earlier ones.
+ *
+ * Pure over the model: no Langium services, no I/O. Built once per model and cached.
+ */
+import type { Action, Fact, Target, Turn, UnitState } from '../language/generated/ast.js';
+import { isAction, isDice, isFactor, isFacts, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
+import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
+
+/** Whether a unit can still fight: routed, destroyed and fled units cannot until rallied. */
+export type UnitStatus = 'ready' | 'routed' | 'destroyed' | 'fled';
+
+export interface UnitCampaignState {
+    readonly unit: string;
+    readonly status: UnitStatus;
+    /** What set the status, e.g. "routed in engagement Ridge (turn 1)"; undefined while ready from the start. */
+    readonly statusSource?: string;
+    /** The last written result for the unit and where it was written. */
+    readonly lastResult?: { readonly result: string, readonly action: string, readonly turn?: string };
+    /** Loose Files disorder points (L2, L8). */
+    readonly dp: number;
+    /** Loose Files casualties (L2, L3). */
+    readonly casualties: number;
+    /** Stands lost to desertion (L7). */
+    readonly standsLost: number;
+    /** Ancients permanent damage tokens (A8). */
+    readonly tokens: number;
+    /** Ancients: the unit has made a break test this game (A7). */
+    readonly tested: boolean;
+    /** Loose Files command points spent (L8), for the record. */
+    readonly cpSpent: number;
+    /** Reasons and notes from rulings and hand-set states, in file order. */
+    readonly notes: readonly string[];
+}
+
+/** Outcome results that take a unit out of the fight (S6 rout, A7 destroyed, L3 routed, L9 fled). */
+const OUT_RESULTS: ReadonlyMap<string, UnitStatus> = new Map<string, UnitStatus>([
+    ['rout', 'routed'], ['routed', 'routed'], ['destroyed', 'destroyed'], ['fled', 'fled']
+]);
+
+/** Keys a `state` or `ruling` line may set (docs/campaigns.md). */
+export const STATE_KEYS: readonly string[] = [
+    'dp', 'casualties', 'stands', 'tokens', 'tested', 'untested',
+    'routed', 'destroyed', 'fled', 'rallied', 'reason', 'note'
+];
+
+// ─── The timeline ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Points of the file are numbered in file order: element k (an action or a state line) is point 2k;
+ * the written outcome of an action at 2k takes effect at 2k + 1. An action reads the state of the
+ * points before it; the end of a turn is after its last element.
+ */
+interface Timeline {
+    readonly initial: ReadonlyMap<string, UnitCampaignState>;
+    /** Per unit id, its states in point order (each entry holds from its point on). */
+    readonly history: ReadonlyMap<string, ReadonlyArray<{ point: number, state: UnitCampaignState }>>;
+    readonly actionPoint: ReadonlyMap<Action, number>;
+    readonly statePoint: ReadonlyMap<UnitState, number>;
+    /** The point just after each turn's last element. */
+    readonly turnEnd: ReadonlyMap<Turn, number>;
+    readonly end: number;
+}
+
+const timelines = new WeakMap<ScenarioModel, Timeline>();
+
+function timeline(model: ScenarioModel): Timeline {
+    let t = timelines.get(model);
+    if (!t) {
+        t = buildTimeline(model);
+        timelines.set(model, t);
+    }
+    return t;
+}
+
+function num(value: StatValue | undefined): number {
+    return typeof value === 'number' ? value : 0;
+}
+
+/** A unit's state before anything is written about it: what its declaration says. */
+export function initialState(unit: UnitModel): UnitCampaignState {
+    const tested = unit.stats.get('tested');
+    return {
+        unit: unit.id, status: 'ready',
+        dp: num(unit.stats.get('dp')), casualties: num(unit.stats.get('casualties')),
+        standsLost: 0, tokens: num(unit.stats.get('tokens')),
+        tested: tested !== undefined && tested !== 0, cpSpent: 0, notes: []
+    };
+}
+
+function buildTimeline(model: ScenarioModel): Timeline {
+    const initial = new Map<string, UnitCampaignState>();
+    const units = new Map<string, UnitModel>();
+    for (const force of model.forces.values()) {
+        for (const u of force.units) { initial.set(u.id, initialState(u)); units.set(u.id, u); }
+    }
+    const current = new Map(initial);
+    const history = new Map<string, Array<{ point: number, state: UnitCampaignState }>>();
+    const set = (point: number, next: UnitCampaignState) => {
+        current.set(next.unit, next);
+        const h = history.get(next.unit) ?? [];
+        if (h.length > 0 && h[h.length - 1].point === point) h[h.length - 1] = { point, state: next };
+        else h.push({ point, state: next });
+        history.set(next.unit, h);
+    };
+    const actionPoint = new Map<Action, number>();
+    const statePoint = new Map<UnitState, number>();
+    const turnEnd = new Map<Turn, number>();
+    const turnOf = new Map<Action, Turn | undefined>(model.actions.map(a => [a.node, a.turn]));
+    let k = 0;
+    const visit = (el: unknown) => {
+        if (isAction(el)) {
+            const point = 2 * k++;
+            actionPoint.set(el, point);
+            const where = `${el.kind} ${el.name}${turnOf.get(el) ? ` (turn ${turnLabel(turnOf.get(el))})` : ''}`;
+            for (const line of el.outcome?.lines ?? []) {
+                for (const u of unitsOf(model, line.unit)) {
+                    const before = current.get(u.id);
+                    if (before) set(point + 1, applyOutcomeLine(before, line.result, line.facts, el.name, turnLabel(turnOf.get(el)), where));
+                }
+            }
+        } else if (isUnitState(el)) {
+            const point = 2 * k++;
+            statePoint.set(el, point);
+            for (const u of unitsOf(model, el.target)) {
+                const before = current.get(u.id);
+                if (before) set(point, applyStateLine(before, el, units.get(u.id)!));
+            }
+        } else if (isTurn(el)) {
+            el.elements.forEach(visit);
+            turnEnd.set(el, 2 * k);
+        }
+    };
+    model.root.elements.forEach(visit);
+    return { initial, history, actionPoint, statePoint, turnEnd, end: 2 * k };
+}
+
+/** One written outcome line: the result label and the facts the rule sets agreed on. */
+export function applyOutcomeLine(state: UnitCampaignState, result: string, facts: readonly Fact[], action: string, turn: string | undefined, where: string): UnitCampaignState {
+    let next: UnitCampaignState = { ...state, lastResult: { result, action, turn } };
+    const out = OUT_RESULTS.get(result);
+    if (out) next = { ...next, status: out, statusSource: `${out} in ${where}` };
+    if (result === 'rallied') next = { ...next, status: 'ready', statusSource: `rallied in ${where}` };
+    for (const fact of facts) {
+        const n = num(factValue(fact));
+        switch (fact.key) {
+            case 'dp': next = { ...next, dp: Math.max(0, next.dp + n) }; break;
+            case 'casualties': next = { ...next, casualties: Math.max(0, next.casualties + n) }; break;
+            case 'deserted': next = { ...next, standsLost: Math.max(0, next.standsLost + n) }; break;
+            case 'tokens': next = { ...next, tokens: Math.max(0, next.tokens + n) }; break;
+            case 'cp': next = { ...next, cpSpent: next.cpSpent + n }; break;
+            case 'tested': next = { ...next, tested: true }; break;
+            case 'fled': next = { ...next, status: 'fled', statusSource: `fled in ${where}` }; break;
+        }
+    }
+    return next;
+}
+
+/** A hand-set `state` or an umpire's `ruling`: each key sets its value outright (not added). */
+export function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitModel): UnitCampaignState {
+    let next: UnitCampaignState = state;
+    const by = line.kind === 'ruling' ? 'by ruling' : 'by hand';
+    for (const fact of line.facts) {
+        const value = factValue(fact);
+        const n = num(value);
+        switch (fact.key) {
+            case 'dp': next = { ...next, dp: Math.max(0, n) }; break;
+            case 'casualties': next = { ...next, casualties: Math.max(0, n) }; break;
+            case 'tokens': next = { ...next, tokens: Math.max(0, n) }; break;
+            case 'stands': {
+                const declared = num(unit.stats.get('stands'));
+                next = { ...next, standsLost: Math.max(0, declared - n) };
+                break;
+            }
+            case 'tested': next = { ...next, tested: value !== 0 }; break;
+            case 'untested': next = { ...next, tested: false }; break;
+            case 'routed': case 'destroyed': case 'fled':
+                next = { ...next, status: fact.key, statusSource: `${fact.key} ${by}` }; break;
+            case 'rallied': next = { ...next, status: 'ready', statusSource: `rallied ${by}` }; break;
+            case 'reason': case 'note':
+                next = { ...next, notes: [...next.notes, `${line.kind === 'ruling' ? 'Ruling' : 'State'}: ${String(value)}`] }; break;
+        }
+    }
+    return next;
+}
+
+function lookup(t: Timeline, unit: string, point: number): UnitCampaignState | undefined {
+    const h = t.history.get(unit);
+    let found = t.initial.get(unit);
+    if (!h) return found;
+    // Binary search: the last entry whose point is before `point`.
+    let lo = 0, hi = h.length - 1;
+    while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (h[mid].point < point) { found = h[mid].state; lo = mid + 1; } else hi = mid - 1;
+    }
+    return found;
+}
+
+function allAt(model: ScenarioModel, point: number): Map<string, UnitCampaignState> {
+    const t = timeline(model);
+    const out = new Map<string, UnitCampaignState>();
+    for (const id of t.initial.keys()) out.set(id, lookup(t, id, point)!);
+    return out;
+}
+
+// ─── Reading the state ───────────────────────────────────────────────────────────────────────────
+
+function actionNode(action: ActionModel | Action): Action {
+    return '$type' in action ? action : action.node;
+}
+
+/** Every unit's state as the action sees it: after everything written before it, before its own outcome. */
+export function stateAt(model: ScenarioModel, action: ActionModel | Action): ReadonlyMap<string, UnitCampaignState> {
+    return allAt(model, pointOf(model, action));
+}
+
+function pointOf(model: ScenarioModel, action: ActionModel | Action): number {
+    return timeline(model).actionPoint.get(actionNode(action)) ?? timeline(model).end + 1;
+}
+
+/** One unit's state as the action sees it. */
+export function unitStateAt(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
+    return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action));
+}
+
+/** One unit's state after the action's own outcome. */
+export function unitStateAfter(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
+    return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action) + 2);
+}
+
+/** One unit's state as a `state`/`ruling` line finds it (before the line applies). */
+export function unitStateBeforeLine(model: ScenarioModel, line: UnitState, unit: string): UnitCampaignState | undefined {
+    const t = timeline(model);
+    return lookup(t, unit, t.statePoint.get(line) ?? t.end + 1);
+}
+
+/** Every unit's state at the end of the file. */
+export function stateAtEnd(model: ScenarioModel): ReadonlyMap<string, UnitCampaignState> {
+    return allAt(model, timeline(model).end + 1);
+}
+
+/** The turns of the file in order, with the label `--at` matches: the turn's number or name. */
+export function turnsOf(model: ScenarioModel): Turn[] {
+    return [...timeline(model).turnEnd.keys()];
+}
+
+/** Every unit's state at the end of a turn, named by its number, name or title; undefined if there is none. */
+export function stateAfterTurn(model: ScenarioModel, label: string): { turn: Turn, states: ReadonlyMap<string, UnitCampaignState> } | undefined {
+    const t = timeline(model);
+    const turn = turnsOf(model).find(tn => turnLabel(tn) === label)
+        ?? turnsOf(model).find(tn => tn.title !== undefined && unquote(tn.title).toLowerCase() === label.toLowerCase());
+    if (!turn) return undefined;
+    return { turn, states: allAt(model, t.turnEnd.get(turn)! + 1) };
+}
+
+/**
+ * The unit's stats as the rules read them at this action: its declared stats with the state carried
+ * to this point laid over them. `dp`, `casualties` and `tokens` hold the current totals; `tested`
+ * is present only when a break test has been made; `stands` is the declared stands less those lost.
+ * Every rule set reads unit stats through here, so that earlier outcomes change later fights.
+ */
+export function effectiveStats(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel): ReadonlyMap<string, StatValue> {
+    const state = unitStateAt(model, action, unit);
+    if (!state) return unit.stats;
+    return overlay(unit.stats, state);
+}
+
+/** The declared stats with a state laid over them (see `effectiveStats`). */
+export function overlay(stats: ReadonlyMap<string, StatValue>, state: UnitCampaignState): ReadonlyMap<string, StatValue> {
+    const out = new Map(stats);
+    const setCount = (key: string, value: number) => {
+        if (value !== 0 || out.has(key)) out.set(key, value);
+    };
+    setCount('dp', state.dp);
+    setCount('casualties', state.casualties);
+    setCount('tokens', state.tokens);
+    if (state.tested) out.set('tested', true); else out.delete('tested');
+    const stands = stats.get('stands');
+    if (typeof stands === 'number') out.set('stands', Math.max(0, stands - state.standsLost));
+    return out;
+}
+
+// ─── Who takes part in an action ─────────────────────────────────────────────────────────────────
+
+/**
+ * How a unit takes part in an action: `fights` (a side, a melee pairing, a unit firing or an officer
+ * acting), `target` (shot at), or `present` (named by facts, dice, factors, seen or rallied).
+ * A routed unit may be shot at, seen and rallied, but not fight; a destroyed or fled one is gone.
+ */
+export type Role = 'fights' | 'target' | 'present';
+
+export interface Participation {
+    readonly unit: UnitModel;
+    readonly role: Role;
+    readonly target: Target;
+}
+
+export function participants(model: ScenarioModel, action: Action): Participation[] {
+    const out: Participation[] = [];
+    const add = (target: Target | undefined, role: Role) => {
+        if (!target) return;
+        for (const unit of unitsOf(model, target)) out.push({ unit, role, target });
+    };
+    for (const st of action.statements) {
+        if (isSides(st)) { st.attackers.forEach(t => add(t, 'fights')); st.defenders.forEach(t => add(t, 'fights')); }
+        else if (isRelation(st)) {
+            add(st.subject, st.verb === 'sees' ? 'present' : 'fights');
+            add(st.object, st.verb === 'vs' ? 'fights' : st.verb === 'fires' ? 'target' : 'present');
+        }
+        else if (isSplit(st)) { add(st.unit, 'fights'); st.parts.forEach(p => add(p.target, 'fights')); }
+        else if (isFacts(st)) add(st.target, 'present');
+        else if (isDice(st)) add(st.target, 'present');
+        else if (isFactor(st)) st.targets.forEach(t => add(t, 'present'));
+    }
+    return out;
+}
+
+// ─── Showing the state ───────────────────────────────────────────────────────────────────────────
+
+/** The columns worth showing for a rule set: SCRUD has no counters; Ancients tokens; Loose Files DPs. */
+export function stateColumns(model: ScenarioModel): Array<'dp' | 'casualties' | 'stands' | 'tokens' | 'tested' | 'cp'> {
+    if (model.rules === 'ancients') return ['tokens', 'tested'];
+    if (model.rules === 'loose-files') return ['dp', 'casualties', 'stands', 'cp'];
+    return [];
+}
+
+export function statusText(state: UnitCampaignState): string {
+    return state.status === 'ready' ? (state.statusSource?.startsWith('rallied') ? 'rallied' : 'ready') : state.status;
+}
+
+export function lastResultText(state: UnitCampaignState): string {
+    const r = state.lastResult;
+    if (!r) return '—';
+    return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''})`;
+}
+
+/** The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. */
+export function standsText(unit: UnitModel, state: UnitCampaignState): string {
+    const stands = unit.stats.get('stands');
+    return typeof stands === 'number' ? `${Math.max(0, stands - state.standsLost)} of ${stands}` : (state.standsLost > 0 ? `−${state.standsLost}` : '—');
+}
+
+/**
+ * Markdown for a hover on a unit: its state as the action sees it (before its outcome), or at the end
+ * of the file when no action is given. For 5a's hover provider.
+ */
+export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atAction?: ActionModel | Action): string {
+    const state = atAction ? unitStateAt(model, atAction, unit) : stateAtEnd(model).get(unit.id);
+    if (!state) return '';
+    const where = atAction ? `before ${actionNode(atAction).name}` : 'at the end of the file';
+    const parts = [`**${unit.id}** ${where}: **${statusText(state)}**`];
+    if (state.statusSource && state.status !== 'ready') parts[0] += ` — ${state.statusSource}`;
+    const facts: string[] = [];
+    if (state.lastResult) facts.push(`last result ${lastResultText(state)}`);
+    for (const c of stateColumns(model)) {
+        if (c === 'dp') facts.push(`DP ${state.dp}`);
+        else if (c === 'casualties') facts.push(`casualties ${state.casualties}`);
+        else if (c === 'stands') facts.push(`stands ${standsText(unit, state)}`);
+        else if (c === 'tokens') facts.push(`damage tokens ${state.tokens}`);
+        else if (c === 'tested') facts.push(state.tested ? 'has made a break test' : 'no break test yet (+1)');
+        else if (c === 'cp' && state.cpSpent > 0) facts.push(`CP spent ${state.cpSpent}`);
+    }
+    if (facts.length > 0) parts.push(facts.join(' · '));
+    for (const note of state.notes) parts.push(`_${note}_`);
+    return parts.join('\n\n');
+}
