@@ -5,6 +5,7 @@ import { modelOf } from '../../model/cache.js';
 import { rulesetPlugin } from '../../report/rulesets.js';
 import { checkForce, checkGrade, checkModifier, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
+import { checkCampaign } from './campaign.js';
 import { checkScrudAction } from './scrud.js';
 import { Codes } from './codes.js';
 
@@ -12,7 +13,7 @@ export function registerValidationChecks(services: BattleServices): void {
     const registry = services.validation.ValidationRegistry;
     const validator = services.validation.BattleValidator;
     const checks: ValidationChecks<BattleAstType> = {
-        Scenario: validator.checkScenario,
+        Scenario: [validator.checkScenario, checkCampaign],
         Force: checkForce,
         Unit: checkUnit,
         Grade: checkGrade,

@@ -36,7 +36,15 @@ export const Codes = {
     seedWithDice: 'seed-with-dice',
     // Written outcomes
     outcomeStale: 'outcome-stale',
-    outcomeUnresolvable: 'outcome-unresolvable'
+    outcomeUnresolvable: 'outcome-unresolvable',
+    // Campaigns (issue 8, validation/campaign.ts)
+    unitOutOfAction: 'unit-out-of-action',
+    unitNotArrived: 'unit-not-arrived',
+    forceDeclaredLater: 'force-declared-later',
+    outcomeOutOfOrder: 'outcome-out-of-order',
+    stateUnknownKey: 'state-unknown-key',
+    stateValue: 'state-value',
+    rulingWithoutReason: 'ruling-without-reason'
 } as const;
 
 export type Code = typeof Codes[keyof typeof Codes];

@@ -1,0 +1,156 @@
+/**
+ * Campaign checks (issue 8, docs/campaigns.md): the file read as a record in order.
+ * - A routed, destroyed or fled unit cannot fight again until a `ruling` or `state` line rallies it.
+ * - A unit cannot be used before it exists: before its force is declared, or before the turn its
+ *   `enters N` stat names.
+ * - An outcome written while an earlier action has none was worked out from an incomplete state.
+ * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
+ */
+import type { ValidationAcceptor } from 'langium';
+import { isAction, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { modelOf } from '../../model/cache.js';
+import { factValue, targetText, turnLabel, unitsOf, type ScenarioModel, type UnitModel } from '../../model/scenario.js';
+import { participants, STATE_KEYS, unitStateAt, type Participation, type UnitCampaignState } from '../../model/state.js';
+import { rulesetPlugin } from '../../report/rulesets.js';
+import { Codes } from './codes.js';
+
+export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
+    const model = modelOf(scenario);
+    const turns = turnNumbers(scenario);
+    for (const action of model.actions) {
+        const parts = participants(model, action.node);
+        checkOutOfAction(model, action.node, parts, accept);
+        checkExists(action.node, parts, turns.ofElement.get(action.node), turns, accept);
+    }
+    for (const { node } of model.states) {
+        checkStateLine(node, accept);
+        const parts = unitsOf(model, node.target).map(unit => ({ unit, role: 'present' as const, target: node.target }));
+        checkExists(node, parts, turns.ofElement.get(node), turns, accept);
+    }
+    checkOrder(model, accept);
+}
+
+/** S6/A7/L3/L9: out of the fight until rallied. A routed unit may still be shot at, seen or rallied. */
+function checkOutOfAction(model: ScenarioModel, action: Action, parts: readonly Participation[], accept: ValidationAcceptor): void {
+    const byTarget = new Map<Target, Array<{ unit: UnitModel, state: UnitCampaignState }>>();
+    for (const p of parts) {
+        const state = unitStateAt(model, action, p.unit);
+        if (!state || state.status === 'ready') continue;
+        const barred = p.role === 'fights' || (p.role === 'target' && state.status !== 'routed');
+        const list = byTarget.get(p.target) ?? [];
+        if (!barred || list.some(l => l.unit === p.unit)) continue;
+        list.push({ unit: p.unit, state });
+        byTarget.set(p.target, list);
+    }
+    for (const [target, list] of byTarget) {
+        const what = list.map(({ unit, state }) => `${unit.id} ${state.statusSource ?? state.status}`).join('; ');
+        const first = list[0].unit.id;
+        const whole = target.unit === undefined || (target.index === undefined && list[0].unit.index !== undefined);
+        const fix = whole
+            ? ` Name the units that fight instead of '${targetText(target)}', or write 'ruling ${first}: rallied, reason "…"' before this ${action.kind}.`
+            : ` Write 'ruling ${first}: rallied, reason "…"' before this ${action.kind} if the umpire rallies it.`;
+        accept('error', `${what}: ${list.length === 1 ? 'it is' : 'they are'} out of the fight.${fix}`,
+            { node: target, code: Codes.unitOutOfAction, data: { units: list.map(l => l.unit.id) } });
+    }
+}
+
+interface TurnNumbers {
+    /** The turn number each action and state line sits in (0 before the first turn). */
+    ofElement: Map<Action | UnitState, number>;
+    /** A turn's number: its own, or its place in the file for a named turn. */
+    byLabel: Map<string, number>;
+}
+
+/**
+ * Turn numbers for `enters`: a numbered turn has its number, a named turn its place among the turns.
+ * An action outside any turn belongs to the turn before it (0 before the first).
+ */
+function turnNumbers(scenario: Scenario): TurnNumbers {
+    const ofElement = new Map<Action | UnitState, number>();
+    const byLabel = new Map<string, number>();
+    let current = 0, ordinal = 0;
+    for (const el of scenario.elements) {
+        if (isTurn(el)) {
+            ordinal++;
+            current = turnNumber(el, ordinal);
+            byLabel.set(turnLabel(el)!, current);
+            for (const inner of el.elements) ofElement.set(inner, current);
+        } else if (isAction(el) || isUnitState(el)) ofElement.set(el, current);
+    }
+    return { ofElement, byLabel };
+}
+
+function turnNumber(turn: Turn, ordinal: number): number {
+    return turn.number ?? ordinal;
+}
+
+/** A unit exists from its force's declaration on, and from the turn its `enters` stat names. */
+function checkExists(node: Action | UnitState, parts: ReadonlyArray<{ unit: UnitModel, target: Target }>, turn: number | undefined, turns: TurnNumbers, accept: ValidationAcceptor): void {
+    const reported = new Set<Target>();
+    for (const { unit, target } of parts) {
+        if (reported.has(target)) continue;
+        const forceAt = unit.node.$container.$cstNode?.offset;
+        const usedAt = target.$cstNode?.offset;
+        if (forceAt !== undefined && usedAt !== undefined && forceAt > usedAt) {
+            reported.add(target);
+            accept('error', `Force '${unit.force}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,
+                { node: target, property: 'force', code: Codes.forceDeclaredLater });
+            continue;
+        }
+        const enters = unit.stats.get('enters');
+        const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? turns.byLabel.get(enters) : undefined;
+        if (arrives !== undefined && turn !== undefined && turn < arrives) {
+            reported.add(target);
+            const when = turn === 0 ? 'before the first turn' : `in turn ${turn}`;
+            accept('error', `${unit.id} enters in turn ${arrives} ('enters ${String(enters)}'): it cannot be used ${when}.`,
+                { node: target, code: Codes.unitNotArrived });
+        }
+    }
+}
+
+const COUNT_KEYS = new Set(['dp', 'casualties', 'stands', 'tokens']);
+
+function checkStateLine(line: UnitState, accept: ValidationAcceptor): void {
+    for (const fact of line.facts) {
+        if (!STATE_KEYS.includes(fact.key)) {
+            accept('warning', `'${fact.key}' is not part of a unit's campaign state, so it changes nothing. Known: ${STATE_KEYS.join(', ')}.`,
+                { node: fact, property: 'key', code: Codes.stateUnknownKey });
+            continue;
+        }
+        const value = factValue(fact);
+        const needsCount = COUNT_KEYS.has(fact.key);
+        const needsText = fact.key === 'reason' || fact.key === 'note';
+        if ((needsCount && (typeof value !== 'number' || value < 0)) || (needsText && typeof value !== 'string')) {
+            accept('error', needsCount ? `'${fact.key}' needs a count of 0 or more: '${fact.key} 2'.` : `'${fact.key}' needs a text: '${fact.key} "…"'.`,
+                { node: fact, code: Codes.stateValue });
+        }
+    }
+    if (line.kind === 'ruling' && !line.facts.some(f => f.key === 'reason')) {
+        accept('info', 'A ruling records the umpire\'s reason for the campaign\'s readers: add \'reason "…"\'.',
+            { node: line, property: 'kind', code: Codes.rulingWithoutReason });
+    }
+}
+
+/**
+ * Outcomes carry state forward, so a written outcome after an action that has none was worked out
+ * without that action's results. Warned on the later outcome, naming the first earlier gap.
+ */
+function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const plugin = rulesetPlugin(model.rules);
+    if (!plugin) return;
+    let gap: Action | undefined;
+    let gapTurn: Turn | undefined;
+    for (const action of model.actions) {
+        if (!plugin.kinds.includes(action.node.kind)) continue;
+        const outcome = action.node.outcome;
+        if (!outcome) {
+            if (!gap) { gap = action.node; gapTurn = action.turn; }
+            continue;
+        }
+        if (gap) {
+            const where = gapTurn ? ` (turn ${turnLabel(gapTurn)})` : '';
+            accept('warning', `This outcome was written while the earlier ${gap.kind} '${gap.name}'${where} has none: the state it used may miss that ${gap.kind}'s results. Resolve in file order ('umpire resolve --write' does).`,
+                { node: outcome, keyword: 'outcome', code: Codes.outcomeOutOfOrder });
+        }
+    }
+}
