@@ -144,8 +144,8 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
 
 /** L9 full-move: the distance is a duty, unless the umpire named where the unit stops. */
 export function moveOrder(input: Pick<MoveInput, 'options' | 'stop'>, inches: number): string {
-    if (!input.options.fullMove) return `may move up to ${inches}"`;
-    return input.stop !== undefined ? `moves up to ${inches}", stopping at ${input.stop}` : `must move the full ${inches}"`;
+    if (!input.options.fullMove) return `may move up to ${inches} inches`;
+    return input.stop !== undefined ? `moves up to ${inches} inches, stopping at ${input.stop}` : `must move the full ${inches} inches`;
 }
 
 function sumDp(reasons: readonly LfModifier[]): number {
