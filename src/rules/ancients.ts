@@ -1,0 +1,448 @@
+/**
+ * Ancients — the dice-pool melee of seeds/004 (RULES.md A1–A9).
+ *
+ * Every unit in contact throws a pool of d6 (A1), split over its opponents (A2), hitting on 3+/4+/5+
+ * by the net Advantage of each pairing (A3, A4); every hit is saved on the target's weight (A5); a
+ * unit that took its threshold in unsaved hits (A6) takes a break test (A7), gains damage tokens if it
+ * survives (A8), and its opponents may follow up when it gives ground (A9).
+ *
+ * Pure: the dice come from a `AncientsDiceSource`, called in one fixed order (see `resolveAncients`),
+ * so that seeded dice, dice entered from the table, and a test's enumerated roll vectors all go
+ * through the same code. The stage functions are exported for the odds engine.
+ */
+
+export type AncientsSize = 'huge' | 'large' | 'medium' | 'small';
+export type AncientsWeight = 'heavy' | 'medium' | 'light';
+export type AncientsType = 'cavalry' | 'infantry';
+export type AncientsFormation = 'formed' | 'warband' | 'skirmish';
+export type AncientsPosition = 'front' | 'flank' | 'rear';
+export type AncientsSide = 'attacker' | 'defender';
+export type AncientsResult = 'untested' | 'holds' | 'gives-ground' | 'destroyed';
+
+export const ANCIENTS_SIZES: readonly AncientsSize[] = ['huge', 'large', 'medium', 'small'];
+export const ANCIENTS_WEIGHTS: readonly AncientsWeight[] = ['heavy', 'medium', 'light'];
+export const ANCIENTS_TYPES: readonly AncientsType[] = ['cavalry', 'infantry'];
+export const ANCIENTS_FORMATIONS: readonly AncientsFormation[] = ['formed', 'warband', 'skirmish'];
+export const ANCIENTS_POSITIONS: readonly AncientsPosition[] = ['front', 'flank', 'rear'];
+/** The labels in the order an umpire reads them (RULES.md). */
+export const ANCIENTS_RESULTS: readonly AncientsResult[] = ['untested', 'holds', 'gives-ground', 'destroyed'];
+
+/** A1: dice by size. */
+export const DICE_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 12, large: 10, medium: 8, small: 6 };
+/** A1: extra dice of a shock or defensive unit on the first turn of a new combat. */
+export const FIRST_TURN_BONUS = 2;
+/** A6: hit threshold by size. */
+export const THRESHOLD_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 5, large: 4, medium: 3, small: 2 };
+/** A5: the save needed by weight. */
+export const SAVE_BY_WEIGHT: Readonly<Record<AncientsWeight, number>> = { heavy: 4, medium: 5, light: 6 };
+/** A3: Advantage steps per category. */
+export const WEIGHT_STEPS: Readonly<Record<AncientsWeight, number>> = { heavy: 2, medium: 1, light: 0 };
+export const TYPE_STEPS: Readonly<Record<AncientsType, number>> = { cavalry: 1, infantry: 0 };
+export const FORMATION_STEPS: Readonly<Record<AncientsFormation, number>> = { formed: 2, warband: 1, skirmish: 0 };
+export const POSITION_STEPS: Readonly<Record<AncientsPosition, number>> = { rear: 2, flank: 1, front: 0 };
+
+/** One unit as the melee sees it: its stats (grade and own, merged) and this engagement's facts. */
+export interface AncientsUnit {
+    /** `Force.Unit` or `Force.Unit#k`. */
+    readonly id: string;
+    readonly force: string;
+    /** The unit's name, with `#k` for one of several. */
+    readonly unit: string;
+    readonly side: AncientsSide;
+    readonly size: AncientsSize;
+    readonly skill: number;
+    readonly weight: AncientsWeight;
+    readonly type: AncientsType;
+    readonly formation: AncientsFormation;
+    /** A7: the break-test score needed. */
+    readonly leadership: number;
+    readonly shock: boolean;
+    readonly defensive: boolean;
+    /** Damage tokens carried from earlier combats (A7, A8). */
+    readonly tokens: number;
+    /** Whether it has already made a break test this game (A7's +1 is then lost). */
+    readonly tested: boolean;
+    /** Movement rate in inches (A9), when known. */
+    readonly move: number | undefined;
+    /** It charged or counter-charged this combat (A1's shock bonus). */
+    readonly charged: boolean;
+    /** The umpire chose to follow up should an opponent give ground (A9). */
+    readonly followUp: boolean;
+}
+
+/** Two units in contact; each side's position is how it engages the other (`rear` = in its rear). */
+export interface AncientsPairing {
+    readonly a: string;
+    readonly aPosition: AncientsPosition;
+    readonly b: string;
+    readonly bPosition: AncientsPosition;
+}
+
+/** A2: how a unit with several opponents shares its dice, in the order written. */
+export interface AncientsSplit {
+    readonly unit: string;
+    readonly parts: ReadonlyArray<{ readonly target: string, readonly dice: number }>;
+}
+
+export interface AncientsInput {
+    /** In engagement order: attackers, then defenders, each in force declaration order. */
+    readonly units: readonly AncientsUnit[];
+    readonly pairings: readonly AncientsPairing[];
+    readonly splits: readonly AncientsSplit[];
+    /** A1: the first turn of a new combat. */
+    readonly firstTurn: boolean;
+    /** A7: 2d6 by default; `option break-die d6` makes it 1. */
+    readonly breakDice: 1 | 2;
+}
+
+export type AncientsThrow = 'hit' | 'save' | 'test';
+
+/**
+ * Where dice come from. The engine asks in a fixed order (see `resolveAncients`), `count` d6 at a
+ * time; an answer must hold exactly `count` faces 1..6.
+ */
+export interface AncientsDiceSource {
+    roll(kind: AncientsThrow, unitId: string, count: number): readonly number[];
+}
+
+/** One category's steps in a pairing (A3). */
+export interface AdvantageStep {
+    readonly category: 'skill' | 'weight' | 'type' | 'formation' | 'position';
+    readonly mine: number;
+    readonly theirs: number;
+}
+
+/** A directed pair: `attacker` throws `dice` at `target`, needing `toHit`. */
+export interface AncientsAttack {
+    readonly attacker: string;
+    readonly target: string;
+    readonly dice: number;
+    /** The attacker's net Advantage over the target (A3). */
+    readonly advantage: number;
+    readonly steps: readonly AdvantageStep[];
+    /** The score needed on each die (A4). */
+    readonly toHit: number;
+}
+
+export interface AttackResult extends AncientsAttack {
+    readonly rolls: readonly number[];
+    readonly hits: number;
+}
+
+export interface TestModifier {
+    readonly reason: 'first-test' | 'winning-side' | 'extra-multiples' | 'damage-tokens';
+    readonly value: number;
+}
+
+export interface BreakTest {
+    /** The dice thrown (2d6 or 1d6). */
+    readonly dice: readonly number[];
+    /** Their sum. */
+    readonly roll: number;
+    /** Only the modifiers that apply, in the seed's order. */
+    readonly modifiers: readonly TestModifier[];
+    readonly total: number;
+    /** The unit's leadership. */
+    readonly needed: number;
+}
+
+export interface FollowUp {
+    /** Units giving ground that it was in contact with. */
+    readonly from: readonly string[];
+    /** A9: neither giving ground nor locked in combat with another unit. */
+    readonly allowed: boolean;
+    /** The umpire's recorded choice (`X: follow-up`). */
+    readonly chosen: boolean;
+    /** Whether it moves: allowed and chosen. */
+    readonly moves: boolean;
+    /** Half its movement, when its movement rate is known. */
+    readonly distance: number | null;
+    /** Why not, when not allowed. */
+    readonly reason: string | null;
+}
+
+export interface AncientsUnitResult {
+    readonly id: string;
+    readonly force: string;
+    readonly unit: string;
+    readonly side: AncientsSide;
+    /** A1: its whole pool this turn. */
+    readonly dice: number;
+    /** A2: its pool split over its targets, with to-hit numbers and rolls. */
+    readonly attacks: readonly AttackResult[];
+    /** Hits it scored on others, before their saves. */
+    readonly hitsScored: number;
+    /** Hits it received before saving. */
+    readonly hitsReceived: number;
+    /** A5: the save it needs. */
+    readonly saveOn: number;
+    readonly saveRolls: readonly number[];
+    readonly saved: number;
+    /** Unsaved hits taken. */
+    readonly hits: number;
+    readonly threshold: number;
+    readonly tested: boolean;
+    readonly test: BreakTest | null;
+    readonly result: AncientsResult;
+    /** A8. */
+    readonly tokensGained: number;
+    /** A9: half its movement, when it gives ground and its rate is known. */
+    readonly givesGroundDistance: number | null;
+    readonly followUp: FollowUp | null;
+    readonly opponents: readonly string[];
+}
+
+export interface AncientsOutcome {
+    readonly units: readonly AncientsUnitResult[];
+    /** Total unsaved hits taken by each side (A7's winning side). */
+    readonly sideHits: Readonly<Record<AncientsSide, number>>;
+    /** The side that took fewer hits, or null on a tie. */
+    readonly winner: AncientsSide | null;
+    readonly summary: string;
+}
+
+/** A1: the pool of a unit. */
+export function diceFor(unit: Pick<AncientsUnit, 'size' | 'shock' | 'defensive' | 'charged'>, firstTurn: boolean): number {
+    const bonus = firstTurn && ((unit.shock && unit.charged) || (unit.defensive && !unit.charged));
+    return DICE_BY_SIZE[unit.size] + (bonus ? FIRST_TURN_BONUS : 0);
+}
+
+/** The opponents of a unit, in the order the pairings are written. */
+export function opponentsOf(input: Pick<AncientsInput, 'pairings'>, id: string): string[] {
+    const out: string[] = [];
+    for (const p of input.pairings) {
+        const other = p.a === id ? p.b : p.b === id ? p.a : undefined;
+        if (other !== undefined && !out.includes(other)) out.push(other);
+    }
+    return out;
+}
+
+/** How `unit` engages `other` (A3's position), from the pairing that joins them. */
+export function positionOf(input: Pick<AncientsInput, 'pairings'>, unit: string, other: string): AncientsPosition {
+    for (const p of input.pairings) {
+        if (p.a === unit && p.b === other) return p.aPosition;
+        if (p.b === unit && p.a === other) return p.bPosition;
+    }
+    return 'front';
+}
+
+/**
+ * A2: the dice a unit throws at each opponent — all at the only one, or as its split says (in the
+ * split's order; opponents the split leaves out get none).
+ */
+export function diceSplit(input: AncientsInput, unit: AncientsUnit): Array<{ target: string, dice: number }> {
+    const opponents = opponentsOf(input, unit.id);
+    const split = input.splits.find(s => s.unit === unit.id);
+    if (split) return split.parts.map(p => ({ target: p.target, dice: p.dice }));
+    if (opponents.length === 0) return [];
+    return [{ target: opponents[0], dice: diceFor(unit, input.firstTurn) }];
+}
+
+/** A3: each category's steps for `unit` against `target`, and the net (its steps − the target's). */
+export function advantage(unit: AncientsUnit, target: AncientsUnit, unitPosition: AncientsPosition, targetPosition: AncientsPosition): { net: number, steps: AdvantageStep[] } {
+    const steps: AdvantageStep[] = [
+        { category: 'skill', mine: unit.skill, theirs: target.skill },
+        { category: 'weight', mine: WEIGHT_STEPS[unit.weight], theirs: WEIGHT_STEPS[target.weight] },
+        { category: 'type', mine: TYPE_STEPS[unit.type], theirs: TYPE_STEPS[target.type] },
+        { category: 'formation', mine: FORMATION_STEPS[unit.formation], theirs: FORMATION_STEPS[target.formation] },
+        { category: 'position', mine: POSITION_STEPS[unitPosition], theirs: POSITION_STEPS[targetPosition] }
+    ];
+    return { net: steps.reduce((sum, s) => sum + s.mine - s.theirs, 0), steps };
+}
+
+/**
+ * A4: the score a unit needs to hit, given its net Advantage over the unit it throws at. The side
+ * with one net point hits on 3+; with two or more it hits on 3+ and its opponent on 5+.
+ */
+export function toHitFor(net: number): number {
+    if (net >= 1) return 3;
+    if (net <= -2) return 5;
+    return 4;
+}
+
+/** A5. */
+export function saveFor(weight: AncientsWeight): number {
+    return SAVE_BY_WEIGHT[weight];
+}
+
+/** A6. */
+export function thresholdFor(size: AncientsSize): number {
+    return THRESHOLD_BY_SIZE[size];
+}
+
+/** Every directed attack of the engagement, attackers' units first, each in its split's order. */
+export function attackPlan(input: AncientsInput): AncientsAttack[] {
+    const byId = new Map(input.units.map(u => [u.id, u]));
+    const plan: AncientsAttack[] = [];
+    for (const unit of input.units) {
+        for (const part of diceSplit(input, unit)) {
+            const target = byId.get(part.target);
+            if (!target) continue;
+            const adv = advantage(unit, target, positionOf(input, unit.id, target.id), positionOf(input, target.id, unit.id));
+            plan.push({ attacker: unit.id, target: target.id, dice: part.dice, advantage: adv.net, steps: adv.steps, toHit: toHitFor(adv.net) });
+        }
+    }
+    return plan;
+}
+
+/** The side that took fewer unsaved hits; a tie gives neither the +1 (A7). */
+export function winningSide(sideHits: Readonly<Record<AncientsSide, number>>): AncientsSide | null {
+    if (sideHits.attacker < sideHits.defender) return 'attacker';
+    if (sideHits.defender < sideHits.attacker) return 'defender';
+    return null;
+}
+
+/** A7: the modifiers of a unit's break test, only those that apply. */
+export function testModifiers(unit: Pick<AncientsUnit, 'tested' | 'tokens' | 'side'>, hits: number, threshold: number, winner: AncientsSide | null): TestModifier[] {
+    const mods: TestModifier[] = [];
+    if (!unit.tested) mods.push({ reason: 'first-test', value: +1 });
+    if (winner === unit.side) mods.push({ reason: 'winning-side', value: +1 });
+    const extra = Math.floor(hits / threshold) - 1;
+    if (extra > 0) mods.push({ reason: 'extra-multiples', value: -extra });
+    if (unit.tokens > 0) mods.push({ reason: 'damage-tokens', value: -unit.tokens });
+    return mods;
+}
+
+/** A7: below leadership destroyed, equal gives ground, above holds. */
+export function testResult(total: number, leadership: number): AncientsResult {
+    if (total < leadership) return 'destroyed';
+    if (total === leadership) return 'gives-ground';
+    return 'holds';
+}
+
+/** A8: survivors that reached their threshold gain one token per full multiple. */
+export function tokensGainedFor(result: AncientsResult, hits: number, threshold: number): number {
+    if (result === 'destroyed' || result === 'untested') return 0;
+    return Math.floor(hits / threshold);
+}
+
+const countAtLeast = (rolls: readonly number[], score: number) => rolls.filter(r => r >= score).length;
+
+/**
+ * Resolves the melee. The dice source is asked, in this order (the documented order of seeded dice):
+ * 1. hits: each unit in engagement order, each of its targets in split order, that part's dice;
+ * 2. saves: each unit in engagement order, one die per hit received (hits in the order thrown above);
+ * 3. break tests: each unit that reached its threshold, in engagement order, 2d6 (or 1d6).
+ */
+export function resolveAncients(input: AncientsInput, source: AncientsDiceSource): AncientsOutcome {
+    const attacks: AttackResult[] = attackPlan(input).map(a => {
+        const rolls = a.dice > 0 ? source.roll('hit', a.attacker, a.dice) : [];
+        return { ...a, rolls, hits: countAtLeast(rolls, a.toHit) };
+    });
+    const received = new Map<string, number>();
+    for (const a of attacks) received.set(a.target, (received.get(a.target) ?? 0) + a.hits);
+    const saving = input.units.map(u => {
+        const incoming = received.get(u.id) ?? 0;
+        const saveOn = saveFor(u.weight);
+        const rolls = incoming > 0 ? source.roll('save', u.id, incoming) : [];
+        const saved = countAtLeast(rolls, saveOn);
+        return { unit: u, incoming, saveOn, rolls, saved, hits: incoming - saved };
+    });
+    const sideHits = { attacker: 0, defender: 0 };
+    for (const s of saving) sideHits[s.unit.side] += s.hits;
+    const winner = winningSide(sideHits);
+    const tested = saving.map(s => {
+        const threshold = thresholdFor(s.unit.size);
+        if (s.hits < threshold) return { ...s, threshold, test: null, result: 'untested' as AncientsResult };
+        const dice = source.roll('test', s.unit.id, input.breakDice);
+        const roll = dice.reduce((x, y) => x + y, 0);
+        const modifiers = testModifiers(s.unit, s.hits, threshold, winner);
+        const total = roll + modifiers.reduce((x, m) => x + m.value, 0);
+        const test: BreakTest = { dice, roll, modifiers, total, needed: s.unit.leadership };
+        return { ...s, threshold, test, result: testResult(total, s.unit.leadership) };
+    });
+    const resultOf = new Map(tested.map(t => [t.unit.id, t.result]));
+    const units = tested.map((t): AncientsUnitResult => {
+        const u = t.unit;
+        const own = attacks.filter(a => a.attacker === u.id);
+        return {
+            id: u.id, force: u.force, unit: u.unit, side: u.side,
+            dice: diceFor(u, input.firstTurn), attacks: own, hitsScored: own.reduce((x, a) => x + a.hits, 0),
+            hitsReceived: t.incoming, saveOn: t.saveOn, saveRolls: t.rolls, saved: t.saved, hits: t.hits,
+            threshold: t.threshold, tested: t.test !== null, test: t.test, result: t.result,
+            tokensGained: tokensGainedFor(t.result, t.hits, t.threshold),
+            givesGroundDistance: t.result === 'gives-ground' && u.move !== undefined ? u.move / 2 : null,
+            followUp: followUpOf(input, u, resultOf),
+            opponents: opponentsOf(input, u.id)
+        };
+    });
+    return { units, sideHits, winner, summary: summarize(input, units, sideHits) };
+}
+
+/**
+ * A9: a unit whose opponent gives ground may follow up half its movement, unless it gives ground
+ * itself or is locked in combat with another opponent that neither gave ground nor was destroyed.
+ * The move is the umpire's choice, recorded as `X: follow-up`; null when no opponent gave ground.
+ */
+export function followUpOf(input: AncientsInput, unit: AncientsUnit, results: ReadonlyMap<string, AncientsResult>): FollowUp | null {
+    const opponents = opponentsOf(input, unit.id);
+    const from = opponents.filter(o => results.get(o) === 'gives-ground');
+    if (from.length === 0) return null;
+    const own = results.get(unit.id);
+    const locked = opponents.filter(o => !from.includes(o) && results.get(o) !== 'destroyed');
+    const reason = own === 'gives-ground' ? 'it gives ground itself'
+        : own === 'destroyed' ? 'it is destroyed'
+            : locked.length > 0 ? `it is still locked in combat with ${locked.join(', ')}` : null;
+    const allowed = reason === null;
+    const moves = allowed && unit.followUp;
+    return {
+        from, allowed, chosen: unit.followUp, moves,
+        distance: moves && unit.move !== undefined ? unit.move / 2 : null, reason
+    };
+}
+
+/** "Greeks 3 hits, Persians 7 hits · Persians.Immortals gives-ground" — the sides, then who tested. */
+function summarize(input: AncientsInput, units: readonly AncientsUnitResult[], sideHits: Readonly<Record<AncientsSide, number>>): string {
+    const forces = (side: AncientsSide) => [...new Set(input.units.filter(u => u.side === side).map(u => u.force))].join('+') || side;
+    const parts = [`${forces('attacker')} ${plural(sideHits.attacker, 'hit')}, ${forces('defender')} ${plural(sideHits.defender, 'hit')}`];
+    const tested = units.filter(u => u.tested).map(u => `${u.id} ${u.result}`);
+    parts.push(tested.length > 0 ? tested.join(', ') : 'no break tests');
+    return parts.join(' · ');
+}
+
+function plural(n: number, word: string): string {
+    return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * Dice entered from the table: one list per unit and throw (`hit`, `save`, `test`). A unit's hit list
+ * feeds its targets in split order, so each call takes the next values. Asking for more than was
+ * entered is noted in `short` (the validator reports it first; the plugin refuses to resolve).
+ */
+export class EnteredAncientsDice implements AncientsDiceSource {
+    private readonly used = new Map<string, number>();
+    /** `kind unitId` for every throw that was short of dice. */
+    readonly short: string[] = [];
+    constructor(private readonly entered: ReadonlyMap<string, readonly number[]>) {}
+    static key(kind: AncientsThrow, unitId: string): string {
+        return `${kind} ${unitId}`;
+    }
+    roll(kind: AncientsThrow, unitId: string, count: number): readonly number[] {
+        const key = EnteredAncientsDice.key(kind, unitId);
+        const all = this.entered.get(key) ?? [];
+        const from = this.used.get(key) ?? 0;
+        this.used.set(key, from + count);
+        const out = all.slice(from, from + count);
+        if (out.length < count) this.short.push(key);
+        return out;
+    }
+    /** How many values of one list the engine used. */
+    usedOf(kind: AncientsThrow, unitId: string): number {
+        return this.used.get(EnteredAncientsDice.key(kind, unitId)) ?? 0;
+    }
+}
+
+/** Dice from one flat vector, taken in the engine's order: for tests and enumeration. */
+export class SequenceDice implements AncientsDiceSource {
+    private next = 0;
+    constructor(private readonly values: readonly number[]) {}
+    roll(_kind: AncientsThrow, _unitId: string, count: number): readonly number[] {
+        const out = this.values.slice(this.next, this.next + count);
+        this.next += count;
+        return out;
+    }
+    /** How many values were taken. */
+    get taken(): number {
+        return this.next;
+    }
+}
