@@ -6,6 +6,7 @@ import { isSeed } from '../language/generated/ast.js';
 import type { ActionModel, RulesetId, ScenarioModel } from '../model/scenario.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
 import { scrudPlugin } from './scrud.js';
+import { ancientsPlugin } from './ancients.js';
 import { looseFilesPlugin } from './loose-files.js';
 
 export interface RulesetPlugin {
@@ -18,7 +19,7 @@ export interface RulesetPlugin {
     resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
 }
 
-const plugins = new Map<RulesetId, RulesetPlugin>([[scrudPlugin.id, scrudPlugin], [looseFilesPlugin.id, looseFilesPlugin]]);
+const plugins = new Map<RulesetId, RulesetPlugin>([[scrudPlugin.id, scrudPlugin], [ancientsPlugin.id, ancientsPlugin], [looseFilesPlugin.id, looseFilesPlugin]]);
 
 /** Rule sets are added here as they land; a scenario naming another gets "not supported yet". */
 export function registerRuleset(plugin: RulesetPlugin): void {

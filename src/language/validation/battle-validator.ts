@@ -7,13 +7,14 @@ import { checkForce, checkGrade, checkModifier, checkSeed, checkTarget, checkUni
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { checkScrudAction } from './scrud.js';
+import { checkAncientsAction, checkAncientsScenario } from './ancients.js';
 import { Codes } from './codes.js';
 
 export function registerValidationChecks(services: BattleServices): void {
     const registry = services.validation.ValidationRegistry;
     const validator = services.validation.BattleValidator;
     const checks: ValidationChecks<BattleAstType> = {
-        Scenario: [validator.checkScenario, checkCampaign],
+        Scenario: [validator.checkScenario, checkCampaign, checkAncientsScenario],
         Force: checkForce,
         Unit: checkUnit,
         Grade: checkGrade,
@@ -27,7 +28,8 @@ export function registerValidationChecks(services: BattleServices): void {
 
 /** Rule-set checks, one file per rule set; each gets the scenario model built once per parse. */
 const actionChecks: Record<string, (model: ReturnType<typeof modelOf>, action: Action, accept: ValidationAcceptor) => void> = {
-    scrud: checkScrudAction
+    scrud: checkScrudAction,
+    ancients: checkAncientsAction
 };
 
 export class BattleValidator {

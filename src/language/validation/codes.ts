@@ -44,7 +44,24 @@ export const Codes = {
     outcomeOutOfOrder: 'outcome-out-of-order',
     stateUnknownKey: 'state-unknown-key',
     stateValue: 'state-value',
-    rulingWithoutReason: 'ruling-without-reason'
+    rulingWithoutReason: 'ruling-without-reason',
+    // Ancients (RULES.md A1–A9, validation/ancients.ts)
+    ancientsStatMissing: 'ancients-stat-missing',
+    ancientsStatValue: 'ancients-stat-value',
+    ancientsStatUnknown: 'ancients-stat-unknown',
+    ancientsLeadershipRange: 'ancients-leadership-range',
+    ancientsTokensRange: 'ancients-tokens-range',
+    ancientsBreakDie: 'ancients-break-die',
+    ancientsNotOneUnit: 'ancients-not-one-unit',
+    ancientsNotInEngagement: 'ancients-not-in-engagement',
+    ancientsOwnSide: 'ancients-own-side',
+    ancientsPairDuplicate: 'ancients-pair-duplicate',
+    ancientsPositionConflict: 'ancients-position-conflict',
+    ancientsNoOpponent: 'ancients-no-opponent',
+    ancientsSplitTotal: 'ancients-split-total',
+    ancientsSplitTarget: 'ancients-split-target',
+    ancientsSplitMissing: 'ancients-split-missing',
+    ancientsSplitDuplicate: 'ancients-split-duplicate'
 } as const;
 
 export type Code = typeof Codes[keyof typeof Codes];
