@@ -50,9 +50,13 @@ function stripDice(input: ScrudInput) {
     return { attacker: side(input.attacker), defender: side(input.defender), pooled: input.pooled };
 }
 
+/**
+ * One unit as docs/json.md describes it. `die` is the number thrown, as in the outcome line
+ * (`die 4, mod +2, adjusted 6`), so that die + modifier = adjusted before clamping (S2); `dieType` names the die (S1).
+ */
 function unitJson(r: ScrudUnitResult) {
     return {
-        force: r.force, unit: r.unit, side: r.side, arm: r.arm, die: r.die, thrown: r.thrown,
+        force: r.force, unit: r.unit, side: r.side, arm: r.arm, dieType: r.die, die: r.thrown,
         modifier: r.modifier, adjusted: r.adjusted, rank: r.rank, result: r.result, opponent: r.opponent
     };
 }

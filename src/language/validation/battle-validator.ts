@@ -3,7 +3,7 @@ import type { Action, BattleAstType, Force, Grade, Modifier, Scenario, Seed, Tar
 import type { BattleServices } from '../battle-module.js';
 import { modelOf } from '../../model/cache.js';
 import { rulesetPlugin } from '../../report/rulesets.js';
-import { checkForce, checkGrade, checkModifier, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
+import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { checkScrudAction } from './scrud.js';
@@ -21,6 +21,7 @@ export function registerValidationChecks(services: BattleServices): void {
         Modifier: checkModifier,
         Target: checkTarget,
         Seed: checkSeed,
+        RuleOption: checkOption,
         Action: validator.checkAction
     };
     registry.register(checks, validator);

@@ -3,8 +3,8 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import {
-    isAction, isForce, isGrade, isModifier, isTurn,
-    type Force, type Grade, type Modifier, type Scenario, type Seed, type Target, type Unit
+    isAction, isForce, isGrade, isModifier, isScenario, isTurn,
+    type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
 } from '../generated/ast.js';
 import { MAX_COUNT, unitCount } from '../../model/scenario.js';
 import { dieNamed, MAX_SEED } from '../../rules/dice.js';
@@ -96,6 +96,28 @@ export function checkTarget(target: Target, accept: ValidationAcceptor): void {
 export function checkSeed(seed: Seed, accept: ValidationAcceptor): void {
     if (seed.value > MAX_SEED) {
         accept('error', `A seed is a whole number from 0 to ${MAX_SEED}.`, { node: seed, property: 'value', code: Codes.seedRange });
+    }
+}
+
+/**
+ * The options each rule set understands (RULES.md: S3 pooled arms, S1 the die). A rule set without a
+ * list here is not checked, so that its options can land with it.
+ */
+export const KNOWN_OPTIONS: Partial<Record<string, readonly string[]>> = {
+    scrud: ['pooled', 'die']
+};
+
+/** `option pooled`, `option die d4`: a name the rule set knows, and a die that exists. */
+export function checkOption(option: RuleOption, accept: ValidationAcceptor): void {
+    const rules = (isScenario(option.$container) ? option.$container.rules : undefined) ?? 'scrud';
+    const known = KNOWN_OPTIONS[rules];
+    if (known && !known.includes(option.name)) {
+        accept('error', `The ${rules} rules have no option '${option.name}': the options are ${known.join(', ')}.`, { node: option, property: 'name', code: Codes.unknownOption });
+        return;
+    }
+    if (known?.includes('die') && option.name === 'die' && !dieNamed(option.word ?? '')) {
+        const written = option.word ?? option.number ?? option.text ?? '';
+        accept('error', `'${written}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: option, code: Codes.unknownDie });
     }
 }
 

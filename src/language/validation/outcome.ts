@@ -25,7 +25,11 @@ export function checkOutcome(model: ScenarioModel, action: Action, accept: Valid
     }
     const dice = outcome.entered ? { kind: 'entered' as const } : { kind: 'seed' as const, seed: outcome.seed ?? 0 };
     const resolution = plugin.resolve(model, actionModel, dice);
-    if (isUnresolvable(resolution)) return;
+    if (isUnresolvable(resolution)) {
+        accept('warning', `This outcome can no longer be worked out: ${resolution.problem} Fix the engagement, then resolve it again.`,
+            { node: outcome, keyword: 'outcome', code: Codes.outcomeUnresolvable });
+        return;
+    }
     if (resolution.json.check !== unquote(outcome.check)) {
         accept('warning', `This outcome no longer matches engagement '${action.name}': its units, factors or dice changed after it was written. Resolve it again.`,
             { node: outcome, keyword: 'outcome', code: Codes.outcomeStale });

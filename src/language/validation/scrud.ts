@@ -3,8 +3,8 @@
  * dice that match the units of each side and arm, face by face.
  */
 import type { ValidationAcceptor } from 'langium';
-import { isDice, isFactor, isFlag, isRelation, isSeed, isSides, isSplit, type Action, type Dice } from '../generated/ast.js';
-import { unitsOf, type ScenarioModel } from '../../model/scenario.js';
+import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSides, isSplit, type Action, type Dice } from '../generated/ast.js';
+import { targetText, unitsOf, type ScenarioModel } from '../../model/scenario.js';
 import { buildScrudInput, diceLinesFor, unitsFedBy } from '../../model/scrud.js';
 import { canShow } from '../../rules/dice.js';
 import type { ScrudSide } from '../../rules/scrud.js';
@@ -18,6 +18,9 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
     for (const st of action.statements) {
         if (isRelation(st) || isSplit(st) || (isFlag(st) && st.name === 'first')) {
             accept('warning', 'SCRUD does not use this; it belongs to the Ancients rules.', { node: st, code: Codes.statementNotUsed });
+        } else if (isFacts(st)) {
+            // S2: in SCRUD everything that changes a die is a named factor, so that it is summed and shown.
+            accept('warning', `SCRUD does not read unit facts: declare a modifier and write 'factor Name on ${targetText(st.target)}'.`, { node: st, code: Codes.statementNotUsed });
         }
     }
     const sides = action.statements.filter(isSides);
@@ -29,11 +32,14 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
         accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
     }
     const s = sides[0];
-    const forcesOf = (targets: typeof s.attackers) => new Set(targets.map(t => t.force?.$refText).filter(Boolean));
-    const att = forcesOf(s.attackers), def = forcesOf(s.defenders);
-    for (const [targets, forces] of [[s.attackers, att], [s.defenders, def]] as const) {
-        if (forces.size > 1) {
-            accept('error', 'A SCRUD side is one force: these units come from different forces.', { node: s, property: targets === s.attackers ? 'attackers' : 'defenders', code: Codes.sideMixesForces });
+    const att = new Set(s.attackers.map(t => t.force?.$refText).filter(Boolean));
+    for (const property of ['attackers', 'defenders'] as const) {
+        // Reported on the first unit that is not from the side's first force, so the umpire sees which one.
+        const targets = s[property];
+        const first = targets[0]?.force?.$refText;
+        const stray = targets.findIndex(t => t.force?.$refText && t.force.$refText !== first);
+        if (stray >= 0) {
+            accept('error', `A SCRUD side is one force: '${targetText(targets[stray])}' is not from ${first}.`, { node: s, property, index: stray, code: Codes.sideMixesForces });
         }
     }
     s.defenders.forEach((t, i) => {
@@ -80,7 +86,13 @@ function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, ac
             continue;
         }
         const fed = unitsFedBy(model, line, side.units);
+        const again = fed.filter(u => fedCount.has(u.id));
         fed.forEach(u => fedCount.set(u.id, (fedCount.get(u.id) ?? 0) + 1));
+        if (again.length > 0) {
+            // Each unit throws one die (S1): a second line for the same units would silently replace the first.
+            accept('error', `${again.map(u => u.id).join(', ')} already ${again.length === 1 ? 'has its die' : 'have their dice'} from an earlier dice line.`, { node: line, property: 'target', code: Codes.diceCount });
+            continue;
+        }
         if (line.values.length !== fed.length) {
             accept('error', diceCountMessage(line, fed.length), { node: line, property: 'values', index: Math.min(line.values.length, fed.length), code: Codes.diceCount, data: { expected: fed.length } });
         }
