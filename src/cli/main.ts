@@ -6,6 +6,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { checkCommand } from './check.js';
 import { CliError } from './load.js';
 import { resolveCommand } from './resolve.js';
+import { tableCommand } from './table.js';
+import { oddsCommand } from './odds.js';
 import { MAX_SEED } from '../rules/dice.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -48,5 +50,18 @@ program.command('resolve')
     .option('-s, --seed <n>', 'throw the dice from this seed instead of the engagement\'s own', parseSeed)
     .option('--json', 'print the outcomes as JSON (docs/json.md)')
     .action((file: string, options: { engagement?: string, seed?: number, json?: boolean }) => run(() => resolveCommand(file, options, out)));
+
+program.command('odds')
+    .description('exact chances of every result, per unit and per side (docs/odds.md)')
+    .argument('<file>', '.battle file')
+    .option('-e, --engagement <name>', 'only this engagement')
+    .option('--json', 'print the odds as JSON (docs/json.md, "Odds")')
+    .action((file: string, options: { engagement?: string, json?: boolean }) => run(() => oddsCommand(file, options, out)));
+
+program.command('table')
+    .description('the Ancients expected-hits table of seeds/004, exactly, for any pools of dice (docs/rules/ancients.md)')
+    .option('-d, --dice <list>', 'pools to print: 10, 6..14 or 6,8,10 (default: the seed\'s 14,12,10,8,6)')
+    .option('--json', 'print the table as JSON, with each value as an exact fraction (docs/json.md, "Ancients")')
+    .action((options: { dice?: string, json?: boolean }) => run(() => tableCommand(options, out)));
 
 void program.parseAsync(process.argv);

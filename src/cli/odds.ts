@@ -1,0 +1,87 @@
+/**
+ * `umpire odds FILE`: the exact chances of every result, per unit and per side, before any die is
+ * thrown. The figures come from the same engine as the editor's Odds view (src/report/odds.ts).
+ */
+import { modelOf } from '../model/cache.js';
+import { oddsForAction, type OddsReport, type UnitOdds } from '../report/odds.js';
+import { isUnresolvable } from '../report/rulesets.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
+import { selectActions } from './resolve.js';
+
+export interface OddsCliOptions {
+    engagement?: string;
+    json?: boolean;
+}
+
+export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void): Promise<number> {
+    const loaded = await loadFile(file);
+    if (hasErrors(loaded.diagnostics)) {
+        for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
+    }
+    const model = modelOf(loaded.document.parseResult.value);
+    const reports: OddsReport[] = [];
+    const skipped: string[] = [];
+    for (const action of selectActions(model, options.engagement, file)) {
+        const r = oddsForAction(model, action);
+        if (isUnresolvable(r)) {
+            // Asked for by name, a missing answer is an error; in a whole file, say so and go on.
+            if (options.engagement !== undefined) throw new CliError(`${file}: ${r.problem}`, 1);
+            skipped.push(`${action.node.kind} ${action.node.name}: ${r.problem}`);
+            continue;
+        }
+        reports.push(r);
+        if (!options.json) printOdds(r, out);
+    }
+    if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: reports, skipped }, null, 2));
+    else for (const s of skipped) out(`(no odds) ${s}`);
+    return 0;
+}
+
+/** 0.4166… → "41.7%"; tiny but possible chances are not shown as a flat 0. */
+export function percent(p: number): string {
+    if (p === 0) return '0';
+    if (p < 0.0005) return '<0.1%';
+    if (p > 0.9995 && p < 1) return '>99.9%';
+    return `${(p * 100).toFixed(1)}%`;
+}
+
+/** The labels worth a column: those with any chance for some unit, in the rule set's order. */
+function columns(units: readonly UnitOdds[], key: 'probabilities' | 'atLeast'): string[] {
+    const labels: string[] = [];
+    for (const u of units) {
+        for (const [label, p] of Object.entries(u[key] ?? {})) if (p > 0 && !labels.includes(label)) labels.push(label);
+    }
+    const order = Object.keys(units[0]?.[key] ?? {});
+    return labels.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+}
+
+function table(rows: string[][], out: (line: string) => void): void {
+    const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)));
+    for (const r of rows) out('  ' + r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+}
+
+export function printOdds(report: OddsReport, out: (line: string) => void): void {
+    const turn = report.turn ? ` (turn ${report.turn})` : '';
+    out(`${report.kind} ${report.name}${turn}: exact odds`);
+    const labels = columns(report.units, 'probabilities');
+    const worse = columns(report.units, 'atLeast');
+    const head = ['unit', ...labels, ...worse.map(l => `≥${l}`)];
+    if (report.units.some(u => u.hits)) head.push('E[hits]');
+    const rows = [head];
+    for (const u of report.units) {
+        const row = [u.id, ...labels.map(l => percent(u.probabilities[l] ?? 0)), ...worse.map(l => percent(u.atLeast?.[l] ?? 0))];
+        if (report.units.some(x => x.hits)) row.push((u.hits ?? []).reduce((s, p, h) => s + p * h, 0).toFixed(2));
+        rows.push(row);
+    }
+    table(rows, out);
+    out('  per side (expected number of units; chance of at least one):');
+    const sideRows = [['side', ...labels, ...Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => `P(≥1 ${l})`)]];
+    for (const s of report.sides) {
+        const joint = Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => (s.atLeastOne[l] === undefined ? '—' : percent(s.atLeastOne[l])));
+        sideRows.push([s.force, ...labels.map(l => (s.expected[l] ?? 0).toFixed(2)), ...joint]);
+    }
+    table(sideRows, out);
+    for (const n of report.notes) out(`  note: ${n}`);
+    out('');
+}

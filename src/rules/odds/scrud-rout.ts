@@ -1,0 +1,121 @@
+/**
+ * P(no unit of a side routs) in one arm of a SCRUD engagement, exactly.
+ *
+ * A rout (S6) is a pair whose own die is at least 4 below the opponent's. With both lines sorted,
+ * "no pair routs" for the first k = min(n, m) ranks is the same as: for every value t,
+ *   min(#own ≥ t − 3, k) ≥ min(#other ≥ t, k)
+ * (take t = the other side's r-th die to see it). Only the values t where the other side can reach
+ * t and one of our dice can fall below t − 3 can fail (two of them on a d6: t = 5 and 6). The counts
+ * of dice reaching those thresholds are nested, so each side's joint count law is a DP over its
+ * units on monotone count vectors, and the event is the sum over the other side's vectors of our
+ * joint survival function. Cost O((n + m) · C(k + T, T)) for T thresholds: O(n³) on d6.
+ */
+
+/** Beyond this many count vectors (or this much work) the chance is reported as unknown (null). */
+const MAX_STATES = 2_000_000;
+const MAX_WORK = 3e9;
+
+export function noRoutChance(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[]): number | null {
+    const n = own.length, m = other.length;
+    if (n === 0 || m === 0) return 1;
+    const k = Math.min(n, m);
+    const canFall = (t: number) => own.some(d => grid.some((v, x) => v <= t - 4 && d[x] > 0));
+    const canReach = (t: number) => other.some(d => grid.some((v, x) => v >= t && d[x] > 0));
+    const thresholds = grid.filter(t => canFall(t) && canReach(t));
+    const T = thresholds.length;
+    if (T === 0) return 1;
+    const space = countSpace(k, T);
+    if (space === null || space.states.length / T * (n + m) > MAX_WORK) return null;
+    const ownLaw = jointCounts(own.map(d => categories(d, grid, thresholds.map(t => t - 3))), space);
+    const otherLaw = jointCounts(other.map(d => categories(d, grid, thresholds)), space);
+    const survival = survivalOf(ownLaw, space);
+    let total = 0;
+    for (let s = 0; s < space.index.length; s++) total += otherLaw[space.index[s]] * survival[space.index[s]];
+    return Math.min(1, Math.max(0, total));
+}
+
+/** π[c] = P(the die reaches exactly the c lowest of the ascending `levels`). */
+function categories(dist: Float64Array, grid: readonly number[], levels: readonly number[]): Float64Array {
+    const atLeast = levels.map(u => grid.reduce((s, v, x) => (v >= u ? s + dist[x] : s), 0));
+    const pi = new Float64Array(levels.length + 1);
+    pi[0] = 1 - atLeast[0];
+    for (let c = 1; c <= levels.length; c++) pi[c] = atLeast[c - 1] - (c < levels.length ? atLeast[c] : 0);
+    return pi;
+}
+
+interface CountSpace {
+    readonly k: number;
+    readonly T: number;
+    /** Strides of the (k+1)^T box, dimension j (the j-th lowest level) first. */
+    readonly stride: readonly number[];
+    /** Monotone vectors x1 ≥ x2 ≥ … ≥ xT (each ≤ k), flattened, sorted by x1. */
+    readonly states: Int32Array;
+    /** Box index of each monotone vector. */
+    readonly index: Int32Array;
+    /** firstAbove[c] = how many vectors have x1 ≤ c. */
+    readonly upTo: Int32Array;
+    readonly box: number;
+}
+
+function countSpace(k: number, T: number): CountSpace | null {
+    const box = (k + 1) ** T;
+    let count = 1;
+    for (let j = 1; j <= T; j++) count = count * (k + j) / j; // C(k + T, T)
+    if (box > 4 * MAX_STATES || count > MAX_STATES) return null;
+    const stride = Array.from({ length: T }, (_, j) => (k + 1) ** j);
+    const states = new Int32Array(Math.round(count) * T);
+    const index = new Int32Array(Math.round(count));
+    const upTo = new Int32Array(k + 1);
+    let s = 0;
+    const vec = new Array<number>(T).fill(0);
+    const fill = (j: number, max: number) => {
+        if (j === T) {
+            let idx = 0;
+            for (let d = 0; d < T; d++) { states[s * T + d] = vec[d]; idx += vec[d] * stride[d]; }
+            index[s++] = idx;
+            return;
+        }
+        for (let x = 0; x <= max; x++) { vec[j] = x; fill(j + 1, x); }
+    };
+    for (let x1 = 0; x1 <= k; x1++) { vec[0] = x1; fill(1, x1); upTo[x1] = s; }
+    return { k, T, stride, states, index, upTo, box };
+}
+
+/** The joint law of the nested counts, unit by unit; counts are capped at k (more cannot matter). */
+function jointCounts(units: readonly Float64Array[], space: CountSpace): Float64Array {
+    const { k, T, stride, states, index, upTo } = space;
+    let cur = new Float64Array(space.box), next = new Float64Array(space.box);
+    cur[0] = 1;
+    for (let i = 0; i < units.length; i++) {
+        const pi = units[i];
+        const reach = upTo[Math.min(i, k)], after = upTo[Math.min(i + 1, k)];
+        for (let s = 0; s < after; s++) next[index[s]] = 0;
+        for (let s = 0; s < reach; s++) {
+            const w = cur[index[s]];
+            if (w === 0) continue;
+            let target = index[s];
+            next[target] += w * pi[0];
+            for (let c = 1; c <= T; c++) {
+                if (states[s * T + c - 1] < k) target += stride[c - 1];
+                next[target] += w * pi[c];
+            }
+        }
+        const swap = cur;
+        cur = next;
+        next = swap;
+    }
+    return cur;
+}
+
+/** survival[x] = P(counts ≥ x in every dimension), by suffix sums along each dimension of the box. */
+function survivalOf(law: Float64Array, space: CountSpace): Float64Array {
+    const { k, T, stride, box } = space;
+    const sv = Float64Array.from(law);
+    for (let j = 0; j < T; j++) {
+        for (let idx = box - 1; idx >= 0; idx--) {
+            const xj = Math.floor(idx / stride[j]) % (k + 1);
+            if (xj < k) sv[idx] += sv[idx + stride[j]];
+        }
+    }
+    return sv;
+}
