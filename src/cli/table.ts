@@ -1,0 +1,48 @@
+/**
+ * `umpire table [--dice LIST] [--json]`: the Ancients expected-hits table of seeds/004 ("For the Math
+ * Geeks"), computed exactly for any pool of dice (src/rules/odds/ancients-table.ts).
+ */
+import { expectedHitsTable, MAX_TABLE_DICE, SEED_DICE, tableLines } from '../rules/odds/ancients-table.js';
+import { CliError } from './load.js';
+
+/**
+ * The pools asked for: `14,12,10`, `6..14` (every count from 6 to 14), or a mix (`6..8,12`).
+ * Without `--dice`, the seed's own: 14, 12, 10, 8, 6.
+ */
+export function parseDiceList(text: string | undefined): number[] {
+    if (text === undefined) return [...SEED_DICE];
+    const out: number[] = [];
+    for (const part of text.split(',').map(p => p.trim()).filter(p => p !== '')) {
+        const m = /^([0-9]+)(?:\.\.([0-9]+))?$/.exec(part);
+        if (!m) throw new CliError(`--dice: '${part}' is not a count or a range: write e.g. 10, 6..14 or 6,8,10`);
+        const from = Number(m[1]), to = m[2] === undefined ? from : Number(m[2]);
+        if (from < 1 || to < from || to > MAX_TABLE_DICE) {
+            throw new CliError(`--dice: '${part}' must be counts from 1 to ${MAX_TABLE_DICE}, the smaller first`);
+        }
+        for (let n = from; n <= to; n++) out.push(n);
+    }
+    if (out.length === 0) throw new CliError('--dice: give at least one count');
+    return out;
+}
+
+export async function tableCommand(options: { dice?: string, json?: boolean }, out: (line: string) => void): Promise<number> {
+    const tables = parseDiceList(options.dice).map(expectedHitsTable);
+    if (options.json) {
+        out(JSON.stringify({
+            tables: tables.map(t => ({
+                dice: t.dice,
+                rows: t.rows.map(r => ({
+                    toHit: r.toHit,
+                    cells: r.cells.map(c => ({ save: c.save, exact: `${c.value.num}/${c.value.den}`, expected: Number(c.value.num) / Number(c.value.den), text: c.text }))
+                }))
+            }))
+        }, null, 2));
+        return 0;
+    }
+    out('Expected unsaved hits by dice thrown, to-hit score (rows) and save (columns; - = none), as in seeds/004.');
+    tables.forEach((t, i) => {
+        if (i > 0) out('');
+        for (const line of tableLines(t)) out(line);
+    });
+    return 0;
+}
