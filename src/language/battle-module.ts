@@ -5,6 +5,8 @@ import {
 } from 'langium/lsp';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
 import { BattleScopeProvider } from './battle-scope.js';
+import { BattleFormatter } from './lsp/formatter.js';
+import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 
@@ -21,6 +23,10 @@ export type BattleServices = LangiumServices & BattleAddedServices;
 export const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
     references: {
         ScopeProvider: (services) => new BattleScopeProvider(services)
+    },
+    lsp: {
+        Formatter: () => new BattleFormatter(),
+        CompletionProvider: (services) => new BattleCompletionProvider(services)
     },
     validation: {
         BattleValidator: () => new BattleValidator(),

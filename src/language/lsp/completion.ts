@@ -1,0 +1,164 @@
+/**
+ * Completion for .battle files: Langium's keywords and cross-references (forces, grades, modifiers),
+ * plus what the grammar alone cannot know: unit names of the force before the dot (with `#k` for
+ * counted units), arms already used in the file, and the stat keys and values of the scenario's rule set.
+ */
+import { AstUtils, GrammarAST, type AstNode, type MaybePromise } from 'langium';
+import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type NextFeature } from 'langium/lsp';
+import { CompletionItemKind } from 'vscode-languageserver';
+import { isForce, isGrade, isScenario, isTurn, isUnit, type Scenario, type Unit } from '../generated/ast.js';
+import type { RulesetId } from '../../model/scenario.js';
+import { MAX_COUNT, unitCount } from '../../model/scenario.js';
+
+/** One stat a rule set reads from a grade or unit's braces; `values` lists the words it accepts. */
+export interface StatVocabulary {
+    readonly doc: string;
+    readonly values?: readonly string[];
+}
+
+/**
+ * The stats each rule set reads (RULES.md S1, A1–A7, L1–L8). Other rule-set code may add keys here;
+ * completion offers exactly what is listed.
+ */
+export const STAT_VOCABULARY: Record<RulesetId, Record<string, StatVocabulary>> = {
+    scrud: {
+        die: { doc: 'The die this unit throws (S1): d6 unless named.', values: ['d4', 'd6', 'd8', 'average'] }
+    },
+    ancients: {
+        size: { doc: 'Dice and hit threshold (A1, A6).', values: ['huge', 'large', 'medium', 'small'] },
+        weight: { doc: 'Advantage steps and saves (A3, A5).', values: ['heavy', 'medium', 'light'] },
+        formation: { doc: 'Advantage steps (A3).', values: ['formed', 'warband', 'skirmish'] },
+        type: { doc: 'Cavalry has one advantage step over infantry (A3).', values: ['cavalry', 'infantry'] },
+        skill: { doc: 'Advantage steps: the number itself (A3).' },
+        leadership: { doc: 'The break-test score needed (A7).' },
+        shock: { doc: 'Rolls 2 more dice on the first turn of a combat when it charged (A1).' },
+        defensive: { doc: 'Rolls 2 more dice on the first turn when it did not charge (A1).' },
+        tokens: { doc: 'Damage tokens carried: -1 each on break tests (A7, A8).' },
+        tested: { doc: 'Has already made a break test this game (A7).' },
+        move: { doc: 'Movement in inches; giving ground moves half (A9).' }
+    },
+    'loose-files': {
+        class: { doc: '1 (elite) to 5 (unmotivated) (L1).', values: ['1', '2', '3', '4', '5'] },
+        type: { doc: 'Infantry, cavalry or artillery; officers and commanders (L1, L8).', values: ['infantry', 'cavalry', 'artillery', 'officer', 'commander'] },
+        guns: { doc: 'Artillery weight (L4).', values: ['light', 'medium', 'heavy'] },
+        formation: { doc: 'Skirmish order is a formation (L1, L2, L4, L5).', values: ['line', 'column', 'skirmish', 'limbered', 'unlimbered'] },
+        stands: { doc: 'Stands: strength and dice (L1, L4, L5).' },
+        dp: { doc: 'Disorder points (L1).' },
+        casualties: { doc: 'Casualties (L1).' },
+        weapon: { doc: 'Musket 8", rifle 10" (L5).', values: ['musket', 'rifle'] },
+        hessian: { doc: 'Hessian infantry movement (L6).' },
+        jaeger: { doc: 'Jaegers move like other troops (L6).' },
+        militia: { doc: 'Militia flee at 50% losses (L9).' },
+        cp: { doc: 'Command points of an officer (L8).' }
+    }
+};
+
+/** Arms offered for a new unit besides the ones the file already uses. */
+const COMMON_ARMS: Record<RulesetId, readonly string[]> = {
+    scrud: ['foot', 'horse', 'guns'],
+    ancients: ['infantry', 'cavalry'],
+    'loose-files': ['infantry', 'cavalry', 'artillery', 'officer']
+};
+
+/** At most this many `Unit#k` items for one counted unit; past it the umpire types the number. */
+const MAX_INDEX_ITEMS = 12;
+
+export class BattleCompletionProvider extends DefaultCompletionProvider {
+    protected override completionFor(context: CompletionContext, next: NextFeature, acceptor: CompletionAcceptor): MaybePromise<void> {
+        const where = featureOf(next, context.node);
+        const root = context.document.parseResult.value as Scenario;
+        switch (where) {
+            case 'Target.unit': return this.completeUnits(context, root, acceptor);
+            case 'Unit.arm': return this.completeWords(context, armsOf(root), 'arm', acceptor);
+            case 'Stat.key': return this.completeStatKeys(context, root, acceptor);
+            case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
+        }
+        // Words used as stat keys are also keywords; only offer keywords where a statement may start.
+        if (GrammarAST.isKeyword(next.feature) && isInsideWord(next.feature)) return;
+        return super.completionFor(context, next, acceptor);
+    }
+
+    /** After `Force.`: every unit of that force, and `Unit#k` for each unit of a counted one. */
+    private completeUnits(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
+        const before = context.textDocument.getText().slice(0, context.tokenOffset);
+        const forceName = /([_a-zA-Z][\w]*(?:-[\w]+)*)\s*\.\s*$/.exec(before)?.[1];
+        const force = root.elements.find(e => isForce(e) && e.name === forceName);
+        if (!isForce(force)) return;
+        for (const unit of force.units) {
+            if (!unit.name) continue;
+            acceptor(context, { label: unit.name, kind: CompletionItemKind.Field, detail: unitDetail(unit), sortText: '0' });
+            const count = Math.min(unitCount(unit), MAX_COUNT);
+            if (!unit.count || count < 2) continue;
+            for (let k = 1; k <= Math.min(count, MAX_INDEX_ITEMS); k++) {
+                acceptor(context, { label: `${unit.name}#${k}`, kind: CompletionItemKind.Field, detail: `${unit.name} ${k} of ${count}`, sortText: `1${String(k).padStart(4, '0')}` });
+            }
+        }
+    }
+
+    private completeStatKeys(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
+        const stats = STAT_VOCABULARY[rulesOf(root)];
+        for (const [key, spec] of Object.entries(stats)) {
+            acceptor(context, { label: key, kind: CompletionItemKind.Property, detail: spec.values ? spec.values.join(' | ') : undefined, documentation: spec.doc, sortText: '0' });
+        }
+    }
+
+    /** The value after a stat key: the key is the last word after `{` or `,` before the cursor. */
+    private completeStatValues(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
+        const before = context.textDocument.getText().slice(0, context.tokenOffset);
+        const key = /[{,]\s*([\w-]+)\s+$/.exec(before)?.[1];
+        const values = key ? STAT_VOCABULARY[rulesOf(root)][key]?.values : undefined;
+        for (const value of values ?? []) {
+            acceptor(context, { label: value, kind: CompletionItemKind.EnumMember, detail: key, sortText: '0' });
+        }
+    }
+
+    private completeWords(context: CompletionContext, words: Iterable<string>, detail: string, acceptor: CompletionAcceptor): void {
+        for (const word of words) acceptor(context, { label: word, kind: CompletionItemKind.Value, detail, sortText: '0' });
+    }
+}
+
+/**
+ * `Rule.property` of the feature completion is asked for, e.g. `Target.unit` or `Stat.key`. Langium
+ * expands the `Word` and `Signed` rules into their tokens and keeps only the property they fill, so
+ * for those the rule is read from where the cursor is: in a grade's or unit's braces, a stat.
+ */
+function featureOf(next: NextFeature, node: AstNode | undefined): string | undefined {
+    const rule = AstUtils.getContainerOfType(next.feature, GrammarAST.isParserRule);
+    if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property) {
+        const inBraces = node !== undefined && AstUtils.getContainerOfType(node, n => isGrade(n) || isUnit(n)) !== undefined;
+        switch (next.property) {
+            case 'arm': return 'Unit.arm';
+            case 'key': return inBraces ? 'Stat.key' : 'Fact.key';
+            case 'value': case 'word': case 'number': return inBraces ? 'StatValue.word' : undefined;
+            default: return undefined;
+        }
+    }
+    const assignment = AstUtils.getContainerOfType(next.feature, GrammarAST.isAssignment);
+    if (!assignment || !rule) return undefined;
+    return `${next.type ?? rule.name}.${assignment.feature}`;
+}
+
+/** A keyword that is only an alternative of the `Word` rule (a stat key or value, not a statement). */
+function isInsideWord(keyword: GrammarAST.Keyword): boolean {
+    const rule = AstUtils.getContainerOfType(keyword, GrammarAST.isParserRule);
+    return rule?.name === 'Word';
+}
+
+function rulesOf(root: Scenario): RulesetId {
+    return (root.rules as RulesetId | undefined) ?? 'scrud';
+}
+
+/** The rule set's common arms, then every arm already written in the file. */
+function armsOf(root: Scenario): Set<string> {
+    const arms = new Set<string>(COMMON_ARMS[rulesOf(root)]);
+    const visit = (node: AstNode) => {
+        if (isForce(node)) node.units.forEach(u => { if (u.arm) arms.add(u.arm); });
+        else if (isTurn(node)) node.elements.forEach(visit);
+    };
+    if (isScenario(root)) root.elements.forEach(visit);
+    return arms;
+}
+
+function unitDetail(unit: Unit): string {
+    return [unit.arm, unit.grade?.$refText, unit.count].filter(Boolean).join(' ');
+}

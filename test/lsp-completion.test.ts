@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { EmptyFileSystem } from 'langium';
+import { expectCompletion } from 'langium/test';
+import type { CompletionList } from 'vscode-languageserver';
+import { createBattleServices } from '../src/language/battle-module.js';
+import { STAT_VOCABULARY } from '../src/language/lsp/completion.js';
+
+const services = createBattleServices(EmptyFileSystem).Battle;
+const complete = expectCompletion(services);
+
+/** The labels offered at the `<|>` marker. */
+async function labelsAt(text: string): Promise<string[]> {
+    let list: CompletionList | undefined;
+    await complete({ text, index: 0, assert: c => { list = c; }, disposeAfterCheck: true });
+    return (list?.items ?? []).map(i => i.label);
+}
+
+const HEAD = `scenario "t"
+rules scrud
+grade Elite +2
+grade Raw -1
+modifier ForcedMarch -1
+modifier Tired -2
+force French {
+  unit Line foot Elite x3
+  unit Hussars horse
+}
+force Austrian {
+  unit Grenz foot Raw
+  unit Guns guns
+}
+`;
+
+describe('completion', () => {
+    it('offers the top-level keywords at the start of a declaration', async () => {
+        const labels = await labelsAt(`${HEAD}<|>`);
+        for (const k of ['grade', 'modifier', 'force', 'engagement', 'turn', 'state', 'ruling', 'fire', 'move']) expect(labels).toContain(k);
+        // Words that are only stat keys or values are not proposed as statements.
+        expect(labels).not.toContain('front');
+        expect(labels).not.toContain('loose-files');
+    });
+
+    it('offers the rule sets after rules', async () => {
+        expect(await labelsAt('scenario "t"\nrules <|>')).toEqual(expect.arrayContaining(['scrud', 'ancients', 'loose-files']));
+    });
+
+    it('offers grade names after a unit\'s arm', async () => {
+        const labels = await labelsAt(`${HEAD}force Prussian {\n  unit Jaeger foot <|>\n}`);
+        expect(labels).toEqual(expect.arrayContaining(['Elite', 'Raw']));
+        expect(labels).not.toContain('ForcedMarch');
+        expect(labels).not.toContain('French');
+    });
+
+    it('offers the arms already used in the file, and the rule set\'s usual ones, for a new unit', async () => {
+        const labels = await labelsAt(`${HEAD.replace('unit Guns guns', 'unit Guns artillery')}force Prussian {\n  unit Jaeger <|>\n}`);
+        expect(labels).toEqual(expect.arrayContaining(['foot', 'horse', 'guns', 'artillery']));
+        expect(labels).not.toContain('Elite');
+    });
+
+    it('offers modifier names after factor, and only them', async () => {
+        const labels = await labelsAt(`${HEAD}engagement E {\n  French attacks Austrian\n  factor <|>\n}`);
+        expect(labels.sort()).toEqual(['ForcedMarch', 'Tired']);
+    });
+
+    it('offers force names where a target starts', async () => {
+        const labels = await labelsAt(`${HEAD}engagement E {\n  French attacks <|>\n}`);
+        expect(labels).toEqual(expect.arrayContaining(['French', 'Austrian']));
+        expect(labels).not.toContain('Elite');
+    });
+
+    it('offers the units of the force before the dot, with #k for counted units', async () => {
+        const labels = await labelsAt(`${HEAD}engagement E {\n  French.<|> attacks Austrian\n}`);
+        expect(labels).toEqual(['Line', 'Hussars', 'Line#1', 'Line#2', 'Line#3'].sort((a, b) => labels.indexOf(a) - labels.indexOf(b)));
+        expect(new Set(labels)).toEqual(new Set(['Line', 'Line#1', 'Line#2', 'Line#3', 'Hussars']));
+        const austrian = await labelsAt(`${HEAD}engagement E {\n  French attacks Austrian.<|>\n}`);
+        expect(new Set(austrian)).toEqual(new Set(['Grenz', 'Guns']));
+    });
+
+    it('offers units in outcome lines and factor targets too', async () => {
+        const inFactor = await labelsAt(`${HEAD}engagement E {\n  French attacks Austrian\n  factor Tired on Austrian.<|>\n}`);
+        expect(new Set(inFactor)).toEqual(new Set(['Grenz', 'Guns']));
+    });
+
+    it('offers the stat keys of the scenario\'s rule set in braces', async () => {
+        const scrud = await labelsAt(`${HEAD}grade Green { <|> }`);
+        expect(scrud).toEqual(Object.keys(STAT_VOCABULARY.scrud));
+        const ancients = await labelsAt('scenario "a"\nrules ancients\ngrade Hoplite { size large, <|> }');
+        expect(new Set(ancients)).toEqual(new Set(Object.keys(STAT_VOCABULARY.ancients)));
+        const lf = await labelsAt('scenario "l"\nrules loose-files\nforce British {\n  unit Guards infantry { <|> }\n}');
+        expect(lf).toEqual(expect.arrayContaining(['class', 'guns', 'formation', 'stands', 'dp', 'casualties', 'weapon', 'hessian', 'jaeger', 'militia', 'cp']));
+    });
+
+    it('offers the values of the stat being written', async () => {
+        expect(await labelsAt(`${HEAD}grade Green { die <|> }`)).toEqual(['d4', 'd6', 'd8', 'average']);
+        expect(await labelsAt('scenario "a"\nrules ancients\ngrade Hoplite { size large, weight <|> }')).toEqual(['heavy', 'medium', 'light']);
+        expect(await labelsAt('scenario "a"\nrules ancients\ngrade Hoplite { formation <|> }')).toEqual(['formed', 'warband', 'skirmish']);
+        expect(await labelsAt('scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { formation <|> }\n}')).toEqual(['line', 'column', 'skirmish', 'limbered', 'unlimbered']);
+        expect(await labelsAt('scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { class <|> }\n}')).toEqual(['1', '2', '3', '4', '5']);
+    });
+
+    it('replaces the word being typed', async () => {
+        await complete({
+            text: `${HEAD}engagement E {\n  factor Forc<|>\n}`, index: 0, disposeAfterCheck: true,
+            assert: list => {
+                const item = list.items.find(i => i.label === 'ForcedMarch');
+                expect(item?.textEdit).toBeDefined();
+                const edit = item!.textEdit as { newText: string, range: { start: { character: number }, end: { character: number } } };
+                expect(edit.newText).toBe('ForcedMarch');
+                expect(edit.range.end.character - edit.range.start.character).toBe('Forc'.length);
+            }
+        });
+    });
+});
