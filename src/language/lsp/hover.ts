@@ -1,0 +1,200 @@
+/**
+ * Hovers an umpire reads at the table: on a unit, its stats, grade, the modifiers and facts of the
+ * engagement it is in, and its written result; on an engagement, the pair-by-pair breakdown and
+ * the result; on forces, grades and modifiers, what they were declared as.
+ */
+import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
+import type { HoverProvider } from 'langium/lsp';
+import type { Hover, HoverParams } from 'vscode-languageserver';
+import {
+    isAction, isFacts, isFactor, isForce, isGrade, isModifier, isOutcomeLine, isTarget, isUnit,
+    type Action, type Grade, type Scenario, type Target
+} from '../generated/ast.js';
+import { Codes } from '../validation/codes.js';
+import { modelOf } from '../../model/cache.js';
+import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../model/scenario.js';
+import { formatFact } from '../../report/outcome-block.js';
+import type { DiceChoice, Resolution } from '../../report/resolution.js';
+import { isUnresolvable, resolveAction, rulesetPlugin } from '../../report/rulesets.js';
+import { oddsSummary } from './odds.js';
+
+export class BattleHoverProvider implements HoverProvider {
+    getHoverContent(document: LangiumDocument, params: HoverParams): Hover | undefined {
+        const root = document.parseResult.value as Scenario;
+        if (!root.$cstNode) return undefined;
+        const leaf = CstUtils.findLeafNodeAtOffset(root.$cstNode, document.textDocument.offsetAt(params.position));
+        if (!leaf) return undefined;
+        const markdown = hoverMarkdown(document, modelOf(root), leaf);
+        return markdown ? { contents: { kind: 'markdown', value: markdown }, range: leaf.range } : undefined;
+    }
+}
+
+function hoverMarkdown(document: LangiumDocument, model: ScenarioModel, leaf: CstNode): string | undefined {
+    const node = leaf.astNode;
+    const target = AstUtils.getContainerOfType(node, isTarget);
+    if (target) return targetHover(model, target, leaf);
+    const onName = (n: AstNode) => GrammarUtils.findNodeForProperty(n.$cstNode, 'name') === leaf;
+    if (isUnit(node) && onName(node)) return unitHover(model, model.forces.get(node.$container.name)?.units.filter(u => u.node === node) ?? [], undefined);
+    if (isAction(node) && (onName(node) || leaf.text === node.kind)) return actionHover(document, model, node);
+    if (isForce(node) && onName(node)) return forceHover(model, node.name);
+    if (isGrade(node) && onName(node)) return gradeHover(node);
+    if (isModifier(node) && onName(node)) return `**modifier ${node.name}** ${signed(node.value)}`;
+    if (isFactor(node)) {
+        const modifier = node.modifiers.find(m => m.$refNode === leaf)?.ref;
+        if (modifier) return `**modifier ${modifier.name}** ${signed(modifier.value)}`;
+    }
+    if (isUnit(node) && node.grade?.$refNode === leaf && node.grade.ref) return gradeHover(node.grade.ref);
+    return undefined;
+}
+
+function targetHover(model: ScenarioModel, target: Target, leaf: CstNode): string | undefined {
+    const unitRef = target.unit?.$refNode;
+    // On the force part of `Force.Unit`: the force; on the rest: the unit(s).
+    if (!unitRef || leaf.offset < unitRef.offset) return forceHover(model, target.force?.$refText ?? '');
+    const action = AstUtils.getContainerOfType(target, isAction);
+    return unitHover(model, unitsOf(model, target), action, targetText(target));
+}
+
+function unitHover(model: ScenarioModel, units: UnitModel[], action: Action | undefined, label?: string): string | undefined {
+    const first = units[0];
+    if (!first) return undefined;
+    const decl = first.node;
+    const title = label ?? (units.length > 1 ? `${first.force}.${first.name}` : first.id);
+    const out: string[] = [];
+    const grade = first.grade ? ` · grade **${first.grade.name}**${first.grade.value !== undefined ? ` (${signed(first.grade.value)})` : ''}` : '';
+    out.push(`**${title}**${units.length > 1 ? ` ×${units.length}` : ''} — ${decl.arm}${grade}`);
+    if (first.stats.size > 0) out.push(`Stats: ${[...first.stats.entries()].map(statText).join(', ')}`);
+    const ids = new Set(units.map(u => u.id));
+    if (action) {
+        const here = modifiersHere(model, action, ids);
+        if (here.length > 0) {
+            const total = first.gradeValue + here.reduce((sum, m) => sum + m.value, 0);
+            out.push(`Modifiers in **${action.name}**: ${here.map(m => `${m.name} ${signed(m.value)}`).join(', ')}${model.rules === 'scrud' ? ` (total ${signed(total)})` : ''}`);
+        } else if (model.rules === 'scrud') {
+            out.push(`Modifier in **${action.name}**: ${signed(first.gradeValue)} (grade only)`);
+        }
+        const facts = factsHere(model, action, ids);
+        if (facts.length > 0) out.push(`Facts in **${action.name}**: ${facts.join(', ')}`);
+        const results = writtenResults(model, action, ids);
+        out.push(results.length > 0 ? `Result: ${results.map(r => `\`${r}\``).join('  \n')}` : 'No outcome written yet.');
+    } else {
+        const results = model.actions.flatMap(a => writtenResults(model, a.node, ids).map(r => `${a.node.name}: \`${r}\``));
+        if (results.length > 0) out.push(`Written results:  \n${results.slice(0, 8).join('  \n')}${results.length > 8 ? `  \n… and ${results.length - 8} more` : ''}`);
+    }
+    return out.join('\n\n');
+}
+
+function statText([key, value]: [string, StatValue]): string {
+    return value === true ? key : `${key} ${value}`;
+}
+
+function modifiersHere(model: ScenarioModel, action: Action, ids: ReadonlySet<string>): Array<{ name: string, value: number }> {
+    const out: Array<{ name: string, value: number }> = [];
+    for (const st of action.statements) {
+        if (!isFactor(st) || !st.targets.some(t => unitsOf(model, t).some(u => ids.has(u.id)))) continue;
+        for (const m of st.modifiers) if (m.ref) out.push({ name: m.ref.name, value: m.ref.value });
+    }
+    return out;
+}
+
+function factsHere(model: ScenarioModel, action: Action, ids: ReadonlySet<string>): string[] {
+    return action.statements
+        .filter(isFacts)
+        .filter(st => unitsOf(model, st.target).some(u => ids.has(u.id)))
+        .flatMap(st => st.facts.map(f => formatFact([f.key, factValue(f)])));
+}
+
+/** The outcome lines of an action about these units, as written. */
+function writtenResults(model: ScenarioModel, action: Action, ids: ReadonlySet<string>): string[] {
+    return (action.outcome?.lines ?? [])
+        .filter(line => isOutcomeLine(line) && unitsOf(model, line.unit).some(u => ids.has(u.id)))
+        .map(line => line.$cstNode?.text.replace(/\s+/g, ' ') ?? '');
+}
+
+function forceHover(model: ScenarioModel, name: string): string | undefined {
+    const force = model.forces.get(name);
+    if (!force) return undefined;
+    const counts = new Map<string, number>();
+    for (const u of force.units) counts.set(u.name, (counts.get(u.name) ?? 0) + 1);
+    const list = [...counts.entries()].map(([n, k]) => (k > 1 ? `${n} ×${k}` : n)).join(', ');
+    return `**force ${name}** — ${force.units.length} unit${force.units.length === 1 ? '' : 's'}: ${list}`;
+}
+
+function gradeHover(grade: Grade): string {
+    const value = grade.value !== undefined ? ` ${signed(grade.value)}` : '';
+    const stats = grade.stats.length > 0 ? `\n\nStats: ${grade.stats.map(s => s.$cstNode?.text ?? s.key).join(', ')}` : '';
+    return `**grade ${grade.name}**${value}${stats}`;
+}
+
+function actionHover(document: LangiumDocument, model: ScenarioModel, node: Action): string {
+    const action = model.actions.find(a => a.node === node);
+    const turn = turnLabel(action?.turn);
+    const out = [`**${node.kind} ${node.name}** — ${model.rules}${turn ? `, turn ${turn}` : ''}`];
+    const preview = action ? previewAction(document, model, action) : undefined;
+    if (preview) {
+        const how = preview.dice.kind === 'entered' ? 'dice entered from the table' : `seed ${preview.dice.seed}`;
+        out.push(`${preview.note} (${how}):`);
+        out.push(['```text', ...preview.resolution.text, '```'].join('\n'));
+        out.push(`**Result:** ${preview.resolution.json.summary}`);
+    } else if (node.outcome?.summary) {
+        out.push(`**Written result:** ${unquote(node.outcome.summary)}`);
+    } else {
+        out.push('No dice or seed yet: **Resolve** draws a seed and writes the outcome.');
+    }
+    const odds = action ? oddsSummary(model, action) : undefined;
+    if (odds) out.push(odds);
+    return out.join('\n\n');
+}
+
+export interface Preview {
+    resolution: Resolution;
+    dice: DiceChoice;
+    /** What the breakdown is: the written outcome, or what resolving would write. */
+    note: string;
+    /** Whether it is the outcome written in the file (and still current). */
+    written: boolean;
+}
+
+/**
+ * The breakdown an action has without throwing new dice: its written outcome's own dice when that
+ * outcome is current, else the dice Resolve would use (entered, the seed, or the recorded seed).
+ */
+export function previewAction(document: LangiumDocument, model: ScenarioModel, action: ActionModel): Preview | undefined {
+    const plugin = rulesetPlugin(model.rules);
+    if (!plugin || !plugin.kinds.includes(action.node.kind)) return undefined;
+    const outcome = action.node.outcome;
+    const stale = outcome !== undefined && hasStaleOutcome(document, action.node);
+    if (outcome && !stale) {
+        const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : { kind: 'seed', seed: outcome.seed ?? 0 };
+        const resolution = safely(() => plugin.resolve(model, action, dice));
+        if (resolution && !isUnresolvable(resolution)) return { resolution, dice, note: 'Written outcome', written: true };
+    }
+    let fresh = false;
+    const result = safely(() => resolveAction(model, action, { newSeed: () => { fresh = true; return 0; } }));
+    if (!result || fresh || isUnresolvable(result)) return undefined;
+    return {
+        resolution: result.resolution, dice: result.dice, written: false,
+        note: stale ? 'The written outcome is stale; resolving again gives' : 'Not written yet; Resolve will write'
+    };
+}
+
+function safely<T>(f: () => T): T | undefined {
+    try {
+        return f();
+    } catch {
+        // A rule set's bug must not break hovers; the validator reports the action.
+        return undefined;
+    }
+}
+
+/** Whether the validator flagged this action's written outcome as stale. */
+export function hasStaleOutcome(document: LangiumDocument, action: Action): boolean {
+    const range = action.outcome?.$cstNode?.range;
+    if (!range) return false;
+    return (document.diagnostics ?? []).some(d => d.code === Codes.outcomeStale
+        && d.range.start.line >= range.start.line && d.range.end.line <= range.end.line);
+}
+
+export function signed(n: number): string {
+    return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
+}
