@@ -8,13 +8,14 @@ import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { checkScrudAction } from './scrud.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients.js';
+import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files.js';
 import { Codes } from './codes.js';
 
 export function registerValidationChecks(services: BattleServices): void {
     const registry = services.validation.ValidationRegistry;
     const validator = services.validation.BattleValidator;
     const checks: ValidationChecks<BattleAstType> = {
-        Scenario: [validator.checkScenario, checkCampaign, checkAncientsScenario],
+        Scenario: [validator.checkScenario, checkCampaign, checkAncientsScenario, checkLooseFilesScenario],
         Force: checkForce,
         Unit: checkUnit,
         Grade: checkGrade,
@@ -30,7 +31,8 @@ export function registerValidationChecks(services: BattleServices): void {
 /** Rule-set checks, one file per rule set; each gets the scenario model built once per parse. */
 const actionChecks: Record<string, (model: ReturnType<typeof modelOf>, action: Action, accept: ValidationAcceptor) => void> = {
     scrud: checkScrudAction,
-    ancients: checkAncientsAction
+    ancients: checkAncientsAction,
+    'loose-files': checkLooseFilesAction
 };
 
 export class BattleValidator {

@@ -104,7 +104,8 @@ export function checkSeed(seed: Seed, accept: ValidationAcceptor): void {
  * list here is not checked, so that its options can land with it.
  */
 export const KNOWN_OPTIONS: Partial<Record<string, readonly string[]>> = {
-    scrud: ['pooled', 'die']
+    scrud: ['pooled', 'die'],
+    'loose-files': ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses']
 };
 
 /** `option pooled`, `option die d4`: a name the rule set knows, and a die that exists. */
