@@ -5,7 +5,9 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { checkCommand } from './check.js';
 import { CliError } from './load.js';
-import { resolveCommand } from './resolve.js';
+import { resolveCommand, type ResolveCliOptions } from './resolve.js';
+import { resolveWriteCommand } from './resolve-write.js';
+import { statusCommand, type StatusCliOptions } from './status.js';
 import { tableCommand } from './table.js';
 import { oddsCommand } from './odds.js';
 import { MAX_SEED } from '../rules/dice.js';
@@ -49,7 +51,8 @@ program.command('resolve')
     .option('-e, --engagement <name>', 'only this engagement')
     .option('-s, --seed <n>', 'throw the dice from this seed instead of the engagement\'s own', parseSeed)
     .option('--json', 'print the outcomes as JSON (docs/json.md)')
-    .action((file: string, options: { engagement?: string, seed?: number, json?: boolean }) => run(() => resolveCommand(file, options, out)));
+    .option('-w, --write', 'write every missing or stale outcome into the file, in order (atomically; docs/campaigns.md)')
+    .action((file: string, options: ResolveCliOptions) => run(() => (options.write ? resolveWriteCommand : resolveCommand)(file, options, out)));
 
 program.command('odds')
     .description('exact chances of every result, per unit and per side (docs/odds.md)')
@@ -63,5 +66,12 @@ program.command('table')
     .option('-d, --dice <list>', 'pools to print: 10, 6..14 or 6,8,10 (default: the seed\'s 14,12,10,8,6)')
     .option('--json', 'print the table as JSON, with each value as an exact fraction (docs/json.md, "Ancients")')
     .action((options: { dice?: string, json?: boolean }) => run(() => tableCommand(options, out)));
+
+program.command('status')
+    .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table; --markdown for a blog')
+    .argument('<file>', '.battle file')
+    .option('--at <turn>', 'the state at the end of this turn (its number or name) instead of the end of the file')
+    .option('--markdown', 'print a markdown table, ready to paste')
+    .action((file: string, options: StatusCliOptions) => run(() => statusCommand(file, options, out)));
 
 void program.parseAsync(process.argv);

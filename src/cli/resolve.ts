@@ -9,6 +9,8 @@ export interface ResolveCliOptions {
     engagement?: string;
     seed?: number;
     json?: boolean;
+    /** Write missing and stale outcomes into the file (src/cli/resolve-write.ts). */
+    write?: boolean;
 }
 
 /** The actions a command works on: all of them, or the one named by `--engagement`. */
