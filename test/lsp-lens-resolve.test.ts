@@ -246,3 +246,52 @@ describe('the stale-outcome quick fix', () => {
         expect(staleOutcomeActions(doc, { ...stale, code: 'dice-count' })).toEqual([]);
     });
 });
+
+describe('Odds', () => {
+    const DUEL = `rules scrud
+grade Elite +2
+force A {
+  unit Guard foot Elite
+}
+force B {
+  unit Line foot
+}
+engagement Duel {
+  A attacks B
+}
+`;
+
+    /** B.Line's chances by listing all 36 throws (S2 clamp, S6 labels): independent of the engine. */
+    function lineByEnumeration(): Record<string, number> {
+        const labels = ['recoil', 'retire', 'retreat', 'rout'];
+        const p: Record<string, number> = {};
+        for (let a = 1; a <= 6; a++) {
+            for (let b = 1; b <= 6; b++) {
+                const d = Math.min(6, a + 2) - b;
+                const label = d === 0 ? 'stand-off' : d < 0 ? 'won' : labels[Math.min(d, 4) - 1];
+                p[label] = (p[label] ?? 0) + 1 / 36;
+            }
+        }
+        return p;
+    }
+
+    it('returns the exact odds of the action asked for, matching a brute-force count', async () => {
+        await open(DUEL, 1);
+        const report = await commands.odds({ uri: URI_TEXT, action: 'Duel' }) as { name: string, units: Array<{ id: string, probabilities: Record<string, number> }> };
+        expect(report.name).toBe('Duel');
+        const line = report.units.find(u => u.id === 'B.Line')!;
+        for (const [label, p] of Object.entries(lineByEnumeration())) expect(line.probabilities[label]).toBeCloseTo(p, 12);
+        expect(editor.applied).toEqual([]);
+    });
+
+    it('answers for every action without a name, and says why when there are no odds', async () => {
+        await open(DUEL + 'engagement Empty {\n}\n', 1);
+        const all = await commands.odds({ uri: URI_TEXT }) as { actions: Array<{ name?: string, available?: boolean, reason?: string }> };
+        expect(all.actions).toHaveLength(2);
+        expect(all.actions[0].name).toBe('Duel');
+        expect(all.actions[1]).toMatchObject({ available: false, action: 'Empty' });
+        expect(all.actions[1].reason).toMatch(/two sides/);
+        expect(await commands.odds({ uri: URI_TEXT, action: 'Nope' })).toMatchObject({ available: false });
+        expect(await commands.odds({})).toMatchObject({ available: false });
+    });
+});
