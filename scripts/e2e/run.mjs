@@ -1,0 +1,72 @@
+#!/usr/bin/env node
+/* global process, console */
+// `npm run test:e2e`: the shipped extension in the real editor.
+//   1. install code-server 4.100.3 into the cache folder (skipped when already there),
+//   2. build and package umpire.vsix (`npm run build`, `npm run package`),
+//   3. run test/e2e/*.e2e.test.ts with vitest: it installs the .vsix into a throw-away extensions
+//      folder, starts code-server and Chromium, clicks the code lens, and stops what it started.
+// Whatever the test started is stopped here too, by pid, if the test process died before its cleanup.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { installCodeServer } from './install-code-server.mjs';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outputDir = path.join(repoRoot, 'test-output', 'e2e');
+
+function step(title, cmd, args, env = {}) {
+    const started = Date.now();
+    console.log(`\n[e2e] ${title}: ${cmd} ${args.join(' ')}`);
+    const r = spawnSync(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
+    console.log(`[e2e] ${title}: exit ${r.status ?? r.signal} after ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return r.status ?? 1;
+}
+
+/** Ends a process group the test recorded, if it is still alive and still what the test started. */
+function stopLeftover(pid, what) {
+    let cmdline = '';
+    try {
+        cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+        return; // gone
+    }
+    if (!cmdline.includes(what === 'chromium' ? 'chromium' : 'code-server')) return; // pid reused by someone else
+    console.log(`[e2e] stopping leftover ${what} (process group ${pid})`);
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
+}
+
+function main() {
+    const started = Date.now();
+    fs.mkdirSync(outputDir, { recursive: true });
+    const entry = installCodeServer();
+    if (step('build', 'npm', ['run', 'build']) !== 0) return 1;
+    const vsix = path.join(repoRoot, 'umpire.vsix');
+    fs.rmSync(vsix, { force: true });
+    if (step('package', 'npm', ['run', 'package']) !== 0 || !fs.existsSync(vsix)) return 1;
+    console.log(`[e2e] umpire.vsix: ${(fs.statSync(vsix).size / 1024).toFixed(0)} KB`);
+    const pidFile = path.join(outputDir, 'pids.txt');
+    fs.rmSync(pidFile, { force: true });
+    let status;
+    try {
+        status = step('editor test', 'npx', ['vitest', 'run', '--config', 'test/e2e/vitest.e2e.config.ts'], {
+            UMPIRE_E2E_CODE_SERVER: entry, UMPIRE_E2E_VSIX: vsix, UMPIRE_E2E_PIDFILE: pidFile
+        });
+    } finally {
+        if (fs.existsSync(pidFile)) {
+            for (const line of fs.readFileSync(pidFile, 'utf8').split('\n').filter(Boolean)) {
+                const [pid, what] = line.split(' ');
+                stopLeftover(Number(pid), what);
+            }
+        }
+    }
+    console.log(`[e2e] ${status === 0 ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(0)} s; screenshots and code-server.log in ${path.relative(repoRoot, outputDir)}/`);
+    return status;
+}
+
+try {
+    process.exitCode = main();
+} catch (err) {
+    console.error(`[e2e] ${err instanceof Error ? err.message : String(err)}`);
+    process.exitCode = 1;
+}

@@ -1,0 +1,171 @@
+/**
+ * The shipped extension in the real editor: umpire.vsix installed into code-server 4.100.3
+ * (VS Code 1.100.3), driven in Debian's Chromium with playwright-core. Run by `npm run test:e2e`
+ * (scripts/e2e/run.mjs installs code-server, builds and packages, then runs this file).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserServer, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+    freePort, installExtension, recordPid, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
+} from './processes.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outputDir = path.join(repoRoot, 'test-output', 'e2e');
+// The worked example's result, as the SCRUD seed (seeds/000) states it.
+const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
+const GUARD_LINE = 'Attacker.Guard: stand-off, die 4, mod +2, adjusted 6 vs Defender.Grenz#1';
+
+function required(name: string): string {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
+    return value;
+}
+
+let tmp: string;
+let workspace: string;
+let codeServer: StartedCodeServer | undefined;
+let browserServer: BrowserServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+
+beforeAll(async () => {
+    const entry = required('UMPIRE_E2E_CODE_SERVER');
+    const vsix = required('UMPIRE_E2E_VSIX');
+    fs.mkdirSync(outputDir, { recursive: true });
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-e2e-'));
+    workspace = path.join(tmp, 'battles');
+    fs.cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
+    fs.copyFileSync(path.join(repoRoot, 'test', 'fixtures', 'protocol', 'broken.battle'), path.join(workspace, 'broken.battle'));
+    const dirs = { userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') };
+    writeUserSettings(dirs.userDataDir);
+    const installLog = installExtension(entry, vsix, dirs);
+    expect(installLog).toMatch(/was successfully installed/);
+    expect(fs.readdirSync(dirs.extensionsDir)).toContainEqual(expect.stringMatching(/^umpire-dev\.umpire-\d/));
+
+    codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server.log'));
+    browserServer = await chromium.launchServer({
+        executablePath: '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+            '--disable-sync', '--no-first-run']
+    });
+    recordPid(browserServer.process().pid, 'chromium');
+    browser = await chromium.connect(browserServer.wsEndpoint());
+    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await page.goto(`${codeServer.url}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 90000 });
+}, 300000);
+
+afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    const chromiumPid = browserServer?.process().pid;
+    await browserServer?.close().catch(() => undefined);
+    await stopProcessGroup(chromiumPid);
+    await stopProcessGroup(codeServer?.child);
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+}, 60000);
+
+/** Opens a file by clicking its row in the Explorer, as an umpire would. */
+async function openFromExplorer(name: string): Promise<void> {
+    const row = page.locator('.explorer-folders-view .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
+    await row.click({ timeout: 30000 });
+    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+}
+
+/** The active editor's visible text, line by line, top to bottom (Monaco renders spaces as U+00A0). */
+async function editorText(): Promise<string> {
+    // A string, evaluated in the page: this project's TypeScript has no DOM types.
+    return page.evaluate(`[...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines .view-line')]
+        .map(el => ({ top: parseFloat(el.style.top || '0'), text: (el.textContent || '').replace(/\\u00a0/g, ' ') }))
+        .sort((a, b) => a.top - b.top)
+        .map(l => l.text)
+        .join('\\n')`);
+}
+
+function lens(title: string): Locator {
+    return page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${title}$`) });
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T> | T, ok: (value: T) => boolean, timeoutMs = 30000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: T = await probe();
+    while (!ok(last)) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen:\n${String(last)}`);
+        await new Promise(r => setTimeout(r, 250));
+        last = await probe();
+    }
+    return last;
+}
+
+async function screenshot(name: string): Promise<void> {
+    await page.screenshot({ path: path.join(outputDir, name) });
+}
+
+describe('umpire.vsix in code-server 4.100.3', () => {
+    const seedFile = () => path.join(workspace, 'scrud-seed.battle');
+    let savedOnce = '';
+
+    it('shows the code lenses above the engagement once scrud-seed.battle is opened', async () => {
+        await openFromExplorer('scrud-seed.battle');
+        await lens('Resolve').waitFor({ timeout: 60000 });
+        await lens('Odds').waitFor({ timeout: 10000 });
+        // Dice are entered in the example, so there is nothing to re-roll.
+        expect(await lens('Re-roll').count()).toBe(0);
+        await screenshot('01-opened.png');
+    });
+
+    it('writes the seed\'s outcome into the editor when Resolve is clicked', async () => {
+        const before = fs.readFileSync(seedFile(), 'utf8');
+        await lens('Resolve').click();
+        const text = await waitFor('the outcome block in the editor', editorText, t => t.includes(`summary "${SEED_SUMMARY}"`));
+        expect(text).toMatch(/\n {2}outcome entered check "[0-9a-f]{8}" \{\n/);
+        expect(text).toContain(`    ${GUARD_LINE}`);
+        // Not saved yet: the file on disk is as it was, and the tab shows it is dirty.
+        expect(fs.readFileSync(seedFile(), 'utf8')).toBe(before);
+        await page.locator('.tabs-container .tab.active.dirty').waitFor({ timeout: 10000 });
+        await lens('Resolve').waitFor({ timeout: 30000 });
+        await screenshot('02-resolved.png');
+    });
+
+    it('saves the outcome to disk with Ctrl+S', async () => {
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+        await page.keyboard.press('Control+S');
+        savedOnce = await waitFor('the outcome on disk', () => fs.readFileSync(seedFile(), 'utf8'), t => t.includes(SEED_SUMMARY));
+        expect(savedOnce).toMatch(/\n {2}outcome entered check "[0-9a-f]{8}" \{\n {4}summary "[^"\n]+"\n/);
+        expect(savedOnce).toContain(`\n    summary "${SEED_SUMMARY}"\n`);
+        expect(savedOnce).toContain(`\n    ${GUARD_LINE}\n`);
+        expect(savedOnce.match(/outcome entered/g)).toHaveLength(1);
+        await page.locator('.tabs-container .tab.active:not(.dirty)').waitFor({ timeout: 10000 });
+    });
+
+    it('leaves the text unchanged when Resolve is clicked again', async () => {
+        const shown = await editorText();
+        await lens('Resolve').click();
+        // The command's round trip (client → server → applyEdit) has no visible end when nothing
+        // changes: give it time, then check both the editor and, after saving, the disk.
+        await page.waitForTimeout(3000);
+        expect(await editorText()).toBe(shown);
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+        await page.keyboard.press('Control+S');
+        await page.waitForTimeout(1000);
+        expect(fs.readFileSync(seedFile(), 'utf8')).toBe(savedOnce);
+    });
+
+    it('shows the problems of a broken file', async () => {
+        await openFromExplorer('broken.battle');
+        await waitFor('three error squiggles', () => page.locator('.editor-group-container.active .squiggly-error').count(), n => n >= 3, 60000);
+        await page.keyboard.press('Control+Shift+M');
+        const panel = page.locator('.markers-panel');
+        await panel.waitFor({ timeout: 30000 });
+        const panelText = await waitFor('the three problems in the Problems panel',
+            () => panel.innerText(), t => ['die-face', 'dice-count', 'unknown-reference'].every(code => t.includes(code)));
+        expect(panelText).toContain("There is no modifier named 'Tired'");
+        expect(panelText).toContain('A d6 cannot show 7');
+        await screenshot('03-problems.png');
+    });
+});
