@@ -49,7 +49,8 @@ function main() {
     fs.rmSync(pidFile, { force: true });
     let status;
     try {
-        status = step('editor test', 'npx', ['vitest', 'run', '--config', 'test/e2e/vitest.e2e.config.ts'], {
+        status = step('editor test', 'npx', ['vitest', 'run', '--config', 'test/e2e/vitest.e2e.config.ts',
+            '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(outputDir, 'vitest.json')}`], {
             UMPIRE_E2E_CODE_SERVER: entry, UMPIRE_E2E_VSIX: vsix, UMPIRE_E2E_PIDFILE: pidFile
         });
     } finally {
