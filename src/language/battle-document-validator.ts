@@ -1,6 +1,7 @@
 import { DefaultDocumentValidator, DocumentValidator, type LangiumDocument, type ValidationOptions } from 'langium';
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
 import { Codes } from './validation/codes.js';
+import { LIMIT_MARK } from './battle-document-factory.js';
 
 /** The most problems published for one file; garbage would otherwise flood the editor. */
 export const MAX_DIAGNOSTICS = 200;
@@ -24,6 +25,9 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
 
     private translate(d: Diagnostic): Diagnostic {
         const code = (d.data as { code?: string } | undefined)?.code;
+        if (code === DocumentValidator.LexingError && d.message.startsWith(LIMIT_MARK)) {
+            return { ...d, code: Codes.fileLimit, source: 'umpire', message: d.message.slice(LIMIT_MARK.length) };
+        }
         if (code === DocumentValidator.LexingError || code === DocumentValidator.ParsingError) {
             return { ...d, code: Codes.syntaxError, source: 'umpire', message: syntaxMessage(d.message) };
         }

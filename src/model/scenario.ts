@@ -37,6 +37,8 @@ export interface UnitModel {
 export interface ForceModel {
     readonly name: string;
     readonly units: readonly UnitModel[];
+    /** The instances of each declared unit name, so that a reference is found without a scan. */
+    readonly byName: ReadonlyMap<string, readonly UnitModel[]>;
     readonly node: Force;
 }
 
@@ -103,7 +105,12 @@ export function buildForce(force: Force): ForceModel {
             });
         }
     }
-    return { name: forceName, units, node: force };
+    const byName = new Map<string, UnitModel[]>();
+    for (const u of units) {
+        const list = byName.get(u.name);
+        if (list) list.push(u); else byName.set(u.name, [u]);
+    }
+    return { name: forceName, units, byName, node: force };
 }
 
 export function buildScenario(root: Scenario): ScenarioModel {
@@ -140,8 +147,7 @@ export function unitsOf(model: ScenarioModel, target: Target): UnitModel[] {
     const force = model.forces.get(target.force?.$refText ?? '');
     if (!force) return [];
     if (!target.unit) return [...force.units];
-    const unitName = target.unit.$refText;
-    const matching = force.units.filter(u => u.name === unitName);
+    const matching = [...(force.byName.get(target.unit.$refText) ?? [])];
     if (target.index === undefined) return matching;
     return matching.filter(u => (u.index ?? 1) === target.index);
 }

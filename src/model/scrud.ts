@@ -17,14 +17,28 @@ export function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
 
 /** S2: grade value plus every factor of the engagement that names the unit, its force, or it by index. */
 export function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): number {
-    let total = unit.gradeValue;
+    return unit.gradeValue + (factorTotals(model, action).get(unit.id) ?? 0);
+}
+
+const factorCache = new WeakMap<Action, Map<string, number>>();
+
+/**
+ * The sum of the factors each unit of an action receives, computed once per action: a factor line
+ * counts once for a unit even when the unit is named twice in it. (Per-unit scans were quadratic.)
+ */
+function factorTotals(model: ScenarioModel, action: Action): Map<string, number> {
+    let totals = factorCache.get(action);
+    if (totals) return totals;
+    totals = new Map<string, number>();
     for (const st of action.statements) {
         if (!isFactor(st)) continue;
-        const applies = st.targets.some(t => unitsOf(model, t).some(u => u.id === unit.id));
-        if (!applies) continue;
-        for (const m of st.modifiers) total += m.ref?.value ?? 0;
+        const sum = st.modifiers.reduce((acc, m) => acc + (m.ref?.value ?? 0), 0);
+        const ids = new Set<string>();
+        for (const t of st.targets) for (const u of unitsOf(model, t)) ids.add(u.id);
+        for (const id of ids) totals.set(id, (totals.get(id) ?? 0) + sum);
     }
-    return total;
+    factorCache.set(action, totals);
+    return totals;
 }
 
 /** The units on each side, each once, in force declaration order. */

@@ -1,0 +1,77 @@
+import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices } from 'langium';
+import { createLangiumParser, type LangiumParser } from 'langium';
+import { Limits } from './limits.js';
+
+/**
+ * Parses documents behind guards (PITFALLS.md): files over the size limit or with absurd nesting are
+ * not handed to the parser at all, and a parser that throws is replaced, because after a throw its
+ * internal state can return the previous document's tree with no errors.
+ */
+export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
+    private readonly parsers = new Map<LangiumCoreServices, LangiumParser>();
+
+    constructor(services: LangiumSharedCoreServices) {
+        super(services);
+    }
+
+    protected override parse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
+        const services = this.serviceRegistry.getServices(uri);
+        const refusal = refuse(text);
+        if (refusal) return this.emptyWith<T>(services, refusal);
+        try {
+            return this.parserFor(services).parse<T>(text);
+        } catch (err) {
+            this.parsers.delete(services);
+            const message = err instanceof RangeError
+                ? 'This file is too deeply nested or too long to read. Split it, or remove the repeated brackets.'
+                : `This file could not be read: ${err instanceof Error ? err.message : String(err)}`;
+            return this.emptyWith<T>(services, { message, offset: 0, line: 1, column: 1, length: 1 });
+        }
+    }
+
+    private parserFor(services: LangiumCoreServices): LangiumParser {
+        let parser = this.parsers.get(services);
+        if (!parser) {
+            parser = createLangiumParser(services);
+            this.parsers.set(services, parser);
+        }
+        return parser;
+    }
+
+    /** A well-formed empty scenario carrying one lexing problem, so every service has a tree to work on. */
+    private emptyWith<T extends AstNode>(services: LangiumCoreServices, problem: LimitProblem): ParseResult<T> {
+        const empty = this.parserFor(services).parse<T>('');
+        return { ...empty, lexerErrors: [problem], parserErrors: [] };
+    }
+}
+
+export interface LimitProblem {
+    message: string;
+    offset: number;
+    line: number;
+    column: number;
+    length: number;
+}
+
+/** Marks the messages of refused files so that the document validator gives them the `file-limit` code. */
+export const LIMIT_MARK = 'Limit: ';
+
+/** Why a text is not parsed, or undefined when it may be. Linear in the text, no allocation per character. */
+export function refuse(text: string): LimitProblem | undefined {
+    if (text.length > Limits.maxFileChars) {
+        const mb = (text.length / 1_000_000).toFixed(1);
+        return { message: `${LIMIT_MARK}This file has ${mb} million characters; Umpire reads files up to ${Limits.maxFileChars / 1_000_000} million. Split the campaign into several files.`, offset: 0, line: 1, column: 1, length: 1 };
+    }
+    let depth = 0, line = 1, column = 1;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10) { line++; column = 1; continue; }
+        column++;
+        if (c === 123) {
+            if (++depth > Limits.maxBraceDepth) {
+                return { message: `${LIMIT_MARK}Braces nest more than ${Limits.maxBraceDepth} deep here; a scenario never needs more than 4. Close the open blocks.`, offset: i, line, column: column - 1, length: 1 };
+            }
+        } else if (c === 125 && depth > 0) depth--;
+    }
+    return undefined;
+}
