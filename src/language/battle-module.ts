@@ -7,6 +7,7 @@ import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/
 import { BattleScopeProvider } from './battle-scope.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
+import { BattleCodeActionProvider } from './lsp/code-actions.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 
@@ -26,7 +27,8 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
     },
     lsp: {
         Formatter: () => new BattleFormatter(),
-        CompletionProvider: (services) => new BattleCompletionProvider(services)
+        CompletionProvider: (services) => new BattleCompletionProvider(services),
+        CodeActionProvider: () => new BattleCodeActionProvider()
     },
     validation: {
         BattleValidator: () => new BattleValidator(),

@@ -45,6 +45,7 @@ export const STAT_VOCABULARY: Record<RulesetId, Record<string, StatVocabulary>> 
         stands: { doc: 'Stands: strength and dice (L1, L4, L5).' },
         dp: { doc: 'Disorder points (L1).' },
         casualties: { doc: 'Casualties (L1).' },
+        deserted: { doc: 'Stands that deserted (L7).' },
         weapon: { doc: 'Musket 8", rifle 10" (L5).', values: ['musket', 'rifle'] },
         hessian: { doc: 'Hessian infantry movement (L6).' },
         jaeger: { doc: 'Jaegers move like other troops (L6).' },

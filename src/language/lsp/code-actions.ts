@@ -1,0 +1,295 @@
+/**
+ * Quick fixes: one per diagnostic that has an obvious repair, keyed by the diagnostic's stable code
+ * (validation/codes.ts). A fix never guesses a game fact: a missing die is not invented (the fix is to
+ * drop the entered dice and draw a seed instead), and a missing stat is left to the umpire.
+ */
+import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
+import type { CodeActionProvider } from 'langium/lsp';
+import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import {
+    isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit,
+    type Scenario, type Stat, type Target, type Unit
+} from '../generated/ast.js';
+import { MAX_COUNT } from '../../model/scenario.js';
+import { newSeed } from '../../rules/dice.js';
+import { Codes } from '../validation/codes.js';
+import { GRADE_RANGE, MODIFIER_RANGE, signed } from '../validation/common.js';
+import { STAT_VOCABULARY } from './completion.js';
+import { staleOutcomeActions } from './stale-fix.js';
+
+/** What a fix needs: the file, the diagnostic, and the AST node the diagnostic starts on. */
+interface FixContext {
+    readonly document: LangiumDocument;
+    readonly root: Scenario;
+    readonly diagnostic: Diagnostic;
+    readonly node: AstNode | undefined;
+    readonly text: string;
+}
+
+type Fix = (c: FixContext) => CodeAction[];
+
+export class BattleCodeActionProvider implements CodeActionProvider {
+    getCodeActions(document: LangiumDocument, params: CodeActionParams): CodeAction[] {
+        const root = document.parseResult.value as Scenario;
+        if (!isScenario(root) || !root.$cstNode) return [];
+        const text = document.textDocument.getText();
+        const actions: CodeAction[] = [];
+        for (const diagnostic of params.context.diagnostics) {
+            const fix = FIXES[String(diagnostic.code)];
+            if (!fix) continue;
+            const offset = document.textDocument.offsetAt(diagnostic.range.start);
+            const node = CstUtils.findLeafNodeAtOffset(root.$cstNode, offset)?.astNode;
+            actions.push(...fix({ document, root, diagnostic, node, text }));
+        }
+        return actions;
+    }
+}
+
+/** The fixes, by diagnostic code. Other rule sets' codes are added here as they gain obvious fixes. */
+export const FIXES: Record<string, Fix> = {
+    [Codes.unknownReference]: fixUnknownReference,
+    [Codes.diceCount]: c => [...removeExtraDice(c), ...useSeedInstead(c)],
+    [Codes.dieFace]: clampFace,
+    [Codes.duplicateName]: renameDuplicate,
+    [Codes.countZero]: c => withNode(c, isUnit, unit => removeCount(c, unit)),
+    [Codes.countTooLarge]: c => withNode(c, isUnit, unit => {
+        const count = GrammarUtils.findNodeForProperty(unit.$cstNode, 'count');
+        return count ? [quickFix(c, `Make it x${MAX_COUNT}, the most one line may make`, [replace(c, count, `x${MAX_COUNT}`)])] : [];
+    }),
+    [Codes.seedWithDice]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (the entered dice are used)', [deleteStatement(c, seed)])]),
+    [Codes.outcomeStale]: c => staleOutcomeActions(c.document, c.diagnostic),
+    [Codes.unitIndexRange]: removeIndexOfSingleUnit,
+    [Codes.gradeValueRange]: c => withNode(c, isGrade, g => clampValue(c, g, g.value ?? 0, GRADE_RANGE)),
+    [Codes.modifierValueRange]: c => withNode(c, isModifier, m => clampValue(c, m, m.value, MODIFIER_RANGE)),
+    [Codes.unknownDie]: c => withNode(c, isStat, stat => setStatValue(c, stat, ['d6'])),
+    [Codes.statementNotUsed]: c => {
+        const statement = AstUtils.getContainerOfType(c.node, (n): n is AstNode => isAction(n.$container));
+        return statement ? [quickFix(c, 'Remove this statement', [deleteStatement(c, statement)])] : [];
+    },
+    [Codes.ancientsStatValue]: fixStatFromVocabulary,
+    [Codes.lfStatValue]: fixStatFromVocabulary,
+    [Codes.lfClassRange]: fixStatFromVocabulary
+};
+
+// ─── Unknown names ───────────────────────────────────────────────────────────────────────────────
+
+function fixUnknownReference(c: FixContext): CodeAction[] {
+    const data = c.diagnostic.data as { property?: string, refText?: string } | undefined;
+    const name = data?.refText;
+    if (!name) return [];
+    const actions: CodeAction[] = [];
+    if (data.property === 'grade') actions.push(quickFix(c, `Declare grade '${name}'`, [declare(c, `grade ${name} 0`, isGrade)], true));
+    if (data.property === 'modifiers') actions.push(quickFix(c, `Declare modifier '${name}'`, [declare(c, `modifier ${name} -1`, isModifier, isGrade)], true));
+    for (const candidate of similarNames(name, candidatesFor(c, data.property))) {
+        actions.push(quickFix(c, `Change to '${candidate}'`, [{ range: c.diagnostic.range, newText: candidate }]));
+    }
+    return actions;
+}
+
+/** Names the reference could have meant: the same kind of declaration, in scope. */
+function candidatesFor(c: FixContext, property: string | undefined): string[] {
+    const top = c.root.elements;
+    switch (property) {
+        case 'grade': return top.filter(isGrade).map(g => g.name);
+        case 'modifiers': return top.filter(isModifier).map(m => m.name);
+        case 'force': return top.filter(isForce).map(f => f.name);
+        case 'unit': {
+            const target = AstUtils.getContainerOfType(c.node, isTarget);
+            return target?.force?.ref?.units.map(u => u.name) ?? [];
+        }
+        default: return [];
+    }
+}
+
+/** Close spellings (at most two letters off, case ignored), closest first. */
+function similarNames(name: string, candidates: string[]): string[] {
+    return candidates
+        .filter(Boolean)
+        .map(n => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }))
+        .filter(({ d }) => d <= Math.min(2, Math.floor(name.length / 2)))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 3)
+        .map(({ n }) => n);
+}
+
+function editDistance(a: string, b: string): number {
+    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+        const next = [i];
+        for (let j = 1; j <= b.length; j++) {
+            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        }
+        row = next;
+    }
+    return row[b.length];
+}
+
+/**
+ * A new top-level declaration after the last one of its kind (or of the kind named next), else after
+ * the header (`scenario`, `rules`, options), else at the top of the file.
+ */
+function declare(c: FixContext, line: string, ...after: Array<(n: unknown) => boolean>): TextEdit {
+    for (const is of after) {
+        const last = c.root.elements.filter(e => is(e)).pop();
+        if (last?.$cstNode) return insertAt(c, last.$cstNode.end, `\n${line}`);
+    }
+    const header = [
+        ...c.root.options.map(o => o.$cstNode),
+        GrammarUtils.findNodeForProperty(c.root.$cstNode, 'rules'),
+        GrammarUtils.findNodeForProperty(c.root.$cstNode, 'title')
+    ].find(Boolean);
+    if (header) return insertAt(c, header.end, `\n\n${line}`);
+    return insertAt(c, 0, `${line}\n\n`);
+}
+
+// ─── Dice ────────────────────────────────────────────────────────────────────────────────────────
+
+/** More dice than units on a line: drop the ones past the last unit. */
+function removeExtraDice(c: FixContext): CodeAction[] {
+    const line = AstUtils.getContainerOfType(c.node, isDice);
+    const expected = (c.diagnostic.data as { expected?: number } | undefined)?.expected;
+    if (!line || expected === undefined || line.values.length <= expected) return [];
+    const values = GrammarUtils.findNodesForProperty(line.$cstNode, 'values');
+    const extra = line.values.length - expected;
+    const title = `Remove the ${extra} extra ${extra === 1 ? 'die' : 'dice'}`;
+    if (expected === 0) return [quickFix(c, title, [deleteStatement(c, line)], true)];
+    const from = values[expected - 1].end, to = values[values.length - 1].end;
+    return [quickFix(c, title, [{ range: rangeOf(c, from, to), newText: '' }], true)];
+}
+
+/** Dice cannot be made up: the other repair is to drop the entered dice and let a seed throw them. */
+function useSeedInstead(c: FixContext): CodeAction[] {
+    const action = AstUtils.getContainerOfType(c.node, isAction);
+    const lines = action?.statements.filter(isDice) ?? [];
+    if (!action || lines.length === 0) return [];
+    const seed = action.statements.find(isSeed);
+    const edits = lines.map(l => deleteStatement(c, l));
+    if (seed) return [quickFix(c, `Remove the entered dice and use seed ${seed.value}`, edits)];
+    const value = newSeed();
+    edits[0] = replace(c, lines[0].$cstNode!, `seed ${value}`);
+    return [quickFix(c, `Remove the entered dice and use a new seed (${value})`, edits)];
+}
+
+/** A face the die cannot show becomes the nearest face it can. */
+function clampFace(c: FixContext): CodeAction[] {
+    const line = AstUtils.getContainerOfType(c.node, isDice);
+    const data = c.diagnostic.data as { min?: number, max?: number } | undefined;
+    if (!line || data?.min === undefined || data.max === undefined) return [];
+    const start = c.document.textDocument.offsetAt(c.diagnostic.range.start);
+    const values = GrammarUtils.findNodesForProperty(line.$cstNode, 'values');
+    const index = values.findIndex(v => v.offset === start);
+    if (index < 0) return [];
+    const face = line.values[index];
+    const nearest = Math.min(Math.max(face, data.min), data.max);
+    if (nearest === face) return [];
+    return [quickFix(c, `Change ${face} to ${nearest}, the nearest face`, [replace(c, values[index], String(nearest))], true)];
+}
+
+// ─── Declarations ────────────────────────────────────────────────────────────────────────────────
+
+function renameDuplicate(c: FixContext): CodeAction[] {
+    const name = c.document.textDocument.getText(c.diagnostic.range);
+    if (!name) return [];
+    const taken = allNames(c.root);
+    let k = 2;
+    while (taken.has(`${name}${k}`)) k++;
+    return [quickFix(c, `Rename to '${name}${k}'`, [{ range: c.diagnostic.range, newText: `${name}${k}` }], true)];
+}
+
+function allNames(root: Scenario): Set<string> {
+    const names = new Set<string>();
+    const visit = (el: AstNode) => {
+        if (isGrade(el) || isModifier(el) || isAction(el)) names.add(el.name);
+        else if (isForce(el)) { names.add(el.name); el.units.forEach(u => names.add(u.name)); }
+        else if (isTurn(el)) el.elements.forEach(visit);
+    };
+    root.elements.forEach(visit);
+    return names;
+}
+
+function removeCount(c: FixContext, unit: Unit): CodeAction[] {
+    const count = GrammarUtils.findNodeForProperty(unit.$cstNode, 'count');
+    if (!count) return [];
+    const from = skipBack(c.text, count.offset);
+    return [quickFix(c, `Remove '${unit.count}' (one unit)`, [{ range: rangeOf(c, from, count.end), newText: '' }], true)];
+}
+
+/** `#k` on a unit declared without a count names nothing: drop it. */
+function removeIndexOfSingleUnit(c: FixContext): CodeAction[] {
+    const target = AstUtils.getContainerOfType(c.node, isTarget) as Target | undefined;
+    if (!target || target.unit?.ref?.count) return [];
+    const hash = GrammarUtils.findNodeForKeyword(target.$cstNode, '#');
+    const index = GrammarUtils.findNodeForProperty(target.$cstNode, 'index');
+    if (!hash || !index) return [];
+    return [quickFix(c, `Remove '#${target.index}'`, [{ range: rangeOf(c, hash.offset, index.end), newText: '' }], true)];
+}
+
+function clampValue(c: FixContext, node: AstNode, value: number, range: { min: number, max: number }): CodeAction[] {
+    const cst = GrammarUtils.findNodeForProperty(node.$cstNode, 'value');
+    if (!cst) return [];
+    const clamped = Math.min(Math.max(value, range.min), range.max);
+    return [quickFix(c, `Change to ${signed(clamped)}`, [replace(c, cst, signed(clamped))], true)];
+}
+
+/** A stat's value replaced by each word the rule set accepts for it (STAT_VOCABULARY). */
+function fixStatFromVocabulary(c: FixContext): CodeAction[] {
+    const stat = AstUtils.getContainerOfType(c.node, isStat);
+    if (!stat) return [];
+    const values = STAT_VOCABULARY[(c.root.rules ?? 'scrud') as 'scrud']?.[stat.key]?.values ?? [];
+    return setStatValue(c, stat, values);
+}
+
+function setStatValue(c: FixContext, stat: Stat, values: readonly string[]): CodeAction[] {
+    const key = GrammarUtils.findNodeForProperty(stat.$cstNode, 'key');
+    const value = GrammarUtils.findNodeForProperty(stat.$cstNode, 'value');
+    if (!key) return [];
+    return values.map(v => quickFix(c, `Change to '${stat.key} ${v}'`,
+        [value ? replace(c, value, v) : insertAt(c, key.end, ` ${v}`)], values.length === 1));
+}
+
+// ─── Edits ───────────────────────────────────────────────────────────────────────────────────────
+
+function withNode<T extends AstNode>(c: FixContext, is: (n: unknown) => n is T, fix: (node: T) => CodeAction[]): CodeAction[] {
+    const node = AstUtils.getContainerOfType(c.node, is);
+    return node ? fix(node) : [];
+}
+
+function quickFix(c: FixContext, title: string, edits: TextEdit[], isPreferred = false): CodeAction {
+    return {
+        title, kind: CodeActionKind.QuickFix, diagnostics: [c.diagnostic], isPreferred: isPreferred || undefined,
+        // Versioned, so that the client refuses the edit if the file changed since (PITFALLS.md).
+        edit: { documentChanges: [{ textDocument: { uri: c.document.uri.toString(), version: c.document.textDocument.version }, edits }] }
+    };
+}
+
+function rangeOf(c: FixContext, from: number, to: number) {
+    return { start: c.document.textDocument.positionAt(from), end: c.document.textDocument.positionAt(to) };
+}
+
+function replace(c: FixContext, node: CstNode, newText: string): TextEdit {
+    return { range: rangeOf(c, node.offset, node.end), newText };
+}
+
+function insertAt(c: FixContext, offset: number, newText: string): TextEdit {
+    return { range: rangeOf(c, offset, offset), newText };
+}
+
+/** Spaces and tabs before an offset (not line breaks). */
+function skipBack(text: string, offset: number): number {
+    let i = offset;
+    while (i > 0 && (text[i - 1] === ' ' || text[i - 1] === '\t')) i--;
+    return i;
+}
+
+/** A statement removed with its line when it stands alone on it, else with the spaces before it. */
+function deleteStatement(c: FixContext, node: AstNode): TextEdit {
+    const cst = node.$cstNode!;
+    const lineStart = skipBack(c.text, cst.offset);
+    let lineEnd = cst.end;
+    while (lineEnd < c.text.length && (c.text[lineEnd] === ' ' || c.text[lineEnd] === '\t')) lineEnd++;
+    const alone = (lineStart === 0 || c.text[lineStart - 1] === '\n') && (lineEnd === c.text.length || c.text[lineEnd] === '\n' || c.text[lineEnd] === '\r');
+    if (!alone) return { range: rangeOf(c, lineStart, cst.end), newText: '' };
+    const next = c.text.indexOf('\n', lineEnd);
+    return { range: rangeOf(c, lineStart, next < 0 ? c.text.length : next + 1), newText: '' };
+}
+
