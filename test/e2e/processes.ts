@@ -126,3 +126,17 @@ export async function stopProcessGroup(child: ChildProcess | number | undefined,
     signalGroup('SIGKILL');
     while (alive(pid) && Date.now() < deadline + 2000) await new Promise(r => setTimeout(r, 100));
 }
+
+/** Pids of live processes whose command line mentions `text` (e.g. the test's temp folder). */
+export function processesMentioning(text: string): number[] {
+    const found: number[] = [];
+    for (const entry of fs.readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+        try {
+            if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(text)) found.push(Number(entry));
+        } catch {
+            // exited meanwhile
+        }
+    }
+    return found;
+}
