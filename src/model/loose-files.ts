@@ -19,7 +19,7 @@ import {
     type CombatInput, type CombatSide, type Cover, type FireInput, type Formation, type Guns,
     type LfOptions, type LfType, type LfUnit, type MoraleEvent, type MoraleInput, type MoveInput, type RedressInput, type Weapon
 } from '../rules/loose-files/index.js';
-import { effectiveStats } from './state.js';
+import { effectiveStats, unitStateAt } from './state.js';
 import { factValue, unitsOf, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
 /** Arm words read as Loose Files types. */
@@ -289,7 +289,7 @@ export interface MoraleRead {
     readonly input: MoraleInput;
 }
 
-/** L7: each `A sees B: routs` (or `retreats`) of a morale action. */
+/** L7: each `A sees B: routs` (or `retreats`) of a morale action. The friend fled if a fact or the campaign state says so. */
 export function readMorale(model: ScenarioModel, action: ActionModel): MoraleRead[] {
     const out: MoraleRead[] = [];
     for (const r of action.node.statements.filter(isRelation)) {
@@ -302,7 +302,7 @@ export function readMorale(model: ScenarioModel, action: ActionModel): MoraleRea
             input: {
                 observer: lfUnitAt(model, observer, action.node), friend: lfUnitAt(model, friend, action.node), event,
                 distance: numberFact(r.facts, 'distance'),
-                friendFled: has(r.facts, 'fled') || has(factsFor(model, action.node, friend.id), 'fled'),
+                friendFled: has(r.facts, 'fled') || has(factsFor(model, action.node, friend.id), 'fled') || unitStateAt(model, action, friend)?.status === 'fled',
                 options: lfOptions(model)
             }
         });

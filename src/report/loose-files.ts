@@ -10,13 +10,13 @@
  * - command: for each commander's move in order, its one die. Morale and redress throw nothing.
  * Entered dice are read in the same order from `dice UNIT LABEL values…` lines.
  */
-import { isDice, isSeed } from '../language/generated/ast.js';
+import { isDice, isSeed, type Dice } from '../language/generated/ast.js';
 import {
     lfOptions, lfUnitAt, previousCombat, readCombat, readCommand, readFire, readMorale, readMoves, readRedress,
     type CombatRead
 } from '../model/loose-files.js';
 import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../model/scenario.js';
-import { AVERAGE, D6, SeededDice, type Die } from '../rules/dice.js';
+import { AVERAGE, D6, SeededDice, canShow, type Die } from '../rules/dice.js';
 import {
     CP_COST, corlearsSides, fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress, signed,
@@ -50,23 +50,47 @@ function seededSource(seed: number): DiceSource {
 }
 
 /** The default label of a dice line without one, by action kind. */
-const DEFAULT_LABEL: Readonly<Record<string, string>> = { engagement: 'average', fire: 'd6', move: 'average', command: 'average' };
+export const DEFAULT_LABEL: Readonly<Record<string, string>> = { engagement: 'average', fire: 'd6', move: 'average', command: 'average' };
 
-function enteredSource(model: ScenarioModel, action: ActionModel): DiceSource {
+/**
+ * What reading the entered dice of an action found: the die each value was read as (undefined when
+ * no throw used it), and every throw the lines could not feed. The validator reports from this, so
+ * it counts dice exactly as resolving does.
+ */
+export interface DiceAudit {
+    readonly reads: Map<Dice, Array<Die | undefined>>;
+    readonly shortages: Array<{ unitIds: readonly string[], label: string, die: Die, needed: number, got: number }>;
+}
+
+function enteredSource(model: ScenarioModel, action: ActionModel, audit?: DiceAudit): DiceSource {
     const read = new Map<object, number>();
     const used: Array<[string, number[]]> = [];
     const lines = action.node.statements.filter(isDice);
     const fallback = DEFAULT_LABEL[action.node.kind];
     return {
         used,
-        take(unitIds, label, _die, count) {
+        take(unitIds, label, die, count) {
             const ids = new Set(unitIds);
             const out: number[] = [];
             for (const line of lines) {
                 if ((line.label ?? fallback) !== label || !unitsOf(model, line.target).some(u => ids.has(u.id))) continue;
                 let at = read.get(line) ?? 0;
-                while (out.length < count && at < line.values.length) out.push(line.values[at++]);
+                while (out.length < count && at < line.values.length) {
+                    const v = line.values[at];
+                    if (audit) {
+                        const seen = audit.reads.get(line) ?? line.values.map(() => undefined);
+                        seen[at] = die;
+                        audit.reads.set(line, seen);
+                    }
+                    // An audit goes on past a face the die cannot show, so that every problem is found at once.
+                    out.push(audit && !canShow(die, v) ? die.faces[0] : v);
+                    at++;
+                }
                 read.set(line, at);
+            }
+            if (audit && out.length < count) {
+                audit.shortages.push({ unitIds, label, die, needed: count, got: out.length });
+                while (out.length < count) out.push(die.faces[0]);
             }
             used.push([`${unitIds.join(',')} ${label}`, out]);
             return out;
@@ -77,6 +101,18 @@ function enteredSource(model: ScenarioModel, action: ActionModel): DiceSource {
 /** The dice source of a choice. */
 function sourceFor(model: ScenarioModel, action: ActionModel, dice: DiceChoice): DiceSource {
     return dice.kind === 'seed' ? seededSource(dice.seed) : enteredSource(model, action);
+}
+
+/** Reads an action's entered dice the way resolving does, and says what fits and what does not. */
+export function auditEnteredDice(model: ScenarioModel, action: ActionModel): DiceAudit {
+    const audit: DiceAudit = { reads: new Map(), shortages: [] };
+    for (const line of action.node.statements.filter(isDice)) audit.reads.set(line, line.values.map(() => undefined));
+    try {
+        resolveWith(model, action, { kind: 'entered' }, enteredSource(model, action, audit));
+    } catch {
+        // A broken action is reported by its own checks; the audit keeps what it read.
+    }
+    return audit;
 }
 
 const shortId = (u: UnitModel) => u.id.slice(u.force.length + 1);
@@ -136,11 +172,10 @@ function throwCombat(_model: ScenarioModel, _action: ActionModel, read: CombatRe
     return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr });
 }
 
-function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     const lookBack = lfOptions(model).corlearsHook && previousWasStandOff(model, action);
     const read = readCombat(model, action, lookBack);
     if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
-    const source = sourceFor(model, action, dice);
     const outcome = throwCombat(model, action, read, source);
     if (!outcome) return { problem: `Engagement '${action.node.name}' needs one average die for each side: write 'dice Force N'.` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [];
@@ -194,10 +229,9 @@ function combatText(read: CombatRead, outcome: CombatOutcome): string[] {
 
 // ---------------------------------------------------------------- fire (L4, L5)
 
-function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     const reads = readFire(model, action);
     if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
-    const source = sourceFor(model, action, dice);
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [];
     const summary: string[] = [];
     for (const r of reads) {
@@ -242,10 +276,9 @@ function effect(d: { dp: number, casualties: number }): string {
 
 // ---------------------------------------------------------------- movement (L6, L9 full-move, brigade-move)
 
-function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     const reads = readMoves(model, action);
     if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
-    const source = sourceFor(model, action, dice);
     const brigade = lfOptions(model).brigadeMove ? reads[0] : undefined;
     let brigadeDice: { average: number[], d6: number[] } | undefined;
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
@@ -289,7 +322,7 @@ function moveText(id: string, o: MoveOutcome, brigade: boolean): string[] {
 
 // ---------------------------------------------------------------- morale (L7)
 
-function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     const reads = readMorale(model, action);
     if (reads.length === 0) return { problem: `Morale '${action.node.name}' needs a line 'A sees B: routs' (or retreats).` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
@@ -301,13 +334,12 @@ function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: Di
         text.push(`  ${o.result}, ${o.dp} DP${o.deserted ? `, ${o.deserted} stand deserts` : ''}${o.fled ? ', flees the field' : ''}`);
         summary.push(`${r.observer.id} ${o.result}${o.dp ? ` ${o.dp} DP` : ''}`);
     }
-    const source = sourceFor(model, action, dice);
     return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)), lines, text };
 }
 
 // ---------------------------------------------------------------- redress and command (L8)
 
-function resolveRedressAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveRedressAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     const reads = readRedress(model, action);
     if (reads.length === 0) return { problem: `Redress '${action.node.name}' needs a line 'Unit: stationary'.` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
@@ -318,14 +350,12 @@ function resolveRedressAction(model: ScenarioModel, action: ActionModel, dice: D
         text.push(`${r.unit.id} (class ${r.input.unit.class}, ${r.input.unit.dp} DP): ${o.result}, ${o.removed} DP removed — ${o.reason}`);
         summary.push(`${r.unit.id} −${o.removed} DP`);
     }
-    const source = sourceFor(model, action, dice);
     return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)), lines, text };
 }
 
-function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     const uses = readCommand(model, action);
     if (uses.length === 0) return { problem: `Command '${action.node.name}' needs 'Officer rallies Unit: dp N' or 'Officer: move'.` };
-    const source = sourceFor(model, action, dice);
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
     const inputs: unknown[] = [];
     for (const use of uses) {
@@ -358,15 +388,17 @@ export const looseFilesPlugin: RulesetPlugin = {
     id: 'loose-files',
     kinds: ['engagement', 'fire', 'move', 'morale', 'redress', 'command'],
     hasEnteredDice: (_model, action) => action.node.statements.some(isDice),
-    resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
-        switch (action.node.kind) {
-            case 'engagement': return resolveEngagement(model, action, dice);
-            case 'fire': return resolveFireAction(model, action, dice);
-            case 'move': return resolveMoveAction(model, action, dice);
-            case 'morale': return resolveMoraleAction(model, action, dice);
-            case 'redress': return resolveRedressAction(model, action, dice);
-            case 'command': return resolveCommandAction(model, action, dice);
-            default: return { problem: `Loose Files has no '${action.node.kind}' action.` };
-        }
-    }
+    resolve: (model, action, dice) => resolveWith(model, action, dice, sourceFor(model, action, dice))
 };
+
+function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    switch (action.node.kind) {
+        case 'engagement': return resolveEngagement(model, action, dice, source);
+        case 'fire': return resolveFireAction(model, action, dice, source);
+        case 'move': return resolveMoveAction(model, action, dice, source);
+        case 'morale': return resolveMoraleAction(model, action, dice, source);
+        case 'redress': return resolveRedressAction(model, action, dice, source);
+        case 'command': return resolveCommandAction(model, action, dice, source);
+        default: return { problem: `Loose Files has no '${action.node.kind}' action.` };
+    }
+}

@@ -391,7 +391,9 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
     for (const s of audit.shortages) {
         if (s.label === 'retreat') continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
         const who = s.unitIds.join(', ');
-        const line = lines.find(l => (l.label ?? DEFAULT_LABEL[am.node.kind]) === s.label && unitsOf(model, l.target).some(u => s.unitIds.includes(u.id)));
+        const naming = lines.filter(l => unitsOf(model, l.target).some(u => s.unitIds.includes(u.id)));
+        // On the last value of a line of that label, else of any line for those units, else the action's name.
+        const line = naming.filter(l => (l.label ?? DEFAULT_LABEL[am.node.kind]) === s.label).pop() ?? naming.pop();
         accept('error', `${who} throw${s.unitIds.length === 1 ? 's' : ''} ${s.needed} ${s.die.name} (${s.label}), but ${s.got} ${s.got === 1 ? 'is' : 'are'} entered: add 'dice ${s.unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
