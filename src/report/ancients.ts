@@ -4,6 +4,7 @@
  */
 import { buildAncientsInput, enteredAncientsDice, hasEnteredAncientsDice, type StatsAt } from '../model/ancients.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../model/scenario.js';
+import { effectiveStats } from '../model/state.js';
 import { D6, SeededDice } from '../rules/dice.js';
 import {
     DICE_BY_SIZE, resolveAncients, type AdvantageStep, type AncientsDiceSource, type AncientsInput, type AncientsOutcome,
@@ -62,7 +63,8 @@ export const ancientsPlugin: RulesetPlugin = {
     id: 'ancients',
     kinds: ['engagement'],
     hasEnteredDice: (_model, action) => hasEnteredAncientsDice(action.node),
-    resolve: (model, action, dice) => resolveAncientsAction(model, action, dice)
+    // Issue 8: each unit fights with the tokens and break test that earlier outcomes left it.
+    resolve: (model, action, dice) => resolveAncientsAction(model, action, dice, u => effectiveStats(model, action.node, u))
 };
 
 /** One unit in the JSON of docs/json.md ("Ancients"). */
