@@ -5,7 +5,7 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem, type LangiumDocument } from 'langium';
+import { EmptyFileSystem, type LangiumDocument, type Reference } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import {
@@ -25,7 +25,8 @@ function syntaxProblems(doc: LangiumDocument<Scenario>): string[] {
 }
 
 function unresolved(doc: LangiumDocument<Scenario>): string[] {
-    return doc.references.filter(r => r.ref === undefined).map(r => r.$refText);
+    // The grammar has single references only (no multi-references).
+    return (doc.references as Reference[]).filter(r => r.ref === undefined).map(r => r.$refText);
 }
 
 // Every form of the brief's language sketch, in one file.

@@ -20,7 +20,7 @@ export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor)
         byKind.set(kind, names);
         if (!node.name) return;
         if (names.has(node.name)) {
-            accept('error', `There is already a ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
+            accept('error', `There is already ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
         } else names.set(node.name, node);
     };
     const visit = (el: unknown) => {
