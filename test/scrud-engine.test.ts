@@ -236,6 +236,29 @@ engagement E { A attacks B }`);
     });
 });
 
+describe('options read from a scenario', () => {
+    it('`option pooled` pools every engagement and `option die` sets the die of units that name none', async () => {
+        const parse = parseHelper<Scenario>(createBattleServices(EmptyFileSystem).Battle);
+        const doc = await parse(`rules scrud
+option pooled
+option die d4
+grade Regular 0 { die d6 }
+modifier Hill +1
+force A { unit Foot foot  unit Horse horse Regular }
+force B { unit Foot foot { die average } }
+engagement E { A attacks B
+  factor Hill, Hill on A.Foot
+  factor Hill on A }`);
+        const model = buildScenario(doc.parseResult.value);
+        const input = buildScrudInput(model, model.actions[0].node)!;
+        expect(input.pooled).toBe(true);
+        expect([...input.attacker.units, ...input.defender.units].map(u => [u.id, u.die.name, u.modifier])).toEqual([
+            // Each factor line counts once per modifier it names (S2: the sum of every factor).
+            ['A.Foot', 'd4', 3], ['A.Horse', 'd6', 1], ['B.Foot', 'average', 0]
+        ]);
+    });
+});
+
 // ---------------------------------------------------------------------------------------------
 // An independent reference: written from RULES.md without looking at the engine's structure.
 // It enumerates each arm's units, repeatedly takes the highest remaining die (the earliest declared
