@@ -1,14 +1,20 @@
 import { inject, type Module } from 'langium';
 import {
     createDefaultModule, createDefaultSharedModule,
-    type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices
+    type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
 } from 'langium/lsp';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
 import { BattleScopeProvider } from './battle-scope.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
+import { BattleCodeLensProvider } from './lsp/code-lens.js';
+import { BattleCommandHandler } from './lsp/commands.js';
+import { BattleHoverProvider } from './lsp/hover.js';
+import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
+import { UmpireConfigurationProvider } from './lsp/settings.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
+import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 
 /** Services this language adds to Langium's. */
@@ -28,7 +34,10 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
     lsp: {
         Formatter: () => new BattleFormatter(),
         CompletionProvider: (services) => new BattleCompletionProvider(services),
-        CodeActionProvider: () => new BattleCodeActionProvider()
+        CodeActionProvider: () => new BattleCodeActionProvider(),
+        CodeLensProvider: () => new BattleCodeLensProvider(),
+        HoverProvider: () => new BattleHoverProvider(),
+        InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     },
     validation: {
         BattleValidator: () => new BattleValidator(),
@@ -36,11 +45,23 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
     }
 };
 
+/** Shared services: documents are parsed behind the size and nesting guards. */
+export const BattleSharedModule: Module<LangiumSharedServices, PartialLangiumSharedServices> = {
+    workspace: {
+        LangiumDocumentFactory: (services) => new BattleDocumentFactory(services),
+        // Settings are `umpire.*` (package.json), not a section named after the language.
+        ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
+    },
+    lsp: {
+        ExecuteCommandHandler: (services) => new BattleCommandHandler(services)
+    }
+};
+
 export function createBattleServices(context: DefaultSharedModuleContext): {
     shared: LangiumSharedServices,
     Battle: BattleServices
 } {
-    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule);
+    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, BattleSharedModule);
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, BattleModule);
     shared.ServiceRegistry.register(Battle);
     registerValidationChecks(Battle);
