@@ -79,7 +79,7 @@ turn 1 "Dawn" {
   command Orders { Greeks.Hoplites#1 inspires Greeks.Hoplites#2
     Greeks.Hoplites#1 rallies Greeks.Peltasts }
   engagement Later { Greeks attacks Persians
-    outcome entered {
+    outcome entered check "00ff00ff" {
     }
   }
 }
@@ -151,7 +151,7 @@ describe('parsing', () => {
             ['Immortals', 'won', [], undefined]
         ]);
         const later = (s.elements.filter(isTurn)[0].elements.filter(isAction) as Action[]).find(a => a.name === 'Later')!;
-        expect([later.outcome?.entered, later.outcome?.seed, later.outcome?.lines]).toEqual([true, undefined, []]);
+        expect([later.outcome?.entered, later.outcome?.seed, later.outcome?.check, later.outcome?.lines]).toEqual([true, undefined, '00ff00ff', []]);
     });
 
     it('reads turns with their actions and states in order', async () => {
