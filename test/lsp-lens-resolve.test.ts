@@ -9,6 +9,7 @@ import type { ApplyWorkspaceEditParams, CodeLens, Diagnostic, TextDocumentEdit }
 import { createBattleServices } from '../src/language/battle-module.js';
 import { OutcomeCommands, type EditorSide, type ResolveAllResult, type ResolveResult } from '../src/language/lsp/commands.js';
 import { staleOutcomeActions } from '../src/language/lsp/stale-fix.js';
+import { renderOddsHtml, type OddsAnswer } from '../src/extension/odds-html.js';
 
 const { shared, Battle } = createBattleServices(EmptyFileSystem);
 const URI_TEXT = 'file:///campaign/test.battle';
@@ -293,5 +294,29 @@ engagement Duel {
         expect(all.actions[1].reason).toMatch(/two sides/);
         expect(await commands.odds({ uri: URI_TEXT, action: 'Nope' })).toMatchObject({ available: false });
         expect(await commands.odds({})).toMatchObject({ available: false });
+    });
+
+    it('draws the odds panel as a locked-down page: a bar per unit whose segments add up to 100%', async () => {
+        await open(DUEL, 1);
+        const answer = await commands.odds({ uri: URI_TEXT, action: 'Duel' }) as OddsAnswer;
+        const html = renderOddsHtml(answer, { nonce: 'N0nce', title: 'Odds: Duel' });
+        expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-N0nce';">`);
+        expect(html).toContain('<style nonce="N0nce">');
+        expect(html).not.toMatch(/<script|style="|https?:/i);
+        expect(html).toContain('<h3>A</h3>');
+        expect(html).toContain('<h3>B</h3>');
+        // B.Line's row: its segments' widths (classes of the sheet) add up to the whole bar.
+        const row = /<tr><td class="unit">B\.Line<\/td>(.*?)<\/tr>/.exec(html)![1];
+        const widths = [...row.matchAll(/class="seg [^ ]+ (w[0-9_]+)"/g)].map(m => Number(new RegExp(`\\.${m[1]} \\{ width: ([0-9.]+)%; \\}`).exec(html)![1]));
+        expect(widths.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 1);
+        // "At least" figures: recoil or worse for B.Line is 1 - P(stand-off) - P(won), by enumeration.
+        const p = lineByEnumeration();
+        expect(row).toContain(`recoil+ <b>${(100 * (1 - p['stand-off'] - p['won'])).toFixed(1)}%</b>`);
+    });
+
+    it('says why when there are no odds, and escapes what it shows', () => {
+        const html = renderOddsHtml({ available: false, action: '<b>x</b>', reason: 'no "sides" & more' }, { nonce: 'n', title: 't' });
+        expect(html).toContain('&lt;b&gt;x&lt;/b&gt;');
+        expect(html).toContain('No odds: no &quot;sides&quot; &amp; more');
     });
 });
