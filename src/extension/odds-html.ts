@@ -105,7 +105,7 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet): string {
         .filter(l => (u.probabilities[l] ?? 0) > 0)
         .map(l => {
             const p = u.probabilities[l];
-            return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${p >= 0.12 ? escapeHtml(`${l} ${percent(p)}`) : ''}</span>`;
+            return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${p >= 0.18 ? escapeHtml(`${l} ${percent(p)}`) : ''}</span>`;
         }).join('');
     const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
     const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
