@@ -296,6 +296,41 @@ describe('L5 infantry fire', () => {
     });
 });
 
+describe('fire against an enumeration of every throw', () => {
+    const input = (firer: LfUnit): FireInput => ({
+        firer, target: unit({ id: 'B.Line', force: 'B' }), range: 5, sameTarget: false, newTarget: false, moved: false,
+        targetCover: undefined, options: NO_HOUSE_RULES
+    });
+    /** Every sequence of `n` d6 faces. */
+    const throws = (n: number): number[][] => (n === 0 ? [[]] : throws(n - 1).flatMap(t => [1, 2, 3, 4, 5, 6].map(f => [...t, f])));
+
+    it('formed infantry: expected DPs are 1/6 a die (one in six is a 6)', () => {
+        let total = 0;
+        const all = throws(3);
+        for (const t of all) total += resolveFire(input(unit({ stands: 3 })), { d6: t, reroll: [] }).dp;
+        expect(total / all.length).toBeCloseTo(3 / 6, 12);
+    });
+    it('skirmishers: 1/6 + 1/6 × 1/2 = 1/4 a die, over every throw and every re-roll', () => {
+        let total = 0, weight = 0;
+        for (const t of throws(2)) {
+            const fives = t.filter(v => v === 5).length;
+            for (const r of throws(fives)) {
+                const w = 6 ** -(t.length + r.length);
+                total += w * resolveFire(input(unit({ stands: 2, formation: 'skirmish' })), { d6: t, reroll: r }).dp;
+                weight += w;
+            }
+        }
+        expect(weight).toBeCloseTo(1, 12);
+        expect(total).toBeCloseTo(2 / 4, 12);
+    });
+    it('artillery at close range, no modifier: (0+1+1+2+2+1)/6 = 7/6 DP and 1/6 casualty a gun', () => {
+        const gun = unit({ type: 'artillery', guns: 'medium', stands: 1, formation: 'unlimbered' });
+        const outcomes = [1, 2, 3, 4, 5, 6].map(v => resolveFire(input(gun), { d6: [v], reroll: [] }));
+        expect(outcomes.reduce((s, o) => s + o.dp, 0) / 6).toBeCloseTo(7 / 6, 12);
+        expect(outcomes.reduce((s, o) => s + o.casualties, 0) / 6).toBeCloseTo(1 / 6, 12);
+    });
+});
+
 describe('L6 movement', () => {
     const move = (over: Partial<MoveInput> = {}): MoveInput => ({
         unit: unit(), average: 1, d6: 0, plus: 0, woods: false, uphill: false, charging: false, wheel: false, formationChange: false,

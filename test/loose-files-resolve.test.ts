@@ -242,6 +242,25 @@ describe('re-dressing (L8)', () => {
         expect(r.lines.map(l => [l.unit, l.result, ...l.facts.map(formatFact)])).toEqual([
             ['American.Militia', 'no-redress', 'dp 0'], ['British.Foot', 'redressed', 'dp -1']
         ]);
+        // No dice are thrown: the outcome needs no seed.
+        expect(r.json.seed).toBeNull();
+    });
+    it('knows from the turn\'s own actions which units moved, fought or were shot at', async () => {
+        const { model } = await load(`turn 1 {
+  fire F { British.Guns fires at American.Rifles: range 20 }
+  move M { British.Foot: average 1 }
+  engagement E { British.Lights attacks American.Line }
+  redress R {
+    British.Foot: stationary, dp 1
+    British.Lights: stationary, dp 1
+    American.Rifles: stationary, dp 1
+    British.Guns: stationary, dp 1
+  }
+}`);
+        expect(resolved(model, 'R').json.units.map(u => [u.unit, u.result, u.reason])).toEqual([
+            ['Foot', 'no-redress', 'it moved this turn'], ['Lights', 'no-redress', 'it is in combat'],
+            ['Rifles', 'no-redress', 'class 3 removes none when shot at'], ['Guns', 'redressed', 'class 2 removes 1 DP']
+        ]);
     });
 });
 

@@ -316,13 +316,40 @@ export interface RedressRead {
     readonly input: RedressInput;
 }
 
-/** L8: each `Unit: stationary` (or `moved`, `in-combat`, `shot-at`) line of a redress action. */
+/**
+ * What a unit did earlier in the same turn, from the turn's own actions: it moved (a line in a
+ * `move`), fought (a side of an `engagement`), or was shot at (the target of a `fire`).
+ */
+export function turnActivity(model: ScenarioModel, action: ActionModel, unitId: string): { moved: boolean, inCombat: boolean, shotAt: boolean } {
+    const done = { moved: false, inCombat: false, shotAt: false };
+    if (!action.turn) return done;
+    for (const other of model.actions) {
+        if (other.turn !== action.turn || other === action) continue;
+        const st = other.node.statements;
+        if (other.node.kind === 'move' && st.some(x => isFacts(x) && unitsOf(model, x.target).some(u => u.id === unitId))) done.moved = true;
+        if (other.node.kind === 'engagement' && st.some(x => isSides(x) && fightingUnits(model, [...x.attackers, ...x.defenders]).some(u => u.id === unitId))) done.inCombat = true;
+        if (other.node.kind === 'fire' && st.some(x => isRelation(x) && x.verb === 'fires' && firstUnit(model, x.object)?.id === unitId)) done.shotAt = true;
+    }
+    return done;
+}
+
+/**
+ * L8: each `Unit: stationary` line of a redress action. Whether it moved, fought or was shot at comes
+ * from its facts (`moved`, `in-combat`, `shot-at`) or from the other actions of the same turn.
+ */
 export function readRedress(model: ScenarioModel, action: ActionModel): RedressRead[] {
     const out: RedressRead[] = [];
     for (const line of action.node.statements.filter(isFacts)) {
         for (const u of unitsOf(model, line.target)) {
             const f = line.facts;
-            out.push({ line, unit: u, input: { unit: lfUnitAt(model, u, action.node), moved: has(f, 'moved'), inCombat: has(f, 'in-combat'), shotAt: has(f, 'shot-at') } });
+            const done = turnActivity(model, action, u.id);
+            out.push({
+                line, unit: u,
+                input: {
+                    unit: lfUnitAt(model, u, action.node),
+                    moved: has(f, 'moved') || done.moved, inCombat: has(f, 'in-combat') || done.inCombat, shotAt: has(f, 'shot-at') || done.shotAt
+                }
+            });
         }
     }
     return out;

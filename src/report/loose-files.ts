@@ -384,10 +384,18 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
     return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, inputs, source, dice)), lines, text };
 }
 
+/** Morale and re-dressing throw nothing; a command throws only for a commander's move. */
+export function throwsNoDice(model: ScenarioModel, action: ActionModel): boolean {
+    const kind = action.node.kind;
+    return kind === 'morale' || kind === 'redress' || (kind === 'command' && readCommand(model, action).every(u => u.kind !== 'move'));
+}
+
 export const looseFilesPlugin: RulesetPlugin = {
     id: 'loose-files',
     kinds: ['engagement', 'fire', 'move', 'morale', 'redress', 'command'],
-    hasEnteredDice: (_model, action) => action.node.statements.some(isDice),
+    // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:
+    // it is resolved like entered dice, so its outcome never changes with a seed.
+    hasEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
     resolve: (model, action, dice) => resolveWith(model, action, dice, sourceFor(model, action, dice))
 };
 
