@@ -8,12 +8,12 @@
  * t and one of our dice can fall below t − 3 can fail (two of them on a d6: t = 5 and 6). The counts
  * of dice reaching those thresholds are nested, so each side's joint count law is a DP over its
  * units on monotone count vectors, and the event is the sum over the other side's vectors of our
- * joint survival function. Cost O((n + m) · C(k + T, T)) for T thresholds: O(n³) on d6.
+ * joint survival function. Cost O((n + m) · C(k + T, T)) for T thresholds: O(n³/6) on d6 (T ≤ 2).
  */
 
 /** Beyond this many count vectors (or this much work) the chance is reported as unknown (null). */
 const MAX_STATES = 2_000_000;
-const MAX_WORK = 3e9;
+const MAX_WORK = 2e9;
 
 export function noRoutChance(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[]): number | null {
     const n = own.length, m = other.length;
@@ -24,6 +24,12 @@ export function noRoutChance(own: readonly Float64Array[], other: readonly Float
     const thresholds = grid.filter(t => canFall(t) && canReach(t));
     const T = thresholds.length;
     if (T === 0) return 1;
+    if (T <= 2) {
+        if ((n ** 3 + m ** 3) / 6 > MAX_WORK) return null;
+        const ownLaw = nestedCounts(own.map(d => categories(d, grid, thresholds.map(t => t - 3))), T);
+        const otherLaw = nestedCounts(other.map(d => categories(d, grid, thresholds)), T);
+        return clamp01(expectedSurvival(ownLaw, n, otherLaw, m, k, T));
+    }
     const space = countSpace(k, T);
     if (space === null || space.states.length / T * (n + m) > MAX_WORK) return null;
     const ownLaw = jointCounts(own.map(d => categories(d, grid, thresholds.map(t => t - 3))), space);
@@ -31,8 +37,10 @@ export function noRoutChance(own: readonly Float64Array[], other: readonly Float
     const survival = survivalOf(ownLaw, space);
     let total = 0;
     for (let s = 0; s < space.index.length; s++) total += otherLaw[space.index[s]] * survival[space.index[s]];
-    return Math.min(1, Math.max(0, total));
+    return clamp01(total);
 }
+
+const clamp01 = (p: number) => Math.min(1, Math.max(0, p));
 
 /** π[c] = P(the die reaches exactly the c lowest of the ascending `levels`). */
 function categories(dist: Float64Array, grid: readonly number[], levels: readonly number[]): Float64Array {
@@ -118,4 +126,52 @@ function survivalOf(law: Float64Array, space: CountSpace): Float64Array {
         }
     }
     return sv;
+}
+
+/**
+ * The joint law of one or two nested counts (T ≤ 2, every d6 engagement), in place and uncapped:
+ * law[x1·(n+1) + x2] = P(x1 dice reach the lower level and x2 of them the higher). Row by row from
+ * the top, each unit costs O(i²/2) for the i units already folded: O(n³/6) in all.
+ */
+function nestedCounts(units: readonly Float64Array[], T: number): Float64Array {
+    const n = units.length, W = n + 1;
+    const law = new Float64Array(T === 1 ? W : W * W);
+    law[0] = 1;
+    for (let i = 0; i < n; i++) {
+        const [p0, p1, p2] = units[i];
+        if (T === 1) {
+            for (let x = i + 1; x >= 1; x--) law[x] = law[x] * p0 + law[x - 1] * p1;
+            law[0] *= p0;
+            continue;
+        }
+        for (let x1 = i + 1; x1 >= 1; x1--) {
+            const row = x1 * W, prev = row - W;
+            for (let x2 = x1; x2 >= 1; x2--) law[row + x2] = law[row + x2] * p0 + law[prev + x2] * p1 + law[prev + x2 - 1] * p2;
+            law[row] = law[row] * p0 + law[prev] * p1;
+        }
+        law[0] *= p0;
+    }
+    return law;
+}
+
+/** Σ over the other side's counts y of P(y) · P(own counts ≥ min(y, k) in every level). */
+function expectedSurvival(own: Float64Array, n: number, other: Float64Array, m: number, k: number, T: number): number {
+    const W = n + 1, V = m + 1;
+    const sv = Float64Array.from(own);
+    if (T === 1) {
+        for (let x = n - 1; x >= 0; x--) sv[x] += sv[x + 1];
+        let total = 0;
+        for (let y = 0; y <= m; y++) total += other[y] * sv[Math.min(y, k)];
+        return total;
+    }
+    for (let x1 = n; x1 >= 0; x1--) for (let x2 = n - 1; x2 >= 0; x2--) sv[x1 * W + x2] += sv[x1 * W + x2 + 1];
+    for (let x1 = n - 1; x1 >= 0; x1--) for (let x2 = 0; x2 <= n; x2++) sv[x1 * W + x2] += sv[(x1 + 1) * W + x2];
+    let total = 0;
+    for (let y1 = 0; y1 <= m; y1++) {
+        for (let y2 = 0; y2 <= y1; y2++) {
+            const p = other[y1 * V + y2];
+            if (p !== 0) total += p * sv[Math.min(y1, k) * W + Math.min(y2, k)];
+        }
+    }
+    return total;
 }
