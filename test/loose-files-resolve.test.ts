@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { EmptyFileSystem } from 'langium';
@@ -112,7 +113,7 @@ describe('fire (L4, L5)', () => {
         // heavy +1, same target +1: 5 → 7 (1 DP, 1 casualty), 1 → 3 (1 DP).
         expect(target.dice).toEqual([{ die: 5, modified: 7, dp: 1, casualties: 1 }, { die: 1, modified: 3, dp: 1, casualties: 0 }]);
         expect(lineFacts(r, 'American.Line')).toEqual([['casualty', 'dp 2', 'casualties 1']]);
-        expect(lineFacts(r, 'British.Guns')).toEqual([['fired', 'range 8', 'dice 2']]);
+        expect(lineFacts(r, 'British.Guns')).toEqual([['fired', 'range 8', 'throws 2']]);
     });
     it('skirmishers: fives re-rolled from the reroll line, seeded re-rolls after the d6', async () => {
         const { model } = await load(`fire Rifles {
@@ -222,7 +223,7 @@ command Rally {
         expect([state.dp, state.casualties, state.status]).toEqual([5, 2, 'fled']);
         expect(lineFacts(resolved(after, 'Seen'), 'American.Line')).toEqual([['unmoved', 'dp 0']]);
         expect(lineFacts(resolved(after, 'Rally'), 'American.Militia')).toEqual([['rallied', 'dp -1']]);
-        expect(lineFacts(resolved(after, 'Rally'), 'American.Pickens')).toEqual([['rallies', 'cp 2']]);
+        expect(lineFacts(resolved(after, 'Rally'), 'American.Pickens')).toEqual([['rally', 'cp 2']]);
     });
     it('off, nobody flees and the friend takes the morale table', async () => {
         const { model } = await load(body);
@@ -315,6 +316,29 @@ describe('umpire on examples/cowpens.battle', () => {
         expect(bayonets.units.filter(u => u.side).map(u => [u.unit, u.result, u.total])).toEqual([
             ['Continentals', 'easy-victory', 9], ['Fusiliers', 'defeated', 3]
         ]);
+    });
+
+    it('writes every outcome (--write), which parses back clean, carries DPs on, and is written once', () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-lf-'));
+        try {
+            const file = path.join(dir, 'cowpens.battle');
+            fs.copyFileSync('examples/cowpens.battle', file);
+            expect(umpire('resolve', file, '--write').status).toBe(0);
+            const once = fs.readFileSync(file, 'utf8');
+            expect(once.match(/outcome (seed \d+|entered) check/g)).toHaveLength(11);
+            expect(once).toContain('American.Riflemen: routed, die 3, total -5, dp 4, casualties 2');
+            expect(once).toContain('American.Pickens: rally, cp 2 vs American.Carolinians');
+            const check = umpire('check', file);
+            expect([check.status, check.stdout.trim()]).toEqual([0, '']);
+            // With the Volley's DP on the Fusiliers written, the bayonet fight sees it: 3 − 2 = 1.
+            const json = JSON.parse(umpire('resolve', file, '--json', '--engagement', 'Bayonets').stdout) as { engagements: Array<{ units: Array<Record<string, unknown>> }> };
+            const fusiliers = json.engagements[0].units.find(u => u.unit === 'Fusiliers')!;
+            expect([fusiliers.total, fusiliers.modifiers]).toEqual([1, [{ reason: '1 DP', value: -2 }]]);
+            expect(umpire('resolve', file, '--write').status).toBe(0);
+            expect(fs.readFileSync(file, 'utf8')).toBe(once);
+        } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
     });
 
     it('prints the dice, each modifier with its reason, and each result with DPs, casualties and movement', () => {

@@ -253,7 +253,7 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
             dice: o.dice.map(d => ({ die: d.die, modified: d.modified, dp: d.dp, casualties: d.casualties })),
             rerolls: o.rerolls.map(d => ({ die: d.die, dp: d.dp }))
         });
-        lines.push({ unit: r.firer.id, result: 'fired', facts: [['range', o.range], ['dice', o.diceCount]], opponent: r.target.id });
+        lines.push({ unit: r.firer.id, result: 'fired', facts: [['range', o.range], ['throws', o.diceCount]], opponent: r.target.id });
         lines.push({ unit: r.target.id, result: o.result, facts: stateFacts({ dp: o.dp, casualties: o.casualties, fled: o.fled }), opponent: r.firer.id });
         text.push(`${r.firer.id} fires at ${r.target.id}: ${o.kind ?? 'no'} fire, range ${o.range} inches (${o.band}, reach ${o.reach})`);
         text.push(`  dice: ${steps.join('; ')}`);
@@ -364,9 +364,9 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
             const unit = lfUnitAt(model, use.unit, action.node);
             inputs.push({ rally: { officer, unit, dp: use.dp } });
             const o = resolveRally({ officer, unit, dp: use.dp });
-            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'rallies', cp: o.cp, rallies: use.unit.id });
+            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'rally', cp: o.cp, rallies: use.unit.id });
             units.push({ force: use.unit.force, unit: shortId(use.unit), result: o.removed ? 'rallied' : 'not-rallied', dp: -o.removed, by: use.officer.id, reason: o.problem ?? null });
-            lines.push({ unit: use.officer.id, result: 'rallies', facts: stateFacts({ cp: o.cp }), opponent: use.unit.id });
+            lines.push({ unit: use.officer.id, result: 'rally', facts: stateFacts({ cp: o.cp }), opponent: use.unit.id });
             lines.push({ unit: use.unit.id, result: o.removed ? 'rallied' : 'not-rallied', facts: stateFacts({ dp: -o.removed }), opponent: use.officer.id });
             text.push(`${use.officer.id} rallies ${use.unit.id}: ${o.removed} DP removed for ${o.cp} CP (2 CP a DP)${o.problem ? ` — ${o.problem}` : ''}`);
             summary.push(`${use.unit.id} −${o.removed} DP`);
