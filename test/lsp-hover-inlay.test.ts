@@ -130,7 +130,7 @@ describe('inlay hints', () => {
     it('name the unit each entered die feeds, with its adjusted die and result, and the result at the header', async () => {
         const doc = await open(TEXT);
         expect((await hints(doc)).map(h => labelAt(doc, h))).toEqual([
-            'engagement E { ⟨⚄ Foot: 1 stand-off · A horse: 1 retire (not written)⟩',
+            'engagement E { ⟨→ Foot: 1 stand-off · A horse: 1 retire (not written)⟩',
             'dice A foot 4 ⟨Guard=5 stand-off⟩',
             'dice A horse 3 ⟨Horse=4 retire⟩',
             'dice B foot 5 ⟨Line=5 stand-off⟩',
@@ -141,10 +141,10 @@ describe('inlay hints', () => {
     it('show the written summary, each outcome line\'s opponent figure, and flag a stale outcome', async () => {
         const doc = await resolved(TEXT, 'E');
         const labels = (await hints(doc)).map(h => labelAt(doc, h));
-        expect(labels[0]).toBe('engagement E { ⟨⚄ Foot: 1 stand-off · A horse: 1 retire⟩');
+        expect(labels[0]).toBe('engagement E { ⟨→ Foot: 1 stand-off · A horse: 1 retire⟩');
         expect(labels).toContain('A.Horse: retire, die 3, mod +1, adjusted 4 vs B.Lancers ⟨(adjusted 6)⟩');
         const stale = await open(doc.textDocument.getText().replace('dice B horse 6', 'dice B horse 2'), 3);
-        expect((await hints(stale)).map(h => labelAt(stale, h))[0]).toBe('engagement E { ⟨⚄ Foot: 1 stand-off · A horse: 1 retire (stale)⟩');
+        expect((await hints(stale)).map(h => labelAt(stale, h))[0]).toBe('engagement E { ⟨→ Foot: 1 stand-off · A horse: 1 retire (stale)⟩');
     });
 
     it('name the units when the dice do not resolve yet, and nothing for a seedless engagement', async () => {

@@ -19,6 +19,7 @@ import { resolveAll as resolveAllText, ResolveAllError, type CheckedText, type W
 import { isUnresolvable, resolveAction, rulesetPlugin } from '../../report/rulesets.js';
 import { umpireSetting } from './settings.js';
 import { oddsCommand } from './odds.js';
+import { campaignStatus, STATUS_COMMAND } from './status-command.js';
 
 /** Command ids: part of the contract with the extension and the protocol tests. */
 export const UmpireCommands = {
@@ -100,6 +101,7 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.reroll, (args, token) => commands().resolve(args[0], true, token));
         accept(UmpireCommands.resolveAll, (args, token) => commands().resolveAll(args[0], token));
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
+        accept(STATUS_COMMAND, (args, token) => campaignStatus(this.shared, args[0], token));
     }
 }
 
@@ -365,6 +367,7 @@ async function checkScratch(text: string): Promise<CheckedText> {
         return { root: document.parseResult.value, errors };
     } finally {
         documents.deleteDocument(uri);
+        scratch.shared.workspace.IndexManager.remove(uri);
     }
 }
 

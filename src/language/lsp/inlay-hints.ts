@@ -16,7 +16,13 @@ import { hasStaleOutcome, previewAction, signed, type Preview } from './hover.js
 import { umpireSetting } from './settings.js';
 
 export class BattleInlayHintProvider implements InlayHintProvider {
-    constructor(private readonly shared: LangiumSharedServices) {}
+    constructor(private readonly shared: LangiumSharedServices) {
+        // Turning the setting off or on shows at once, not at the next edit.
+        shared.workspace.ConfigurationProvider.onConfigurationSectionUpdate(update => {
+            if (update.section !== 'umpire') return;
+            shared.lsp.Connection?.languages.inlayHint.refresh().catch(() => undefined);
+        });
+    }
 
     async getInlayHints(document: LangiumDocument, params: InlayHintParams, _cancelToken?: CancellationToken): Promise<InlayHint[]> {
         if (!await umpireSetting(this.shared, 'inlayHints.enabled', true)) return [];
@@ -56,7 +62,8 @@ function headerHint(document: LangiumDocument, action: ActionModel, preview: Pre
     } else {
         return undefined;
     }
-    return { position: brace.range.end, label: `⚄ ${label}`, paddingLeft: true, tooltip };
+    // Editors cut long hints short (VS Code at 43 characters): the tooltip has the whole result.
+    return { position: brace.range.end, label: `→ ${label}`, paddingLeft: true, tooltip: `${label}\n\n${tooltip}` };
 }
 
 /** After each entered die: the unit it feeds, and with a result, its adjusted die and result. */
