@@ -8,6 +8,8 @@ import { BattleScopeProvider } from './battle-scope.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
+import { BattleDocumentSymbolProvider, BattleFoldingRangeProvider } from './lsp/symbols.js';
+import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
 import { BattleCommandHandler } from './lsp/commands.js';
 import { BattleHoverProvider } from './lsp/hover.js';
@@ -35,6 +37,9 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
         Formatter: () => new BattleFormatter(),
         CompletionProvider: (services) => new BattleCompletionProvider(services),
         CodeActionProvider: () => new BattleCodeActionProvider(),
+        DocumentSymbolProvider: () => new BattleDocumentSymbolProvider(),
+        FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
+        SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
         CodeLensProvider: () => new BattleCodeLensProvider(),
         HoverProvider: () => new BattleHoverProvider(),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
