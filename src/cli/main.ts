@@ -14,6 +14,12 @@ import { MAX_SEED } from '../rules/dice.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
+// `umpire check … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+});
+
 function parseSeed(value: string): number {
     const n = Number(value);
     if (!/^[0-9]+$/.test(value) || n > MAX_SEED) throw new InvalidArgumentError(`a seed is a whole number from 0 to ${MAX_SEED}`);

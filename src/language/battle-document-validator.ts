@@ -44,7 +44,8 @@ function syntaxMessage(message: string): string {
         const found = m[2] === '' ? 'the end of the file' : `'${m[2]}'`;
         return m[1] ? `Expected '${m[1]}' here, not ${found}.` : `This does not read as .battle: unexpected ${found}.`;
     }
-    if (message.startsWith('unexpected character')) return `This character is not part of the .battle language: ${message.replace(/^unexpected character: /, '')}`;
+    const stray = /^unexpected character: ->(.*)<- at offset/s.exec(message);
+    if (stray) return `The character '${stray[1]}' is not part of the .battle language.`;
     return message;
 }
 
