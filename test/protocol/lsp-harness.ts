@@ -33,11 +33,13 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * Bundles the server when out/language/main.cjs is missing or older than the sources, so the
- * tests always exercise the code under test in the form the .vsix ships it.
+ * Bundles (`node esbuild.mjs`: server, client, CLI) when out/language/main.cjs or out/cli/main.cjs
+ * is missing or older than the sources, so the tests exercise the code under test in the form
+ * the .vsix ships it.
  */
 export function ensureServerBundle(): void {
-    const bundleTime = fs.existsSync(serverBundle) ? fs.statSync(serverBundle).mtimeMs : 0;
+    const bundles = [serverBundle, path.join(repoRoot, 'out', 'cli', 'main.cjs')];
+    const bundleTime = Math.min(...bundles.map(b => fs.existsSync(b) ? fs.statSync(b).mtimeMs : 0));
     if (bundleTime >= newestMtime(path.join(repoRoot, 'src'))) return;
     const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repoRoot, encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`node esbuild.mjs failed:\n${r.stdout}\n${r.stderr}`);
@@ -53,6 +55,13 @@ export interface ResolveCommandResult {
     applied: boolean;
     summary: string;
     seed: number | null;
+}
+
+/** The result of `workspace/executeCommand` for umpire.resolveAll. */
+export interface ResolveAllResult {
+    applied: boolean;
+    resolved: Array<{ action: string, summary: string, seed: number | null }>;
+    reason?: string;
 }
 
 export class LspSession {

@@ -3,13 +3,14 @@
  * stdio by a real LSP client, as VS Code does: diagnostics, code lenses, the resolve command and
  * its versioned workspace edit, hover, formatting, and a clean shutdown.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextDocumentEdit, type CodeLens, type MarkupContent } from 'vscode-languageserver-protocol/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ensureServerBundle, LspSession, repoRoot, type ResolveCommandResult } from './lsp-harness.js';
+import { ensureServerBundle, LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult } from './lsp-harness.js';
 
 // The worked example's result, as the SCRUD seed (seeds/000) states it.
 const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
@@ -140,6 +141,27 @@ describe('the bundled language server over stdio', () => {
         expect(session.document(uri).getText()).toBe(text);
         // The umpire is told why nothing was written.
         expect(session.messages.length).toBeGreaterThan(0);
+    });
+
+    it('umpire.resolveAll writes every outcome as the CLI\'s resolve --write does, and again changes nothing', async () => {
+        const uri = await session.open('scrud-ridge.battle');
+        expect(await session.diagnosticsFor(uri)).toEqual([]);
+        // The same file written by the CLI bundle, an independent entry to the same engine.
+        const cliCopy = path.join(workspace, 'ridge-cli.battle');
+        fs.copyFileSync(path.join(workspace, 'scrud-ridge.battle'), cliCopy);
+        const cli = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'cli', 'main.cjs'), 'resolve', cliCopy, '--write'], { encoding: 'utf8' });
+        expect(cli.status, cli.stderr).toBe(0);
+
+        const result = await session.executeCommand('umpire.resolveAll', [{ uri, version: session.document(uri).version }]) as ResolveAllResult;
+        expect(result.applied).toBe(true);
+        expect(result.resolved.map(r => r.action)).toEqual(['Ridge', 'Village', 'Guns']);
+        const text = session.document(uri).getText();
+        for (const r of result.resolved) expect(text).toContain(`summary ${JSON.stringify(r.summary)}`);
+        expect(text).toBe(fs.readFileSync(cliCopy, 'utf8'));
+
+        const again = await session.executeCommand('umpire.resolveAll', [{ uri, version: session.document(uri).version }]) as ResolveAllResult;
+        expect(again.resolved).toEqual([]);
+        expect(session.document(uri).getText()).toBe(text);
     });
 
     it('shows a hover on a unit', async () => {
