@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { EmptyFileSystem } from 'langium';
-import { expectCompletion } from 'langium/test';
+import { expectCompletion, parseHelper } from 'langium/test';
 import type { CompletionList } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
 import { STAT_VOCABULARY } from '../src/language/lsp/completion.js';
@@ -109,5 +110,46 @@ describe('completion', () => {
                 expect(edit.range.end.character - edit.range.start.character).toBe('Forc'.length);
             }
         });
+    });
+});
+
+/** A snippet body with every placeholder at its default (the first choice; mirrors copy their placeholder). */
+function expandSnippet(body: string[]): string {
+    let text = body.join('\n');
+    const defaults = new Map<string, string>();
+    for (let changed = true; changed;) {
+        changed = false;
+        text = text.replace(/\$\{(\d+):([^{}$]*)\}|\$\{(\d+)\|([^|}]*)\|\}/g, (_m, n1: string, d: string, n2: string, choices: string) => {
+            changed = true;
+            const value = d ?? choices.split(',')[0];
+            defaults.set(n1 ?? n2, value);
+            return value;
+        });
+    }
+    return text.replace(/\$\{(\d+)\}/g, (_m, n: string) => defaults.get(n) ?? '').replace(/\$\d+/g, '');
+}
+
+describe('snippets', () => {
+    const snippets = JSON.parse(readFileSync('snippets/battle.json', 'utf8')) as Record<string, { prefix: string, body: string[] }>;
+    const parse = parseHelper(services);
+    const rulesFor = (name: string) => name.includes('Ancients') || name.includes('stats') ? 'ancients' : name.includes('Loose Files') ? 'loose-files' : 'scrud';
+    const wrap = (name: string, text: string) => name.startsWith('New unit') ? `force F {\n  ${text}\n}\n` : text;
+
+    it.each(Object.keys(snippets))('%s expands to text that parses', async (name) => {
+        const body = wrap(name, expandSnippet(snippets[name].body));
+        const doc = await parse(`scenario "s"\nrules ${rulesFor(name)}\n\n${body}\n`);
+        expect(doc.parseResult.lexerErrors).toEqual([]);
+        expect(doc.parseResult.parserErrors.map(e => e.message)).toEqual([]);
+    });
+
+    it('covers a force, unit, grade, engagement, melee, combat, fire, move and turn', () => {
+        const prefixes = Object.values(snippets).map(s => s.prefix);
+        expect(prefixes).toEqual(expect.arrayContaining(['force', 'unit', 'grade', 'modifier', 'engagement', 'melee', 'combat', 'fire', 'move', 'turn']));
+    });
+
+    it('is contributed by the extension and kept in the package', () => {
+        const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { contributes: { snippets: Array<{ language: string, path: string }> } };
+        expect(pkg.contributes.snippets).toContainEqual({ language: 'battle', path: './snippets/battle.json' });
+        expect(readFileSync('.vscodeignore', 'utf8').split('\n')).toContain('!snippets/battle.json');
     });
 });
