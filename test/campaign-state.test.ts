@@ -61,7 +61,7 @@ turn 2 "Noon" {
     it('shows the state in a hover', async () => {
         const m = await model(text);
         const md = stateHoverMarkdown(m, unit(m, 'B.Foot#1'), action(m, 'River'));
-        expect(md).toContain('**B.Foot#1** before River: **routed** — routed in engagement Ridge (turn 1)');
+        expect(md).toContain('Campaign state before **River**: **routed** — routed in engagement Ridge (turn 1)');
         expect(md).toContain('last result rout (Ridge, turn 1)');
     });
 });

@@ -107,7 +107,7 @@ describe('code lenses', () => {
 
     it('advertises the server commands, and not the client-side odds panel', () => {
         const names = shared.lsp.ExecuteCommandHandler!.commands;
-        expect(names.sort()).toEqual(['umpire.odds', 'umpire.reroll', 'umpire.resolve', 'umpire.resolveAll']);
+        expect(names.sort()).toEqual(['umpire.odds', 'umpire.reroll', 'umpire.resolve', 'umpire.resolveAll', 'umpire.status']);
     });
 });
 

@@ -356,13 +356,13 @@ export function standsText(unit: UnitModel, state: UnitCampaignState): string {
 
 /**
  * Markdown for a hover on a unit: its state as the action sees it (before its outcome), or at the end
- * of the file when no action is given. For 5a's hover provider.
+ * of the file when no action is given. Written to sit under the hover's own title line (the unit's name).
  */
 export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atAction?: ActionModel | Action): string {
     const state = atAction ? unitStateAt(model, atAction, unit) : stateAtEnd(model).get(unit.id);
     if (!state) return '';
-    const where = atAction ? `before ${actionNode(atAction).name}` : 'at the end of the file';
-    const parts = [`**${unit.id}** ${where}: **${statusText(state)}**`];
+    const where = atAction ? `before **${actionNode(atAction).name}**` : 'at the end of the file';
+    const parts = [`Campaign state ${where}: **${statusText(state)}**`];
     if (state.statusSource && state.status !== 'ready') parts[0] += ` — ${state.statusSource}`;
     const facts: string[] = [];
     if (state.lastResult) facts.push(`last result ${lastResultText(state)}`);
