@@ -20,7 +20,6 @@ import { isUnresolvable, resolveAction, rulesetPlugin } from '../../report/rules
 import { umpireSetting } from './settings.js';
 import { oddsCommand } from './odds.js';
 import { campaignStatus, STATUS_COMMAND } from './status-command.js';
-import { campaignStatus, STATUS_COMMAND } from './status-command.js';
 
 /** Command ids: part of the contract with the extension and the protocol tests. */
 export const UmpireCommands = {
@@ -102,7 +101,6 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.reroll, (args, token) => commands().resolve(args[0], true, token));
         accept(UmpireCommands.resolveAll, (args, token) => commands().resolveAll(args[0], token));
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
-        accept(STATUS_COMMAND, (args, token) => campaignStatus(this.shared, args[0], token));
         accept(STATUS_COMMAND, (args, token) => campaignStatus(this.shared, args[0], token));
     }
 }
