@@ -83,7 +83,8 @@ describe('Loose Files unit stats', () => {
         await firesAt('force X { unit Y infantry Line { weapon «pike» } }\n', Codes.lfStatValue);
         await firesAt('force X { unit Y infantry Line { stands «0» } }\n', Codes.lfStatValue);
         await firesAt('force X { unit Y infantry Line { dp «-1» } }\n', Codes.lfStatValue);
-        await silent('force X { unit Y infantry Line { formation column, weapon rifle, stands 1, dp 0 } unit Z artillery Line { guns heavy } }\n', Codes.lfStatValue);
+        await firesAt('force X { unit Y infantry Line { stands «1000» } }\n', Codes.lfStatValue);
+        await silent('force X { unit Y infantry Line { formation column, weapon rifle, stands 100, dp 0 } unit Z artillery Line { guns heavy } }\n', Codes.lfStatValue);
     });
     it('lf-unknown-stat and lf-unit-type', async () => {
         await firesAt('force X { unit Y infantry Line { «colour» blue } }\n', Codes.lfUnknownStat);
@@ -191,6 +192,7 @@ describe('Loose Files engagements, morale, order of play', () => {
     });
     it('lf-morale-not-friend and lf-missing-fact in morale', async () => {
         await firesAt('morale M { American.Militia sees «British.Foot»: routs }\n', Codes.lfMoraleNotFriend);
+        await firesAt('morale M { American.Militia sees «American.Militia»: routs }\n', Codes.lfMoraleNotFriend);
         await firesAt('morale M { American.Militia «sees» American.Rifles: distance 3 }\n', Codes.lfMissingFact);
         await silent('morale M { American.Militia sees American.Rifles: routs }\n', Codes.lfMoraleNotFriend);
     });
@@ -204,5 +206,27 @@ describe('Loose Files engagements, morale, order of play', () => {
     });
     it('statement-not-used: SCRUD factors and Ancients splits', async () => {
         await firesAt('modifier Tired -1\nengagement E {\n  British.Foot attacks American.Militia\n  «factor Tired on British.Foot»\n}\n', Codes.statementNotUsed);
+    });
+});
+
+describe('Loose Files on hostile input', () => {
+    it('answers huge numbers and stray dice with diagnostics, promptly and without throwing', async () => {
+        const diags = await diagnose(BASE + `force X { unit Big infantry Line { stands 999999999 } }
+move M {
+  British.Foot: average 999999999, d6 999999999
+  dice British.Foot average 9 9 9
+}
+fire F {
+  X.Big fires at American.Militia: range 3
+  dice X.Big d6 7 7 7
+}
+engagement E {
+  British.Foot attacks American.Militia
+  dice British 1 1 1 1
+}
+morale Mo { American.Militia sees American.Militia: routs }
+`);
+        const codes = new Set(diags.map(d => d.code));
+        for (const c of [Codes.lfStatValue, Codes.lfMoveDice, Codes.dieFace, Codes.diceCount]) expect(codes).toContain(c);
     });
 });

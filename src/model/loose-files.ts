@@ -15,7 +15,7 @@ import {
     type Action, type Dice, type Fact, type Facts, type Relation, type Target
 } from '../language/generated/ast.js';
 import {
-    COVERS, FORMATIONS, GUNS, WEAPONS, NO_HOUSE_RULES, HOUSE_RULE_OPTIONS,
+    COVERS, FORMATIONS, GUNS, WEAPONS, NO_HOUSE_RULES, HOUSE_RULE_OPTIONS, MAX_MOVE_DICE, MAX_STANDS,
     type CombatInput, type CombatSide, type Cover, type FireInput, type Formation, type Guns,
     type LfOptions, type LfType, type LfUnit, type MoraleEvent, type MoraleInput, type MoveInput, type RedressInput, type Weapon
 } from '../rules/loose-files/index.js';
@@ -48,6 +48,7 @@ export function lfOptions(model: ScenarioModel): LfOptions {
 
 export { NO_HOUSE_RULES };
 
+const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 const num = (v: StatValue | undefined, fallback: number) => (typeof v === 'number' ? v : fallback);
 const word = <T extends string>(v: StatValue | undefined, allowed: readonly T[]): T | undefined =>
     typeof v === 'string' && (allowed as readonly string[]).includes(v) ? v as T : undefined;
@@ -60,8 +61,9 @@ export function lfUnitOf(u: UnitModel, stats: ReadonlyMap<string, StatValue> = u
     const s = stats;
     const type = lfType(u.arm) ?? 'infantry';
     const formation = word<Formation>(s.get('formation'), FORMATIONS) ?? (s.get('skirmish') === true ? 'skirmish' : type === 'artillery' ? 'unlimbered' : 'line');
-    const declaredStands = num(u.stats.get('stands'), 1);
-    const stands = num(s.get('stands'), declaredStands);
+    // Clamped so that no file can ask for more dice than a table holds (the validator reports it).
+    const declaredStands = clamp(num(u.stats.get('stands'), 1), 0, MAX_STANDS);
+    const stands = clamp(num(s.get('stands'), declaredStands), 0, MAX_STANDS);
     return {
         id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), type,
         class: num(s.get('class'), DEFAULT_CLASS), formation,
@@ -269,8 +271,8 @@ export function readMoves(model: ScenarioModel, action: ActionModel): MoveRead[]
                 line, unit: u,
                 input: {
                     unit: lfUnitAt(model, u, action.node),
-                    average: numberFact(f, 'average') ?? (has(f, 'average') ? 1 : 0),
-                    d6: numberFact(f, 'd6') ?? (has(f, 'd6') ? 1 : 0),
+                    average: clamp(numberFact(f, 'average') ?? (has(f, 'average') ? 1 : 0), 0, MAX_MOVE_DICE),
+                    d6: clamp(numberFact(f, 'd6') ?? (has(f, 'd6') ? 1 : 0), 0, MAX_MOVE_DICE),
                     plus: numberFact(f, 'plus') ?? 0,
                     woods: has(f, 'woods'), uphill: has(f, 'uphill'), charging: has(f, 'charging'), wheel: has(f, 'wheel'),
                     formationChange: has(f, 'formation-change'), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),

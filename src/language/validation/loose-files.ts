@@ -18,7 +18,7 @@ import { statValue, unitsOf, type ActionModel, type ScenarioModel, type UnitMode
 import { auditEnteredDice, DEFAULT_LABEL } from '../../report/loose-files.js';
 import { canShow } from '../../rules/dice.js';
 import {
-    COVERS, CP_COST, FORMATIONS, GUNS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
+    COVERS, CP_COST, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
     phaseOf, reachOf, rallyNeedsCommander, resolveRally
 } from '../../rules/loose-files/index.js';
 import { Codes } from './codes.js';
@@ -65,6 +65,8 @@ function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
             accept('error', `'${stat.key}' is one of ${WORD_STATS[stat.key].join(', ')}.`, { ...place, code: Codes.lfStatValue });
         } else if (COUNT_STATS[stat.key] !== undefined && (typeof value !== 'number' || value < COUNT_STATS[stat.key])) {
             accept('error', `'${stat.key}' is a whole number of at least ${COUNT_STATS[stat.key]}.`, { ...place, code: Codes.lfStatValue });
+        } else if (stat.key === 'stands' && typeof value === 'number' && value > MAX_STANDS) {
+            accept('error', `A unit has at most ${MAX_STANDS} stands; only ${MAX_STANDS} are counted.`, { ...place, code: Codes.lfStatValue });
         }
     }
 }
@@ -268,7 +270,9 @@ function checkMorale(model: ScenarioModel, am: ActionModel, accept: ValidationAc
     if (!requireLine(am.node, am.node.statements.some(s => isRelation(s) && s.verb === 'sees'), `'Unit sees Friend: routs' (or retreats)`, accept)) return;
     for (const read of readMorale(model, am)) {
         const r = read.relation;
-        if (read.observer.force !== read.friend.force) {
+        if (read.observer.id === read.friend.id) {
+            accept('error', `${read.observer.id} cannot see itself retreat or rout: name the friend it sees.`, { node: r, property: 'object', code: Codes.lfMoraleNotFriend });
+        } else if (read.observer.force !== read.friend.force) {
             accept('error', `${read.friend.id} is not a friend of ${read.observer.id}: morale (L7) is about friends retreating or routing.`, { node: r, property: 'object', code: Codes.lfMoraleNotFriend });
         }
         if (!has(r.facts, 'routs') && !has(r.facts, 'retreats')) {

@@ -65,6 +65,11 @@ export interface LfOptions {
     readonly fleeLosses: boolean;
 }
 
+/** The most stands a unit may have: a unit is a battalion or battery, and dice per stand stay few. */
+export const MAX_STANDS = 100;
+/** The most movement dice of one kind a line may ask for (the sheet never needs more than 3). */
+export const MAX_MOVE_DICE = 6;
+
 export const NO_HOUSE_RULES: LfOptions = { fullMove: false, brigadeMove: false, corlearsHook: false, fleeLosses: false };
 
 /** The scenario option names of the house rules (L9). */
