@@ -8,7 +8,7 @@
  */
 import { isDice, isFacts, isFlag, isRelation, isSplit, type Action, type Dice, type Relation, type Split, type Target } from '../language/generated/ast.js';
 import {
-    ANCIENTS_FORMATIONS, ANCIENTS_SIZES, ANCIENTS_TYPES, ANCIENTS_WEIGHTS, EnteredAncientsDice,
+    ANCIENTS_FORMATIONS, ANCIENTS_SIZES, ANCIENTS_TYPES, ANCIENTS_WEIGHTS, diceFor, EnteredAncientsDice, opponentsOf,
     type AncientsFormation, type AncientsInput, type AncientsPairing, type AncientsPosition, type AncientsSide,
     type AncientsSize, type AncientsSplit, type AncientsThrow, type AncientsType, type AncientsUnit, type AncientsWeight
 } from '../rules/ancients.js';
@@ -187,7 +187,24 @@ export interface AncientsReading {
     idle: UnitModel[];
 }
 
-/** The engine's input, or the reason there is none. */
+/**
+ * A2: the reason a split cannot be resolved — it does not add up to the unit's dice, or names a unit
+ * that is not its opponent — or undefined. Checked before any dice are thrown, so that a mistyped
+ * `split X 1000000 on Y` never throws a million dice.
+ */
+export function splitProblem(input: AncientsInput): string | undefined {
+    for (const split of input.splits) {
+        const unit = input.units.find(u => u.id === split.unit);
+        const opponents = opponentsOf(input, split.unit);
+        if (!unit || split.parts.some(p => !opponents.includes(p.target))
+            || split.parts.reduce((x, p) => x + p.dice, 0) !== diceFor(unit, input.firstTurn)) {
+            return `The split of ${split.unit} does not match its dice or its opponents: run 'umpire check'.`;
+        }
+    }
+    return undefined;
+}
+
+/** The engine's input, or the reason there is none (splits are checked by `splitProblem`). */
 export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt: StatsAt = u => u.stats): AncientsReading | { problem: string } {
     const sides = sideUnits(model, action);
     if (!sides || sides.attackers.length === 0 || sides.defenders.length === 0) {
@@ -200,8 +217,11 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
     const units: AncientsUnit[] = [];
     const idle: UnitModel[] = [];
     const sideOf: Array<[AncientsSide, UnitModel[]]> = [['attacker', sides.attackers], ['defender', sides.defenders]];
+    const placed = new Set<string>();
     for (const [side, list] of sideOf) {
         for (const u of list) {
+            if (placed.has(u.id)) continue;
+            placed.add(u.id);
             if (!paired.has(u.id)) { idle.push(u); continue; }
             const stats = readAncientsStats(u, maxTest, statsAt(u));
             if (!completeStats(stats)) return { problem: `${u.id} is missing stats or has stats that cannot be read: run 'umpire check'.` };
@@ -212,18 +232,19 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
             });
         }
     }
-    const known = new Set(units.map(u => u.id));
-    if (pairings.some(p => !known.has(p.a) || !known.has(p.b))) {
+    const sideOfUnit = new Map(units.map(u => [u.id, u.side]));
+    if (pairings.some(p => !sideOfUnit.has(p.a) || !sideOfUnit.has(p.b))) {
         return { problem: `Engagement '${action.name}' pairs a unit that is on neither side: run 'umpire check'.` };
     }
-    return {
-        input: {
-            units, pairings, splits: readSplits(model, action),
-            firstTurn: action.statements.some(s => isFlag(s) && s.name === 'first'),
-            breakDice: breakDiceOf(model)
-        },
-        idle
+    if (pairings.some(p => sideOfUnit.get(p.a) === sideOfUnit.get(p.b))) {
+        return { problem: `Engagement '${action.name}' pairs two units of one side: run 'umpire check'.` };
+    }
+    const input: AncientsInput = {
+        units, pairings, splits: readSplits(model, action),
+        firstTurn: action.statements.some(s => isFlag(s) && s.name === 'first'),
+        breakDice: breakDiceOf(model)
     };
+    return { input, idle };
 }
 
 /** The throw a dice line feeds (`hit`, `save`, `test`), or undefined for a label that is none of them. */

@@ -2,7 +2,7 @@
  * Ancients as a rule set plugin: reads the melee, throws or takes the dice, and reports it in the
  * JSON of docs/json.md, the outcome block's lines, and lines an umpire can check by hand.
  */
-import { buildAncientsInput, enteredAncientsDice, hasEnteredAncientsDice, type StatsAt } from '../model/ancients.js';
+import { buildAncientsInput, enteredAncientsDice, hasEnteredAncientsDice, splitProblem, type StatsAt } from '../model/ancients.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../model/scenario.js';
 import { effectiveStats } from '../model/state.js';
 import { D6, SeededDice } from '../rules/dice.js';
@@ -32,6 +32,8 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
     const reading = buildAncientsInput(model, action.node, statsAt);
     if ('problem' in reading) return reading;
     const { input } = reading;
+    const badSplit = splitProblem(input);
+    if (badSplit) return { problem: badSplit };
     let outcome: AncientsOutcome;
     let diceRecord: unknown;
     if (dice.kind === 'seed') {

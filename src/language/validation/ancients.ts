@@ -294,45 +294,50 @@ function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | 
     }
     const inMelee = new Set(input?.units.map(u => u.id) ?? []);
     const byKey = new Map<string, Dice>();
-    let facesOk = true;
+    // A line that cannot be read (bad throw, bad unit, a repeat) makes the counts meaningless: skip them.
+    let readable = true;
     for (const line of lines) {
         const kind = diceThrow(line);
         if (!kind) {
+            readable = false;
             accept('error', `Say which throw these dice are: 'dice ${targetLabel(line.target)} hit …', 'save …' or 'test …'.`,
                 line.label !== undefined ? { node: line, property: 'label', code: Codes.diceLabel } : { node: line, property: 'target', code: Codes.diceLabel });
             continue;
         }
         const unit = oneUnit(model, line.target);
         if (!unit) {
+            readable = false;
             if (line.target.force?.ref && (!line.target.unit || line.target.unit.ref)) {
                 accept('error', `${targetLabel(line.target)} is not one unit: enter each unit's dice on its own line.`, { node: line, property: 'target', code: Codes.ancientsNotOneUnit });
             }
             continue;
         }
         if (input && !inMelee.has(unit.id)) {
+            readable = false;
             accept('error', `Dice for ${unit.id}, which does not fight in engagement '${action.name}'.`, { node: line, property: 'target', code: Codes.diceNotInEngagement });
             continue;
         }
         const key = `${kind} ${unit.id}`;
         if (byKey.has(key)) {
+            readable = false;
             accept('error', `${unit.id} already has a '${kind}' line: enter each throw once.`, { node: line, property: 'label', code: Codes.diceCount });
             continue;
         }
         byKey.set(key, line);
         line.values.forEach((v, i) => {
             if (v < 1 || v > 6) {
-                facesOk = false;
+                readable = false;
                 accept('error', `A d6 cannot show ${v}: its faces are 1 to 6.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
             }
         });
     }
-    if (!input) return;
+    if (!input || !readable) return;
     const due = new Map<string, number>();
     for (const u of input.units) {
         const pool = diceSplit(input, u).reduce((x, p) => x + p.dice, 0);
         due.set(`hit ${u.id}`, pool);
     }
-    if (!countsMatch(action, byKey, due, 'hit', accept) || !facesOk) return;
+    if (!countsMatch(action, byKey, due, 'hit', accept)) return;
     // Hits are complete: the saves and tests due follow from them, then from the saves.
     const outcome = resolveAncients(input, enteredAncientsDice(model, action));
     const saves = new Map(outcome.units.map(u => [`save ${u.id}`, u.hitsReceived]));
