@@ -114,6 +114,21 @@ describe('rename', () => {
     });
 });
 
+describe('rename refusals', () => {
+    it('refuses a new name that is not a name, is a keyword, or is taken by the same kind', async () => {
+        await expect(rename(FILE, 'force French', 'La France', 'force '.length)).rejects.toThrow(/not a name/);
+        await expect(rename(FILE, 'force French', 'attacks', 'force '.length)).rejects.toThrow(/keyword/);
+        await expect(rename(FILE, 'force French', 'Austrian', 'force '.length)).rejects.toThrow(/already a force named 'Austrian'/);
+        await expect(rename(FILE, 'unit Line', 'Hussars', 'unit '.length)).rejects.toThrow(/already a unit in this force named 'Hussars'/);
+        await expect(rename(FILE, 'engagement Ridge', 'Later', 'engagement '.length)).rejects.toThrow(/already an engagement or action named 'Later'/);
+    });
+
+    it('allows a name used by another kind of declaration or by a unit of another force', async () => {
+        expect(await rename(FILE, 'unit Grenz', 'Line', 'unit '.length)).toBe(FILE.replace(/\bGrenz\b/g, 'Line'));
+        expect(await rename(FILE, 'grade Elite', 'Tired2', 'grade '.length)).toBe(FILE.replace(/\bElite\b/g, 'Tired2'));
+    });
+});
+
 const KIND: Record<number, string> = {
     [SymbolKind.File]: 'file', [SymbolKind.Class]: 'class', [SymbolKind.Constant]: 'constant', [SymbolKind.Namespace]: 'namespace',
     [SymbolKind.Field]: 'field', [SymbolKind.Event]: 'event', [SymbolKind.Module]: 'module', [SymbolKind.Function]: 'function'

@@ -10,6 +10,7 @@ import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
 import { BattleDocumentSymbolProvider, BattleFoldingRangeProvider } from './lsp/symbols.js';
 import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
+import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
 import { BattleCommandHandler } from './lsp/commands.js';
 import { BattleHoverProvider } from './lsp/hover.js';
@@ -40,6 +41,7 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
         DocumentSymbolProvider: () => new BattleDocumentSymbolProvider(),
         FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
         SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
+        RenameProvider: (services) => new BattleRenameProvider(services),
         CodeLensProvider: () => new BattleCodeLensProvider(),
         HoverProvider: () => new BattleHoverProvider(),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)

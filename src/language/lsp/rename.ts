@@ -1,0 +1,66 @@
+/**
+ * Rename, as Langium does it (the declaration and every reference: `Force.` prefixes in targets,
+ * outcome lines and states, `Force.Unit` and `Force.Unit#k`, grades after a unit's arm, modifiers
+ * after `factor`), but refused with a reason when the new name could not be read back as the same
+ * file: not a name, a keyword, or the name of another declaration of the same kind.
+ */
+import { AstUtils, CstUtils, GrammarAST, type AstNode, type LangiumDocument } from 'langium';
+import { DefaultRenameProvider, type LangiumServices } from 'langium/lsp';
+import { ResponseError, type RenameParams, type WorkspaceEdit } from 'vscode-languageserver';
+import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, type Scenario } from '../generated/ast.js';
+
+/** The ID terminal of the grammar: what a name may look like. */
+const NAME = /^[_a-zA-Z][\w]*(-[\w]+)*$/;
+
+/** JSON-RPC "invalid params": the client shows the message and changes nothing. */
+const INVALID_PARAMS = -32602;
+
+export class BattleRenameProvider extends DefaultRenameProvider {
+    /** Every keyword of the grammar: the lexer reads them as keywords, never as names. */
+    private readonly keywords: Set<string>;
+
+    constructor(services: LangiumServices) {
+        super(services);
+        this.keywords = new Set(AstUtils.streamAllContents(services.Grammar).filter(GrammarAST.isKeyword).map(k => k.value));
+    }
+
+    override async rename(document: LangiumDocument, params: RenameParams): Promise<WorkspaceEdit | undefined> {
+        const problem = this.problemWith(document, params);
+        if (problem) throw new ResponseError(INVALID_PARAMS, problem);
+        return super.rename(document, params);
+    }
+
+    private problemWith(document: LangiumDocument, params: RenameParams): string | undefined {
+        const name = params.newName;
+        if (!NAME.test(name)) return `'${name}' is not a name: use letters, digits, _ and inner hyphens, starting with a letter.`;
+        if (this.keywords.has(name)) return `'${name}' is a keyword of the language.`;
+        const root = document.parseResult.value;
+        const cst = root.$cstNode;
+        if (!cst) return undefined;
+        const leaf = CstUtils.findDeclarationNodeAtOffset(cst, document.textDocument.offsetAt(params.position), this.grammarConfig.nameRegexp);
+        const target = leaf ? this.references.findDeclarations(leaf)[0] : undefined;
+        if (!target || !isScenario(root)) return undefined;
+        const clash = siblingsOf(root, target).find(n => (n as { name?: string }).name === name && n !== target);
+        return clash ? `There is already ${kindOf(clash)} named '${name}'.` : undefined;
+    }
+}
+
+/** The declarations a new name must not collide with: units of the same force, or top-level declarations of the same kind. */
+function siblingsOf(root: Scenario, target: AstNode): AstNode[] {
+    if (isUnit(target)) {
+        const force = AstUtils.getContainerOfType(target, isForce);
+        return force ? [...force.units] : [];
+    }
+    const all: AstNode[] = [];
+    const visit = (el: AstNode) => { if (isTurn(el)) el.elements.forEach(visit); else all.push(el); };
+    root.elements.forEach(visit);
+    return all.filter(n => n.$type === target.$type || (isAction(n) && isAction(target)));
+}
+
+function kindOf(node: AstNode): string {
+    if (isGrade(node)) return 'a grade';
+    if (isModifier(node)) return 'a modifier';
+    if (isForce(node)) return 'a force';
+    if (isUnit(node)) return 'a unit in this force';
+    return 'an engagement or action';
+}
