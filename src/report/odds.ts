@@ -6,6 +6,7 @@ import type { ActionModel, RulesetId, ScenarioModel } from '../model/scenario.js
 import { turnLabel } from '../model/scenario.js';
 import type { Unresolvable } from './resolution.js';
 import { scrudOddsPlugin } from './odds-scrud.js';
+import { ancientsOddsPlugin } from './odds-ancients.js';
 
 /** One unit's chances. Probabilities are keyed by the RULES.md result labels and sum to 1. */
 export interface UnitOdds {
@@ -53,7 +54,7 @@ export interface OddsPlugin {
     odds(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable;
 }
 
-const plugins = new Map<RulesetId, OddsPlugin>([[scrudOddsPlugin.id, scrudOddsPlugin]]);
+const plugins = new Map<RulesetId, OddsPlugin>([scrudOddsPlugin, ancientsOddsPlugin].map(p => [p.id, p]));
 
 /** Rule sets add their odds here as they land. */
 export function registerOdds(plugin: OddsPlugin): void {
