@@ -146,7 +146,7 @@ function stateFacts(o: { dp?: number, casualties?: number, deserted?: number, fl
 /**
  * L9 Corlears Hook: whether the engagement just before this one between the same units ended in a
  * stand-off. It is resolved with its own dice (entered, its seed, or its recorded seed); one that has
- * none of these counts as not a stand-off.
+ * none of these, or dice it cannot use, counts as not a stand-off.
  */
 function previousWasStandOff(model: ScenarioModel, action: ActionModel): boolean {
     const prev = previousCombat(model, action);
@@ -157,11 +157,16 @@ function previousWasStandOff(model: ScenarioModel, action: ActionModel): boolean
     const choice: DiceChoice = entered ? { kind: 'entered' } : { kind: 'seed', seed: seed! };
     const read = readCombat(model, prev, false);
     if (!read) return false;
-    const outcome = throwCombat(model, prev, read, sourceFor(model, prev, choice));
-    return outcome !== undefined && outcome.attacker.result === 'stand-off';
+    try {
+        const outcome = throwCombat(read, sourceFor(model, prev, choice));
+        return outcome !== undefined && outcome.attacker.result === 'stand-off';
+    } catch {
+        // Its own dice are wrong (a face the die cannot show): that engagement reports it; here it counts as no stand-off.
+        return false;
+    }
 }
 
-function throwCombat(_model: ScenarioModel, _action: ActionModel, read: CombatRead, source: DiceSource): CombatOutcome | undefined {
+function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | undefined {
     const aIds = read.attackers.map(u => u.id), dIds = read.defenders.map(u => u.id);
     const [a] = source.take(aIds, 'average', AVERAGE, 1);
     const [d] = source.take(dIds, 'average', AVERAGE, 1);
@@ -176,7 +181,7 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
     const lookBack = lfOptions(model).corlearsHook && previousWasStandOff(model, action);
     const read = readCombat(model, action, lookBack);
     if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
-    const outcome = throwCombat(model, action, read, source);
+    const outcome = throwCombat(read, source);
     if (!outcome) return { problem: `Engagement '${action.node.name}' needs one average die for each side: write 'dice Force N'.` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [];
     const sides: Array<[UnitModel[], CombatSideOutcome, UnitModel]> = [
