@@ -306,7 +306,7 @@ engagement Duel {
         expect(html).toContain('<h3>A</h3>');
         expect(html).toContain('<h3>B</h3>');
         // B.Line's row: its segments' widths (classes of the sheet) add up to the whole bar.
-        const row = /<tr><td class="unit">B\.Line<\/td>(.*?)<\/tr>/.exec(html)![1];
+        const row = /<tr><td class="unit" title="B\.Line">Line<\/td>(.*?)<\/tr>/.exec(html)![1];
         const widths = [...row.matchAll(/class="seg [^ ]+ (w[0-9_]+)"/g)].map(m => Number(new RegExp(`\\.${m[1]} \\{ width: ([0-9.]+)%; \\}`).exec(html)![1]));
         expect(widths.reduce((a, b) => a + b, 0)).toBeCloseTo(100, 1);
         // "At least" figures: recoil or worse for B.Line is 1 - P(stand-off) - P(won), by enumeration.

@@ -109,7 +109,8 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet): string {
         }).join('');
     const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
     const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
-    return `<tr><td class="unit">${escapeHtml(u.id)}</td><td><div class="bar">${segments}</div><div class="figures">${figures}</div></td><td>${atLeast || '—'}</td></tr>`;
+    // The side's heading names the force: the row names the unit (`Line#2`).
+    return `<tr><td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td><td><div class="bar">${segments}</div><div class="figures">${figures}</div></td><td>${atLeast || '—'}</td></tr>`;
 }
 
 /** Known labels best to worst, then any others in the order they appear. */
@@ -154,10 +155,10 @@ table { border-collapse: collapse; width: 100%; }
 th { text-align: left; font-weight: 600; opacity: 0.8; padding: 2px 6px; }
 td { padding: 4px 6px; vertical-align: top; border-top: 1px solid var(--vscode-editorWidget-border, #ddd); }
 td.unit { white-space: nowrap; font-family: var(--vscode-editor-font-family, monospace); }
-.bar { display: flex; height: 1.4em; width: 100%; min-width: 12em; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); }
+.bar { display: flex; height: 1.4em; width: 100%; min-width: 6em; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); }
 .seg { display: block; height: 100%; color: #fff; font-size: 0.75em; line-height: 1.9em; white-space: nowrap; overflow: hidden; text-indent: 3px; }
 .figures { font-size: 0.8em; opacity: 0.8; margin-top: 2px; }
-.atleast { display: inline-block; margin-right: 0.8em; white-space: nowrap; }
+.atleast { display: block; white-space: nowrap; font-size: 0.9em; }
 .legend .key { margin-right: 1em; white-space: nowrap; }
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em; border-radius: 2px; vertical-align: middle; }
 .side { margin: 0.2em 0 0.5em; }
