@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { EmptyFileSystem } from 'langium';
 import { expectCompletion, parseHelper } from 'langium/test';
-import type { CompletionList } from 'vscode-languageserver';
+import { CompletionItemKind, type CompletionList } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
-import { STAT_VOCABULARY } from '../src/language/lsp/completion.js';
+import { FACT_VOCABULARY, STAT_VOCABULARY } from '../src/language/lsp/completion.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const complete = expectCompletion(services);
@@ -97,6 +97,28 @@ describe('completion', () => {
         expect(await labelsAt('scenario "a"\nrules ancients\ngrade Hoplite { formation <|> }')).toEqual(['formed', 'warband', 'skirmish']);
         expect(await labelsAt('scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { formation <|> }\n}')).toEqual(['line', 'column', 'skirmish', 'limbered', 'unlimbered']);
         expect(await labelsAt('scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { class <|> }\n}')).toEqual(['1', '2', '3', '4', '5']);
+    });
+
+    it('offers the facts the action kind reads after a unit and a colon, and campaign state on state lines', async () => {
+        const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantry\n}\nforce A {\n  unit M infantry\n}\n';
+        expect(await labelsAt(`${lf}move Advance {\n  B.G: <|>\n}`)).toEqual([...FACT_VOCABULARY['loose-files'].move]);
+        expect(await labelsAt(`${lf}redress Dress {\n  B.G: <|>\n}`)).toEqual(['stationary', 'moved', 'in-combat', 'shot-at']);
+        expect(await labelsAt(`${lf}state B.G: <|>`)).toEqual(expect.arrayContaining(['dp', 'casualties', 'rallied', 'reason']));
+        expect(await labelsAt('scenario "a"\nrules ancients\nforce G {\n  unit H infantry\n}\nengagement E {\n  G.H: <|>\n}')).toEqual(['charged', 'countercharged', 'follow-up']);
+    });
+
+    it('gives each kind of name its own item kind and what it stands for', async () => {
+        await complete({
+            text: `${HEAD}force Prussian {\n  unit Jaeger foot <|>\n}`, index: 0, disposeAfterCheck: true,
+            assert: list => {
+                const elite = list.items.find(i => i.label === 'Elite');
+                expect(elite).toMatchObject({ kind: CompletionItemKind.Class, detail: 'grade +2' });
+            }
+        });
+        await complete({
+            text: `${HEAD}engagement E {\n  factor <|>\n}`, index: 0, disposeAfterCheck: true,
+            assert: list => expect(list.items.find(i => i.label === 'Tired')).toMatchObject({ kind: CompletionItemKind.Constant, detail: 'modifier -2' })
+        });
     });
 
     it('replaces the word being typed', async () => {

@@ -3,12 +3,13 @@
  * plus what the grammar alone cannot know: unit names of the force before the dot (with `#k` for
  * counted units), arms already used in the file, and the stat keys and values of the scenario's rule set.
  */
-import { AstUtils, GrammarAST, type AstNode, type MaybePromise } from 'langium';
-import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type NextFeature } from 'langium/lsp';
+import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type MaybePromise, type ReferenceInfo } from 'langium';
+import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
-import { isForce, isGrade, isScenario, isTurn, isUnit, type Scenario, type Unit } from '../generated/ast.js';
+import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
 import type { RulesetId } from '../../model/scenario.js';
 import { MAX_COUNT, unitCount } from '../../model/scenario.js';
+import { signed } from '../validation/common.js';
 
 /** One stat a rule set reads from a grade or unit's braces; `values` lists the words it accepts. */
 export interface StatVocabulary {
@@ -54,6 +55,27 @@ export const STAT_VOCABULARY: Record<RulesetId, Record<string, StatVocabulary>> 
     }
 };
 
+const COVERS = ['fort', 'stone-building', 'fieldwork', 'wood-building', 'obstacle'];
+/** What `state` and `ruling` lines record about a unit (campaign state, issue 8). */
+const STATE_FACTS = ['dp', 'casualties', 'stands', 'tokens', 'tested', 'untested', 'routed', 'destroyed', 'fled', 'rallied', 'reason', 'note'];
+
+/**
+ * The facts each rule set reads on `Unit: fact, fact` lines, by action kind (RULES.md A1, A9, L2–L8).
+ * Completion offers these after the colon; other rule-set code may extend the lists.
+ */
+export const FACT_VOCABULARY: Record<RulesetId, Record<string, readonly string[]>> = {
+    scrud: {},
+    ancients: { engagement: ['charged', 'countercharged', 'follow-up'] },
+    'loose-files': {
+        engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', 'dp', 'casualties'],
+        fire: [...COVERS, 'range', 'new-target', 'same-target', 'moved', 'fled'],
+        move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', 'retire', 'under-fire', 'stop'],
+        morale: ['routs', 'retreats', 'distance', 'fled'],
+        redress: ['stationary', 'moved', 'in-combat', 'shot-at'],
+        command: ['move', 'average', 'd6', 'contact', 'dp']
+    }
+};
+
 /** Arms offered for a new unit besides the ones the file already uses. */
 const COMMON_ARMS: Record<RulesetId, readonly string[]> = {
     scrud: ['foot', 'horse', 'guns'],
@@ -73,6 +95,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
             case 'Unit.arm': return this.completeWords(context, armsOf(root), 'arm', acceptor);
             case 'Stat.key': return this.completeStatKeys(context, root, acceptor);
             case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
+            case 'Fact.key': return this.completeWords(context, factsAt(context.node, root), 'fact', acceptor);
         }
         // Words used as stat keys are also keywords; only offer keywords where a statement may start.
         if (GrammarAST.isKeyword(next.feature) && isInsideWord(next.feature)) return;
@@ -111,6 +134,17 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
         for (const value of values ?? []) {
             acceptor(context, { label: value, kind: CompletionItemKind.EnumMember, detail: key, sortText: '0' });
         }
+    }
+
+    /** Names of forces, units, grades and modifiers, each with its own kind and what it stands for. */
+    protected override createReferenceCompletionItem(description: AstNodeDescription, refInfo: ReferenceInfo, context: CompletionContext): CompletionValueItem {
+        const item = super.createReferenceCompletionItem(description, refInfo, context);
+        const node = description.node;
+        if (isForce(node)) return { ...item, kind: CompletionItemKind.Module, detail: `force · ${node.units.length} unit lines` };
+        if (isGrade(node)) return { ...item, kind: CompletionItemKind.Class, detail: `grade ${node.value !== undefined ? signed(node.value) : '{…}'}` };
+        if (isModifier(node)) return { ...item, kind: CompletionItemKind.Constant, detail: `modifier ${signed(node.value)}` };
+        if (isUnit(node)) return { ...item, kind: CompletionItemKind.Field, detail: unitDetail(node) };
+        return item;
     }
 
     private completeWords(context: CompletionContext, words: Iterable<string>, detail: string, acceptor: CompletionAcceptor): void {
@@ -158,6 +192,14 @@ function armsOf(root: Scenario): Set<string> {
     };
     if (isScenario(root)) root.elements.forEach(visit);
     return arms;
+}
+
+/** The facts a line may state where the cursor is: a state or ruling line, or a unit line of an action. */
+function factsAt(node: AstNode | undefined, root: Scenario): readonly string[] {
+    if (!node) return [];
+    if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_FACTS;
+    const action = AstUtils.getContainerOfType(node, isAction);
+    return action ? FACT_VOCABULARY[rulesOf(root)][action.kind] ?? [] : [];
 }
 
 function unitDetail(unit: Unit): string {
