@@ -229,6 +229,36 @@ describe('Resolve all', () => {
     });
 });
 
+describe('Resolve all, asking first', () => {
+    it('asks once before drawing seeds when umpire.outcomes.recordNewSeeds is false, and writes nothing on Cancel', async () => {
+        const config = shared.workspace.ConfigurationProvider;
+        config.updateConfiguration({ settings: { umpire: { outcomes: { recordNewSeeds: false } } } });
+        try {
+            await open(SEEDED, 1);
+            editor.answer = 'Cancel';
+            const no = await commands.resolveAll({ uri: URI_TEXT, version: 1 });
+            expect(no.applied).toBe(false);
+            expect(editor.asked).toEqual(['1 action has neither dice entered nor a seed. Draw new seeds and record them?']);
+            expect(editor.applied).toEqual([]);
+            editor.answer = 'Draw a new seed';
+            const yes = await commands.resolveAll({ uri: URI_TEXT, version: 1 });
+            expect(yes.resolved.map(r => [r.action, r.seed])).toEqual([['First', 42], ['Second', 101]]);
+        } finally {
+            config.updateConfiguration({ settings: { umpire: {} } });
+        }
+    });
+
+    it('refuses a file with errors, and a stale version', async () => {
+        await open(SEEDED.replace('seed 42', 'seed 42\n  dice A foot 9 9'), 1);
+        const bad = await commands.resolveAll({ uri: URI_TEXT, version: 1 });
+        expect(bad.applied).toBe(false);
+        expect(bad.reason).toMatch(/^Nothing was written: the file has errors/);
+        await open(SEEDED, 2);
+        expect((await commands.resolveAll({ uri: URI_TEXT, version: 1 })).reason).toMatch(/changed/);
+        expect(editor.applied).toEqual([]);
+    });
+});
+
 describe('the stale-outcome quick fix', () => {
     it('offers Resolve again for an outcome-stale warning, with the current version', async () => {
         await open(SEEDED, 1);
