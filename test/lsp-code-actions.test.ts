@@ -179,6 +179,33 @@ describe('quick fixes', () => {
         expect(r.codes).not.toContain(Codes.lfClassRange);
     });
 
+    it('respells an unknown stat or fact as the word the rule set knows', async () => {
+        const ancients = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, wieght heavy, formation formed, skill 2, leadership 7 }\n';
+        const stat = await applyFix(ancients, Codes.ancientsStatUnknown, "Change to 'weight'");
+        expect(stat.text).toContain('{ size large, weight heavy,');
+        expect(stat.codes).not.toContain(Codes.ancientsStatUnknown);
+        const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { class 2 }\n}\nredress Dress {\n  B.G: stationery\n}\n';
+        const fact = await applyFix(lf, Codes.lfUnknownFact, "Change to 'stationary'");
+        expect(fact.text).toContain('B.G: stationary\n');
+        expect(fact.codes).not.toContain(Codes.lfUnknownFact);
+    });
+
+    it('sets a negative token count to 0 and clamps leadership to what the break test can roll', async () => {
+        const base = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, weight heavy, formation formed, skill 2, leadership 7, tokens 0 }\n';
+        const tokens = await applyFix(base.replace('tokens 0', 'tokens -2'), Codes.ancientsTokensRange, "Change to 'tokens 0'");
+        expect(tokens.text).toBe(base);
+        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), Codes.ancientsLeadershipRange, "Change to 'leadership 12'");
+        expect(leadership.text).toBe(base.replace('leadership 7', 'leadership 12'));
+        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), Codes.ancientsLeadershipRange, "Change to 'leadership 6'");
+        expect(oneDie.codes).not.toContain(Codes.ancientsLeadershipRange);
+    });
+
+    it('adds a reason to a ruling', async () => {
+        const r = await applyFix(`${SCRUD}ruling French.Hussars: rallied\n`, Codes.rulingWithoutReason, 'Add a reason');
+        expect(r.text).toContain('ruling French.Hussars: rallied, reason "…"\n');
+        expect(r.codes).not.toContain(Codes.rulingWithoutReason);
+    });
+
     it('offers to resolve a stale outcome again (the resolve command of the code lens)', async () => {
         const stale = `${SCRUD}engagement Ridge {\n  French attacks Austrian\n  seed 42\n  outcome seed 42 check "00000000" {\n    summary "old"\n  }\n}\n`;
         const { actions } = await fixesFor(stale, Codes.outcomeStale);

@@ -7,14 +7,16 @@ import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type Lang
 import type { CodeActionProvider } from 'langium/lsp';
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import {
-    isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit,
+    isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
     type Scenario, type Stat, type Target, type Unit
 } from '../generated/ast.js';
-import { MAX_COUNT } from '../../model/scenario.js';
+import { modelOf } from '../../model/cache.js';
+import { maxTestRoll } from '../../model/ancients.js';
+import { MAX_COUNT, type RulesetId } from '../../model/scenario.js';
 import { newSeed } from '../../rules/dice.js';
 import { Codes } from '../validation/codes.js';
 import { GRADE_RANGE, MODIFIER_RANGE, signed } from '../validation/common.js';
-import { STAT_VOCABULARY } from './completion.js';
+import { factsAt, STAT_VOCABULARY } from './completion.js';
 import { staleOutcomeActions } from './stale-fix.js';
 
 /** What a fix needs: the file, the diagnostic, and the AST node the diagnostic starts on. */
@@ -68,8 +70,32 @@ export const FIXES: Record<string, Fix> = {
     },
     [Codes.ancientsStatValue]: fixStatFromVocabulary,
     [Codes.lfStatValue]: fixStatFromVocabulary,
-    [Codes.lfClassRange]: fixStatFromVocabulary
+    [Codes.lfClassRange]: fixStatFromVocabulary,
+    [Codes.ancientsStatUnknown]: c => respell(c, Object.keys(STAT_VOCABULARY[rulesOf(c.root)])),
+    [Codes.lfUnknownStat]: c => respell(c, Object.keys(STAT_VOCABULARY[rulesOf(c.root)])),
+    [Codes.lfUnknownFact]: c => respell(c, factsAt(c.node, c.root)),
+    [Codes.stateUnknownKey]: c => respell(c, factsAt(c.node, c.root)),
+    [Codes.ancientsTokensRange]: c => withNode(c, isStat, stat => setStatValue(c, stat, ['0'])),
+    [Codes.ancientsLeadershipRange]: c => withNode(c, isStat, stat => {
+        const value = stat.value?.number;
+        if (value === undefined) return [];
+        return setStatValue(c, stat, [String(Math.min(Math.max(value, 2), maxTestRoll(modelOf(stat))))]);
+    }),
+    [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
+        const last = line.facts[line.facts.length - 1]?.$cstNode;
+        return last ? [quickFix(c, 'Add a reason', [insertAt(c, last.end, ', reason "…"')], true)] : [];
+    })
 };
+
+/** An unknown word (stat key, fact) replaced by the close spellings the rule set knows. */
+function respell(c: FixContext, known: readonly string[]): CodeAction[] {
+    const word = c.document.textDocument.getText(c.diagnostic.range);
+    return similarNames(word, [...known]).map(k => quickFix(c, `Change to '${k}'`, [{ range: c.diagnostic.range, newText: k }]));
+}
+
+function rulesOf(root: Scenario): RulesetId {
+    return (root.rules as RulesetId | undefined) ?? 'scrud';
+}
 
 // ─── Unknown names ───────────────────────────────────────────────────────────────────────────────
 
@@ -235,7 +261,7 @@ function clampValue(c: FixContext, node: AstNode, value: number, range: { min: n
 function fixStatFromVocabulary(c: FixContext): CodeAction[] {
     const stat = AstUtils.getContainerOfType(c.node, isStat);
     if (!stat) return [];
-    const values = STAT_VOCABULARY[(c.root.rules ?? 'scrud') as 'scrud']?.[stat.key]?.values ?? [];
+    const values = STAT_VOCABULARY[rulesOf(c.root)]?.[stat.key]?.values ?? [];
     return setStatValue(c, stat, values);
 }
 

@@ -195,7 +195,7 @@ function armsOf(root: Scenario): Set<string> {
 }
 
 /** The facts a line may state where the cursor is: a state or ruling line, or a unit line of an action. */
-function factsAt(node: AstNode | undefined, root: Scenario): readonly string[] {
+export function factsAt(node: AstNode | undefined, root: Scenario): readonly string[] {
     if (!node) return [];
     if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_FACTS;
     const action = AstUtils.getContainerOfType(node, isAction);
