@@ -341,6 +341,24 @@ describe('umpire on examples/cowpens.battle', () => {
         }
     });
 
+    it('prints one located diagnostic per mistake of examples/broken-loose-files.battle, as its comments say', () => {
+        const file = 'examples/broken-loose-files.battle';
+        const r = umpire('check', file);
+        expect(r.status).toBe(1);
+        const format = /^examples\/broken-loose-files\.battle:(\d+):(\d+) (error|warning) ([a-z-]+) (.+)$/;
+        const found = r.stdout.trim().split('\n').map(line => {
+            const m = format.exec(line);
+            expect(m, line).not.toBeNull();
+            return `${m![1]} ${m![4]}`;
+        });
+        // Each commented line names the code it must raise: `// lf-range: …`.
+        const expected = fs.readFileSync(file, 'utf8').split('\n').flatMap((line, i) => {
+            const m = /\/\/ ([a-z][a-z-]+):/.exec(line);
+            return m && i > 1 ? [`${i + 1} ${m[1]}`] : [];
+        });
+        expect(found).toEqual(expected);
+    });
+
     it('prints the dice, each modifier with its reason, and each result with DPs, casualties and movement', () => {
         const r = umpire('resolve', 'examples/cowpens.battle', '--engagement', 'Bayonets');
         expect(r.status).toBe(0);

@@ -14,7 +14,7 @@ import {
     ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, officerIsWith, readCommand, readFire, readMorale, readMoves,
     turnKeyOf
 } from '../../model/loose-files.js';
-import { statValue, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../model/scenario.js';
+import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../model/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from '../../report/loose-files.js';
 import { canShow } from '../../rules/dice.js';
 import {
@@ -228,7 +228,7 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         }
         const range = r.facts.find(f => f.key === 'range');
         if (!range || range.number === undefined) {
-            accept('error', `Say how far: '${r.subject.force?.$refText}… fires at …: range N' (inches).`, at(range ? { node: range, property: 'key', code: Codes.lfMissingFact } : { node: r, property: 'verb', code: Codes.lfMissingFact }));
+            accept('error', `Say how far ${read.firer.id} fires: add ': range N' (inches).`, at(range ? { node: range, property: 'key', code: Codes.lfMissingFact } : { node: r, property: 'verb', code: Codes.lfMissingFact }));
         } else if (range.number > reachOf(firer)) {
             const what = firer.type === 'artillery' ? `${firer.guns} guns reach ${reachOf(firer)}" (L4)` : `a ${firer.weapon} reaches ${reachOf(firer)}" (L5)`;
             accept('error', `${range.number}" is out of range: ${what}.`, { node: range, property: 'number', code: Codes.lfRange });
@@ -386,9 +386,10 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         line.values.forEach((v, i) => {
             const die = reads[i];
             if (die === undefined) {
-                accept('error', `This die is not used: ${unitsOf(model, line.target).map(u => u.id).join(', ') || 'the units named'} ${i === 0 ? 'throw nothing here under this label' : `throw only ${i} here`}.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
+                const label = line.label ?? DEFAULT_LABEL[am.node.kind];
+                accept('error', `This die is not used: ${targetText(line.target)} throws ${i === 0 ? 'no' : i} ${label} ${i === 1 ? 'die' : 'dice'} here.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
             } else if (!canShow(die, v)) {
-                accept('error', `A ${die.name} die cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+                accept('error', `${die.name === 'average' ? 'An' : 'A'} ${die.name} die cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }
