@@ -309,11 +309,35 @@ export interface Participation {
     readonly target: Target;
 }
 
+/** Every unit an action names, with its role (a whole force names each of its units). */
 export function participants(model: ScenarioModel, action: Action): Participation[] {
-    const out: Participation[] = [];
+    return roles(action).flatMap(({ target, role }) => unitsOf(model, target).map(unit => ({ unit, role, target })));
+}
+
+/** Whether a reference names the unit: its force, every instance of its unit, or it by index. */
+export function names(target: Target, unit: UnitModel): boolean {
+    if (target.force?.$refText !== unit.force) return false;
+    if (!target.unit) return true;
+    return target.unit.$refText === unit.name && (target.index === undefined || (unit.index ?? 1) === target.index);
+}
+
+/** Units that are out of the fight at some point of the file: the only ones the out-of-action check needs. */
+export function unitsEverOut(model: ScenarioModel): UnitModel[] {
+    const t = timeline(model);
+    const out: UnitModel[] = [];
+    for (const force of model.forces.values()) {
+        for (const u of force.units) {
+            if (t.history.get(u.id)?.some(h => h.state.status !== 'ready') || t.initial.get(u.id)?.status !== 'ready') out.push(u);
+        }
+    }
+    return out;
+}
+
+/** The references of an action with the role each gives its units, without expanding whole forces. */
+export function roles(action: Action): Array<{ target: Target, role: Role }> {
+    const out: Array<{ target: Target, role: Role }> = [];
     const add = (target: Target | undefined, role: Role) => {
-        if (!target) return;
-        for (const unit of unitsOf(model, target)) out.push({ unit, role, target });
+        if (target) out.push({ target, role });
     };
     for (const st of action.statements) {
         if (isSides(st)) { st.attackers.forEach(t => add(t, 'fights')); st.defenders.forEach(t => add(t, 'fights')); }

@@ -89,7 +89,7 @@ function batch(model: ScenarioModel, text: string, options: ResolveAllOptions, d
     for (const action of model.actions) {
         const name = action.node.name;
         if ((options.only !== undefined && name !== options.only) || done.has(name) || !needsOutcome(model, action)) continue;
-        if (participants(model, action.node).some(p => touched.has(p.unit.id))) break;
+        if (touched.size > 0 && participants(model, action.node).some(p => touched.has(p.unit.id))) break;
         const result = resolveAction(model, action, options);
         if (isUnresolvable(result)) throw new ResolveAllError(`'${name}' cannot be resolved: ${result.problem}`);
         const offsets = actionOffsets(action.node, text);

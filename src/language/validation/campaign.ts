@@ -9,40 +9,41 @@
 import type { ValidationAcceptor } from 'langium';
 import { isAction, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { modelOf } from '../../model/cache.js';
-import { factValue, targetText, turnLabel, unitsOf, type ScenarioModel, type UnitModel } from '../../model/scenario.js';
-import { participants, STATE_KEYS, unitStateAt, type Participation, type UnitCampaignState } from '../../model/state.js';
+import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../model/scenario.js';
+import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../model/state.js';
 import { rulesetPlugin } from '../../report/rulesets.js';
 import { Codes } from './codes.js';
 
 export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
     const model = modelOf(scenario);
     const turns = turnNumbers(scenario);
+    // Only units that are ever out of the fight, or arrive late, need a look: big files stay fast.
+    const everOut = unitsEverOut(model);
+    const late = [...model.forces.values()].flatMap(f => f.units).filter(u => u.stats.has('enters'));
     for (const action of model.actions) {
-        const parts = participants(model, action.node);
-        checkOutOfAction(model, action.node, parts, accept);
-        checkExists(action.node, parts, turns.ofElement.get(action.node), turns, accept);
+        const refs = roles(action.node);
+        if (everOut.length > 0) checkOutOfAction(model, action.node, refs, everOut, accept);
+        checkExists(action.node, refs.map(r => r.target), late, turns, accept);
     }
     for (const { node } of model.states) {
         checkStateLine(node, accept);
-        const parts = unitsOf(model, node.target).map(unit => ({ unit, role: 'present' as const, target: node.target }));
-        checkExists(node, parts, turns.ofElement.get(node), turns, accept);
+        checkExists(node, [node.target], late, turns, accept);
     }
     checkOrder(model, accept);
 }
 
 /** S6/A7/L3/L9: out of the fight until rallied. A routed unit may still be shot at, seen or rallied. */
-function checkOutOfAction(model: ScenarioModel, action: Action, parts: readonly Participation[], accept: ValidationAcceptor): void {
-    const byTarget = new Map<Target, Array<{ unit: UnitModel, state: UnitCampaignState }>>();
-    for (const p of parts) {
-        const state = unitStateAt(model, action, p.unit);
-        if (!state || state.status === 'ready') continue;
-        const barred = p.role === 'fights' || (p.role === 'target' && state.status !== 'routed');
-        const list = byTarget.get(p.target) ?? [];
-        if (!barred || list.some(l => l.unit === p.unit)) continue;
-        list.push({ unit: p.unit, state });
-        byTarget.set(p.target, list);
-    }
-    for (const [target, list] of byTarget) {
+function checkOutOfAction(model: ScenarioModel, action: Action, refs: ReadonlyArray<{ target: Target, role: Role }>, everOut: readonly UnitModel[], accept: ValidationAcceptor): void {
+    for (const { target, role } of refs) {
+        if (role === 'present') continue;
+        const list: Array<{ unit: UnitModel, state: UnitCampaignState }> = [];
+        for (const unit of everOut) {
+            if (!names(target, unit)) continue;
+            const state = unitStateAt(model, action, unit);
+            if (!state || state.status === 'ready') continue;
+            if (role === 'fights' || state.status !== 'routed') list.push({ unit, state });
+        }
+        if (list.length === 0) continue;
         const what = list.map(({ unit, state }) => `${unit.id} ${state.statusSource ?? state.status}`).join('; ');
         const first = list[0].unit.id;
         const whole = target.unit === undefined || (target.index === undefined && list[0].unit.index !== undefined);
@@ -85,25 +86,26 @@ function turnNumber(turn: Turn, ordinal: number): number {
 }
 
 /** A unit exists from its force's declaration on, and from the turn its `enters` stat names. */
-function checkExists(node: Action | UnitState, parts: ReadonlyArray<{ unit: UnitModel, target: Target }>, turn: number | undefined, turns: TurnNumbers, accept: ValidationAcceptor): void {
-    const reported = new Set<Target>();
-    for (const { unit, target } of parts) {
-        if (reported.has(target)) continue;
-        const forceAt = unit.node.$container.$cstNode?.offset;
+function checkExists(node: Action | UnitState, targets: readonly Target[], late: readonly UnitModel[], turns: TurnNumbers, accept: ValidationAcceptor): void {
+    const turn = turns.ofElement.get(node);
+    for (const target of targets) {
+        const forceAt = target.force?.ref?.$cstNode?.offset;
         const usedAt = target.$cstNode?.offset;
         if (forceAt !== undefined && usedAt !== undefined && forceAt > usedAt) {
-            reported.add(target);
-            accept('error', `Force '${unit.force}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,
+            accept('error', `Force '${target.force.$refText}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,
                 { node: target, property: 'force', code: Codes.forceDeclaredLater });
             continue;
         }
-        const enters = unit.stats.get('enters');
-        const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? turns.byLabel.get(enters) : undefined;
-        if (arrives !== undefined && turn !== undefined && turn < arrives) {
-            reported.add(target);
+        if (turn === undefined) continue;
+        for (const unit of late) {
+            if (!names(target, unit)) continue;
+            const enters = unit.stats.get('enters');
+            const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? turns.byLabel.get(enters) : undefined;
+            if (arrives === undefined || turn >= arrives) continue;
             const when = turn === 0 ? 'before the first turn' : `in turn ${turn}`;
             accept('error', `${unit.id} enters in turn ${arrives} ('enters ${String(enters)}'): it cannot be used ${when}.`,
                 { node: target, code: Codes.unitNotArrived });
+            break;
         }
     }
 }
