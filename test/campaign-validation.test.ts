@@ -108,6 +108,17 @@ turn 2 { engagement E2 { A.Late attacks B } }
         expect(p[0].message).toBe("A.Late enters in turn 2 ('enters 2'): it cannot be used in turn 1.");
     });
 
+    it('reads `enters` naming a turn, and counts a named turn by its place', async () => {
+        const p = await campaignProblems(`rules scrud
+force A { unit Foot foot unit Late foot { enters Dusk } }
+force B { unit Foot foot }
+turn Dawn { engagement E1 { A attacks B.Foot } }
+turn Dusk { engagement E2 { A attacks B.Foot } }
+`);
+        expect(p.map(x => [x.at, x.code, x.text])).toEqual([['4:29', 'unit-not-arrived', 'A']]);
+        expect(p[0].message).toBe("A.Late enters in turn 2 ('enters Dusk'): it cannot be used in turn 1.");
+    });
+
     it('flags a force used above its declaration; a force declared between turns arrives there', async () => {
         const p = await campaignProblems(`rules scrud
 force A { unit Foot foot }

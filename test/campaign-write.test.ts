@@ -89,6 +89,47 @@ describe('resolve --write on the example campaign', () => {
     });
 });
 
+describe('resolve --write on a Loose Files campaign', () => {
+    const TWO_CHARGES = `scenario "Two charges"
+rules loose-files
+force British { unit Guards infantry { class 2, stands 4 } }
+force American { unit Line infantry { class 2, stands 4 } unit Reserve infantry { class 2, stands 4 } }
+turn 1 {
+  engagement First {
+    British.Guards attacks American.Line
+    dice British 2
+    dice American 5
+  }
+}
+turn 2 {
+  engagement Second {
+    British.Guards attacks American.Reserve
+    dice British 4
+    dice American 4
+  }
+}
+`;
+
+    it('lowers the turn 2 combat total by the DPs and casualty written in turn 1 (L2: -2 each)', async () => {
+        const p = file('charges.battle', TWO_CHARGES);
+        const attacker = (lines: string[]) => lines.slice(lines.findIndex(l => l.includes('Attacker British.Guards')), lines.findIndex(l => l.includes('Defender American.Reserve')));
+        const before = await run(out => resolveCommand(p, { engagement: 'Second' }, out));
+        expect(attacker(before.lines).map(l => l.trim())).toEqual(['Attacker British.Guards (strength 4): average die 4', 'total 4']);
+        expect(before.lines.join('\n')).toContain('attacker stand-off');
+        await run(out => resolveWriteCommand(p, {}, out));
+        const written = fs.readFileSync(p, 'utf8');
+        expect(written).toContain('British.Guards: driven-back, die 2, total 2, dp 2, casualties 1,');
+        const after = await run(out => resolveCommand(p, { engagement: 'Second' }, out));
+        const lines = attacker(after.lines).map(l => l.trim());
+        expect(lines).toContain('-4 2 DP');
+        expect(lines).toContain('-2 1 casualty');
+        expect(lines[lines.length - 1]).toBe('total -3');
+        expect(written).toContain('British.Guards: defeated, die 4, total -3, dp 2, casualties 2,');
+        const status = await run(out => statusCommand(p, {}, out, () => undefined));
+        expect(status.lines.find(l => l.includes(' Guards '))!.split(/\s{2,}/).slice(0, 7)).toEqual(['British', 'Guards', 'ready', 'defeated (Second, turn 2)', '4', '3', '4 of 4']);
+    });
+});
+
 describe('resolve --write never leaves the file half-done', () => {
     const ROUTS = `scenario "Pozzo"
 rules scrud
