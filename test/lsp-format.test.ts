@@ -129,6 +129,16 @@ describe('formatting', () => {
         expect(await format('force F {\n\n\n  unit U foot\n\n}\n')).toBe('force F {\n  unit U foot\n}\n');
     });
 
+    it('keeps the spacing before trailing comments, so aligned comments stay aligned', async () => {
+        const text = 'grade Elite +2      // the best\ngrade Raw -1        // the worst\n';
+        expect(await format(text)).toBe(text);
+        expect(await format('grade Elite +2// tight\n')).toBe('grade Elite +2 // tight\n');
+    });
+
+    it('keeps an empty block on one line', async () => {
+        expect(await format('force Reserve {\n\n}\nforce Spare {}\n')).toBe('force Reserve { }\n\nforce Spare { }\n');
+    });
+
     it('keeps // inside a string as text', async () => {
         const text = 'scenario "a // b"\nrules scrud\n';
         expect(await format(text)).toBe(text);
@@ -164,16 +174,17 @@ describe('formatting', () => {
             const { pieces, gaps } = splitGaps(text);
             // A gap keeps its class (none, spaces, one line break, a blank line) so that comments stay
             // trailing or on their own line; everything else about it is random.
-            const gapArb = (gap: string) => {
+            const gapArb = (gap: string, next: string) => {
                 const lines = (gap.match(/\n/g) ?? []).length;
-                if (gap === '') return fc.constant('');
+                // The space before a trailing comment is the author's (aligned comments stay aligned).
+                if (gap === '' || (lines === 0 && /^\/[/*]/.test(next))) return fc.constant(gap);
                 const spaces = fc.stringMatching(/^[ \t]{0,3}$/);
                 if (lines === 0) return fc.stringMatching(/^[ \t]{1,4}$/);
                 if (lines === 1) return fc.tuple(spaces, spaces).map(([a, b]) => `${a}\n${b}`);
                 return fc.tuple(spaces, fc.integer({ min: 2, max: 4 }), spaces).map(([a, n, b]) => `${a}${'\n'.repeat(n)}${b}`);
             };
             const inner = gaps.slice(1, -1);
-            await fc.assert(fc.asyncProperty(fc.tuple(...inner.map(gapArb)), async (randomGaps) => {
+            await fc.assert(fc.asyncProperty(fc.tuple(...inner.map((gap, i) => gapArb(gap, pieces[i + 1]))), async (randomGaps) => {
                 let shuffled = '';
                 pieces.forEach((p, i) => { shuffled += (i === 0 ? gaps[0] : randomGaps[i - 1]) + p; });
                 shuffled += gaps[gaps.length - 1];

@@ -5,8 +5,10 @@
  * - the contents of `{ … }` blocks indented two spaces, one statement per line;
  * - single spaces between tokens, none before `,` `:` or around `.` `#`, signs joined to their
  *   number (`+2`), braced stats on one line: `{ size large, weight heavy }`;
- * - comments kept: a trailing comment stays on its line (one space before it), a comment on its own
- *   line is indented like the statement after it and carries that statement's blank line.
+ * - comments kept: a trailing comment stays on its line with the spacing before it (so aligned
+ *   comments stay aligned), a comment on its own line is indented like the statement after it and
+ *   carries that statement's blank line;
+ * - an empty block stays on one line: `force Reserve { }`.
  *
  * Only the whitespace between tokens is ever changed, so formatting cannot change what the file means,
  * and the layout depends only on the tokens and the AST, so formatting twice changes nothing.
@@ -86,7 +88,10 @@ export function formatGaps(document: LangiumDocument, eol = '\n'): Array<{ start
         const afterOpen = roles[i - 1]?.opens === true;
         let gap: string;
         if (cur.comment && existingLines === 0) {
-            gap = ' ';                                              // a trailing comment stays on its line
+            // A trailing comment stays on its line, where the author put it (comments are often aligned).
+            gap = /^[ \t]+$/.test(existing) ? existing : ' ';
+        } else if (afterOpen && role?.closes) {
+            gap = ' ';                                              // an empty block: `force Reserve { }`
         } else if (cur.comment || role?.startsLine || role?.closes || afterOpen || isLineComment(prev)) {
             const lines = lineBreaks(cur.comment ? anchorAfter(tokens, roles, i) : role, {
                 afterOpen, afterComment: prev.comment, closing: role?.closes === true, existingLines, lastTopLevel
