@@ -57,7 +57,7 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
             units: outcome.units.map(unitJson)
         },
         lines: outcome.units.map(outcomeLine),
-        text: ancientsText(input, outcome)
+        text: [...ancientsText(input, outcome), ...(reading.idle.length > 0 ? [`not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}`] : [])]
     };
 }
 

@@ -42,7 +42,8 @@ export function checkAncientsScenario(scenario: Scenario, accept: ValidationAcce
 /** Each stat where it is written: a known key, and a value the rules can read. */
 function checkStats(owner: Grade | Unit, maxTest: number, accept: ValidationAcceptor): void {
     for (const stat of owner.stats) {
-        if (stat.key === 'die') continue;
+        // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
+        if (stat.key === 'die' || stat.key === 'enters') continue;
         if (!(ANCIENTS_STATS as readonly string[]).includes(stat.key)) {
             accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: Codes.ancientsStatUnknown });
             continue;
