@@ -137,6 +137,24 @@ describe('the outcome edit', () => {
         expect(await problems(after)).toEqual([]);
     });
 
+    it('writes blocks the formatter leaves as they are, in every example (no flip-flop between them)', async () => {
+        const dir = new URL('../examples/', import.meta.url);
+        for (const file of fs.readdirSync(dir).filter(f => f.endsWith('.battle') && !f.startsWith('broken'))) {
+            const text = fs.readFileSync(new URL(file, dir), 'utf8');
+            const model = modelOf((await parse(text)).parseResult.value);
+            const edits = model.actions.flatMap(a => {
+                const r = resolveAction(model, a, { newSeed: () => 5 });
+                return isUnresolvable(r) ? [] : [resolutionEdit(text, actionOffsets(a.node, text)!, r.resolution, r.dice)];
+            });
+            expect(edits.length, file).toBeGreaterThan(0);
+            const written = await parse(applyEdits(text, edits));
+            const formatting = await services.lsp.Formatter!.formatDocument(written, {
+                textDocument: { uri: written.uri.toString() }, options: { tabSize: 2, insertSpaces: true }
+            });
+            expect(formatting.map(e => `${file}:${e.range.start.line + 1} ${JSON.stringify(e.newText)}`)).toEqual([]);
+        }
+    });
+
     it('counts positions like an editor', () => {
         expect(positionAt('ab\r\ncd\ne', 4)).toEqual({ line: 1, character: 0 });
         expect(positionAt('ab\r\ncd\ne', 8)).toEqual({ line: 2, character: 1 });
