@@ -10,6 +10,7 @@ import { loadFile } from '../src/cli/load.js';
 import { modelOf } from '../src/model/cache.js';
 import { formatOutcomeLine } from '../src/report/outcome-block.js';
 import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
+import { D6, SeededDice } from '../src/rules/dice.js';
 
 async function run(file: string, options: { json?: boolean, seed?: number } = {}): Promise<string[]> {
     const lines: string[] = [];
@@ -87,6 +88,19 @@ describe('examples/ancients-tokens.battle (seeded)', () => {
             expect(u.hits).toBe(u.hitsReceived - u.saves.saved);
             expect(u.saves.rolls).toHaveLength(u.hitsReceived);
         }
+    });
+
+    it('throws the seeded dice in the documented order: every hit, then every save, then every test', async () => {
+        const [e] = (await resolveJson('examples/ancients-tokens.battle')).engagements;
+        type U = { attacks: Array<{ rolls: number[] }>, saves: { rolls: number[] }, test: { dice: number[] } | null };
+        const order = [
+            ...e.units.flatMap((u: U) => u.attacks.flatMap(a => a.rolls)),
+            ...e.units.flatMap((u: U) => u.saves.rolls),
+            ...e.units.flatMap((u: U) => u.test?.dice ?? [])
+        ];
+        expect(order).toEqual(new SeededDice(12).rollMany(D6, order.length));
+        // Pinned, so that a change of generator or order cannot pass unnoticed.
+        expect(e.units[0].attacks[0].rolls).toEqual([2, 4, 4, 1, 4, 6, 3, 6, 6, 6, 5, 5, 5, 2]);
     });
 
     it('another seed throws other dice', async () => {
