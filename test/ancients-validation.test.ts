@@ -70,6 +70,7 @@ const cases: Case[] = [
     { name: 'negative tokens', code: Codes.ancientsTokensRange, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, tokens «-1» } }\n` },
     { name: 'a misspelt stat', code: Codes.ancientsStatUnknown, severity: WARNING, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, «wieght» heavy } }\n` },
     { name: 'a break die that is not d6', code: Codes.ancientsBreakDie, text: `rules ancients\noption break-die «d8»\n${DECL.slice('rules ancients\n'.length)}` },
+    { name: 'an option Ancients does not have', code: Codes.unknownOption, text: `rules ancients\noption «pooled»\n${DECL.slice('rules ancients\n'.length)}` },
     // The melee
     { name: 'a Loose Files action', code: Codes.actionNotInRules, text: `${DECL}«fire» V { G.Hop attacks P.Imm }\n` },
     { name: 'no sides', code: Codes.missingSides, text: `${DECL}engagement «E» { G.Hop vs P.Imm }\n` },

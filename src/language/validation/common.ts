@@ -105,6 +105,7 @@ export function checkSeed(seed: Seed, accept: ValidationAcceptor): void {
  */
 export const KNOWN_OPTIONS: Partial<Record<string, readonly string[]>> = {
     scrud: ['pooled', 'die'],
+    ancients: ['break-die'],
     'loose-files': ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses']
 };
 
