@@ -6,7 +6,7 @@
  * unit that took its threshold in unsaved hits (A6) takes a break test (A7), gains damage tokens if it
  * survives (A8), and its opponents may follow up when it gives ground (A9).
  *
- * Pure: the dice come from a `AncientsDiceSource`, called in one fixed order (see `resolveAncients`),
+ * Pure: the dice come from an `AncientsDiceSource`, called in one fixed order (see `resolveAncients`),
  * so that seeded dice, dice entered from the table, and a test's enumerated roll vectors all go
  * through the same code. The stage functions are exported for the odds engine.
  */
