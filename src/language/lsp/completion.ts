@@ -8,7 +8,8 @@ import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionCont
 import { CompletionItemKind } from 'vscode-languageserver';
 import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
 import type { RulesetId } from '../../model/scenario.js';
-import { MAX_COUNT, unitCount } from '../../model/scenario.js';
+import { unitCount } from '../../model/scenario.js';
+import { Limits } from '../limits.js';
 import { signed } from '../validation/common.js';
 
 /** One stat a rule set reads from a grade or unit's braces; `values` lists the words it accepts. */
@@ -87,6 +88,9 @@ const COMMON_ARMS: Record<RulesetId, readonly string[]> = {
 const MAX_INDEX_ITEMS = 12;
 
 export class BattleCompletionProvider extends DefaultCompletionProvider {
+    /** Typing `Force.` opens the list of that force's units. */
+    override readonly completionOptions = { triggerCharacters: ['.'] };
+
     protected override completionFor(context: CompletionContext, next: NextFeature, acceptor: CompletionAcceptor): MaybePromise<void> {
         const where = featureOf(next, context.node);
         const root = context.document.parseResult.value as Scenario;
@@ -111,7 +115,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
         for (const unit of force.units) {
             if (!unit.name) continue;
             acceptor(context, { label: unit.name, kind: CompletionItemKind.Field, detail: unitDetail(unit), sortText: '0' });
-            const count = Math.min(unitCount(unit), MAX_COUNT);
+            const count = Math.min(unitCount(unit), Limits.maxCount);
             if (!unit.count || count < 2) continue;
             for (let k = 1; k <= Math.min(count, MAX_INDEX_ITEMS); k++) {
                 acceptor(context, { label: `${unit.name}#${k}`, kind: CompletionItemKind.Field, detail: `${unit.name} ${k} of ${count}`, sortText: `1${String(k).padStart(4, '0')}` });
