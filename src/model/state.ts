@@ -127,6 +127,8 @@ function buildTimeline(model: ScenarioModel): Timeline {
             actionPoint.set(el, point);
             const where = `${el.kind} ${el.name}${turnOf.get(el) ? ` (turn ${turnLabel(turnOf.get(el))})` : ''}`;
             for (const line of el.outcome?.lines ?? []) {
+                // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
+                if (!line.unit || line.result === undefined) continue;
                 for (const u of unitsOf(model, line.unit)) {
                     const before = current.get(u.id);
                     if (before) set(point + 1, applyOutcomeLine(before, line.result, line.facts, el.name, turnLabel(turnOf.get(el)), where));
@@ -135,7 +137,7 @@ function buildTimeline(model: ScenarioModel): Timeline {
         } else if (isUnitState(el)) {
             const point = 2 * k++;
             statePoint.set(el, point);
-            for (const u of unitsOf(model, el.target)) {
+            for (const u of el.target ? unitsOf(model, el.target) : []) {
                 const before = current.get(u.id);
                 if (before) set(point, applyStateLine(before, el, units.get(u.id)!));
             }
