@@ -16,7 +16,7 @@ import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel 
 import { sideUnits } from './scrud.js';
 
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
-export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move'] as const;
+export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
 /** The stats a unit cannot fight without (`type` may come from its arm). */
 export const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership'] as const;
 /** The facts an Ancients engagement reads about its units. */

@@ -32,7 +32,8 @@ const at = (where: Where) => where as DiagnosticInfo<AstNode>;
 /** Every stat Loose Files reads (docs/rules/loose-files.md). */
 export const LF_STATS = [
     'class', 'guns', 'formation', 'stands', 'dp', 'casualties', 'deserted', 'weapon', 'hessian', 'jaeger', 'militia',
-    'cp', 'attached', 'skirmish', 'rifle', 'die', 'note'
+    // 'enters N': the turn the unit arrives (docs/campaigns.md)
+    'cp', 'attached', 'skirmish', 'rifle', 'die', 'note', 'enters'
 ] as const;
 
 /** L1: the classes. */
