@@ -131,3 +131,19 @@ describe('umpire table', () => {
         expect(t.rows[2].cells[2]).toEqual({ save: 5, exact: '7/3', expected: 7 / 3, text: '2.333333' });
     });
 });
+
+describe('examples/broken-ancients.battle', () => {
+    it('gets one diagnostic per mistake, on the line whose comment names its code', async () => {
+        const file = 'examples/broken-ancients.battle';
+        const loaded = await loadFile(file);
+        const lines = loaded.text.split('\n');
+        const expected = lines.flatMap((l, i) => {
+            const m = /\/\/ ([a-z-]+):/.exec(l);
+            return m && i > 1 ? [`${i} ${m[1]}`] : [];
+        });
+        const got = loaded.diagnostics.map(d => `${d.range.start.line} ${d.code}`).sort();
+        expect(got).toEqual(expected.sort());
+        expect(expected.length).toBeGreaterThanOrEqual(10);
+        await expect(resolveCommand(file, {}, () => undefined)).rejects.toThrow(/fix the errors/);
+    });
+});
