@@ -150,7 +150,9 @@ turn 2 {
     it('adds DPs (negative removes them), casualties, deserted stands, CP, and flight', async () => {
         const m = await model(text);
         const s = stateAt(m, action(m, 'Last'));
-        expect(s.get('Br.Guards')).toMatchObject({ dp: 1, casualties: 1, standsLost: 0, cpSpent: 4, status: 'ready' });
+        expect(s.get('Br.Guards')).toMatchObject({ dp: 1, casualties: 1, standsLost: 0, cpSpent: 4, status: 'ready', lastResult: { result: 'rallied' } });
+        // The rally removed DPs from a unit that was never out of the fight: its status is untouched.
+        expect(s.get('Br.Guards')!.statusSource).toBeUndefined();
         expect(s.get('Br.Militia')).toMatchObject({ dp: 6, casualties: 2, standsLost: 1, status: 'fled', statusSource: 'fled in engagement Again (turn 2)' });
         expect(s.get('Am.Line')).toMatchObject({ dp: 2, casualties: 0 });
         const g = effectiveStats(m, action(m, 'Again'), unit(m, 'Br.Militia'));
@@ -188,5 +190,26 @@ engagement Two { Br.Guards attacks Am.Line }`;
         expect(two).toMatchObject({ dp: 3, casualties: 3, standsLost: 1, status: 'ready', statusSource: 'rallied by ruling' });
         expect(two.notes).toEqual(['State: came from a forced march', "Ruling: IMP: the colonel's example"]);
         expect(effectiveStats(m, action(m, 'Two'), unit(m, 'Br.Guards')).get('stands')).toBe(3);
+    });
+});
+
+describe('campaign state: an officer\'s rally of a routed unit', () => {
+    it('brings the unit back into the fight', async () => {
+        const m = await model(`
+rules loose-files
+force Br { unit Col officer unit Guards infantry }
+force Am { unit Line infantry }
+engagement One {
+  Br.Guards attacks Am.Line
+  outcome seed 1 check "x" { summary "s" Br.Guards: routed, dp 4 vs Am.Line Am.Line: easy-victory vs Br.Guards }
+}
+command Steady {
+  Br.Col rallies Br.Guards
+  outcome seed 1 check "x" { summary "s" Br.Col: rallies, cp 2 vs Br.Guards Br.Guards: rallied, dp -1 vs Br.Col }
+}
+engagement Two { Br.Guards attacks Am.Line }`);
+        expect(unitStateAt(m, action(m, 'Steady'), 'Br.Guards')!.status).toBe('routed');
+        expect(unitStateAt(m, action(m, 'Two'), 'Br.Guards')).toMatchObject({ status: 'ready', statusSource: 'rallied in command Steady', dp: 3 });
+        expect(unitStateAt(m, action(m, 'Two'), 'Br.Col')).toMatchObject({ cpSpent: 2, status: 'ready' });
     });
 });

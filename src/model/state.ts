@@ -155,7 +155,8 @@ export function applyOutcomeLine(state: UnitCampaignState, result: string, facts
     let next: UnitCampaignState = { ...state, lastResult: { result, action, turn } };
     const out = OUT_RESULTS.get(result);
     if (out) next = { ...next, status: out, statusSource: `${out} in ${where}` };
-    if (result === 'rallied') next = { ...next, status: 'ready', statusSource: `rallied in ${where}` };
+    // An officer's rally (L8) that finds the unit out of the fight brings it back; otherwise it only removed DPs.
+    if (result === 'rallied' && next.status !== 'ready') next = { ...next, status: 'ready', statusSource: `rallied in ${where}` };
     for (const fact of facts) {
         const n = num(factValue(fact));
         switch (fact.key) {
