@@ -76,6 +76,7 @@ const cases: Case[] = [
     { name: 'no sides', code: Codes.missingSides, text: `${DECL}engagement «E» { G.Hop vs P.Imm }\n` },
     { name: 'a SCRUD factor', code: Codes.statementNotUsed, severity: WARNING, text: `${DECL}modifier Hill +1\n${DUEL.slice(DECL.length)}  «factor Hill on G.Hop»\n}\n` },
     { name: 'a fact the rules do not read', code: Codes.statementNotUsed, severity: WARNING, text: `${DUEL}  G.Hop: charged, «tired»\n}\n` },
+    { name: 'facts after a pairing', code: Codes.statementNotUsed, severity: WARNING, text: `${DUEL}  G.Hop vs P.Imm: «charged»\n}\n` },
     { name: 'a unit on both sides', code: Codes.unitOnBothSides, text: `${DECL}engagement E { G.Hop attacks P.Imm, «G.Hop» }\n`, also: [Codes.ancientsNoOpponent] },
     { name: 'a pairing of several units', code: Codes.ancientsNotOneUnit, text: `${DECL}engagement E { G attacks P\n  «G.Pelt» vs P.Imm }\n`, also: [Codes.ancientsNoOpponent, Codes.ancientsNoOpponent] },
     { name: 'a pairing with a unit on neither side', code: Codes.ancientsNotInEngagement, text: `${DUEL}  G.Hop vs P.Imm\n  G.Hop vs «P.Arch»\n}\n` },

@@ -135,6 +135,8 @@ const POSITION_STEPS_TEXT = 'one of the two must be in contact with the other\'s
 function checkPairings(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): void {
     const seen = new Set<string>();
     for (const r of pairingStatements(action)) {
+        r.facts.forEach((_f, i) => accept('warning', `The Ancients rules read nothing after a pairing: write facts on their own line ('X: charged').`,
+            { node: r, property: 'facts', index: i, code: Codes.statementNotUsed }));
         const a = checkOneUnitInEngagement(model, r, 'subject', sideOf, accept);
         const b = checkOneUnitInEngagement(model, r, 'object', sideOf, accept);
         if (!a || !b) continue;
@@ -246,7 +248,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         for (const part of s.parts) {
             const t = oneUnit(model, part.target);
             if (!t) {
-                if (part.target.force?.ref && (!part.target.unit || part.target.unit.ref)) {
+                if (part.target?.force?.ref && (!part.target.unit || part.target.unit.ref)) {
                     accept('error', `${targetLabel(part.target)} is not one unit.`, { node: part, property: 'target', code: Codes.ancientsNotOneUnit });
                 }
                 continue;
