@@ -205,7 +205,7 @@ engagement One {
 }
 command Steady {
   Br.Col rallies Br.Guards
-  outcome seed 1 check "x" { summary "s" Br.Col: rallies, cp 2 vs Br.Guards Br.Guards: rallied, dp -1 vs Br.Col }
+  outcome seed 1 check "x" { summary "s" Br.Col: rally, cp 2 vs Br.Guards Br.Guards: rallied, dp -1 vs Br.Col }
 }
 engagement Two { Br.Guards attacks Am.Line }`);
         expect(unitStateAt(m, action(m, 'Steady'), 'Br.Guards')!.status).toBe('routed');
