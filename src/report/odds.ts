@@ -6,7 +6,9 @@ import type { ActionModel, RulesetId, ScenarioModel } from '../model/scenario.js
 import { turnLabel } from '../model/scenario.js';
 import type { Unresolvable } from './resolution.js';
 import { scrudOddsPlugin } from './odds-scrud.js';
+import { oddsSizeProblem } from './limits.js';
 import { ancientsOddsPlugin } from './odds-ancients.js';
+import { looseFilesOddsPlugin } from './odds-loose-files.js';
 
 /** One unit's chances. Probabilities are keyed by the RULES.md result labels and sum to 1. */
 export interface UnitOdds {
@@ -54,7 +56,7 @@ export interface OddsPlugin {
     odds(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable;
 }
 
-const plugins = new Map<RulesetId, OddsPlugin>([scrudOddsPlugin, ancientsOddsPlugin].map(p => [p.id, p]));
+const plugins = new Map<RulesetId, OddsPlugin>([scrudOddsPlugin, ancientsOddsPlugin, looseFilesOddsPlugin].map(p => [p.id, p]));
 
 /** Rule sets add their odds here as they land. */
 export function registerOdds(plugin: OddsPlugin): void {
@@ -75,6 +77,8 @@ export function oddsForAction(model: ScenarioModel, action: ActionModel): OddsRe
     const plugin = plugins.get(model.rules);
     if (!plugin) return { problem: `No odds for the ${model.rules} rules yet.` };
     if (!plugin.kinds.includes(action.node.kind)) return { problem: `${model.rules} has no odds for a '${action.node.kind}' action.` };
+    const tooLarge = oddsSizeProblem(model, action);
+    if (tooLarge) return tooLarge;
     try {
         const body = plugin.odds(model, action);
         if ('problem' in body) return body as Unresolvable;

@@ -1,0 +1,75 @@
+/**
+ * Loose Files odds for the report layer: combats (L2, L3) and fire (L4, L5), read as the resolver
+ * reads them and handed to the exact engine in src/rules/odds/loose-files.ts.
+ */
+import { readCombat, readFire } from '../model/loose-files.js';
+import type { UnitModel } from '../model/scenario.js';
+import { COMBAT_RESULTS } from '../rules/loose-files/combat.js';
+import { combatOdds, fireOdds, type CombatSideOdds } from '../rules/odds/loose-files.js';
+import type { OddsBody, OddsPlugin, SideOdds, UnitOdds } from './odds.js';
+
+const shortName = (u: UnitModel) => u.id.slice(u.force.length + 1);
+const mean = (law: readonly number[]) => law.reduce((s, p, k) => s + p * k, 0);
+
+/** L3's ladder read downwards: "driven-back" = driven back or worse. */
+function combatAtLeast(p: Record<string, number>): Record<string, number> {
+    const worse = ['driven-back', 'defeated', 'routed'];
+    return Object.fromEntries(worse.map((l, i) => [l, worse.slice(i).reduce((s, x) => s + p[x], 0)]));
+}
+
+function engagementOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+    const read = readCombat(model, action, false);
+    if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
+    const odds = combatOdds(read.input);
+    const units: UnitOdds[] = [];
+    const sides: SideOdds[] = [];
+    const pairs: Array<[UnitModel[], CombatSideOdds, 'attacker' | 'defender']> = [[read.attackers, odds.attacker, 'attacker'], [read.defenders, odds.defender, 'defender']];
+    for (const [members, o, role] of pairs) {
+        members.forEach((u, i) => units.push({
+            force: u.force, unit: shortName(u), id: u.id, side: role, leading: i === 0,
+            probabilities: { ...o.probabilities }, atLeast: combatAtLeast(o.probabilities),
+            // L3: every unit of the side takes the row's DPs; the leading unit takes its casualties.
+            dp: o.dp, casualties: i === 0 ? o.casualties : [1], modifier: o.modifier
+        }));
+        // The whole side reads one row, so "at least one unit" of a row is the row's own chance.
+        sides.push({
+            force: [...new Set(members.map(u => u.force))].join('+'), side: role,
+            expected: Object.fromEntries(COMBAT_RESULTS.map(r => [r, o.probabilities[r] * members.length])),
+            atLeastOne: { ...o.probabilities }, expectedDp: mean(o.dp), expectedCasualties: mean(o.casualties)
+        });
+    }
+    const notes = read.input.options.corlearsHook
+        ? ['Corlears Hook retreat distances (L9) are not part of these odds; the rows, DPs and casualties are.'] : [];
+    return { units, sides, notes };
+}
+
+function fireActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+    const reads = readFire(model, action);
+    if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
+    const units: UnitOdds[] = reads.map(r => {
+        const o = fireOdds(r.input);
+        return {
+            force: r.target.force, unit: shortName(r.target), id: r.target.id, firer: r.firer.id, dice: o.dice,
+            probabilities: { ...o.probabilities }, atLeast: { disordered: 1 - o.probabilities['no-effect'], casualty: o.probabilities.casualty },
+            dp: o.dp, casualties: o.casualties, expectedDp: o.expectedDp, expectedCasualties: o.expectedCasualties
+        };
+    });
+    const forces = [...new Set(units.map(u => u.force))];
+    const sides: SideOdds[] = forces.map(force => {
+        const mine = units.filter(u => u.force === force);
+        const none = (label: string) => mine.reduce((p, u) => p * (1 - (u.atLeast?.[label] ?? 0)), 1);
+        return {
+            force,
+            expected: Object.fromEntries(['no-effect', 'disordered', 'casualty'].map(l => [l, mine.reduce((s, u) => s + u.probabilities[l], 0)])),
+            // Each fire throws its own dice, so the fires on a force are independent.
+            atLeastOne: { disordered: 1 - none('disordered'), casualty: 1 - none('casualty') }
+        };
+    });
+    return { units, sides, notes: [] };
+}
+
+export const looseFilesOddsPlugin: OddsPlugin = {
+    id: 'loose-files',
+    kinds: ['engagement', 'fire'],
+    odds: (model, action) => (action.node.kind === 'fire' ? fireActionOdds(model, action) : engagementOdds(model, action))
+};
