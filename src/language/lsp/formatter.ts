@@ -17,12 +17,12 @@
  * heuristics that move a block's blank line between its comment and the block; this formatter keeps
  * AbstractFormatter's entry points (whole file, range, error checks) and computes every gap itself.
  */
-import { CstUtils, GrammarAST, isLeafCstNode, type AstNode, type LangiumDocument, type LeafCstNode } from 'langium';
+import { GrammarAST, isCompositeCstNode, isLeafCstNode, type AstNode, type CstNode, type LangiumDocument, type LeafCstNode } from 'langium';
 import { AbstractFormatter } from 'langium/lsp';
 import type { FormattingOptions, Range, TextEdit } from 'vscode-languageserver';
 import {
-    isAction, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isRuleOption, isScenario, isTurn, isUnit, isUnitState,
-    isSides, isFactor, isDice, isSeed, isFlag, isRelation, isSplit, isFacts
+    Action, Dice, Factor, Facts, Flag, Force, Grade, Modifier, Outcome, OutcomeLine, Relation, RuleOption, Seed, Sides, Split, Turn, Unit, UnitState,
+    isOutcome, isRuleOption, isScenario
 } from '../generated/ast.js';
 
 /** One token of the file: a CST leaf, or a comment (comments are hidden tokens). */
@@ -74,6 +74,9 @@ export function formatGaps(document: LangiumDocument, eol = '\n'): Array<{ start
     const text = document.textDocument.getText();
     const tokens = tokensOf(document);
     const roles = tokens.map(t => t.comment ? undefined : roleOf(t));
+    // For each token, the role of the first non-comment token from it on: what a comment run belongs to.
+    const anchors: Array<HeaderRole | undefined> = new Array(tokens.length);
+    for (let j = tokens.length - 1, next: HeaderRole | undefined; j >= 0; j--) anchors[j] = next = tokens[j].comment ? next : roles[j];
     const gaps: Array<{ start: number, end: number, text: string }> = [];
     if (tokens.length === 0) return gaps;
     gaps.push({ start: 0, end: tokens[0].offset, text: '' });
@@ -93,10 +96,10 @@ export function formatGaps(document: LangiumDocument, eol = '\n'): Array<{ start
         } else if (afterOpen && role?.closes) {
             gap = ' ';                                              // an empty block: `force Reserve { }`
         } else if (cur.comment || role?.startsLine || role?.closes || afterOpen || isLineComment(prev)) {
-            const lines = lineBreaks(cur.comment ? anchorAfter(tokens, roles, i) : role, {
+            const lines = lineBreaks(anchors[i], {
                 afterOpen, afterComment: prev.comment, closing: role?.closes === true, existingLines, lastTopLevel
             });
-            const statementLevel = cur.comment ? gapIsStatementLevel(tokens, roles, i) : role?.startsLine || role?.closes;
+            const statementLevel = cur.comment ? isStatementLevel(anchors[i]) : role?.startsLine || role?.closes;
             gap = eol.repeat(lines) + INDENT.repeat(depth + (statementLevel ? 0 : 1));
         } else {
             gap = spaceBetween(prev, cur);
@@ -128,15 +131,8 @@ function lineBreaks(anchor: HeaderRole | undefined, c: LineContext): number {
     return lines;
 }
 
-/** The role of the statement a run of comments belongs to: the first non-comment token after it. */
-function anchorAfter(tokens: Token[], roles: Array<HeaderRole | undefined>, i: number): HeaderRole | undefined {
-    for (let j = i; j < tokens.length; j++) if (!tokens[j].comment) return roles[j];
-    return undefined;
-}
-
 /** A comment on its own line is indented like the statement it precedes, or as a continuation inside one. */
-function gapIsStatementLevel(tokens: Token[], roles: Array<HeaderRole | undefined>, i: number): boolean {
-    const anchor = anchorAfter(tokens, roles, i);
+function isStatementLevel(anchor: HeaderRole | undefined): boolean {
     return !anchor || anchor.startsLine || anchor.closes;
 }
 
@@ -166,15 +162,16 @@ function isPunctuation(token: Token): boolean {
 /** Every token in file order, comments included (the lexer sees comments the CST may leave out). */
 function tokensOf(document: LangiumDocument): Token[] {
     const root = document.parseResult.value.$cstNode;
-    const leaves = new Map<number, LeafCstNode>();
-    if (root) {
-        for (const node of CstUtils.streamCst(root)) {
-            if (isLeafCstNode(node) && !node.hidden) leaves.set(node.offset, node);
-        }
-    }
+    const leaves: LeafCstNode[] = [];
+    // A plain walk: the CST of a large file has hundreds of thousands of nodes, and stream iterators cost.
+    const walk = (node: CstNode) => {
+        if (isCompositeCstNode(node)) for (const child of node.content) walk(child);
+        else if (isLeafCstNode(node) && !node.hidden) leaves.push(node);
+    };
+    if (root) walk(root);
     const text = document.textDocument.getText();
     const tokens: Token[] = [];
-    for (const leaf of leaves.values()) tokens.push({ offset: leaf.offset, end: leaf.end, text: leaf.text, comment: false, leaf });
+    for (const leaf of leaves) tokens.push({ offset: leaf.offset, end: leaf.end, text: leaf.text, comment: false, leaf });
     for (const match of text.matchAll(/\/\*[\s\S]*?\*\/|\/\/[^\n\r]*|"(?:\\.|[^"\\\r\n])*"/g)) {
         // Strings are matched too so that `//` inside a string is not taken for a comment.
         if (match[0].startsWith('"')) continue;
@@ -184,18 +181,19 @@ function tokensOf(document: LangiumDocument): Token[] {
     return tokens.map(t => t.comment ? { ...t, end: t.offset + t.text.length } : t);
 }
 
-const BLOCKS = [isForce, isAction, isTurn];
-const STATEMENTS = [
-    isRuleOption, isGrade, isModifier, isForce, isUnit, isTurn, isUnitState, isAction,
-    isSides, isFactor, isDice, isSeed, isFlag, isRelation, isSplit, isFacts, isOutcome, isOutcomeLine
-];
+// Sets of AST type names: checked for every token of the file, so a lookup rather than type guards.
+const BLOCKS = new Set<string>([Force.$type, Action.$type, Turn.$type]);
+const STATEMENTS = new Set<string>([
+    RuleOption.$type, Grade.$type, Modifier.$type, Force.$type, Unit.$type, Turn.$type, UnitState.$type, Action.$type,
+    Sides.$type, Factor.$type, Dice.$type, Seed.$type, Flag.$type, Relation.$type, Split.$type, Facts.$type, Outcome.$type, OutcomeLine.$type
+]);
 
 function roleOf(token: Token): HeaderRole {
     const leaf = token.leaf;
     const none: HeaderRole = { startsLine: false, block: false, topLevel: false, opens: false, closes: false };
     if (!leaf) return none;
     const owner = leaf.astNode;
-    const blockBrace = (token.text === '{' || token.text === '}') && (BLOCKS.some(is => is(owner)) || isOutcome(owner));
+    const blockBrace = (token.text === '{' || token.text === '}') && (BLOCKS.has(owner.$type) || isOutcome(owner));
     if (blockBrace) return { ...none, opens: token.text === '{', closes: token.text === '}' };
     if (isScenario(owner)) {
         // `scenario "T"` and `rules x` are the header.
@@ -206,9 +204,9 @@ function roleOf(token: Token): HeaderRole {
     // The statement this token starts, if it is the first token of one.
     let node: AstNode | undefined = owner;
     while (node && node.$cstNode && node.$cstNode.offset === leaf.offset) {
-        if (STATEMENTS.some(is => is(node))) {
+        if (STATEMENTS.has(node.$type)) {
             const topLevel = isScenario(node.$container);
-            return { ...none, startsLine: true, block: BLOCKS.some(is => is(node)), topLevel, header: isRuleOption(node) };
+            return { ...none, startsLine: true, block: BLOCKS.has(node.$type), topLevel, header: isRuleOption(node) };
         }
         node = node.$container;
     }
