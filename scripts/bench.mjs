@@ -86,10 +86,10 @@ for (const n of sizes) {
     const slice = n <= 4 ? MC : n <= 14 ? (n === 14 && !quick ? MC : 20_000) : n <= 100 ? 2_000 : 100;
     const mcT = timeIt(() => scrudMonteCarlo(input, slice), 1) * (MC / slice);
     const mc = slice === MC ? fmtLong(mcT) : `${fmtLong(mcT)} (from ${slice} samples)`;
-    scrudRows.push([`${n} v ${n}`, String(2 * n), fmtMs(odds), brute, mc]);
-    process.stderr.write(`scrud ${n} v ${n}: odds ${fmtMs(odds)} ms\n`);
+    scrudRows.push([`${n} v ${n}`, String(2 * n), fmtLong(odds), brute, mc]);
+    process.stderr.write(`scrud ${n} v ${n}: odds ${fmtLong(odds)}\n`);
 }
-table(['engagement', 'dice', 'exact odds (ms)', 'brute force (all throws)', `Monte Carlo 10^6`], scrudRows);
+table(['engagement', 'dice', 'exact odds', 'brute force (all throws)', `Monte Carlo 10^6`], scrudRows);
 
 // ---------------------------------------------------------------- the example
 {
