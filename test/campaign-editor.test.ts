@@ -53,3 +53,30 @@ describe('the outline', () => {
         ]);
     });
 });
+
+describe('the hover on a unit', () => {
+    async function hoverAt(text: string, line: number, needle: string): Promise<string> {
+        const doc = await parse(text, { validation: true });
+        const lines = text.split('\n');
+        const character = lines[line].indexOf(needle) + needle.length - 2;
+        const hover = await Battle.lsp.HoverProvider!.getHoverContent(doc, { textDocument: { uri: doc.uri.toString() }, position: { line, character } });
+        return (hover?.contents as { value: string } | undefined)?.value ?? '';
+    }
+
+    it('shows the state each engagement sees: fresh at the ford, the ford\'s token and test at the pass', async () => {
+        const lines = EXAMPLE.split('\n');
+        const inside = (name: string) => lines.findIndex((l, i) => l.includes('Successors.Thureophoroi') && i > lines.findIndex(x => x.includes(`engagement ${name} {`)));
+        const ford = await hoverAt(EXAMPLE, inside('Ford'), 'Successors.Thureophoroi');
+        expect(ford).toContain('Campaign state before **Ford**: **ready**');
+        expect(ford).toContain('damage tokens 0 · no break test yet (+1)');
+        const pass = await hoverAt(EXAMPLE, inside('Pass'), 'Successors.Thureophoroi');
+        expect(pass).toContain('Campaign state before **Pass**: **ready**');
+        expect(pass).toContain('last result holds (Ford, turn 1) · damage tokens 1 · has made a break test');
+    });
+
+    it('shows a destroyed unit on its declaration (the end of the file)', async () => {
+        const line = EXAMPLE.split('\n').findIndex(l => l.includes('unit Boii'));
+        const md = await hoverAt(EXAMPLE, line, 'unit Boii');
+        expect(md).toContain('Campaign state at the end of the file: **destroyed** — destroyed in engagement Camp (turn 3)');
+    });
+});

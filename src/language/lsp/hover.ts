@@ -13,6 +13,7 @@ import {
 import { Codes } from '../validation/codes.js';
 import { modelOf } from '../../model/cache.js';
 import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../model/scenario.js';
+import { stateHoverMarkdown } from '../../model/state.js';
 import { formatFact } from '../../report/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../report/resolution.js';
 import { isUnresolvable, resolveAction, rulesetPlugin } from '../../report/rulesets.js';
@@ -81,6 +82,8 @@ function unitHover(model: ScenarioModel, units: UnitModel[], action: Action | un
         const results = model.actions.flatMap(a => writtenResults(model, a.node, ids).map(r => `${a.node.name}: \`${r}\``));
         if (results.length > 0) out.push(`Written results:  \n${results.slice(0, 8).join('  \n')}${results.length > 8 ? `  \n… and ${results.length - 8} more` : ''}`);
     }
+    // Issue 8: the campaign state at this point (before the action; on a declaration, at the end of the file).
+    if (units.length === 1) out.push(stateHoverMarkdown(model, first, action));
     return out.join('\n\n');
 }
 
