@@ -8,13 +8,14 @@ import {
     isAction, isForce, isGrade, isModifier, isTurn, isUnitState,
     type Action, type Fact, type Force, type Grade, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
 } from '../language/generated/ast.js';
+import { LIMIT_DEFAULTS, Limits } from '../language/limits.js';
 
 export type RulesetId = 'scrud' | 'ancients' | 'loose-files';
 
 export type StatValue = number | string | true;
 
-/** The most units one `xN` may make (see README "Limits"). */
-export const MAX_COUNT = 1000;
+/** The most units one `xN` may make by default; the limit in force is `Limits.maxCount` (docs/limits.md). */
+export const MAX_COUNT = LIMIT_DEFAULTS.maxCount;
 
 export interface UnitModel {
     /** `Force.Unit`, or `Force.Unit#k` for one of several. */
@@ -87,11 +88,15 @@ export function unitCount(unit: Unit): number {
     return Number.isFinite(n) ? n : 0;
 }
 
-export function buildForce(force: Force): ForceModel {
+/**
+ * The force's units, counts expanded. At most `room` instances are built (the force and file limits,
+ * docs/limits.md): the validator reports the unit lines past it (`units-limit`).
+ */
+export function buildForce(force: Force, room = Limits.maxUnitsPerForce): ForceModel {
     const units: UnitModel[] = [];
     const forceName = force.name ?? '';
     for (const unit of force.units) {
-        const count = Math.min(unitCount(unit), MAX_COUNT);
+        const count = Math.min(unitCount(unit), Limits.maxCount, room - units.length);
         const grade = unit.grade?.ref;
         const stats = new Map<string, StatValue>();
         for (const s of grade?.stats ?? []) stats.set(s.key, statValue(s));
@@ -100,7 +105,8 @@ export function buildForce(force: Force): ForceModel {
             const index = unit.count && unitCount(unit) > 1 ? k : undefined;
             units.push({
                 id: `${forceName}.${unit.name}${index ? `#${index}` : ''}`,
-                force: forceName, name: unit.name, index, arm: unit.arm,
+                // A half-typed unit line can lack its arm (the parser reports it); every engine expects a word.
+                force: forceName, name: unit.name, index, arm: unit.arm ?? '?',
                 grade, gradeValue: grade?.value ?? 0, stats, order: units.length, node: unit
             });
         }
@@ -120,13 +126,19 @@ export function buildScenario(root: Scenario): ScenarioModel {
     const actions: ActionModel[] = [];
     const states: Array<{ node: UnitState, beforeAction: number }> = [];
     const options = new Map<string, StatValue>();
+    let unitsLeft = Limits.maxUnitsPerFile;
     for (const o of root.options) {
         options.set(o.name, o.number ?? o.word ?? (o.text !== undefined ? unquote(o.text) : true));
     }
     const visit = (el: unknown, turn: Turn | undefined) => {
         if (isGrade(el)) { if (!grades.has(el.name)) grades.set(el.name, el); }
         else if (isModifier(el)) { if (!modifiers.has(el.name)) modifiers.set(el.name, el); }
-        else if (isForce(el)) { if (!forces.has(el.name)) forces.set(el.name, buildForce(el)); }
+        else if (isForce(el)) {
+            if (forces.has(el.name)) return;
+            const force = buildForce(el, Math.min(Limits.maxUnitsPerForce, unitsLeft));
+            unitsLeft -= force.units.length;
+            forces.set(el.name, force);
+        }
         else if (isAction(el)) actions.push({ node: el, turn });
         else if (isUnitState(el)) states.push({ node: el, beforeAction: actions.length });
         else if (isTurn(el)) for (const inner of el.elements) visit(inner, el);
@@ -143,9 +155,10 @@ export function buildScenario(root: Scenario): ScenarioModel {
  * The unit instances a reference names: a whole force, every instance of a unit, or one instance.
  * An index out of range names nothing.
  */
-export function unitsOf(model: ScenarioModel, target: Target): UnitModel[] {
-    const force = model.forces.get(target.force?.$refText ?? '');
-    if (!force) return [];
+export function unitsOf(model: ScenarioModel, target: Target | undefined): UnitModel[] {
+    // A half-typed statement (`split X 6 on`) leaves its target undefined: it names no unit.
+    const force = target && model.forces.get(target.force?.$refText ?? '');
+    if (!target || !force) return [];
     if (!target.unit) return [...force.units];
     const matching = [...(force.byName.get(target.unit.$refText) ?? [])];
     if (target.index === undefined) return matching;
@@ -153,7 +166,8 @@ export function unitsOf(model: ScenarioModel, target: Target): UnitModel[] {
 }
 
 /** The label to show for a reference, as written. */
-export function targetText(target: Target): string {
+export function targetText(target: Target | undefined): string {
+    if (!target) return '?';
     let text = target.force?.$refText ?? '?';
     if (target.unit) text += `.${target.unit.$refText}`;
     if (target.index !== undefined) text += `#${target.index}`;

@@ -8,6 +8,7 @@ import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
 import { scrudPlugin } from './scrud.js';
 import { ancientsPlugin } from './ancients.js';
 import { looseFilesPlugin } from './loose-files.js';
+import { resolveSizeProblem } from './limits.js';
 
 export interface RulesetPlugin {
     readonly id: RulesetId;
@@ -67,6 +68,8 @@ export function resolveAction(model: ScenarioModel, action: ActionModel, options
     if (!plugin.kinds.includes(action.node.kind)) {
         return { problem: `${model.rules} has no '${action.node.kind}' action.` };
     }
+    const tooLarge = resolveSizeProblem(model, action);
+    if (tooLarge) return tooLarge;
     const dice = chooseDice(model, action, options);
     try {
         const resolution = plugin.resolve(model, action, dice);

@@ -12,7 +12,8 @@ import {
 } from '../generated/ast.js';
 import { modelOf } from '../../model/cache.js';
 import { maxTestRoll } from '../../model/ancients.js';
-import { MAX_COUNT, type RulesetId } from '../../model/scenario.js';
+import { type RulesetId } from '../../model/scenario.js';
+import { Limits } from '../limits.js';
 import { newSeed } from '../../rules/dice.js';
 import { Codes } from '../validation/codes.js';
 import { GRADE_RANGE, MODIFIER_RANGE, signed } from '../validation/common.js';
@@ -56,7 +57,7 @@ export const FIXES: Record<string, Fix> = {
     [Codes.countZero]: c => withNode(c, isUnit, unit => removeCount(c, unit)),
     [Codes.countTooLarge]: c => withNode(c, isUnit, unit => {
         const count = GrammarUtils.findNodeForProperty(unit.$cstNode, 'count');
-        return count ? [quickFix(c, `Make it x${MAX_COUNT}, the most one line may make`, [replace(c, count, `x${MAX_COUNT}`)])] : [];
+        return count ? [quickFix(c, `Make it x${Limits.maxCount}, the most one line may make`, [replace(c, count, `x${Limits.maxCount}`)])] : [];
     }),
     [Codes.seedWithDice]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (the entered dice are used)', [deleteStatement(c, seed)])]),
     [Codes.outcomeStale]: c => staleOutcomeActions(c.document, c.diagnostic),

@@ -5,10 +5,17 @@
  */
 import { DefaultConfigurationProvider } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
+import { applyLimitSettings } from '../limits.js';
 
 export class UmpireConfigurationProvider extends DefaultConfigurationProvider {
     protected override toSectionName(): string {
         return 'umpire';
+    }
+
+    /** `umpire.limits.*` (docs/limits.md) apply to every parse and check from the next change on. */
+    protected override updateSectionConfiguration(section: string, configuration: unknown): void {
+        super.updateSectionConfiguration(section, configuration);
+        if (section === 'umpire') applyLimitSettings((configuration as { limits?: unknown } | null | undefined)?.limits);
     }
 }
 

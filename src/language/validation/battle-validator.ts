@@ -10,13 +10,15 @@ import { checkScrudAction } from './scrud.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files.js';
 import { Codes } from './codes.js';
+import { checkActionSize, checkDiceLine, checkForceSize } from './limits.js';
 
 export function registerValidationChecks(services: BattleServices): void {
     const registry = services.validation.ValidationRegistry;
     const validator = services.validation.BattleValidator;
     const checks: ValidationChecks<BattleAstType> = {
         Scenario: [validator.checkScenario, checkCampaign, checkAncientsScenario, checkLooseFilesScenario],
-        Force: checkForce,
+        Force: [checkForce, checkForceSize],
+        Dice: checkDiceLine,
         Unit: checkUnit,
         Grade: checkGrade,
         Modifier: checkModifier,
@@ -45,6 +47,7 @@ export class BattleValidator {
 
     checkAction(action: Action, accept: ValidationAcceptor): void {
         const model = modelOf(action);
+        checkActionSize(action, accept);
         actionChecks[model.rules]?.(model, action, accept);
         checkOutcome(model, action, accept);
     }

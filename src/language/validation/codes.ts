@@ -9,6 +9,10 @@ export const Codes = {
     unknownReference: 'unknown-reference',
     tooManyProblems: 'too-many-problems',
     fileLimit: 'file-limit',
+    // Size limits (issue 9, docs/limits.md, validation/limits.ts)
+    unitsLimit: 'units-limit',
+    actionTooLarge: 'action-too-large',
+    diceLineTooLong: 'dice-line-too-long',
     rulesNotSupported: 'rules-not-supported',
     // Declarations
     duplicateName: 'duplicate-name',

@@ -6,7 +6,8 @@ import {
     isAction, isForce, isGrade, isModifier, isScenario, isTurn,
     type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
 } from '../generated/ast.js';
-import { MAX_COUNT, unitCount } from '../../model/scenario.js';
+import { unitCount } from '../../model/scenario.js';
+import { Limits, settingName } from '../limits.js';
 import { dieNamed, MAX_SEED } from '../../rules/dice.js';
 import { Codes } from './codes.js';
 
@@ -51,8 +52,8 @@ export function checkUnit(unit: Unit, accept: ValidationAcceptor): void {
         const n = unitCount(unit);
         if (n === 0) {
             accept('error', `A count of 0 makes no units: remove '${unit.count}' or give at least x1.`, { node: unit, property: 'count', code: Codes.countZero });
-        } else if (n > MAX_COUNT) {
-            accept('error', `${unit.count} is more units than one line may make (at most x${MAX_COUNT}); only the first ${MAX_COUNT} are used.`, { node: unit, property: 'count', code: Codes.countTooLarge });
+        } else if (n > Limits.maxCount) {
+            accept('error', `${unit.count} is more units than one line may make (at most x${Limits.maxCount}, setting ${settingName('maxCount')}); only the first ${Limits.maxCount} are used.`, { node: unit, property: 'count', code: Codes.countTooLarge });
         }
     }
     for (const stat of unit.stats) {
@@ -85,7 +86,7 @@ export function checkModifier(modifier: Modifier, accept: ValidationAcceptor): v
 export function checkTarget(target: Target, accept: ValidationAcceptor): void {
     const unit = target.unit?.ref;
     if (!unit || target.index === undefined) return;
-    const count = Math.min(unitCount(unit), MAX_COUNT);
+    const count = Math.min(unitCount(unit), Limits.maxCount);
     if (!unit.count) {
         accept('error', `'${unit.name}' is a single unit: write '${target.force.$refText}.${unit.name}' without '#${target.index}'.`, { node: target, property: 'index', code: Codes.unitIndexRange });
     } else if (target.index < 1 || target.index > count) {
