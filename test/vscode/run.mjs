@@ -34,7 +34,11 @@ async function main() {
         });
         return 0;
     } catch (err) {
-        console.error(`test:vscode failed: ${err instanceof Error ? err.message : String(err)}`);
+        const message = err instanceof Error ? err.message : String(err);
+        console.error(`test:vscode failed: ${message}`);
+        if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT/.test(message)) {
+            console.error('test:vscode downloads VS Code (or set UMPIRE_VSCODE_VERSION to a cached one): it needs internet.');
+        }
         return 1;
     } finally {
         fs.rmSync(workspace, { recursive: true, force: true });
