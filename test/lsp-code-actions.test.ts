@@ -200,6 +200,24 @@ describe('quick fixes', () => {
         expect(oneDie.codes).not.toContain(Codes.ancientsLeadershipRange);
     });
 
+    it('offers the labels a dice line may carry', async () => {
+        const r = await applyFix(`${SCRUD}${ENGAGEMENT.replace('dice French horse 3', 'dice French hrose 3')}`, Codes.diceLabel, "Change to 'horse'");
+        expect(r.text).toContain('dice French horse 3\n');
+        expect(r.codes).toEqual([]);
+        const { actions } = await fixesFor(`${SCRUD}${ENGAGEMENT.replace('dice French horse 3', 'dice French hrose 3')}`, Codes.diceLabel);
+        expect(actions.map(a => a.title)).toEqual(["Change to 'foot'", "Change to 'horse'"]);
+    });
+
+    it('offers the Loose Files types for an arm that is none', async () => {
+        const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantery { class 2 }\n  unit D dragoons { class 2 }\n}\n';
+        const r = await applyFix(lf, Codes.lfUnitType, "Change to 'infantry'");
+        expect(r.text).toContain('unit G infantry { class 2 }');
+        const doc = await parse(lf, { validation: true });
+        const dragoons = doc.diagnostics!.filter(d => d.code === Codes.lfUnitType)[1];
+        const actions = await services.lsp.CodeActionProvider!.getCodeActions(doc, { textDocument: { uri: doc.uri.toString() }, range: dragoons.range, context: { diagnostics: [dragoons] } }) as CodeAction[];
+        expect(actions.map(a => a.title)).toEqual(['infantry', 'cavalry', 'artillery', 'officer', 'commander'].map(t => `Change to '${t}'`));
+    });
+
     it('adds a reason to a ruling', async () => {
         const r = await applyFix(`${SCRUD}ruling French.Hussars: rallied\n`, Codes.rulingWithoutReason, 'Add a reason');
         expect(r.text).toContain('ruling French.Hussars: rallied, reason "…"\n');

@@ -8,11 +8,11 @@ import type { CodeActionProvider } from 'langium/lsp';
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import {
     isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
-    type Scenario, type Stat, type Target, type Unit
+    type Dice, type Scenario, type Stat, type Target, type Unit
 } from '../generated/ast.js';
 import { modelOf } from '../../model/cache.js';
 import { maxTestRoll } from '../../model/ancients.js';
-import { type RulesetId } from '../../model/scenario.js';
+import { unitsOf, type RulesetId } from '../../model/scenario.js';
 import { Limits } from '../limits.js';
 import { newSeed } from '../../rules/dice.js';
 import { Codes } from '../validation/codes.js';
@@ -82,6 +82,17 @@ export const FIXES: Record<string, Fix> = {
         if (value === undefined) return [];
         return setStatValue(c, stat, [String(Math.min(Math.max(value, 2), maxTestRoll(modelOf(stat))))]);
     }),
+    [Codes.diceLabel]: c => withNode(c, isDice, line => {
+        const label = GrammarUtils.findNodeForProperty(line.$cstNode, 'label');
+        if (!label || line.label === undefined) return [];
+        return diceLabels(c.root, line).filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
+    }),
+    [Codes.lfUnitType]: c => withNode(c, isUnit, unit => {
+        const arm = GrammarUtils.findNodeForProperty(unit.$cstNode, 'arm');
+        const types = STAT_VOCABULARY['loose-files'].type.values ?? [];
+        const close = similarNames(unit.arm, [...types, 'foot', 'horse', 'guns', 'general']);
+        return arm ? (close.length > 0 ? close : types).map(t => quickFix(c, `Change to '${t}'`, [replace(c, arm, t)])) : [];
+    }),
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;
         return last ? [quickFix(c, 'Add a reason', [insertAt(c, last.end, ', reason "…"')], true)] : [];
@@ -92,6 +103,15 @@ export const FIXES: Record<string, Fix> = {
 function respell(c: FixContext, known: readonly string[]): CodeAction[] {
     const word = c.document.textDocument.getText(c.diagnostic.range);
     return similarNames(word, [...known]).map(k => quickFix(c, `Change to '${k}'`, [{ range: c.diagnostic.range, newText: k }]));
+}
+
+/** The labels a dice line may carry: a SCRUD force's arms (S3), the Ancients throws (A1, A5, A7). */
+function diceLabels(root: Scenario, line: Dice): string[] {
+    switch (rulesOf(root)) {
+        case 'scrud': return [...new Set(unitsOf(modelOf(line), line.target).map(u => u.arm))];
+        case 'ancients': return ['hit', 'save', 'test'];
+        default: return [];
+    }
 }
 
 function rulesOf(root: Scenario): RulesetId {
