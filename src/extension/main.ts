@@ -10,7 +10,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-    CloseAction, ErrorAction, LanguageClient, State, TransportKind,
+    CloseAction, ErrorAction, ExecuteCommandRequest, LanguageClient, State, TransportKind,
     type ErrorHandler, type LanguageClientOptions, type ServerOptions
 } from 'vscode-languageclient/node.js';
 import { OddsPanel, type OddsTarget } from './odds-view.js';
@@ -26,6 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     context.subscriptions.push(output);
     context.subscriptions.push(
         vscode.commands.registerCommand('umpire.showOdds', (target?: OddsTarget) => showOdds(target, output)),
+        vscode.commands.registerCommand('umpire.showStatus', () => showStatus()),
         vscode.commands.registerCommand('umpire.restartServer', () => restart(context, output))
     );
     await start(context, output);
@@ -74,6 +75,29 @@ function showOdds(target: OddsTarget | undefined, output: vscode.OutputChannel):
         return;
     }
     OddsPanel.show(() => client, { uri, action: target?.action }, output);
+}
+
+/**
+ * "Umpire: Show campaign state" (issue 8): asks for a turn (empty: the end of the file), has the
+ * server's `umpire.status` build the table, and opens it as markdown beside the file, ready to paste.
+ */
+async function showStatus(): Promise<void> {
+    const editor = activeBattle();
+    if (!editor || !client) {
+        void vscode.window.showInformationMessage('Open a .battle file to see its campaign state.');
+        return;
+    }
+    const uri = editor.document.uri.toString();
+    const at = await vscode.window.showInputBox({ title: 'Campaign state', prompt: 'At the end of which turn? Leave empty for the end of the file.' });
+    if (at === undefined) return;
+    const result = await client.sendRequest(ExecuteCommandRequest.type,
+        { command: 'umpire.status', arguments: [{ uri, at: at.trim() === '' ? undefined : at.trim() }] }) as { available: boolean, markdown?: string, reason?: string } | null;
+    if (!result?.available || result.markdown === undefined) {
+        void vscode.window.showWarningMessage(result?.reason ?? 'The campaign state could not be shown.');
+        return;
+    }
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: result.markdown + '\n' });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
 }
 
 function activeBattle(): vscode.TextEditor | undefined {
