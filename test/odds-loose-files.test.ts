@@ -8,7 +8,8 @@ import { AVERAGE } from '../src/rules/dice.js';
 import { COMBAT_RESULTS, resolveCombat, type CombatInput, type CombatSide } from '../src/rules/loose-files/combat.js';
 import { fireDice, resolveFire, rerollsFor, type FireInput } from '../src/rules/loose-files/fire.js';
 import { NO_HOUSE_RULES, type Cover, type Formation, type LfType, type LfUnit } from '../src/rules/loose-files/units.js';
-import { combatOdds, fireOdds, FIRE_RESULTS } from '../src/rules/odds/loose-files.js';
+import { combatOdds, fireOdds, FIRE_RESULTS, moveOdds } from '../src/rules/odds/loose-files.js';
+import { resolveMove, type MoveInput } from '../src/rules/loose-files/movement.js';
 
 const arbUnit = (id: string) => fc.record({
     type: fc.constantFrom<LfType>('infantry', 'cavalry', 'artillery'),
@@ -99,5 +100,37 @@ describe('Loose Files fire odds agree with every throw of resolveFire', () => {
                 expect(Math.abs((odds.casualties[k] ?? 0) - (cas[k] ?? 0))).toBeLessThanOrEqual(1e-12);
             }
         }), { numRuns: 150, seed: 7 });
+    });
+});
+
+describe('Loose Files movement odds agree with every throw of resolveMove', () => {
+    const arbMove = fc.record({
+        unit: arbUnit('A.m'), average: fc.integer({ min: 0, max: 2 }), d6: fc.integer({ min: 0, max: 3 }),
+        hessian: fc.boolean(), woods: fc.boolean(), uphill: fc.boolean(), charging: fc.boolean(), wheel: fc.boolean(),
+        formationChange: fc.boolean(), retire: fc.boolean(), underFire: fc.boolean()
+    }).map((m): MoveInput => ({
+        unit: m.unit, average: m.average, d6: m.d6, plus: m.hessian ? 2 : 0, woods: m.woods, uphill: m.uphill,
+        charging: m.charging, wheel: m.wheel, formationChange: m.formationChange && m.average === 0, retire: m.retire,
+        underFire: m.underFire, stop: undefined, options: NO_HOUSE_RULES
+    }));
+
+    it('for every mix of average dice and d6, woods, uphill, retiring, wheeling and formation changes', () => {
+        fc.assert(fc.property(arbMove, input => {
+            const counts = input.formationChange ? { average: 0, d6: 0 } : { average: input.average, d6: input.d6 };
+            const distance: number[] = [], dp: number[] = [];
+            const walk = (avg: number[], d6: number[], w: number) => {
+                if (avg.length < counts.average) { for (const f of AVERAGE.faces) walk([...avg, f], d6, w / 6); return; }
+                if (d6.length < counts.d6) { for (let f = 1; f <= 6; f++) walk(avg, [...d6, f], w / 6); return; }
+                const o = resolveMove(input, { average: avg, d6 });
+                distance[o.inches] = (distance[o.inches] ?? 0) + w;
+                dp[o.dp] = (dp[o.dp] ?? 0) + w;
+            };
+            walk([], [], 1);
+            const odds = moveOdds(input);
+            for (let k = 0; k < 40; k++) {
+                expect(Math.abs((odds.distance[k] ?? 0) - (distance[k] ?? 0))).toBeLessThanOrEqual(1e-12);
+                expect(Math.abs((odds.dp[k] ?? 0) - (dp[k] ?? 0))).toBeLessThanOrEqual(1e-12);
+            }
+        }), { numRuns: 200, seed: 8 });
     });
 });

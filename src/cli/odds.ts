@@ -40,7 +40,8 @@ export async function oddsCommand(file: string, options: OddsCliOptions, out: (l
 
 /** 0.4166… → "41.7%"; tiny but possible chances are not shown as a flat 0. */
 export function percent(p: number): string {
-    if (p === 0) return '0';
+    if (p < 1e-12) return '0'; // rounding dust, not a chance
+    if (p > 1 - 1e-12) return '100%';
     if (p < 0.0005) return '<0.1%';
     if (p > 0.9995 && p < 1) return '>99.9%';
     return `${(p * 100).toFixed(1)}%`;
@@ -50,11 +51,16 @@ export function percent(p: number): string {
 function columns(units: readonly UnitOdds[], key: 'probabilities' | 'atLeast'): string[] {
     const labels: string[] = [];
     for (const u of units) {
-        for (const [label, p] of Object.entries(u[key] ?? {})) if (p > 0 && !labels.includes(label)) labels.push(label);
+        for (const [label, p] of Object.entries(u[key] ?? {})) if (p > 1e-12 && !labels.includes(label)) labels.push(label);
     }
     const order = Object.keys(units[0]?.[key] ?? {});
     return labels.sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
+
+const EXPECTED: ReadonlyArray<[string, string]> = [
+    ['expectedHits', 'E[hits]'], ['expectedTokens', 'E[tokens]'], ['expectedDistance', 'E[inches]'],
+    ['expectedDp', 'E[DP]'], ['expectedCasualties', 'E[cas.]']
+];
 
 function table(rows: string[][], out: (line: string) => void): void {
     const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)));
@@ -66,12 +72,13 @@ export function printOdds(report: OddsReport, out: (line: string) => void): void
     out(`${report.kind} ${report.name}${turn}: exact odds`);
     const labels = columns(report.units, 'probabilities');
     const worse = columns(report.units, 'atLeast');
-    const head = ['unit', ...labels, ...worse.map(l => `≥${l}`)];
-    if (report.units.some(u => u.hits)) head.push('E[hits]');
+    // Expected values a rule set reports per unit (hits, tokens, inches, DPs, casualties), when present.
+    const extras = EXPECTED.filter(([key]) => report.units.some(u => typeof u[key] === 'number'));
+    const head = ['unit', ...labels, ...worse.map(l => `≥${l}`), ...extras.map(([, title]) => title)];
     const rows = [head];
     for (const u of report.units) {
         const row = [u.id, ...labels.map(l => percent(u.probabilities[l] ?? 0)), ...worse.map(l => percent(u.atLeast?.[l] ?? 0))];
-        if (report.units.some(x => x.hits)) row.push((u.hits ?? []).reduce((s, p, h) => s + p * h, 0).toFixed(2));
+        for (const [key] of extras) row.push(typeof u[key] === 'number' ? (u[key] as number).toFixed(2) : '');
         rows.push(row);
     }
     table(rows, out);

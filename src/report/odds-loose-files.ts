@@ -2,10 +2,10 @@
  * Loose Files odds for the report layer: combats (L2, L3) and fire (L4, L5), read as the resolver
  * reads them and handed to the exact engine in src/rules/odds/loose-files.ts.
  */
-import { readCombat, readFire } from '../model/loose-files.js';
+import { readCombat, readFire, readMoves } from '../model/loose-files.js';
 import type { UnitModel } from '../model/scenario.js';
 import { COMBAT_RESULTS } from '../rules/loose-files/combat.js';
-import { combatOdds, fireOdds, type CombatSideOdds } from '../rules/odds/loose-files.js';
+import { combatOdds, fireOdds, moveOdds, type CombatSideOdds } from '../rules/odds/loose-files.js';
 import type { OddsBody, OddsPlugin, SideOdds, UnitOdds } from './odds.js';
 
 const shortName = (u: UnitModel) => u.id.slice(u.force.length + 1);
@@ -50,7 +50,7 @@ function fireActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parame
         const o = fireOdds(r.input);
         return {
             force: r.target.force, unit: shortName(r.target), id: r.target.id, firer: r.firer.id, dice: o.dice,
-            probabilities: { ...o.probabilities }, atLeast: { disordered: 1 - o.probabilities['no-effect'], casualty: o.probabilities.casualty },
+            probabilities: { ...o.probabilities }, atLeast: { disordered: o.probabilities.disordered + o.probabilities.casualty, casualty: o.probabilities.casualty },
             dp: o.dp, casualties: o.casualties, expectedDp: o.expectedDp, expectedCasualties: o.expectedCasualties
         };
     });
@@ -68,8 +68,34 @@ function fireActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parame
     return { units, sides, notes: [] };
 }
 
+function moveActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+    const reads = readMoves(model, action);
+    if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
+    const units: UnitOdds[] = reads.map(r => {
+        const o = moveOdds(r.input);
+        return {
+            force: r.unit.force, unit: shortName(r.unit), id: r.unit.id,
+            probabilities: { [o.result]: 1 }, atLeast: { disordered: o.dp.reduce((s, p, k) => (k > 0 ? s + p : s), 0) },
+            distance: o.distance, dp: o.dp, expectedDistance: o.expectedDistance, expectedDp: o.expectedDp
+        };
+    });
+    const brigade = reads.some(r => r.input.options.brigadeMove);
+    const forces = [...new Set(units.map(u => u.force))];
+    const sides: SideOdds[] = forces.map(force => {
+        const mine = units.filter(u => u.force === force);
+        const expected: Record<string, number> = {};
+        for (const u of mine) for (const [l, p] of Object.entries(u.probabilities)) expected[l] = (expected[l] ?? 0) + p;
+        // Each unit throws its own dice, unless the brigade-move house rule (L9) makes one roll serve several.
+        const atLeastOne: Record<string, number> = brigade ? {} : { disordered: 1 - mine.reduce((p, u) => p * (1 - (u.atLeast?.disordered ?? 0)), 1) };
+        return { force, expected, atLeastOne };
+    });
+    const notes = brigade ? ['brigade-move (L9): units share one movement roll, so the chance of at least one disordered unit is left out.'] : [];
+    return { units, sides, notes };
+}
+
 export const looseFilesOddsPlugin: OddsPlugin = {
     id: 'loose-files',
-    kinds: ['engagement', 'fire'],
-    odds: (model, action) => (action.node.kind === 'fire' ? fireActionOdds(model, action) : engagementOdds(model, action))
+    kinds: ['engagement', 'fire', 'move'],
+    odds: (model, action) => (action.node.kind === 'fire' ? fireActionOdds(model, action)
+        : action.node.kind === 'move' ? moveActionOdds(model, action) : engagementOdds(model, action))
 };

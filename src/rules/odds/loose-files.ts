@@ -7,11 +7,14 @@
  * Fire (L4, L5): every d6 of a fire is independent and does (DPs, casualties) by the engine's own
  * per-die rules (a skirmisher's 5 adds a re-roll: 4+ is a DP), so the totals are the n-fold
  * convolution of one die's joint law: O(n²) per fire.
+ * Movement (L6): inches and low d6 of every die are independent, so (distance, DPs) is again a
+ * convolution over the dice, followed by the fixed parts of the move.
  */
 import { AVERAGE, D6, faceDistribution } from '../dice.js';
 import { COMBAT_RESULTS, combatModifiers, combatResultFor, ROW_DP, rowCasualties, type CombatInput, type CombatResult } from '../loose-files/combat.js';
 import { artilleryEffect, fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from '../loose-files/fire.js';
-import { sumModifiers } from '../loose-files/units.js';
+import { disorderingFace, moveDiceCounts, type MoveInput, type MoveResult } from '../loose-files/movement.js';
+import { isFormed, sumModifiers } from '../loose-files/units.js';
 
 export const FIRE_RESULTS: readonly FireResult[] = ['no-effect', 'disordered', 'casualty'];
 
@@ -112,8 +115,60 @@ export function fireOdds(input: FireInput): FireOdds {
     }
     const dp = joint.map(row => row.reduce((s, p) => s + p, 0));
     const casualties = joint[0].map((_, cas) => joint.reduce((s, row) => s + row[cas], 0));
-    const none = joint[0][0];
-    const probabilities: Record<FireResult, number> = { 'no-effect': none, disordered: Math.max(0, casualties[0] - none), casualty: 1 - casualties[0] };
+    // Summed, not taken from 1, so that what cannot happen is exactly 0.
+    const disordered = joint.reduce((s, row, k) => (k > 0 ? s + row[0] : s), 0);
+    const casualty = casualties.reduce((s, p, k) => (k > 0 ? s + p : s), 0);
+    const probabilities: Record<FireResult, number> = { 'no-effect': joint[0][0], disordered, casualty };
     const mean = (law: number[]) => law.reduce((s, p, k) => s + p * k, 0);
     return { dice: n, probabilities, dp, casualties, expectedDp: mean(dp), expectedCasualties: mean(casualties) };
+}
+
+export interface MoveOdds {
+    readonly result: MoveResult;
+    /** distance[k] = P(the unit may move exactly k inches). */
+    readonly distance: number[];
+    /** dp[k] = P(it gains exactly k DPs). */
+    readonly dp: number[];
+    readonly expectedDistance: number;
+    readonly expectedDp: number;
+}
+
+/**
+ * L6: the joint law of (inches rolled, low d6) over the unit's dice, by convolution, then the
+ * fixed parts: a Hessian's inches, halving when retiring, and the DPs of wheeling and retiring.
+ */
+export function moveOdds(input: MoveInput): MoveOdds {
+    const u = input.unit;
+    const fixedDp = (input.wheel ? 1 : 0) + (input.retire && (u.type === 'cavalry' || input.underFire) ? 1 : 0);
+    const result: MoveResult = input.formationChange ? 'changed-formation' : input.retire ? 'retired' : input.charging ? 'charged' : 'moved';
+    const mean = (law: number[]) => law.reduce((s, p, k) => s + p * k, 0);
+    if (input.formationChange) {
+        const dp: number[] = [];
+        addAt(dp, input.underFire ? 2 : 1, 1);
+        return { result, distance: [1], dp, expectedDistance: 0, expectedDp: mean(dp) };
+    }
+    const counts = moveDiceCounts(input);
+    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
+    const disorders = isFormed(u) && u.type !== 'officer' && u.type !== 'commander';
+    const face = disorderingFace(input.woods);
+    // joint.get(`inches,low`) as a map keyed by inches·64 + low (low ≤ MAX_MOVE_DICE).
+    let joint = new Map<number, number>([[0, 1]]);
+    const fold = (die: 'average' | 'd6') => {
+        const next = new Map<number, number>();
+        for (const { face: v, p } of faceDistribution(die === 'average' ? AVERAGE : D6)) {
+            const step = Math.max(0, v - perDie) * 64 + (die === 'd6' && disorders && v <= face ? 1 : 0);
+            for (const [key, q] of joint) next.set(key + step, (next.get(key + step) ?? 0) + p * q);
+        }
+        joint = next;
+    };
+    for (let i = 0; i < counts.average; i++) fold('average');
+    for (let i = 0; i < counts.d6; i++) fold('d6');
+    const distance: number[] = [], dp: number[] = [];
+    for (const [key, p] of joint) {
+        let inches = Math.floor(key / 64) + input.plus;
+        if (input.retire) inches = Math.floor(inches / 2);
+        addAt(distance, inches, p);
+        addAt(dp, (key % 64) + fixedDp, p);
+    }
+    return { result, distance, dp, expectedDistance: mean(distance), expectedDp: mean(dp) };
 }
