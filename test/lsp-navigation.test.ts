@@ -161,6 +161,15 @@ describe('document symbols', () => {
     });
 });
 
+describe('workspace symbols', () => {
+    it('gives forces, grades and modifiers the kinds of the outline', async () => {
+        const doc = await parse(FILE.replace('scenario "Ridge"', 'scenario "Workspace"'));
+        const symbols = await services.shared.lsp.WorkspaceSymbolProvider!.getSymbols({ query: '' });
+        const mine = symbols.filter(s => s.location.uri === doc.uri.toString());
+        expect(Object.fromEntries(mine.map(s => [s.name, KIND[s.kind]]))).toMatchObject({ French: 'namespace', Austrian: 'namespace', Elite: 'class', Tired: 'constant', Ridge: 'event' });
+    });
+});
+
 describe('folding', () => {
     it('folds forces, engagements, outcomes, turns, multi-line braced stats and block comments, not a statement written over lines', async () => {
         await expectFoldings(services)({

@@ -8,7 +8,7 @@ import { BattleScopeProvider } from './battle-scope.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
-import { BattleDocumentSymbolProvider, BattleFoldingRangeProvider } from './lsp/symbols.js';
+import { BattleDocumentSymbolProvider, BattleFoldingRangeProvider, BattleNodeKindProvider } from './lsp/symbols.js';
 import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
@@ -60,7 +60,8 @@ export const BattleSharedModule: Module<LangiumSharedServices, PartialLangiumSha
         ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
     },
     lsp: {
-        ExecuteCommandHandler: (services) => new BattleCommandHandler(services)
+        ExecuteCommandHandler: (services) => new BattleCommandHandler(services),
+        NodeKindProvider: () => new BattleNodeKindProvider()
     }
 };
 

@@ -3,15 +3,40 @@
  * modifiers, forces with their units (arm, grade, count), campaign turns and the engagements or
  * actions fought in them (with their kind).
  */
-import { GrammarUtils, type AstNode, type LangiumDocument } from 'langium';
-import { DefaultFoldingRangeProvider, type DocumentSymbolProvider } from 'langium/lsp';
-import { SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
+import { GrammarUtils, type AstNode, type AstNodeDescription, type LangiumDocument } from 'langium';
+import { DefaultFoldingRangeProvider, DefaultNodeKindProvider, type DocumentSymbolProvider } from 'langium/lsp';
+import { CompletionItemKind, SymbolKind, type DocumentSymbol, type Range } from 'vscode-languageserver';
 import {
     isAction, isForce, isGrade, isModifier, isOutcome, isTurn, isUnit, isUnitState,
     type Action, type Force, type Grade, type Scenario, type Turn, type TurnElement, type Unit
 } from '../generated/ast.js';
 import { unquote } from '../../model/scenario.js';
 import { signed } from '../validation/common.js';
+
+/** The kind of each declaration, by its AST type: used by the outline, workspace symbols and completion. */
+const KINDS: Record<string, { symbol: SymbolKind, completion: CompletionItemKind }> = {
+    Force: { symbol: SymbolKind.Namespace, completion: CompletionItemKind.Module },
+    Unit: { symbol: SymbolKind.Field, completion: CompletionItemKind.Field },
+    Grade: { symbol: SymbolKind.Class, completion: CompletionItemKind.Class },
+    Modifier: { symbol: SymbolKind.Constant, completion: CompletionItemKind.Constant },
+    Action: { symbol: SymbolKind.Event, completion: CompletionItemKind.Event },
+    Turn: { symbol: SymbolKind.Module, completion: CompletionItemKind.Module }
+};
+
+/** Workspace symbols (Ctrl+T) and Langium's own completion items get the same kinds as the outline. */
+export class BattleNodeKindProvider extends DefaultNodeKindProvider {
+    override getSymbolKind(node: AstNode | AstNodeDescription): SymbolKind {
+        return KINDS[typeOf(node)]?.symbol ?? super.getSymbolKind(node);
+    }
+
+    override getCompletionItemKind(node: AstNode | AstNodeDescription): CompletionItemKind {
+        return KINDS[typeOf(node)]?.completion ?? super.getCompletionItemKind(node);
+    }
+}
+
+function typeOf(node: AstNode | AstNodeDescription): string {
+    return '$type' in node ? node.$type : node.type;
+}
 
 export class BattleDocumentSymbolProvider implements DocumentSymbolProvider {
     getSymbols(document: LangiumDocument): DocumentSymbol[] {
@@ -25,11 +50,12 @@ export class BattleDocumentSymbolProvider implements DocumentSymbolProvider {
     }
 
     private symbolOf(el: AstNode): DocumentSymbol[] {
-        if (isGrade(el)) return [this.symbol(el, el.name, gradeDetail(el), SymbolKind.Class)];
-        if (isModifier(el)) return [this.symbol(el, el.name, signed(el.value), SymbolKind.Constant)];
-        if (isForce(el)) return [this.symbol(el, el.name, unitsText(unitTotal(el)), SymbolKind.Namespace, el.units.map(u => this.symbol(u, u.name, unitDetail(u), SymbolKind.Field)))];
-        if (isAction(el)) return [this.symbol(el, el.name, actionDetail(el), el.kind === 'engagement' ? SymbolKind.Event : SymbolKind.Function)];
-        if (isTurn(el)) return [this.symbol(el, turnName(el), el.title ? unquote(el.title) : '', SymbolKind.Module, el.elements.flatMap((e: TurnElement) => this.symbolOf(e)))];
+        if (isGrade(el)) return [this.symbol(el, el.name, gradeDetail(el), KINDS.Grade.symbol)];
+        if (isModifier(el)) return [this.symbol(el, el.name, signed(el.value), KINDS.Modifier.symbol)];
+        if (isForce(el)) return [this.symbol(el, el.name, unitsText(unitTotal(el)), KINDS.Force.symbol, el.units.map(u => this.symbol(u, u.name, unitDetail(u), KINDS.Unit.symbol)))];
+        // Engagements are events of the battle; the other Loose Files actions are things done in a turn.
+        if (isAction(el)) return [this.symbol(el, el.name, actionDetail(el), el.kind === 'engagement' ? KINDS.Action.symbol : SymbolKind.Function)];
+        if (isTurn(el)) return [this.symbol(el, turnName(el), el.title ? unquote(el.title) : '', KINDS.Turn.symbol, el.elements.flatMap((e: TurnElement) => this.symbolOf(e)))];
         return [];
     }
 
