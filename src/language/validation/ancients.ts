@@ -376,7 +376,9 @@ function countMessage(kind: string, unitId: string, expected: number, got: numbe
     return `${unitId} throws ${expected} ${kind} ${expected === 1 ? 'die' : 'dice'} (${why}), but ${got} ${got === 1 ? 'is' : 'are'} entered.`;
 }
 
-function targetLabel(t: Target): string {
+function targetLabel(t: Target | undefined): string {
+    // A half-typed line (`dice` with nothing after it) has no target yet.
+    if (!t) return '?';
     let s = t.force?.$refText ?? '?';
     if (t.unit) s += `.${t.unit.$refText}`;
     if (t.index !== undefined) s += `#${t.index}`;
