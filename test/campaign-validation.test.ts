@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
@@ -160,5 +161,19 @@ ruling Br.Guards: rallied
         expect(p.map(x => [x.at, x.severity, x.code])).toEqual([
             ['3:24', 2, 'state-unknown-key'], ['3:34', 1, 'state-value'], ['4:1', 3, 'ruling-without-reason']
         ]);
+    });
+});
+
+describe('examples/broken-campaign.battle', () => {
+    it('raises one diagnostic per mistake, on the line whose comment names its code', async () => {
+        const text = fs.readFileSync('examples/broken-campaign.battle', 'utf8');
+        const doc = await parse(text, { validation: true });
+        const found = (doc.diagnostics ?? []).map(d => `${d.range.start.line + 1} ${String(d.code)}`);
+        const expected = text.split('\n').flatMap((line, i) => {
+            const m = /\/\/ ([a-z][a-z-]+):/.exec(line);
+            return m ? [`${i + 1} ${m[1]}`] : [];
+        });
+        expect(expected).toHaveLength(CAMPAIGN_CODES.length);
+        expect(found).toEqual(expected);
     });
 });
