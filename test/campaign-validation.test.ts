@@ -174,6 +174,7 @@ describe('examples/broken-campaign.battle', () => {
             return m ? [`${i + 1} ${m[1]}`] : [];
         });
         expect(expected).toHaveLength(CAMPAIGN_CODES.length);
-        expect(found).toEqual(expected);
+        const byLine = (a: string, b: string) => parseInt(a) - parseInt(b);
+        expect(found.sort(byLine)).toEqual(expected);
     });
 });
