@@ -77,6 +77,11 @@ describe('completion', () => {
         expect(new Set(austrian)).toEqual(new Set(['Grenz', 'Guns']));
     });
 
+    it('offers the numbers of a counted unit after #', async () => {
+        expect(await labelsAt(`${HEAD}engagement E {\n  French.Line#<|> attacks Austrian\n}`)).toEqual(['1', '2', '3']);
+        expect(await labelsAt(`${HEAD}engagement E {\n  French.Hussars#<|> attacks Austrian\n}`)).toEqual([]);
+    });
+
     it('offers units in outcome lines and factor targets too', async () => {
         const inFactor = await labelsAt(`${HEAD}engagement E {\n  French attacks Austrian\n  factor Tired on Austrian.<|>\n}`);
         expect(new Set(inFactor)).toEqual(new Set(['Grenz', 'Guns']));

@@ -86,16 +86,19 @@ const COMMON_ARMS: Record<RulesetId, readonly string[]> = {
 
 /** At most this many `Unit#k` items for one counted unit; past it the umpire types the number. */
 const MAX_INDEX_ITEMS = 12;
+/** After `#` the numbers themselves are listed, up to this many. */
+const MAX_INDEX_LIST = 100;
 
 export class BattleCompletionProvider extends DefaultCompletionProvider {
-    /** Typing `Force.` opens the list of that force's units. */
-    override readonly completionOptions = { triggerCharacters: ['.'] };
+    /** Typing `Force.` opens the list of that force's units, `Force.Unit#` the list of its numbers. */
+    override readonly completionOptions = { triggerCharacters: ['.', '#'] };
 
     protected override completionFor(context: CompletionContext, next: NextFeature, acceptor: CompletionAcceptor): MaybePromise<void> {
         const where = featureOf(next, context.node);
         const root = context.document.parseResult.value as Scenario;
         switch (where) {
             case 'Target.unit': return this.completeUnits(context, root, acceptor);
+            case 'Target.index': return this.completeIndexes(context, root, acceptor);
             case 'Unit.arm': return this.completeWords(context, armsOf(root), 'arm', acceptor);
             case 'Stat.key': return this.completeStatKeys(context, root, acceptor);
             case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
@@ -120,6 +123,19 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
             for (let k = 1; k <= Math.min(count, MAX_INDEX_ITEMS); k++) {
                 acceptor(context, { label: `${unit.name}#${k}`, kind: CompletionItemKind.Field, detail: `${unit.name} ${k} of ${count}`, sortText: `1${String(k).padStart(4, '0')}` });
             }
+        }
+    }
+
+    /** After `Force.Unit#`: the numbers of that unit's instances, 1 to its count. */
+    private completeIndexes(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
+        const before = context.textDocument.getText().slice(0, context.tokenOffset);
+        const m = /([_a-zA-Z][\w]*(?:-[\w]+)*)\s*\.\s*([_a-zA-Z][\w]*(?:-[\w]+)*)\s*#\s*$/.exec(before);
+        const force = m ? root.elements.find(e => isForce(e) && e.name === m[1]) : undefined;
+        const unit = isForce(force) ? force.units.find(u => u.name === m![2]) : undefined;
+        if (!unit?.count) return;
+        const count = Math.min(unitCount(unit), Limits.maxCount);
+        for (let k = 1; k <= Math.min(count, MAX_INDEX_LIST); k++) {
+            acceptor(context, { label: String(k), kind: CompletionItemKind.Value, detail: `${unit.name} ${k} of ${count}`, sortText: String(k).padStart(5, '0') });
         }
     }
 
