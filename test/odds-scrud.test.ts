@@ -120,6 +120,13 @@ describe('SCRUD odds agree with brute force through resolveScrud', () => {
         expectAgree(pair(a, d));
     });
 
+    it('on d8 and d10 lines, where a rout has up to six thresholds (the general count DP)', () => {
+        const d8 = dieNamed('d8')!, d10 = dieNamed('d10')!;
+        const a = [unit('A', 'a0', 'foot', d10, 0), unit('A', 'a1', 'foot', d8, -1), unit('A', 'a2', 'foot', d8, 1)];
+        const d = [unit('D', 'd0', 'foot', d10, 1), unit('D', 'd1', 'foot', d10, 0)];
+        expectAgree(pair(a, d));
+    });
+
     it('on 3 v 3 plain d6 (6^6 throws)', () => {
         const a = [0, 1, 2].map(i => unit('A', `a${i}`, 'foot', D6, 0));
         const d = [0, 1, 2].map(i => unit('D', `d${i}`, 'foot', D6, 0));
