@@ -15,6 +15,8 @@ const arg = (name, fallback) => {
 };
 const scale = arg('scale', 1);
 const seed = arg('seed', 20260909);
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
 
 const outfile = path.join(os.tmpdir(), `umpire-fuzz-${process.pid}.cjs`);
 await esbuild.build({
@@ -59,6 +61,7 @@ const failures = {};
 let cases = 0, failed = 0;
 const started = performance.now();
 for (const [name, share, arbitrary, check] of properties) {
+    if (only && !name.includes(only)) continue;
     const n = Math.max(1, Math.round(TOTAL * share));
     const t0 = performance.now();
     let bad = 0, slowest = 0;
@@ -77,7 +80,11 @@ for (const [name, share, arbitrary, check] of properties) {
             if (problems.length > 0) {
                 bad++;
                 const list = (failures[name] ??= []);
-                if (list.length < 5) list.push({ input, problems });
+                if (list.length < 5) {
+                    list.push({ input, problems });
+                    fs.mkdirSync('test-output', { recursive: true });
+                    fs.writeFileSync('test-output/fuzz-failures.json', JSON.stringify(failures, null, 1));
+                }
             }
         }
         done += size;

@@ -65,7 +65,8 @@ export function refuse(text: string): LimitProblem | undefined {
     let depth = 0, line = 1, column = 1;
     for (let i = 0; i < text.length; i++) {
         const c = text.charCodeAt(i);
-        if (c === 10) { line++; column = 1; continue; }
+        // Line breaks as the editor counts them: \n, \r\n and a lone \r.
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { line++; column = 1; continue; }
         column++;
         if (c === 123) {
             if (++depth > Limits.maxBraceDepth) {

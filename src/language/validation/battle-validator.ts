@@ -10,7 +10,7 @@ import { checkScrudAction } from './scrud.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files.js';
 import { Codes } from './codes.js';
-import { checkActionSize, checkDiceLine, checkForceSize } from './limits.js';
+import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limits.js';
 
 export function registerValidationChecks(services: BattleServices): void {
     const registry = services.validation.ValidationRegistry;
@@ -48,6 +48,7 @@ export class BattleValidator {
     checkAction(action: Action, accept: ValidationAcceptor): void {
         const model = modelOf(action);
         checkActionSize(action, accept);
+        if (isHalfTyped(action)) return;
         actionChecks[model.rules]?.(model, action, accept);
         checkOutcome(model, action, accept);
     }

@@ -2,7 +2,7 @@
  * The size limits a file can run into (docs/limits.md, issue 9): each is reported once, where the
  * limit is crossed, with the setting that moves it. Every check here is linear in what it reads.
  */
-import type { ValidationAcceptor } from 'langium';
+import { AstUtils, type ValidationAcceptor } from 'langium';
 import type { Action, Dice, Force } from '../generated/ast.js';
 import { modelOf } from '../../model/cache.js';
 import { unitCount } from '../../model/scenario.js';
@@ -43,4 +43,39 @@ export function checkDiceLine(line: Dice, accept: ValidationAcceptor): void {
         accept('error', `This line enters ${line.values.length} dice; a line takes at most ${Limits.maxDicePerLine} (setting ${settingName('maxDicePerLine')}).`,
             { node: line, property: 'values', index: Limits.maxDicePerLine, code: Codes.diceLineTooLong });
     }
+}
+
+const errorOffsets = new WeakMap<object, number[]>();
+
+/** The offsets of the document's lexing and parsing errors, sorted, computed once per parse. */
+function syntaxErrorOffsets(action: Action): number[] {
+    const document = AstUtils.getDocument(action);
+    const result = document.parseResult;
+    let offsets = errorOffsets.get(result);
+    if (!offsets) {
+        const end = document.textDocument.getText().length;
+        offsets = [
+            ...result.lexerErrors.map(e => e.offset),
+            ...result.parserErrors.map(e => Number.isFinite(e.token.startOffset) ? e.token.startOffset : end)
+        ].sort((a, b) => a - b);
+        errorOffsets.set(result, offsets);
+    }
+    return offsets;
+}
+
+/**
+ * Whether the parser had to recover inside this action (or never found its closing `}`): its
+ * statements may then lack parts the rule-set checks rely on. Such an action gets only its syntax
+ * error until it parses; the rule-set checks would add noise, or worse, throw. Binary search: linear overall.
+ */
+export function isHalfTyped(action: Action): boolean {
+    const cst = action.$cstNode;
+    if (!cst || !cst.text.endsWith('}')) return true;
+    const offsets = syntaxErrorOffsets(action);
+    let lo = 0, hi = offsets.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (offsets[mid] < cst.offset) lo = mid + 1; else hi = mid;
+    }
+    return lo < offsets.length && offsets[lo] <= cst.end;
 }
