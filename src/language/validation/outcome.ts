@@ -31,7 +31,7 @@ export function checkOutcome(model: ScenarioModel, action: Action, accept: Valid
         return;
     }
     if (resolution.json.check !== unquote(outcome.check)) {
-        accept('warning', `This outcome no longer matches engagement '${action.name}': its units, factors or dice changed after it was written. Resolve it again.`,
+        accept('warning', `This outcome no longer matches engagement '${action.name}': its units, factors or dice, or the state carried from earlier outcomes, changed after it was written. Resolve it again.`,
             { node: outcome, keyword: 'outcome', code: Codes.outcomeStale });
     }
 }
