@@ -106,6 +106,19 @@ describe('file size and nesting', () => {
     });
 });
 
+describe('the language server\'s asynchronous parse is guarded too', () => {
+    it('a file nested past braceDepth never reaches the parser on the server\'s path', async () => {
+        const { Cancellation, TextDocument, URI } = await import('langium');
+        const text = `force A ${'{'.repeat(LIMIT_DEFAULTS.maxBraceDepth + 1)}\n`;
+        const uri = URI.parse('file:///limits/async.battle');
+        // With a cancellation token the factory parses asynchronously, as the server does on open and change.
+        const doc = await services.shared.workspace.LangiumDocumentFactory.fromTextDocument(
+            TextDocument.create(uri.toString(), 'battle', 1, text), uri, Cancellation.CancellationToken.None);
+        expect(doc.parseResult.lexerErrors.map(e => e.message)).toEqual([expect.stringMatching(/Braces nest more than 64/)]);
+        expect(doc.parseResult.value.elements).toHaveLength(0);
+    });
+});
+
 describe('umpire.limits.* settings', () => {
     it('the configuration provider applies them, clamped to their bounds; a missing one is the default', () => {
         services.shared.workspace.ConfigurationProvider.updateConfiguration({

@@ -1,6 +1,7 @@
 import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
 import { Limits } from './limits.js';
+import type { CancellationToken } from 'vscode-languageserver';
 
 /**
  * Parses documents behind guards (PITFALLS.md): files over the size limit or with absurd nesting are
@@ -27,6 +28,16 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
                 : `This file could not be read: ${err instanceof Error ? err.message : String(err)}`;
             return this.emptyWith<T>(services, { message, offset: 0, line: 1, column: 1, length: 1 });
         }
+    }
+
+    /**
+     * The language server parses opened and changed documents through this asynchronous path, not
+     * `parse`: without this override the guards above would apply to the CLI only (measured: a file
+     * nested 65 deep reached the parser in the server). Langium's default async parser runs the same
+     * synchronous parser, so nothing is lost.
+     */
+    protected override async parseAsync<T extends AstNode>(uri: URI, text: string, _cancellationToken: CancellationToken): Promise<ParseResult<T>> {
+        return this.parse<T>(uri, text);
     }
 
     private parserFor(services: LangiumCoreServices): LangiumParser {
