@@ -9,6 +9,7 @@
 import { DocumentState, EmptyFileSystem, URI, type LangiumDocument } from 'langium';
 import { AbstractExecuteCommandHandler, type ExecuteCommandAcceptor, type LangiumSharedServices } from 'langium/lsp';
 import type { ApplyWorkspaceEditParams, CancellationToken, Diagnostic, Range } from 'vscode-languageserver';
+import { MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import type { Action, Scenario } from '../generated/ast.js';
 import { createBattleServices, type BattleServices } from '../battle-module.js';
 import { modelOf } from '../../model/cache.js';
@@ -72,17 +73,22 @@ export function connectionEditor(shared: LangiumSharedServices): EditorSide {
             return connection.workspace.applyEdit(params);
         },
         tell(kind, message) {
-            const window = shared.lsp.Connection?.window;
-            if (!window) return;
-            if (kind === 'error') void window.showErrorMessage(message);
-            else if (kind === 'warning') void window.showWarningMessage(message);
-            else void window.showInformationMessage(message);
+            // A notification, not a request: a client that answers a request with an error must not
+            // leave a rejected promise behind, which would end the server.
+            const connection = shared.lsp.Connection;
+            if (!connection) return;
+            const type = kind === 'error' ? MessageType.Error : kind === 'warning' ? MessageType.Warning : MessageType.Info;
+            void connection.sendNotification(ShowMessageNotification.type, { type, message }).catch(() => undefined);
         },
         async ask(message, choices) {
             const window = shared.lsp.Connection?.window;
             if (!window) return undefined;
-            const picked = await window.showInformationMessage(message, ...choices.map(title => ({ title })));
-            return picked?.title;
+            try {
+                const picked = await window.showInformationMessage(message, ...choices.map(title => ({ title })));
+                return picked?.title;
+            } catch {
+                return undefined;
+            }
         }
     };
 }
