@@ -137,6 +137,7 @@ describe('formatting', () => {
 
     it('keeps an empty block on one line', async () => {
         expect(await format('force Reserve {\n\n}\nforce Spare {}\n')).toBe('force Reserve { }\n\nforce Spare { }\n');
+        expect(await format('force F {\n  unit U foot {}\n}\n')).toBe('force F {\n  unit U foot { }\n}\n');
     });
 
     it('keeps // inside a string as text', async () => {

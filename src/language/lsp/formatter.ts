@@ -38,12 +38,15 @@ interface Token {
 interface Role {
     /** The token starts a statement or declaration, so it starts a line. */
     readonly startsLine: boolean;
-    /** The statement it starts is a block (force, action, turn) or it is at the top level. */
+    /** The statement it starts is a block (force, action, turn), which gets blank lines around it. */
     readonly block: boolean;
+    /** The statement it starts is a top-level declaration. */
     readonly topLevel: boolean;
     /** `{` opening or `}` closing a block whose contents go on their own lines. */
     readonly opens: boolean;
     readonly closes: boolean;
+    /** `scenario`, `rules` and options: the header, followed by a blank line. */
+    readonly header?: boolean;
 }
 
 const INDENT = '  ';
@@ -75,14 +78,14 @@ export function formatGaps(document: LangiumDocument, eol = '\n'): Array<{ start
     const tokens = tokensOf(document);
     const roles = tokens.map(t => t.comment ? undefined : roleOf(t));
     // For each token, the role of the first non-comment token from it on: what a comment run belongs to.
-    const anchors: Array<HeaderRole | undefined> = new Array(tokens.length);
-    for (let j = tokens.length - 1, next: HeaderRole | undefined; j >= 0; j--) anchors[j] = next = tokens[j].comment ? next : roles[j];
+    const anchors: Array<Role | undefined> = new Array(tokens.length);
+    for (let j = tokens.length - 1, next: Role | undefined; j >= 0; j--) anchors[j] = next = tokens[j].comment ? next : roles[j];
     const gaps: Array<{ start: number, end: number, text: string }> = [];
     if (tokens.length === 0) return gaps;
     gaps.push({ start: 0, end: tokens[0].offset, text: '' });
     let depth = roles[0]?.opens ? 1 : 0;
     // The last top-level statement, to put blank lines around blocks and after the header.
-    let lastTopLevel: HeaderRole | undefined = roles[0]?.topLevel ? roles[0] : undefined;
+    let lastTopLevel: Role | undefined = roles[0]?.topLevel ? roles[0] : undefined;
     for (let i = 1; i < tokens.length; i++) {
         const prev = tokens[i - 1], cur = tokens[i], role = roles[i];
         if (role?.closes) depth = Math.max(0, depth - 1);
@@ -117,11 +120,11 @@ interface LineContext {
     afterComment: boolean;
     closing: boolean;
     existingLines: number;
-    lastTopLevel: HeaderRole | undefined;
+    lastTopLevel: Role | undefined;
 }
 
 /** How many line breaks go before a token that starts a line: 2 leaves one blank line. */
-function lineBreaks(anchor: HeaderRole | undefined, c: LineContext): number {
+function lineBreaks(anchor: Role | undefined, c: LineContext): number {
     let lines: number;
     if (c.afterOpen || c.closing) lines = 1;                          // no blank line just inside braces
     else if (c.afterComment || !anchor || !(anchor.startsLine || anchor.closes)) lines = c.existingLines > 1 ? 2 : 1;
@@ -132,7 +135,7 @@ function lineBreaks(anchor: HeaderRole | undefined, c: LineContext): number {
 }
 
 /** A comment on its own line is indented like the statement it precedes, or as a continuation inside one. */
-function isStatementLevel(anchor: HeaderRole | undefined): boolean {
+function isStatementLevel(anchor: Role | undefined): boolean {
     return !anchor || anchor.startsLine || anchor.closes;
 }
 
@@ -144,14 +147,11 @@ function isLineComment(token: Token): boolean {
     return token.comment && token.text.startsWith('//');
 }
 
-type HeaderRole = Role & { header?: boolean };
-
 function spaceBetween(prev: Token, cur: Token): string {
     if (prev.comment) return ' ';                                  // `/* note */ word`
     if (NO_SPACE_BEFORE.has(cur.text) && !cur.comment) return '';
     if (NO_SPACE_AFTER.has(prev.text) && isPunctuation(prev)) return '';
-    // Braced stats: `{ a, b }`, and `{}` when empty.
-    if (prev.text === '{' && cur.text === '}') return '';
+    // Braced stats: `{ a, b }`, and `{ }` when empty, like an empty block.
     return ' ';
 }
 
@@ -188,9 +188,9 @@ const STATEMENTS = new Set<string>([
     Sides.$type, Factor.$type, Dice.$type, Seed.$type, Flag.$type, Relation.$type, Split.$type, Facts.$type, Outcome.$type, OutcomeLine.$type
 ]);
 
-function roleOf(token: Token): HeaderRole {
+function roleOf(token: Token): Role {
     const leaf = token.leaf;
-    const none: HeaderRole = { startsLine: false, block: false, topLevel: false, opens: false, closes: false };
+    const none: Role = { startsLine: false, block: false, topLevel: false, opens: false, closes: false };
     if (!leaf) return none;
     const owner = leaf.astNode;
     const blockBrace = (token.text === '{' || token.text === '}') && (BLOCKS.has(owner.$type) || isOutcome(owner));
