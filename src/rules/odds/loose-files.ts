@@ -45,7 +45,12 @@ function differenceLaw(ownMod: number, enemyMod: number): Map<number, number> {
     return law;
 }
 
+/** The largest index a law may reach: a class or modifier of 10^16 in a broken file must not grow an array to match (issue 9). */
+const MAX_LAW_INDEX = 100_000;
+
 function addAt(arr: number[], k: number, p: number): void {
+    // Thrown, and caught by oddsForAction as "could not compute": never a fatal allocation.
+    if (!Number.isSafeInteger(k) || k < 0 || k > MAX_LAW_INDEX) throw new RangeError(`a value of ${k} is outside what the odds tabulate`);
     while (arr.length <= k) arr.push(0);
     arr[k] += p;
 }
