@@ -66,7 +66,7 @@ describe('a seeded engagement resolves to the same JSON forever', () => {
         expect(r.resolution.json).toEqual({
             name: 'Ridge', kind: 'engagement', rules: 'scrud', turn: null, seed: 1806,
             summary: 'French foot: 2 recoil, 2 retreat · Prussian horse: 1 rout',
-            check: '72c0a1ad', pooled: false,
+            check: '9fc9e4c4', pooled: false,
             units: [
                 unit('French', 'Grenadiers', 'attacker', 'foot', 2, 1, 3, 1, 'retreat', 'Prussian.Fusiliers#1'),
                 unit('French', 'Ligne#1', 'attacker', 'foot', 2, 0, 2, 3, 'recoil', 'Prussian.Musketeers#1'),

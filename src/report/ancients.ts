@@ -10,7 +10,7 @@ import {
     DICE_BY_SIZE, resolveAncients, type AdvantageStep, type AncientsDiceSource, type AncientsInput, type AncientsOutcome,
     type AncientsUnitResult, type TestModifier
 } from '../rules/ancients.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, nameAliases } from './fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import type { RulesetPlugin } from './rulesets.js';
 
@@ -47,7 +47,7 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
         }
         diceRecord = outcome.units.map(u => [u.attacks.map(a => a.rolls), u.saveRolls, u.test?.dice ?? []]);
     }
-    const check = fingerprint({ rules: 'ancients', input, dice: diceRecord });
+    const check = fingerprint({ rules: 'ancients', input, dice: diceRecord }, nameAliases(model));
     return {
         json: {
             name: action.node.name, kind: action.node.kind, rules: 'ancients', turn: turnLabel(action.turn) ?? null,

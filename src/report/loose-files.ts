@@ -22,7 +22,7 @@ import {
     resolveRally, resolveRedress, signed,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from '../rules/loose-files/index.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, nameAliases } from './fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from './resolution.js';
 import type { RulesetPlugin } from './rulesets.js';
 
@@ -127,7 +127,7 @@ function resolutionJson(model: ScenarioModel, action: ActionModel, dice: DiceCho
 }
 
 function check(model: ScenarioModel, action: ActionModel, input: unknown, source: DiceSource, dice: DiceChoice): string {
-    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.used });
+    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.used }, nameAliases(model));
 }
 
 /** Facts every outcome line shares, in the keys the campaign reads back: dp, casualties, deserted, fled, cp. */

@@ -5,7 +5,7 @@ import { buildScrudInput, enteredScrudDice } from '../model/scrud.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../model/scenario.js';
 import { SeededDice } from '../rules/dice.js';
 import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from '../rules/scrud.js';
-import { fingerprint } from './fingerprint.js';
+import { fingerprint, nameAliases } from './fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import type { RulesetPlugin } from './rulesets.js';
 import { isDice } from '../language/generated/ast.js';
@@ -31,7 +31,7 @@ export const scrudPlugin: RulesetPlugin = {
             return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
         }
         const outcome = resolveScrud(input, thrown);
-        const check = fingerprint({ rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown });
+        const check = fingerprint({ rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown }, nameAliases(model));
         return {
             json: {
                 name: action.node.name, kind: action.node.kind, rules: 'scrud', turn: turnLabel(action.turn) ?? null,
