@@ -162,6 +162,16 @@ describe('umpire.vsix in code-server 4.100.3', () => {
         expect(fs.readFileSync(seedFile(), 'utf8')).toBe(savedOnce);
     });
 
+    it('restores the file exactly with one undo', async () => {
+        const original = fs.readFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), 'utf8');
+        await page.locator('.editor-group-container.active .monaco-editor .view-lines').click();
+        await page.keyboard.press('Control+Z');
+        await waitFor('the outcome block to go', editorText, t => !t.includes('outcome entered'));
+        await page.keyboard.press('Control+S');
+        await waitFor('the undone file on disk', () => fs.readFileSync(seedFile(), 'utf8'), t => !t.includes('outcome entered'));
+        expect(fs.readFileSync(seedFile(), 'utf8')).toBe(original);
+    });
+
     it('shows the problems of a broken file', async () => {
         await openFromExplorer('broken.battle');
         await waitFor('three error squiggles', () => page.locator('.editor-group-container.active .squiggly-error').count(), n => n >= 3, 60000);
