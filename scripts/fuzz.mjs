@@ -17,6 +17,8 @@ const scale = arg('scale', 1);
 const seed = arg('seed', 20260909);
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+const trace = process.argv.includes('--trace');
+if (trace) fs.mkdirSync('test-output', { recursive: true });
 
 const outfile = path.join(os.tmpdir(), `umpire-fuzz-${process.pid}.cjs`);
 await esbuild.build({
@@ -71,6 +73,8 @@ for (const [name, share, arbitrary, check] of properties) {
         for (const input of fc.sample(arbitrary, { numRuns: size, seed: seed + batch * 7919 + name.length })) {
             let problems;
             const t = performance.now();
+            // The input under test is on disk while it runs: a fatal crash (out of memory) leaves it behind.
+            if (trace) fs.writeFileSync('test-output/fuzz-current.json', JSON.stringify({ property: name, input }));
             try {
                 problems = await check(input);
             } catch (err) {

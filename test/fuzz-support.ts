@@ -158,7 +158,7 @@ export function inside(doc: LangiumDocument, p: Position): boolean {
 }
 
 /** Langium turns an exception in a validator into this diagnostic: for us it is a crash. */
-const VALIDATOR_THREW = /^An error occurred during validation/;
+const VALIDATOR_THREW = /^An error occurred (during validation|while resolving reference)/;
 
 function rangeProblem(doc: LangiumDocument, what: string, r: Range | undefined): string | undefined {
     if (VALIDATOR_THREW.test(what.replace(/^diagnostic \S+ "/, ''))) return `a validator threw: ${what}`;
@@ -226,7 +226,7 @@ export async function exercise(text: string, picks: readonly number[] = [7, 101,
 }
 
 /** A JavaScript fault (not a rule's own refusal) caught inside an engine. */
-const FAULT = /Cannot read|is not a function|is not iterable|undefined|Invalid array length|Maximum call stack|out of memory|NaN/;
+const FAULT = /Cannot read propert|is not a function|is not iterable|Invalid array length|Maximum call stack|out of memory/;
 
 /**
  * Resolve and odds on every action: they must answer (a result or a reason), never throw. An engine

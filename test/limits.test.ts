@@ -8,6 +8,7 @@ import { build } from './fuzz-support.js';
 import { services } from './fuzz-support.js';
 import { applyLimitSettings, LIMIT_BOUNDS, LIMIT_DEFAULTS, Limits } from '../src/language/limits.js';
 import { Codes } from '../src/language/validation/codes.js';
+import type { Scenario } from '../src/language/generated/ast.js';
 import { modelOf } from '../src/model/cache.js';
 import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
 import { oddsForAction } from '../src/report/odds.js';
@@ -112,7 +113,7 @@ describe('the language server\'s asynchronous parse is guarded too', () => {
         const text = `force A ${'{'.repeat(LIMIT_DEFAULTS.maxBraceDepth + 1)}\n`;
         const uri = URI.parse('file:///limits/async.battle');
         // With a cancellation token the factory parses asynchronously, as the server does on open and change.
-        const doc = await services.shared.workspace.LangiumDocumentFactory.fromTextDocument(
+        const doc = await services.shared.workspace.LangiumDocumentFactory.fromTextDocument<Scenario>(
             TextDocument.create(uri.toString(), 'battle', 1, text), uri, Cancellation.CancellationToken.None);
         expect(doc.parseResult.lexerErrors.map(e => e.message)).toEqual([expect.stringMatching(/Braces nest more than 64/)]);
         expect(doc.parseResult.value.elements).toHaveLength(0);

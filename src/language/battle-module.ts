@@ -5,6 +5,7 @@ import {
 } from 'langium/lsp';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
 import { BattleScopeProvider } from './battle-scope.js';
+import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
@@ -33,6 +34,9 @@ export type BattleServices = LangiumServices & BattleAddedServices;
 export const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
     references: {
         ScopeProvider: (services) => new BattleScopeProvider(services)
+    },
+    parser: {
+        ValueConverter: () => new BattleValueConverter()
     },
     lsp: {
         Formatter: () => new BattleFormatter(),

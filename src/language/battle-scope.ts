@@ -23,7 +23,8 @@ export class BattleScopeProvider implements ScopeProvider {
         const root = document.parseResult.value;
         if (!isScenario(root)) return EMPTY_SCOPE;
         if (isTarget(container) && context.property === 'unit') {
-            const force = container.force.ref;
+            // `.Unit` with no force before it (a half-typed line) names no force.
+            const force = container.force?.ref;
             if (!force) return EMPTY_SCOPE;
             return this.unitScopes.get(document.uri, force, () => this.scopeOf(force.units));
         }

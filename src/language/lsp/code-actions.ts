@@ -149,7 +149,9 @@ function candidatesFor(c: FixContext, property: string | undefined): string[] {
 }
 
 /** Close spellings (at most two letters off, case ignored), closest first. */
-function similarNames(name: string, candidates: string[]): string[] {
+function similarNames(name: string | undefined, candidates: string[]): string[] {
+    // A half-typed line may not have the name yet.
+    if (!name) return [];
     return candidates
         .filter(Boolean)
         .map(n => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }))
