@@ -38,11 +38,32 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
     }
 }
 
+/** Token names as an umpire would say them. */
+const TOKEN_WORDS: Record<string, string> = {
+    ID: 'a name', INT: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file'
+};
+
+function tokenWords(token: string): string {
+    return TOKEN_WORDS[token] ?? `'${token}'`;
+}
+
+function foundWords(found: string): string {
+    return found === '' ? 'the end of the file' : `'${found}'`;
+}
+
 function syntaxMessage(message: string): string {
     const m = /Expecting (?:token of type '(.+?)'|.*?) but found `(.*)`/s.exec(message);
     if (m) {
-        const found = m[2] === '' ? 'the end of the file' : `'${m[2]}'`;
-        return m[1] ? `Expected '${m[1]}' here, not ${found}.` : `This does not read as .battle: unexpected ${found}.`;
+        if (m[1] === 'EOF') return `${foundWords(m[2])} cannot start a line here: a line starts with grade, modifier, force, engagement (or another action), turn, state or ruling.`;
+        return m[1] ? `Expected ${tokenWords(m[1])} here, not ${foundWords(m[2])}.` : `This does not read as .battle: unexpected ${foundWords(m[2])}.`;
+    }
+    // Chevrotain's "one of these possible Token sequences" lists grammar tokens; name the first few.
+    const alternatives = /possible Token sequences:?:?\s*([\s\S]*?)but found: '(.*)'/.exec(message);
+    if (alternatives) {
+        const options = [...alternatives[1].matchAll(/\[([^\]\s]+)/g)].map(x => tokenWords(x[1].replace(/^'|'$/g, '')));
+        const unique = [...new Set(options)].slice(0, 4);
+        const expected = unique.length > 0 ? `: expected ${unique.join(' or ')}` : '';
+        return `Unexpected ${foundWords(alternatives[2])} here${expected}.`;
     }
     const stray = /^unexpected character: ->(.*)<- at offset/s.exec(message);
     if (stray) return `The character '${stray[1]}' is not part of the .battle language.`;
