@@ -2,7 +2,7 @@
  * Ancients odds for the report layer: the melee read as the resolver reads it (with the tokens and
  * tested flags earlier fights left, issue 8), handed to the exact engine in src/rules/odds/ancients.ts.
  */
-import { buildAncientsInput } from '../model/ancients.js';
+import { buildAncientsInput, splitProblem } from '../model/ancients.js';
 import { effectiveStats } from '../model/state.js';
 import { ancientsOdds } from '../rules/odds/ancients.js';
 import type { OddsPlugin, SideOdds, UnitOdds } from './odds.js';
@@ -13,6 +13,10 @@ export const ancientsOddsPlugin: OddsPlugin = {
     odds(model, action) {
         const reading = buildAncientsInput(model, action.node, u => effectiveStats(model, action.node, u));
         if ('problem' in reading) return reading;
+        // A split that does not add up (say 2147483648 dice on one opponent) would size the hit laws
+        // by the file's number: refuse it here as the resolver does.
+        const badSplit = splitProblem(reading.input);
+        if (badSplit) return { problem: badSplit };
         const odds = ancientsOdds(reading.input);
         const units = odds.units.map((u): UnitOdds => ({
             force: u.force, unit: u.unit, id: u.id, side: u.side,
