@@ -10,22 +10,11 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
 import { Codes } from '../src/language/validation/codes.js';
+import { marked } from './support/marked.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper<Scenario>(services);
 
-interface Range { start: { line: number, character: number }, end: { line: number, character: number } }
-
-function marked(text: string): { text: string, range: Range } {
-    const at = (offset: number, src: string) => {
-        const before = src.slice(0, offset).split('\n');
-        return { line: before.length - 1, character: before[before.length - 1].length };
-    };
-    const open = text.indexOf('«');
-    const close = text.indexOf('»') - 1;
-    const clean = text.replace('«', '').replace('»', '');
-    return { text: clean, range: { start: at(open, clean), end: at(close, clean) } };
-}
 
 async function diagnose(text: string): Promise<Diagnostic[]> {
     const doc = await parse(text, { validation: true });
