@@ -5,7 +5,7 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import {
-    isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSides, isSplit, isTurn,
+    isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn,
     type Action, type Dice, type Grade, type Relation, type Scenario, type Sides, type Split, type Target, type Unit
 } from '../generated/ast.js';
 import { modelOf } from '../../model/cache.js';
@@ -17,6 +17,7 @@ import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../mo
 import { sideUnits } from '../../model/scrud.js';
 import { diceFor, diceSplit, opponentsOf, resolveAncients, type AncientsInput, type AncientsPosition } from '../../rules/ancients.js';
 import { Codes } from './codes.js';
+import { onePairOfSides } from './common.js';
 
 // ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
 
@@ -86,15 +87,9 @@ export function checkAncientsAction(model: ScenarioModel, action: Action, accept
             accept('warning', 'The Ancients rules do not use this: it belongs to another rule set.', { node: st, code: Codes.statementNotUsed });
         }
     }
-    const sidesList = action.statements.filter(isSides);
-    if (sidesList.length === 0) {
-        accept('error', `Engagement '${action.name}' needs its sides: write 'Attacker attacks Defender'.`, { node: action, property: 'name', code: Codes.missingSides });
-        return;
-    }
-    for (const extra of sidesList.slice(1)) {
-        accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
-    }
-    const sides = checkSides(model, sidesList[0], accept);
+    const pair = onePairOfSides(action, accept);
+    if (!pair) return;
+    const sides = checkSides(model, pair, accept);
     if (!sides) return;
     const sideOf = new Map<string, 'attacker' | 'defender'>();
     sides.attackers.forEach(u => sideOf.set(u.id, 'attacker'));
@@ -103,7 +98,7 @@ export function checkAncientsAction(model: ScenarioModel, action: Action, accept
     checkFacts(model, action, sideOf, accept);
     const reading = buildAncientsInput(model, action);
     const input = 'problem' in reading ? undefined : reading.input;
-    checkIdle(model, action, sidesList[0], sideOf, accept);
+    checkIdle(model, action, pair, sideOf, accept);
     checkSplits(model, action, sideOf, input, accept);
     checkDice(model, action, input, accept);
 }

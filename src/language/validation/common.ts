@@ -3,8 +3,8 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import {
-    isAction, isForce, isGrade, isModifier, isScenario, isTurn,
-    type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
+    isAction, isForce, isGrade, isModifier, isScenario, isSides, isTurn,
+    type Action, type Sides, type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
 } from '../generated/ast.js';
 import { unitCount } from '../../model/scenario.js';
 import { Limits, settingName } from '../limits.js';
@@ -126,4 +126,17 @@ export function checkOption(option: RuleOption, accept: ValidationAcceptor): voi
 
 export function signed(n: number): string {
     return n > 0 ? `+${n}` : `${n}`;
+}
+
+/** An engagement's one pair of sides: missing or repeated sides are reported, whatever the rule set. */
+export function onePairOfSides(action: Action, accept: ValidationAcceptor): Sides | undefined {
+    const sides = action.statements.filter(isSides);
+    if (sides.length === 0) {
+        accept('error', `Engagement '${action.name}' needs its sides: write 'Attacker attacks Defender'.`, { node: action, property: 'name', code: Codes.missingSides });
+        return undefined;
+    }
+    for (const extra of sides.slice(1)) {
+        accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
+    }
+    return sides[0];
 }

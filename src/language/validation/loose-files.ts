@@ -22,6 +22,7 @@ import {
     phaseOf, reachOf, rallyNeedsCommander, resolveRally
 } from '../../rules/loose-files/index.js';
 import { Codes } from './codes.js';
+import { onePairOfSides } from './common.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
 type Where = { node: AstNode, property?: string, index?: number, code: string };
@@ -157,13 +158,8 @@ const isOfficer = (u: UnitModel) => { const t = lfType(u.arm); return t === 'off
 
 function checkEngagement(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     const action = am.node;
-    const sides = action.statements.filter(isSides);
-    if (sides.length === 0) {
-        accept('error', `Engagement '${action.name}' needs its sides: write 'Attacker attacks Defender'.`, { node: action, property: 'name', code: Codes.missingSides });
-        return;
-    }
-    for (const extra of sides.slice(1)) accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
-    const s = sides[0];
+    const s = onePairOfSides(action, accept);
+    if (!s) return;
     const attackers = fightingUnits(model, s.attackers), defenders = fightingUnits(model, s.defenders);
     for (const [list, property] of [[attackers, 'attackers'], [defenders, 'defenders']] as const) {
         if (list.length === 0 && s[property].every(t => unitsOf(model, t).length > 0)) {

@@ -3,12 +3,13 @@
  * dice that match the units of each side and arm, face by face.
  */
 import type { ValidationAcceptor } from 'langium';
-import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSides, isSplit, type Action, type Dice } from '../generated/ast.js';
+import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../generated/ast.js';
 import { targetText, unitsOf, type ScenarioModel } from '../../model/scenario.js';
 import { buildScrudInput, diceLinesFor, unitsFedBy } from '../../model/scrud.js';
 import { canShow } from '../../rules/dice.js';
 import type { ScrudSide } from '../../rules/scrud.js';
 import { Codes } from './codes.js';
+import { onePairOfSides } from './common.js';
 
 export function checkScrudAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     if (action.kind !== 'engagement') {
@@ -23,15 +24,8 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
             accept('warning', `SCRUD does not read unit facts: declare a modifier and write 'factor Name on ${targetText(st.target)}'.`, { node: st, code: Codes.statementNotUsed });
         }
     }
-    const sides = action.statements.filter(isSides);
-    if (sides.length === 0) {
-        accept('error', `Engagement '${action.name}' needs its sides: write 'Attacker attacks Defender'.`, { node: action, property: 'name', code: Codes.missingSides });
-        return;
-    }
-    for (const extra of sides.slice(1)) {
-        accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
-    }
-    const s = sides[0];
+    const s = onePairOfSides(action, accept);
+    if (!s) return;
     const att = new Set(s.attackers.map(t => t.force?.$refText).filter(Boolean));
     for (const property of ['attackers', 'defenders'] as const) {
         // Reported on the first unit that is not from the side's first force, so the umpire sees which one.
