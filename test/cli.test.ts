@@ -6,26 +6,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureServerBundle } from './protocol/lsp-harness.js';
 
-const BUNDLE = 'out/cli/main.cjs';
 
-/** The newest modification time of any file under a folder. */
-function newest(dir: string): number {
-    let latest = 0;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, entry.name);
-        latest = Math.max(latest, entry.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-    }
-    return latest;
-}
 
-beforeAll(() => {
-    // Bundle once when the CLI is missing or older than the sources, so the test runs what it claims to.
-    if (!fs.existsSync(BUNDLE) || fs.statSync(BUNDLE).mtimeMs < newest('src')) {
-        const built = spawnSync(process.execPath, ['esbuild.mjs'], { encoding: 'utf8' });
-        if (built.status !== 0) throw new Error(`bundling failed: ${built.stderr}`);
-    }
-}, 120_000);
+// Bundle once when the CLI is missing or older than the sources, so the test runs what it claims to.
+beforeAll(() => ensureServerBundle(), 120_000);
 
 function umpire(...args: string[]) {
     const r = spawnSync(process.execPath, ['bin/umpire.cjs', ...args], { encoding: 'utf8' });

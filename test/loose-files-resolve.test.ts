@@ -19,6 +19,7 @@ import { actionOffsets, applyEdits, resolutionEdit } from '../src/report/outcome
 import type { Resolution } from '../src/report/resolution.js';
 import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
 import { AVERAGE, D6, SeededDice } from '../src/rules/dice.js';
+import { ensureServerBundle } from './protocol/lsp-harness.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper<Scenario>(services);
@@ -267,23 +268,9 @@ describe('re-dressing (L8)', () => {
 
 // ─── The real CLI on the example ─────────────────────────────────────────────────────────────────
 
-const BUNDLE = 'out/cli/main.cjs';
-function newest(dir: string): number {
-    let latest = 0;
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const p = path.join(dir, entry.name);
-        latest = Math.max(latest, entry.isDirectory() ? newest(p) : fs.statSync(p).mtimeMs);
-    }
-    return latest;
-}
 
 describe('umpire on examples/cowpens.battle', () => {
-    beforeAll(() => {
-        if (!fs.existsSync(BUNDLE) || fs.statSync(BUNDLE).mtimeMs < newest('src')) {
-            const built = spawnSync(process.execPath, ['esbuild.mjs'], { encoding: 'utf8' });
-            if (built.status !== 0) throw new Error(`bundling failed: ${built.stderr}`);
-        }
-    }, 120_000);
+    beforeAll(() => ensureServerBundle(), 120_000);
     const umpire = (...args: string[]) => spawnSync(process.execPath, ['bin/umpire.cjs', ...args], { encoding: 'utf8' });
 
     it('checks clean', () => {
