@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
     resolveAncients, SequenceDice, type AncientsDiceSource, type AncientsInput, type AncientsPosition, type AncientsResult, type AncientsUnit
-} from '../src/rules/ancients.js';
+} from '../src/rulesets/ancients/engine/ancients-engine.js';
 
 // ─── A second reading of the rules, kept apart from src/rules/ancients.ts ─────────────────────────
 

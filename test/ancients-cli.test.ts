@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveCommand } from '../src/cli/resolve.js';
 import { tableCommand } from '../src/cli/table.js';
 import { loadFile } from '../src/cli/load.js';
-import { modelOf } from '../src/model/cache.js';
-import { formatOutcomeLine } from '../src/report/outcome-block.js';
-import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
-import { D6, SeededDice } from '../src/rules/dice.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { formatOutcomeLine } from '../src/core/outcome-block.js';
+import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
+import { D6, SeededDice } from '../src/core/dice.js';
 
 async function run(file: string, options: { json?: boolean, seed?: number } = {}): Promise<string[]> {
     const lines: string[] = [];

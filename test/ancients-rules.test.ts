@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
     advantage, attackPlan, diceFor, diceSplit, followUpOf, resolveAncients, saveFor, SequenceDice, testModifiers, testResult,
     thresholdFor, toHitFor, tokensGainedFor, type AncientsInput, type AncientsResult, type AncientsUnit
-} from '../src/rules/ancients.js';
+} from '../src/rulesets/ancients/engine/ancients-engine.js';
 
 /** A medium, medium-weight, formed infantry unit of skill 1, leadership 7, with overrides. */
 function unit(id: string, side: 'attacker' | 'defender', over: Partial<AncientsUnit> = {}): AncientsUnit {

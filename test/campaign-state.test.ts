@@ -3,8 +3,8 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { buildScenario, type ScenarioModel } from '../src/model/scenario.js';
-import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../src/model/state.js';
+import { buildScenario, type ScenarioModel } from '../src/core/scenario.js';
+import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../src/core/campaign-state.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper<Scenario>(services);

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { build, determinismProblems, examples, oddsProblems, scrudScenario } from './fuzz-support.js';
-import { modelOf } from '../src/model/cache.js';
-import { hasOdds, oddsForAction } from '../src/report/odds.js';
-import { MAX_SEED } from '../src/rules/dice.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { hasOdds, oddsForAction } from '../src/core/odds.js';
+import { MAX_SEED } from '../src/core/dice.js';
 
 const ALL = examples();
 
@@ -20,7 +20,7 @@ describe('a seed always gives the same resolution', () => {
 
     it('can fail: two seeds give different dice somewhere', async () => {
         const doc = await build(ALL.find(e => e.name === 'scrud-ridge.battle')!.text, 'seed-differs');
-        const { resolveAction, isUnresolvable } = await import('../src/report/rulesets.js');
+        const { resolveAction, isUnresolvable } = await import('../src/core/resolve.js');
         const model = modelOf(doc.parseResult.value);
         const json = (seed: number) => {
             const r = resolveAction(model, model.actions[0], { seed, newSeed: () => 0 });

@@ -12,9 +12,9 @@ import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langiu
 import type { CodeAction, Command, Diagnostic, Position, Range, TextEdit } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { modelOf } from '../src/model/cache.js';
-import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
-import { hasOdds, oddsForAction } from '../src/report/odds.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
+import { hasOdds, oddsForAction } from '../src/core/odds.js';
 
 export const services = createBattleServices(EmptyFileSystem);
 const { shared, Battle } = services;

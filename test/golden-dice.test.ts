@@ -9,9 +9,9 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { modelOf } from '../src/model/cache.js';
-import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
-import { AVERAGE, D6, dieNamed, MAX_SEED, SeededDice } from '../src/rules/dice.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
+import { AVERAGE, D6, dieNamed, MAX_SEED, SeededDice } from '../src/core/dice.js';
 
 const GOLDEN: Record<number, { d6: number[], average: number[], d4: number[] }> = {
     0: {

@@ -6,12 +6,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from './fuzz-support.js';
 import { services } from './fuzz-support.js';
-import { applyLimitSettings, LIMIT_BOUNDS, LIMIT_DEFAULTS, Limits } from '../src/language/limits.js';
+import { applyLimitSettings, LIMIT_BOUNDS, LIMIT_DEFAULTS, Limits } from '../src/core/limits.js';
 import { Codes } from '../src/language/validation/codes.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { modelOf } from '../src/model/cache.js';
-import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
-import { oddsForAction } from '../src/report/odds.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
+import { oddsForAction } from '../src/core/odds.js';
 
 afterEach(() => { applyLimitSettings(undefined); });
 
@@ -134,7 +134,7 @@ describe('umpire.limits.* settings', () => {
 
     it('every limit has a setting in package.json and a row in docs/limits.md', async () => {
         const fs = await import('node:fs');
-        const { LIMIT_SETTINGS } = await import('../src/language/limits.js');
+        const { LIMIT_SETTINGS } = await import('../src/core/limits.js');
         const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
         const doc = fs.readFileSync('docs/limits.md', 'utf8');
         for (const [key, name] of Object.entries(LIMIT_SETTINGS)) {

@@ -3,13 +3,13 @@
  * by hand; and the combat table against an independent enumeration of the average die's faces.
  */
 import { describe, expect, it } from 'vitest';
-import { AVERAGE, faceDistribution } from '../src/rules/dice.js';
+import { AVERAGE, faceDistribution } from '../src/core/dice.js';
 import {
     NO_HOUSE_RULES, allowedMoveDice, artilleryEffect, artilleryModifiers, chargeTooFewDice, combatModifiers, combatResultFor,
     fireBand, fireDice, fleesField, firstOverspend, inOrderOfPlay, moveDiceProblem, outOfOrder, outnumberedModifier,
     redressAllowance, resolveCombat, resolveFire, resolveMorale, resolveMove, resolveRally, resolveRedress, strength,
     type CombatInput, type CombatSide, type FireInput, type LfOptions, type LfUnit, type MoveInput
-} from '../src/rules/loose-files/index.js';
+} from '../src/rulesets/loose-files/engine/loose-files-engine.js';
 
 function unit(over: Partial<LfUnit> = {}): LfUnit {
     return {

@@ -14,7 +14,7 @@ import { OutcomeCommands } from '../src/language/lsp/commands.js';
 import { isAction, isOutcome, type Action } from '../src/language/generated/ast.js';
 import { nodeIo, type WriteIo } from '../src/cli/atomic-write.js';
 import { resolveWriteCommand } from '../src/cli/resolve-write.js';
-import { rulesetPlugin } from '../src/report/rulesets.js';
+import { rulesetPlugin } from '../src/core/resolve.js';
 import { build, examples, respacedExample, services } from './fuzz-support.js';
 import { AstUtils } from 'langium';
 

@@ -8,9 +8,9 @@ import {
     ANCIENTS_RESULTS, attackPlan, resolveAncients, saveFor,
     type AncientsDiceSource, type AncientsInput, type AncientsPosition, type AncientsSize, type AncientsThrow, type AncientsUnit,
     type AncientsWeight
-} from '../src/rules/ancients.js';
-import { ancientsOdds, mean, unsavedHits } from '../src/rules/odds/ancients.js';
-import { seededAncientsDice } from '../src/report/ancients.js';
+} from '../src/rulesets/ancients/engine/ancients-engine.js';
+import { ancientsOdds, mean, unsavedHits } from '../src/rulesets/ancients/engine/ancients-odds.js';
+import { seededAncientsDice } from '../src/rulesets/ancients/ancients-report.js';
 
 // The seed's table, as printed: dice thrown; rows to-hit 6+..2+; columns no save, 6+ … 2+.
 const GEEKS = `

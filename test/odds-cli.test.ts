@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { oddsCommand, percent } from '../src/cli/odds.js';
 import { CliError } from '../src/cli/load.js';
-import { SCRUD_RESULTS } from '../src/rules/scrud.js';
-import { ANCIENTS_RESULTS } from '../src/rules/ancients.js';
+import { SCRUD_RESULTS } from '../src/rulesets/scrud/engine/scrud-engine.js';
+import { ANCIENTS_RESULTS } from '../src/rulesets/ancients/engine/ancients-engine.js';
 
 async function run(file: string, options: { engagement?: string, json?: boolean }): Promise<string[]> {
     const lines: string[] = [];

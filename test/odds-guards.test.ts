@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { loadText } from '../src/cli/load.js';
-import { modelOf } from '../src/model/cache.js';
-import { oddsForAction } from '../src/report/odds.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { oddsForAction } from '../src/core/odds.js';
 
 describe('odds refuse what a file cannot mean', () => {
     it('an Ancients split of 2147483648 dice is refused, not computed', async () => {

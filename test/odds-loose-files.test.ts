@@ -4,12 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AVERAGE } from '../src/rules/dice.js';
-import { COMBAT_RESULTS, resolveCombat, type CombatInput, type CombatSide } from '../src/rules/loose-files/combat.js';
-import { fireDice, resolveFire, rerollsFor, type FireInput } from '../src/rules/loose-files/fire.js';
-import { NO_HOUSE_RULES, type Cover, type Formation, type LfType, type LfUnit } from '../src/rules/loose-files/units.js';
-import { combatOdds, fireOdds, FIRE_RESULTS, moveOdds } from '../src/rules/odds/loose-files.js';
-import { resolveMove, type MoveInput } from '../src/rules/loose-files/movement.js';
+import { AVERAGE } from '../src/core/dice.js';
+import { COMBAT_RESULTS, resolveCombat, type CombatInput, type CombatSide } from '../src/rulesets/loose-files/engine/loose-files-combat.js';
+import { fireDice, resolveFire, rerollsFor, type FireInput } from '../src/rulesets/loose-files/engine/loose-files-fire.js';
+import { NO_HOUSE_RULES, type Cover, type Formation, type LfType, type LfUnit } from '../src/rulesets/loose-files/engine/loose-files-units.js';
+import { combatOdds, fireOdds, FIRE_RESULTS, moveOdds } from '../src/rulesets/loose-files/engine/loose-files-odds.js';
+import { resolveMove, type MoveInput } from '../src/rulesets/loose-files/engine/loose-files-movement.js';
 
 const arbUnit = (id: string) => fc.record({
     type: fc.constantFrom<LfType>('infantry', 'cavalry', 'artillery'),

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AVERAGE, D6, dieNamed, type Die } from '../src/rules/dice.js';
-import { adjust, resolveScrud, SCRUD_RESULTS, type ScrudInput, type ScrudResult, type ScrudUnit } from '../src/rules/scrud.js';
-import { scrudOdds } from '../src/rules/odds/scrud.js';
-import { nestedCountsWithin } from '../src/rules/odds/scrud-rout.js';
-import { throwScrudDice } from '../src/report/scrud.js';
+import { AVERAGE, D6, dieNamed, type Die } from '../src/core/dice.js';
+import { adjust, resolveScrud, SCRUD_RESULTS, type ScrudInput, type ScrudResult, type ScrudUnit } from '../src/rulesets/scrud/engine/scrud-engine.js';
+import { scrudOdds } from '../src/rulesets/scrud/engine/scrud-odds.js';
+import { nestedCountsWithin } from '../src/rulesets/scrud/engine/scrud-rout-odds.js';
+import { throwScrudDice } from '../src/rulesets/scrud/scrud-report.js';
 
 const D4 = dieNamed('d4')!;
 

@@ -8,9 +8,9 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { modelOf } from '../src/model/cache.js';
-import { actionOffsets, applyEdits, detectEol, isNoOp, positionAt, resolutionEdit, toRangeEdit, type OffsetEdit } from '../src/report/outcome-edit.js';
-import { isUnresolvable, resolveAction } from '../src/report/rulesets.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { actionOffsets, applyEdits, detectEol, isNoOp, positionAt, resolutionEdit, toRangeEdit, type OffsetEdit } from '../src/core/outcome-edit.js';
+import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper<Scenario>(services);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { loadText } from '../src/cli/load.js';
-import { resolveAll } from '../src/report/resolve-all.js';
+import { resolveAll } from '../src/core/resolve-all.js';
 
 /** The codes of a text's diagnostics, as the CLI and the editor see them. */
 async function codes(text: string): Promise<string[]> {

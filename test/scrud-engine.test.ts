@@ -9,10 +9,10 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { buildScenario } from '../src/model/scenario.js';
-import { buildScrudInput, enteredScrudDice } from '../src/model/scrud.js';
-import { AVERAGE, D6, dieNamed, faceDistribution, type Die } from '../src/rules/dice.js';
-import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnit } from '../src/rules/scrud.js';
+import { buildScenario } from '../src/core/scenario.js';
+import { buildScrudInput, enteredScrudDice } from '../src/rulesets/scrud/scrud-reader.js';
+import { AVERAGE, D6, dieNamed, faceDistribution, type Die } from '../src/core/dice.js';
+import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnit } from '../src/rulesets/scrud/engine/scrud-engine.js';
 
 function unit(force: string, name: string, arm: string, modifier: number, die: Die = D6): ScrudUnit {
     return { id: `${force}.${name}`, force, unit: name, arm, die, modifier };

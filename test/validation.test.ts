@@ -11,9 +11,9 @@ import { createBattleServices } from '../src/language/battle-module.js';
 import { MAX_DIAGNOSTICS } from '../src/language/battle-document-validator.js';
 import type { Scenario } from '../src/language/generated/ast.js';
 import { Codes } from '../src/language/validation/codes.js';
-import { modelOf } from '../src/model/cache.js';
-import { outcomeBlock } from '../src/report/outcome-block.js';
-import { isUnresolvable, resolveAction, rulesetPlugin } from '../src/report/rulesets.js';
+import { modelOf } from '../src/core/model-cache.js';
+import { outcomeBlock } from '../src/core/outcome-block.js';
+import { isUnresolvable, resolveAction, rulesetPlugin } from '../src/core/resolve.js';
 import { marked } from './support/marked.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;

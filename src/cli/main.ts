@@ -10,7 +10,7 @@ import { resolveWriteCommand } from './resolve-write.js';
 import { statusCommand, type StatusCliOptions } from './status.js';
 import { tableCommand } from './table.js';
 import { oddsCommand } from './odds.js';
-import { MAX_SEED } from '../rules/dice.js';
+import { MAX_SEED } from '../core/dice.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 

@@ -2,9 +2,9 @@
  * `umpire odds FILE`: the exact chances of every result, per unit and per side, before any die is
  * thrown. The figures come from the same engine as the editor's Odds view (src/report/odds.ts).
  */
-import { modelOf } from '../model/cache.js';
-import { oddsForAction, type OddsReport, type UnitOdds } from '../report/odds.js';
-import { isUnresolvable } from '../report/rulesets.js';
+import { modelOf } from '../core/model-cache.js';
+import { oddsForAction, type OddsReport, type UnitOdds } from '../core/odds.js';
+import { isUnresolvable } from '../core/resolve.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
 import { selectActions } from './resolve.js';
 

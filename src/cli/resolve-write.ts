@@ -3,8 +3,8 @@
  * each seeing the state the earlier outcomes leave (src/report/resolve-all.ts), and writes the file
  * once, atomically. Running it again on a fully resolved file changes nothing, byte for byte.
  */
-import { newSeed } from '../rules/dice.js';
-import { resolveAll, ResolveAllError } from '../report/resolve-all.js';
+import { newSeed } from '../core/dice.js';
+import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { writeFileAtomic, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
 import { CliError, formatDiagnostic, loadFile, loadText } from './load.js';
 import { printResolution, type ResolveCliOptions } from './resolve.js';

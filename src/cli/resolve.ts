@@ -1,8 +1,8 @@
-import { modelOf } from '../model/cache.js';
-import type { ActionModel, ScenarioModel } from '../model/scenario.js';
-import { newSeed } from '../rules/dice.js';
-import type { Resolution, ResolutionJson } from '../report/resolution.js';
-import { isUnresolvable, resolveAction } from '../report/rulesets.js';
+import { modelOf } from '../core/model-cache.js';
+import type { ActionModel, ScenarioModel } from '../core/scenario.js';
+import { newSeed } from '../core/dice.js';
+import type { Resolution, ResolutionJson } from '../core/resolution.js';
+import { isUnresolvable, resolveAction } from '../core/resolve.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
 
 export interface ResolveCliOptions {

@@ -2,8 +2,8 @@
  * `umpire status FILE [--at TURN] [--markdown]`: every unit's campaign state, as the written
  * outcomes, state lines and rulings leave it (docs/campaigns.md).
  */
-import { modelOf } from '../model/cache.js';
-import { statusMarkdown, statusPlainLines, statusTable } from '../report/status-table.js';
+import { modelOf } from '../core/model-cache.js';
+import { statusMarkdown, statusPlainLines, statusTable } from '../core/status-table.js';
 import { CliError, formatDiagnostic, loadFile } from './load.js';
 
 export interface StatusCliOptions {

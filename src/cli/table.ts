@@ -2,7 +2,7 @@
  * `umpire table [--dice LIST] [--json]`: the Ancients expected-hits table of seeds/004 ("For the Math
  * Geeks"), computed exactly for any pool of dice (src/rules/odds/ancients-table.ts).
  */
-import { expectedHitsTable, MAX_TABLE_DICE, SEED_DICE, tableLines } from '../rules/odds/ancients-table.js';
+import { expectedHitsTable, MAX_TABLE_DICE, SEED_DICE, tableLines } from '../rulesets/ancients/engine/ancients-table.js';
 import { CliError } from './load.js';
 
 /**

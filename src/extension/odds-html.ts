@@ -4,7 +4,7 @@
  * Content-Security-Policy allows nothing but its own nonce'd style sheet. No vscode import, so
  * that it is tested like any other function.
  */
-import type { OddsReport, SideOdds, UnitOdds } from '../report/odds.js';
+import type { OddsReport, SideOdds, UnitOdds } from '../core/odds.js';
 
 export interface OddsUnavailable {
     available: false;

@@ -1,6 +1,6 @@
 import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
-import { Limits } from './limits.js';
+import { Limits } from '../core/limits.js';
 import type { CancellationToken } from 'vscode-languageserver';
 
 /**

@@ -10,11 +10,11 @@ import {
     isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
     type Dice, type Scenario, type Stat, type Target, type Unit
 } from '../generated/ast.js';
-import { modelOf } from '../../model/cache.js';
-import { maxTestRoll } from '../../model/ancients.js';
-import { unitsOf, type RulesetId } from '../../model/scenario.js';
-import { Limits } from '../limits.js';
-import { newSeed } from '../../rules/dice.js';
+import { modelOf } from '../../core/model-cache.js';
+import { maxTestRoll } from '../../rulesets/ancients/ancients-reader.js';
+import { unitsOf, type RulesetId } from '../../core/scenario.js';
+import { Limits } from '../../core/limits.js';
+import { newSeed } from '../../core/dice.js';
 import { Codes } from '../validation/codes.js';
 import { GRADE_RANGE, MODIFIER_RANGE, signed } from '../validation/common.js';
 import { factsAt, STAT_VOCABULARY } from './completion.js';

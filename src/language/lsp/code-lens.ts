@@ -7,8 +7,8 @@ import { GrammarUtils } from 'langium';
 import type { CodeLensProvider } from 'langium/lsp';
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
-import { modelOf } from '../../model/cache.js';
-import { rulesetPlugin } from '../../report/rulesets.js';
+import { modelOf } from '../../core/model-cache.js';
+import { rulesetPlugin } from '../../core/resolve.js';
 import { isResolvable, UmpireCommands, type ResolveArgs } from './commands.js';
 
 export class BattleCodeLensProvider implements CodeLensProvider {

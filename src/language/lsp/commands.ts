@@ -12,12 +12,12 @@ import type { ApplyWorkspaceEditParams, CancellationToken, Diagnostic, Range } f
 import { MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import type { Action, Scenario } from '../generated/ast.js';
 import { createBattleServices, type BattleServices } from '../battle-module.js';
-import { modelOf } from '../../model/cache.js';
-import type { ActionModel, ScenarioModel } from '../../model/scenario.js';
-import { newSeed } from '../../rules/dice.js';
-import { actionOffsets, applyEdits, isNoOp, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../report/outcome-edit.js';
-import { resolveAll as resolveAllText, ResolveAllError, type CheckedText, type WrittenOutcome } from '../../report/resolve-all.js';
-import { isUnresolvable, resolveAction, rulesetPlugin } from '../../report/rulesets.js';
+import { modelOf } from '../../core/model-cache.js';
+import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
+import { newSeed } from '../../core/dice.js';
+import { actionOffsets, applyEdits, isNoOp, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
+import { resolveAll as resolveAllText, ResolveAllError, type CheckedText, type WrittenOutcome } from '../../core/resolve-all.js';
+import { isUnresolvable, resolveAction, rulesetPlugin } from '../../core/resolve.js';
 import { umpireSetting } from './settings.js';
 import { oddsCommand } from './odds.js';
 import { campaignStatus, STATUS_COMMAND } from './status-command.js';

@@ -7,9 +7,9 @@ import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type Maybe
 import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
 import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
-import type { RulesetId } from '../../model/scenario.js';
-import { unitCount } from '../../model/scenario.js';
-import { Limits } from '../limits.js';
+import type { RulesetId } from '../../core/scenario.js';
+import { unitCount } from '../../core/scenario.js';
+import { Limits } from '../../core/limits.js';
 import { signed } from '../validation/common.js';
 
 /** One stat a rule set reads from a grade or unit's braces; `values` lists the words it accepts. */

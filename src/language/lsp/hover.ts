@@ -11,12 +11,12 @@ import {
     type Action, type Grade, type Scenario, type Target
 } from '../generated/ast.js';
 import { Codes } from '../validation/codes.js';
-import { modelOf } from '../../model/cache.js';
-import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../model/scenario.js';
-import { stateHoverMarkdown } from '../../model/state.js';
-import { formatFact } from '../../report/outcome-block.js';
-import type { DiceChoice, Resolution } from '../../report/resolution.js';
-import { isUnresolvable, resolveAction, rulesetPlugin } from '../../report/rulesets.js';
+import { modelOf } from '../../core/model-cache.js';
+import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
+import { stateHoverMarkdown } from '../../core/campaign-state.js';
+import { formatFact } from '../../core/outcome-block.js';
+import type { DiceChoice, Resolution } from '../../core/resolution.js';
+import { isUnresolvable, resolveAction, rulesetPlugin } from '../../core/resolve.js';
 import { oddsSummary } from './odds.js';
 
 export class BattleHoverProvider implements HoverProvider {

@@ -8,10 +8,10 @@ import { GrammarUtils, type CstNode, type LangiumDocument } from 'langium';
 import type { InlayHintProvider, LangiumSharedServices } from 'langium/lsp';
 import { InlayHintKind, type CancellationToken, type InlayHint, type InlayHintParams, type Range } from 'vscode-languageserver';
 import type { Outcome, Scenario } from '../generated/ast.js';
-import { modelOf } from '../../model/cache.js';
-import { factValue, targetText, unquote, type ActionModel, type ScenarioModel } from '../../model/scenario.js';
-import { buildScrudInput, diceLinesFor, unitsFedBy } from '../../model/scrud.js';
-import type { UnitOutcomeJson } from '../../report/resolution.js';
+import { modelOf } from '../../core/model-cache.js';
+import { factValue, targetText, unquote, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
+import { buildScrudInput, diceLinesFor, unitsFedBy } from '../../rulesets/scrud/scrud-reader.js';
+import type { UnitOutcomeJson } from '../../core/resolution.js';
 import { hasStaleOutcome, previewAction, signed, type Preview } from './hover.js';
 import { umpireSetting } from './settings.js';
 

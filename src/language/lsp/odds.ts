@@ -3,9 +3,9 @@
  * odds engine (`oddsForAction`, src/report/odds.ts). Where the engine has no odds, they say why:
  * the editor never shows made-up numbers.
  */
-import type { ActionModel, ScenarioModel } from '../../model/scenario.js';
-import { oddsForAction, type OddsReport } from '../../report/odds.js';
-import { isUnresolvable } from '../../report/rulesets.js';
+import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
+import { oddsForAction, type OddsReport } from '../../core/odds.js';
+import { isUnresolvable } from '../../core/resolve.js';
 
 export interface OddsUnavailable {
     available: false;

@@ -5,7 +5,7 @@
  */
 import { DefaultConfigurationProvider } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
-import { applyLimitSettings } from '../limits.js';
+import { applyLimitSettings } from '../../core/limits.js';
 
 export class UmpireConfigurationProvider extends DefaultConfigurationProvider {
     protected override toSectionName(): string {

@@ -7,8 +7,8 @@ import { DocumentState, URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
-import { modelOf } from '../../model/cache.js';
-import { statusMarkdown, statusTable } from '../../report/status-table.js';
+import { modelOf } from '../../core/model-cache.js';
+import { statusMarkdown, statusTable } from '../../core/status-table.js';
 
 export const STATUS_COMMAND = 'umpire.status';
 

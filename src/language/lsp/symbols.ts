@@ -10,7 +10,7 @@ import {
     isAction, isForce, isGrade, isModifier, isOutcome, isTurn, isUnit, isUnitState,
     type Action, type Force, type Grade, type Scenario, type Turn, type TurnElement, type Unit
 } from '../generated/ast.js';
-import { unquote } from '../../model/scenario.js';
+import { unquote } from '../../core/scenario.js';
 import { signed } from '../validation/common.js';
 
 /** The kind of each declaration, by its AST type: used by the outline, workspace symbols and completion. */

@@ -1,14 +1,14 @@
 import type { ValidationAcceptor, ValidationChecks } from 'langium';
 import type { Action, BattleAstType, Force, Grade, Modifier, Scenario, Seed, Target, Unit } from '../generated/ast.js';
 import type { BattleServices } from '../battle-module.js';
-import { modelOf } from '../../model/cache.js';
-import { rulesetPlugin } from '../../report/rulesets.js';
+import { modelOf } from '../../core/model-cache.js';
+import { rulesetPlugin } from '../../core/resolve.js';
 import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
-import { checkScrudAction } from './scrud.js';
-import { checkAncientsAction, checkAncientsScenario } from './ancients.js';
-import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files.js';
+import { checkScrudAction } from '../../rulesets/scrud/scrud-checks.js';
+import { checkAncientsAction, checkAncientsScenario } from '../../rulesets/ancients/ancients-checks.js';
+import { checkLooseFilesAction, checkLooseFilesScenario } from '../../rulesets/loose-files/loose-files-checks.js';
 import { Codes } from './codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limits.js';
 

@@ -8,10 +8,10 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import { isAction, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
-import { modelOf } from '../../model/cache.js';
-import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../model/scenario.js';
-import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../model/state.js';
-import { rulesetPlugin } from '../../report/rulesets.js';
+import { modelOf } from '../../core/model-cache.js';
+import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
+import { rulesetPlugin } from '../../core/resolve.js';
 import { Codes } from './codes.js';
 
 export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {

@@ -6,9 +6,9 @@ import {
     isAction, isForce, isGrade, isModifier, isScenario, isSides, isTurn,
     type Action, type Sides, type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
 } from '../generated/ast.js';
-import { unitCount } from '../../model/scenario.js';
-import { Limits, settingName } from '../limits.js';
-import { dieNamed, MAX_SEED } from '../../rules/dice.js';
+import { unitCount } from '../../core/scenario.js';
+import { Limits, settingName } from '../../core/limits.js';
+import { dieNamed, MAX_SEED } from '../../core/dice.js';
 import { Codes } from './codes.js';
 
 export const GRADE_RANGE = { min: -6, max: 6 } as const;

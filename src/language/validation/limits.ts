@@ -4,10 +4,10 @@
  */
 import { AstUtils, type ValidationAcceptor } from 'langium';
 import type { Action, Dice, Force } from '../generated/ast.js';
-import { modelOf } from '../../model/cache.js';
-import { unitCount } from '../../model/scenario.js';
-import { sideUnits } from '../../model/scrud.js';
-import { Limits, settingName } from '../limits.js';
+import { modelOf } from '../../core/model-cache.js';
+import { unitCount } from '../../core/scenario.js';
+import { sideUnits } from '../../rulesets/scrud/scrud-reader.js';
+import { Limits, settingName } from '../../core/limits.js';
 import { Codes } from './codes.js';
 
 /** Units past the force or file limit are not built (model/scenario.ts): say so on the line where it happens. */

@@ -4,9 +4,9 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import type { Action } from '../generated/ast.js';
-import type { ScenarioModel } from '../../model/scenario.js';
-import { isUnresolvable, rulesetPlugin } from '../../report/rulesets.js';
-import { unquote } from '../../model/scenario.js';
+import type { ScenarioModel } from '../../core/scenario.js';
+import { isUnresolvable, rulesetPlugin } from '../../core/resolve.js';
+import { unquote } from '../../core/scenario.js';
 import { Codes } from './codes.js';
 
 export function checkOutcome(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {

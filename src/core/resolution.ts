@@ -1,0 +1,52 @@
+/**
+ * What resolving one action produces, whatever the rule set: the stable JSON shape (docs/json.md),
+ * the lines of the outcome block written into the file, and the lines the CLI prints.
+ */
+import type { RulesetId } from './scenario.js';
+
+/** One unit's part in the outcome. Rule sets add their own fields beside these. */
+export interface UnitOutcomeJson {
+    force: string;
+    /** The unit's name, with `#k` for one of several. */
+    unit: string;
+    /** A RULES.md result label. */
+    result: string;
+    [extra: string]: unknown;
+}
+
+export interface ResolutionJson {
+    name: string;
+    kind: string;
+    rules: RulesetId;
+    turn: string | null;
+    /** The seed that threw the dice, or null when the dice were entered from the table. */
+    seed: number | null;
+    summary: string;
+    units: UnitOutcomeJson[];
+    /** Fingerprint of everything the outcome depends on; a written outcome with another is stale. */
+    check: string;
+    [extra: string]: unknown;
+}
+
+/** One line of the outcome block: `Force.Unit#k: result, key value, … vs Force.Other`. */
+export interface OutcomeLineText {
+    unit: string;
+    result: string;
+    facts: Array<[string, number | string | true]>;
+    opponent?: string;
+}
+
+export interface Resolution {
+    json: ResolutionJson;
+    /** The outcome block's unit lines. */
+    lines: OutcomeLineText[];
+    /** Human-readable lines for the terminal and hovers, after the summary. */
+    text: string[];
+}
+
+/** A reason an action cannot be resolved (the validator has reported it too). */
+export interface Unresolvable {
+    problem: string;
+}
+
+export type DiceChoice = { kind: 'seed', seed: number } | { kind: 'entered' };

@@ -1,0 +1,181 @@
+/**
+ * The scenario model: the AST read into plain data that the rules engines and reports can use.
+ * Units made by a count (`x3`) become separate instances (`Line#1` … `Line#3`); grades' stats are
+ * merged under the unit's own. Nothing here throws on a broken file: what cannot be read is left out,
+ * and the validator says why.
+ */
+import {
+    isAction, isForce, isGrade, isModifier, isTurn, isUnitState,
+    type Action, type Fact, type Force, type Grade, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
+} from '../language/generated/ast.js';
+import { LIMIT_DEFAULTS, Limits } from './limits.js';
+
+export type RulesetId = 'scrud' | 'ancients' | 'loose-files';
+
+export type StatValue = number | string | true;
+
+/** The most units one `xN` may make by default; the limit in force is `Limits.maxCount` (docs/limits.md). */
+export const MAX_COUNT = LIMIT_DEFAULTS.maxCount;
+
+export interface UnitModel {
+    /** `Force.Unit`, or `Force.Unit#k` for one of several. */
+    readonly id: string;
+    readonly force: string;
+    readonly name: string;
+    /** k in `#k` when the unit was declared with a count above 1. */
+    readonly index: number | undefined;
+    readonly arm: string;
+    readonly grade: Grade | undefined;
+    /** The grade's value, 0 without a grade. */
+    readonly gradeValue: number;
+    /** Grade stats, overridden by the unit's own. */
+    readonly stats: ReadonlyMap<string, StatValue>;
+    /** Position in the force's declaration order (instances of one unit in index order). */
+    readonly order: number;
+    readonly node: Unit;
+}
+
+export interface ForceModel {
+    readonly name: string;
+    readonly units: readonly UnitModel[];
+    /** The instances of each declared unit name, so that a reference is found without a scan. */
+    readonly byName: ReadonlyMap<string, readonly UnitModel[]>;
+    readonly node: Force;
+}
+
+export interface ActionModel {
+    readonly node: Action;
+    /** The turn the action sits in, if any. */
+    readonly turn: Turn | undefined;
+}
+
+export interface ScenarioModel {
+    readonly title: string | undefined;
+    readonly rules: RulesetId;
+    readonly options: ReadonlyMap<string, StatValue>;
+    readonly grades: ReadonlyMap<string, Grade>;
+    readonly modifiers: ReadonlyMap<string, Modifier>;
+    readonly forces: ReadonlyMap<string, ForceModel>;
+    /** Every action in file order, turns flattened. */
+    readonly actions: readonly ActionModel[];
+    /** Hand-set states and rulings in file order, with the action index they come before. */
+    readonly states: ReadonlyArray<{ node: UnitState, beforeAction: number }>;
+    readonly root: Scenario;
+}
+
+export function statValue(stat: Stat): StatValue {
+    const v = stat.value;
+    if (!v) return true;
+    if (v.number !== undefined) return v.number;
+    if (v.word !== undefined) return v.word;
+    return unquote(v.text ?? '');
+}
+
+export function factValue(fact: Fact): StatValue {
+    if (fact.number !== undefined) return fact.number;
+    if (fact.text !== undefined) return unquote(fact.text);
+    return true;
+}
+
+export function unquote(text: string): string {
+    return text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1).replace(/\\(.)/g, '$1') : text;
+}
+
+/** The count of a unit declaration: `x3` → 3; no count → 1. Capped so that no file can allocate without bound. */
+export function unitCount(unit: Unit): number {
+    if (!unit.count) return 1;
+    const n = Number(unit.count.slice(1));
+    return Number.isFinite(n) ? n : 0;
+}
+
+/**
+ * The force's units, counts expanded. At most `room` instances are built (the force and file limits,
+ * docs/limits.md): the validator reports the unit lines past it (`units-limit`).
+ */
+export function buildForce(force: Force, room = Limits.maxUnitsPerForce): ForceModel {
+    const units: UnitModel[] = [];
+    const forceName = force.name ?? '';
+    for (const unit of force.units) {
+        const count = Math.min(unitCount(unit), Limits.maxCount, room - units.length);
+        const grade = unit.grade?.ref;
+        const stats = new Map<string, StatValue>();
+        for (const s of grade?.stats ?? []) stats.set(s.key, statValue(s));
+        for (const s of unit.stats) stats.set(s.key, statValue(s));
+        for (let k = 1; k <= count; k++) {
+            const index = unit.count && unitCount(unit) > 1 ? k : undefined;
+            units.push({
+                id: `${forceName}.${unit.name}${index ? `#${index}` : ''}`,
+                // A half-typed unit line can lack its arm (the parser reports it); every engine expects a word.
+                force: forceName, name: unit.name, index, arm: unit.arm ?? '?',
+                grade, gradeValue: grade?.value ?? 0, stats, order: units.length, node: unit
+            });
+        }
+    }
+    const byName = new Map<string, UnitModel[]>();
+    for (const u of units) {
+        const list = byName.get(u.name);
+        if (list) list.push(u); else byName.set(u.name, [u]);
+    }
+    return { name: forceName, units, byName, node: force };
+}
+
+export function buildScenario(root: Scenario): ScenarioModel {
+    const grades = new Map<string, Grade>();
+    const modifiers = new Map<string, Modifier>();
+    const forces = new Map<string, ForceModel>();
+    const actions: ActionModel[] = [];
+    const states: Array<{ node: UnitState, beforeAction: number }> = [];
+    const options = new Map<string, StatValue>();
+    let unitsLeft = Limits.maxUnitsPerFile;
+    for (const o of root.options) {
+        options.set(o.name, o.number ?? o.word ?? (o.text !== undefined ? unquote(o.text) : true));
+    }
+    const visit = (el: unknown, turn: Turn | undefined) => {
+        if (isGrade(el)) { if (!grades.has(el.name)) grades.set(el.name, el); }
+        else if (isModifier(el)) { if (!modifiers.has(el.name)) modifiers.set(el.name, el); }
+        else if (isForce(el)) {
+            if (forces.has(el.name)) return;
+            const force = buildForce(el, Math.min(Limits.maxUnitsPerForce, unitsLeft));
+            unitsLeft -= force.units.length;
+            forces.set(el.name, force);
+        }
+        else if (isAction(el)) actions.push({ node: el, turn });
+        else if (isUnitState(el)) states.push({ node: el, beforeAction: actions.length });
+        else if (isTurn(el)) for (const inner of el.elements) visit(inner, el);
+    };
+    for (const el of root.elements) visit(el, undefined);
+    return {
+        title: root.title !== undefined ? unquote(root.title) : undefined,
+        rules: (root.rules as RulesetId | undefined) ?? 'scrud',
+        options, grades, modifiers, forces, actions, states, root
+    };
+}
+
+/**
+ * The unit instances a reference names: a whole force, every instance of a unit, or one instance.
+ * An index out of range names nothing.
+ */
+export function unitsOf(model: ScenarioModel, target: Target | undefined): UnitModel[] {
+    // A half-typed statement (`split X 6 on`) leaves its target undefined: it names no unit.
+    const force = target && model.forces.get(target.force?.$refText ?? '');
+    if (!target || !force) return [];
+    if (!target.unit) return [...force.units];
+    const matching = [...(force.byName.get(target.unit.$refText) ?? [])];
+    if (target.index === undefined) return matching;
+    return matching.filter(u => (u.index ?? 1) === target.index);
+}
+
+/** The label to show for a reference, as written. */
+export function targetText(target: Target | undefined): string {
+    if (!target) return '?';
+    let text = target.force?.$refText ?? '?';
+    if (target.unit) text += `.${target.unit.$refText}`;
+    if (target.index !== undefined) text += `#${target.index}`;
+    return text;
+}
+
+/** Turn label for display: `turn 2 "Dawn"` → `2`; `turn Dawn` → `Dawn`. */
+export function turnLabel(turn: Turn | undefined): string | undefined {
+    if (!turn) return undefined;
+    return turn.name ?? String(turn.number);
+}

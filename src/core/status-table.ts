@@ -1,0 +1,71 @@
+/**
+ * The forces' state as a table (issue 8): for `umpire status`, the editor's "Show campaign state"
+ * command, and a campaign blog (the markdown pastes as is). Columns follow the rule set: SCRUD has
+ * the results only; Ancients adds damage tokens and break tests; Loose Files DPs, casualties, stands, CP.
+ */
+import { turnLabel, unquote, type ScenarioModel } from './scenario.js';
+import { lastResultText, stateAfterTurn, stateAtEnd, stateColumns, standsText, statusText, turnsOf, type UnitCampaignState } from './campaign-state.js';
+
+export interface StatusTable {
+    /** "after turn 1 "Dawn"" or "at the end of the file". */
+    when: string;
+    header: string[];
+    rows: string[][];
+}
+
+const HEADERS = { dp: 'DP', casualties: 'Casualties', stands: 'Stands', tokens: 'Tokens', tested: 'Break test', cp: 'CP spent' } as const;
+
+/** The table at the end of a turn (`at`: its number, name or title), or at the end of the file. */
+export function statusTable(model: ScenarioModel, at?: string): StatusTable | { problem: string } {
+    let states: ReadonlyMap<string, UnitCampaignState>;
+    let when = 'at the end of the file';
+    if (at !== undefined) {
+        const found = stateAfterTurn(model, at);
+        if (!found) return { problem: `there is no turn '${at}' (turns: ${turnNames(model) || 'none'})` };
+        states = found.states;
+        when = `after turn ${turnLabel(found.turn)}${found.turn.title ? ` "${unquote(found.turn.title)}"` : ''}`;
+    } else states = stateAtEnd(model);
+    const columns = stateColumns(model);
+    const header = ['Force', 'Unit', 'Status', 'Last result', ...columns.map(c => HEADERS[c]), 'Notes'];
+    const rows: string[][] = [];
+    for (const force of model.forces.values()) {
+        for (const unit of force.units) {
+            const s = states.get(unit.id);
+            if (!s) continue;
+            const cells = columns.map(c => c === 'stands' ? standsText(unit, s)
+                : c === 'tested' ? (s.tested ? 'taken' : '—')
+                : c === 'cp' ? String(s.cpSpent) : String(s[c]));
+            const source = s.status !== 'ready' && s.statusSource ? [s.statusSource] : [];
+            rows.push([force.name, unit.id.slice(force.name.length + 1), statusText(s), lastResultText(s), ...cells, [...source, ...s.notes].join('; ')]);
+        }
+    }
+    return { when, header, rows };
+}
+
+function turnNames(model: ScenarioModel): string {
+    return turnsOf(model).map(t => turnLabel(t)).join(', ');
+}
+
+function escapeCell(text: string): string {
+    return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
+}
+
+/** A markdown table under a heading, ready to paste into a campaign blog. */
+export function statusMarkdown(model: ScenarioModel, table: StatusTable): string {
+    const title = model.title !== undefined ? `${model.title} — ` : '';
+    const lines = [`### ${escapeCell(title)}state ${table.when}`, ''];
+    lines.push(`| ${table.header.join(' | ')} |`);
+    lines.push(`| ${table.header.map(() => '---').join(' | ')} |`);
+    for (const row of table.rows) {
+        lines.push(`| ${row.map((cell, i) => i === 2 && cell !== 'ready' && cell !== 'rallied' ? `**${escapeCell(cell)}**` : escapeCell(cell)).join(' | ')} |`);
+    }
+    return lines.join('\n');
+}
+
+/** Columns padded to line up in a terminal. */
+export function statusPlainLines(table: StatusTable): string[] {
+    const all = [table.header, ...table.rows];
+    const widths = table.header.map((_, i) => Math.max(...all.map(r => [...r[i]].length)));
+    const pad = (row: string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
+    return [pad(table.header), widths.map(w => '─'.repeat(w)).join('  '), ...table.rows.map(pad)];
+}

@@ -1,0 +1,381 @@
+/**
+ * Ancients checks (RULES.md A1–A9): every unit's stats where they are written, the break-die option,
+ * and each melee — pairings, positions, splits, facts, and the dice entered from the table, count by
+ * count and face by face. Every problem lands on the exact value, reference or number at fault.
+ */
+import type { ValidationAcceptor } from 'langium';
+import {
+    isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn,
+    type Action, type Dice, type Grade, type Relation, type Scenario, type Sides, type Split, type Target, type Unit
+} from '../../language/generated/ast.js';
+import { modelOf } from '../../core/model-cache.js';
+import {
+    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, enteredAncientsDice, maxTestRoll, missingStats,
+    oneUnit, pairingStatements, statValueProblem
+} from './ancients-reader.js';
+import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { sideUnits } from '../scrud/scrud-reader.js';
+import { diceFor, diceSplit, opponentsOf, resolveAncients, type AncientsInput, type AncientsPosition } from './engine/ancients-engine.js';
+import { Codes } from '../../language/validation/codes.js';
+import { onePairOfSides } from '../../language/validation/common.js';
+
+// ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
+
+/** The scenario-wide checks of an Ancients file: the break-die option, and every grade's and unit's stats. */
+export function checkAncientsScenario(scenario: Scenario, accept: ValidationAcceptor): void {
+    if (scenario.rules !== 'ancients') return;
+    const model = modelOf(scenario);
+    for (const option of scenario.options) {
+        if (option.name === 'break-die' && option.word !== 'd6') {
+            accept('error', `The break test is 2d6, or 1d6 with 'option break-die d6' (A7): write d6 or remove the option.`,
+                { node: option, property: option.word !== undefined ? 'word' : 'name', code: Codes.ancientsBreakDie });
+        }
+    }
+    const maxTest = maxTestRoll(model);
+    const visit = (el: unknown) => {
+        if (isGrade(el)) checkStats(el, maxTest, accept);
+        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, maxTest, accept); checkUnitStats(model, unit, accept); }
+        else if (isTurn(el)) el.elements.forEach(visit);
+    };
+    scenario.elements.forEach(visit);
+}
+
+/** Each stat where it is written: a known key, and a value the rules can read. */
+function checkStats(owner: Grade | Unit, maxTest: number, accept: ValidationAcceptor): void {
+    for (const stat of owner.stats) {
+        // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
+        if (stat.key === 'die' || stat.key === 'enters') continue;
+        if (!(ANCIENTS_STATS as readonly string[]).includes(stat.key)) {
+            accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: Codes.ancientsStatUnknown });
+            continue;
+        }
+        const problem = statValueProblem(stat.key, statValue(stat), maxTest);
+        if (!problem) continue;
+        const code = problem.kind === 'leadership' ? Codes.ancientsLeadershipRange : problem.kind === 'tokens' ? Codes.ancientsTokensRange : Codes.ancientsStatValue;
+        accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code });
+    }
+}
+
+/** After the grade bundle is merged: nothing required missing, and not both shock and defensive. */
+function checkUnitStats(model: ScenarioModel, unit: Unit, accept: ValidationAcceptor): void {
+    const instance = model.forces.get((unit.$container).name)?.units.find(u => u.node === unit);
+    if (!instance) return;
+    const missing = missingStats(instance);
+    if (missing.length > 0) {
+        const typeHint = missing.includes('type') ? ` (type: write 'type cavalry' or 'type infantry', or make its arm cavalry or infantry)` : '';
+        const where = unit.grade ? `its grade '${unit.grade.$refText}' or its braces` : 'a grade bundle or its braces';
+        accept('error', `'${unit.name}' needs ${missing.join(', ')} to fight: add ${missing.length === 1 ? 'it' : 'them'} in ${where}${typeHint}.`,
+            { node: unit, property: 'name', code: Codes.ancientsStatMissing, data: { missing } });
+    }
+    if (instance.stats.get('shock') === true && instance.stats.get('defensive') === true) {
+        const own = unit.stats.find(s => s.key === 'defensive' || s.key === 'shock');
+        const message = `'${unit.name}' is both shock and defensive: the seed makes a unit one or the other (A1).`;
+        if (own) accept('error', message, { node: own, property: 'key', code: Codes.ancientsStatValue });
+        else accept('error', message, { node: unit, property: 'name', code: Codes.ancientsStatValue });
+    }
+}
+
+// ─── One melee ───────────────────────────────────────────────────────────────────────────────────
+
+export function checkAncientsAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
+    if (action.kind !== 'engagement') {
+        accept('error', `Ancients has engagements only; '${action.kind}' belongs to Loose Files.`, { node: action, property: 'kind', code: Codes.actionNotInRules });
+        return;
+    }
+    for (const st of action.statements) {
+        if (isFactor(st) || (isFlag(st) && st.name === 'pooled') || (isRelation(st) && st.verb !== 'vs')) {
+            accept('warning', 'The Ancients rules do not use this: it belongs to another rule set.', { node: st, code: Codes.statementNotUsed });
+        }
+    }
+    const pair = onePairOfSides(action, accept);
+    if (!pair) return;
+    const sides = checkSides(model, pair, accept);
+    if (!sides) return;
+    const sideOf = new Map<string, 'attacker' | 'defender'>();
+    sides.attackers.forEach(u => sideOf.set(u.id, 'attacker'));
+    sides.defenders.forEach(u => { if (!sideOf.has(u.id)) sideOf.set(u.id, 'defender'); });
+    checkPairings(model, action, sideOf, accept);
+    checkFacts(model, action, sideOf, accept);
+    const reading = buildAncientsInput(model, action);
+    const input = 'problem' in reading ? undefined : reading.input;
+    checkIdle(model, action, pair, sideOf, accept);
+    checkSplits(model, action, sideOf, input, accept);
+    checkDice(model, action, input, accept);
+}
+
+/** A unit on both sides, or a force on both sides, cannot fight itself. */
+function checkSides(model: ScenarioModel, sides: Sides, accept: ValidationAcceptor): { attackers: UnitModel[], defenders: UnitModel[] } | undefined {
+    const units = sideUnits(model, sides.$container as Action);
+    if (!units) return undefined;
+    const attackerForces = new Set(sides.attackers.filter(t => !t.unit).map(t => t.force?.$refText));
+    const attackerIds = new Set(units.attackers.map(u => u.id));
+    sides.defenders.forEach((t, i) => {
+        if (!t.unit && attackerForces.has(t.force?.$refText)) {
+            accept('error', `'${t.force.$refText}' cannot fight itself: it is on both sides.`, { node: sides, property: 'defenders', index: i, code: Codes.sameForceBothSides });
+        } else if (unitsOf(model, t).some(u => attackerIds.has(u.id))) {
+            accept('error', `${targetLabel(t)} is on both sides.`, { node: sides, property: 'defenders', index: i, code: Codes.unitOnBothSides });
+        }
+    });
+    return units;
+}
+
+const POSITION_STEPS_TEXT = 'one of the two must be in contact with the other\'s front';
+
+/**
+ * Pairings: each side one unit of the engagement, opponents from different forces and sides, each
+ * pair once, and positions that can both be true. Two units touch along one edge each, and one of
+ * them must be fighting with its front: front/front, flank/front and rear/front are possible;
+ * flank/flank, flank/rear and rear/rear (both in each other's rear) are not.
+ */
+function checkPairings(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): void {
+    const seen = new Set<string>();
+    for (const r of pairingStatements(action)) {
+        r.facts.forEach((_f, i) => accept('warning', `The Ancients rules read nothing after a pairing: write facts on their own line ('X: charged').`,
+            { node: r, property: 'facts', index: i, code: Codes.statementNotUsed }));
+        const a = checkOneUnitInEngagement(model, r, 'subject', sideOf, accept);
+        const b = checkOneUnitInEngagement(model, r, 'object', sideOf, accept);
+        if (!a || !b) continue;
+        if (a.id === b.id) {
+            accept('error', `${a.id} cannot fight itself.`, { node: r, property: 'object', code: Codes.ancientsOwnSide });
+            continue;
+        }
+        if (a.force === b.force || sideOf.get(a.id) === sideOf.get(b.id)) {
+            const why = a.force === b.force ? `both belong to ${a.force}` : 'both are on the same side';
+            accept('error', `${a.id} cannot fight ${b.id}: ${why}.`, { node: r, property: 'object', code: Codes.ancientsOwnSide });
+            continue;
+        }
+        const key = [a.id, b.id].sort().join(' ');
+        if (seen.has(key)) {
+            accept('error', `${a.id} and ${b.id} are already paired: write each pair once, with both positions.`, { node: r, code: Codes.ancientsPairDuplicate });
+            continue;
+        }
+        seen.add(key);
+        const pa = (r.subjectPosition ?? 'front') as AncientsPosition, pb = (r.objectPosition ?? 'front') as AncientsPosition;
+        if (pa !== 'front' && pb !== 'front') {
+            accept('error', `${a.id} in ${b.id}'s ${pa} and ${b.id} in ${a.id}'s ${pb} cannot both be true: ${POSITION_STEPS_TEXT}.`,
+                { node: r, property: 'objectPosition', code: Codes.ancientsPositionConflict });
+        }
+    }
+}
+
+/** The one unit a pairing names on one side, when it is a single unit of the engagement. */
+function checkOneUnitInEngagement(model: ScenarioModel, r: Relation, property: 'subject' | 'object', sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): UnitModel | undefined {
+    const target = r[property];
+    if (!target.force?.ref || (target.unit && !target.unit.ref)) return undefined;
+    const unit = oneUnit(model, target);
+    if (!unit) {
+        accept('error', `${targetLabel(target)} is ${unitsOf(model, target).length} units: a pairing joins two single units (write e.g. ${targetLabel(target)}#1).`,
+            { node: r, property, code: Codes.ancientsNotOneUnit });
+        return undefined;
+    }
+    if (!sideOf.has(unit.id)) {
+        accept('error', `${unit.id} is on neither side of engagement '${(r.$container as Action).name}': add it to the sides.`, { node: r, property, code: Codes.ancientsNotInEngagement });
+        return undefined;
+    }
+    return unit;
+}
+
+/** Facts the rules read (`charged`, `countercharged`, `follow-up`) on units of the engagement. */
+function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): void {
+    for (const st of action.statements.filter(isFacts)) {
+        const units = unitsOf(model, st.target);
+        if (units.length > 0 && !units.some(u => sideOf.has(u.id))) {
+            accept('error', `${targetLabel(st.target)} is not in engagement '${action.name}'.`, { node: st, property: 'target', code: Codes.ancientsNotInEngagement });
+        }
+        st.facts.forEach((f, i) => {
+            if (!(ANCIENTS_FACTS as readonly string[]).includes(f.key)) {
+                accept('warning', `The Ancients rules do not read '${f.key}': the facts are ${ANCIENTS_FACTS.join(', ')}.`, { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
+            }
+        });
+    }
+}
+
+/** A unit on a side that is paired with nobody takes no part; with no pairs at all nothing fights. */
+function checkIdle(model: ScenarioModel, action: Action, sides: Sides, sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): void {
+    const all = [...sideOf.keys()];
+    const units = sideUnits(model, action)!;
+    const written = pairingStatements(action);
+    if (written.length === 0) {
+        if (units.attackers.length !== 1 || units.defenders.length !== 1) {
+            accept('error', `Engagement '${action.name}' has ${all.length} units but no pairs: write 'A vs B' (with positions) for each pair in contact.`,
+                { node: action, property: 'name', code: Codes.ancientsNoOpponent });
+        }
+        return;
+    }
+    const paired = new Set<string>();
+    for (const r of written) {
+        const a = oneUnit(model, r.subject), b = oneUnit(model, r.object);
+        if (a && b && a.id !== b.id) { paired.add(a.id); paired.add(b.id); }
+    }
+    const list = (prop: 'attackers' | 'defenders') => sides[prop].forEach((t, i) => {
+        const idle = unitsOf(model, t).filter(u => sideOf.has(u.id) && !paired.has(u.id));
+        if (idle.length === 0) return;
+        accept('warning', `${idle.map(u => u.id).join(', ')} ${idle.length === 1 ? 'has' : 'have'} no opponent here and take${idle.length === 1 ? 's' : ''} no part: pair ${idle.length === 1 ? 'it' : 'them'} with 'vs' or leave ${idle.length === 1 ? 'it' : 'them'} out of the sides.`,
+            { node: sides, property: prop, index: i, code: Codes.ancientsNoOpponent });
+    });
+    list('attackers');
+    list('defenders');
+}
+
+/** A2: a split names the unit's opponents and adds up to its dice; several opponents need one. */
+function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
+    const pairings = input?.pairings ?? [];
+    const splitOf = new Map<string, Split>();
+    for (const s of action.statements.filter(isSplit)) {
+        const unit = oneUnit(model, s.unit);
+        if (!unit) {
+            if (s.unit.force?.ref && (!s.unit.unit || s.unit.unit.ref)) {
+                accept('error', `${targetLabel(s.unit)} is not one unit: a split is for a single unit.`, { node: s, property: 'unit', code: Codes.ancientsNotOneUnit });
+            }
+            continue;
+        }
+        if (!sideOf.has(unit.id)) {
+            accept('error', `${unit.id} is not in engagement '${action.name}'.`, { node: s, property: 'unit', code: Codes.ancientsNotInEngagement });
+            continue;
+        }
+        if (splitOf.has(unit.id)) {
+            accept('error', `${unit.id} already has a split in this engagement.`, { node: s, property: 'unit', code: Codes.ancientsSplitDuplicate });
+            continue;
+        }
+        splitOf.set(unit.id, s);
+        const opponents = opponentsOf({ pairings }, unit.id);
+        const named = new Set<string>();
+        for (const part of s.parts) {
+            const t = oneUnit(model, part.target);
+            if (!t) {
+                if (part.target?.force?.ref && (!part.target.unit || part.target.unit.ref)) {
+                    accept('error', `${targetLabel(part.target)} is not one unit.`, { node: part, property: 'target', code: Codes.ancientsNotOneUnit });
+                }
+                continue;
+            }
+            if (input && !opponents.includes(t.id)) {
+                const them = opponents.length > 0 ? `its opponents are ${opponents.join(', ')}` : 'it has no opponent';
+                accept('error', `${t.id} is not an opponent of ${unit.id}: ${them}.`, { node: part, property: 'target', code: Codes.ancientsSplitTarget });
+            } else if (named.has(t.id)) {
+                accept('error', `${t.id} is named twice in this split.`, { node: part, property: 'target', code: Codes.ancientsSplitTarget });
+            }
+            named.add(t.id);
+        }
+        const fighter = input?.units.find(u => u.id === unit.id);
+        if (fighter) {
+            const pool = diceFor(fighter, input!.firstTurn);
+            const total = s.parts.reduce((x, p) => x + p.dice, 0);
+            if (total !== pool) {
+                accept('error', `${unit.id} throws ${pool} dice (A1), but this split gives ${total}: make the parts add up to ${pool}.`,
+                    { node: s, property: 'unit', code: Codes.ancientsSplitTotal, data: { expected: pool, total } });
+            }
+        }
+    }
+    if (!input) return;
+    for (const u of input.units) {
+        const opponents = opponentsOf(input, u.id);
+        if (opponents.length < 2 || splitOf.has(u.id)) continue;
+        const second = pairingStatements(action).filter(r => [oneUnit(model, r.subject)?.id, oneUnit(model, r.object)?.id].includes(u.id))[1];
+        if (!second) continue;
+        accept('error', `${u.id} fights ${opponents.join(' and ')}: write how it splits its ${diceFor(u, input.firstTurn)} dice, e.g. 'split ${u.id} ${Math.ceil(diceFor(u, input.firstTurn) / 2)} on ${opponents[0]}, ${Math.floor(diceFor(u, input.firstTurn) / 2)} on ${opponents[1]}' (A2).`,
+            { node: second, property: oneUnit(model, second.subject)?.id === u.id ? 'subject' : 'object', code: Codes.ancientsSplitMissing });
+    }
+}
+
+// ─── Entered dice ────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Dice entered from the table: `dice U hit …` (its whole pool, in split order), `dice U save …`
+ * (one per hit received), `dice U test …` (2 or 1 per break test). How many saves and tests are due
+ * depends on the dice before them, so the counts are checked by running the rules on the hits entered.
+ */
+function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
+    const lines = action.statements.filter(isDice);
+    if (lines.length === 0) return;
+    for (const seed of action.statements.filter(isSeed)) {
+        accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
+    }
+    const inMelee = new Set(input?.units.map(u => u.id) ?? []);
+    const byKey = new Map<string, Dice>();
+    // A line that cannot be read (bad throw, bad unit, a repeat) makes the counts meaningless: skip them.
+    let readable = true;
+    for (const line of lines) {
+        const kind = diceThrow(line);
+        if (!kind) {
+            readable = false;
+            accept('error', `Say which throw these dice are: 'dice ${targetLabel(line.target)} hit …', 'save …' or 'test …'.`,
+                line.label !== undefined ? { node: line, property: 'label', code: Codes.diceLabel } : { node: line, property: 'target', code: Codes.diceLabel });
+            continue;
+        }
+        const unit = oneUnit(model, line.target);
+        if (!unit) {
+            readable = false;
+            if (line.target.force?.ref && (!line.target.unit || line.target.unit.ref)) {
+                accept('error', `${targetLabel(line.target)} is not one unit: enter each unit's dice on its own line.`, { node: line, property: 'target', code: Codes.ancientsNotOneUnit });
+            }
+            continue;
+        }
+        if (input && !inMelee.has(unit.id)) {
+            readable = false;
+            accept('error', `Dice for ${unit.id}, which does not fight in engagement '${action.name}'.`, { node: line, property: 'target', code: Codes.diceNotInEngagement });
+            continue;
+        }
+        const key = `${kind} ${unit.id}`;
+        if (byKey.has(key)) {
+            readable = false;
+            accept('error', `${unit.id} already has a '${kind}' line: enter each throw once.`, { node: line, property: 'label', code: Codes.diceCount });
+            continue;
+        }
+        byKey.set(key, line);
+        line.values.forEach((v, i) => {
+            if (v < 1 || v > 6) {
+                readable = false;
+                accept('error', `A d6 cannot show ${v}: its faces are 1 to 6.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
+            }
+        });
+    }
+    if (!input || !readable) return;
+    const due = new Map<string, number>();
+    for (const u of input.units) {
+        const pool = diceSplit(input, u).reduce((x, p) => x + p.dice, 0);
+        due.set(`hit ${u.id}`, pool);
+    }
+    if (!countsMatch(action, byKey, due, 'hit', accept)) return;
+    // Hits are complete: the saves and tests due follow from them, then from the saves.
+    const outcome = resolveAncients(input, enteredAncientsDice(model, action));
+    const saves = new Map(outcome.units.map(u => [`save ${u.id}`, u.hitsReceived]));
+    if (!countsMatch(action, byKey, saves, 'save', accept)) return;
+    const tests = new Map(outcome.units.map(u => [`test ${u.id}`, u.tested ? input.breakDice : 0]));
+    countsMatch(action, byKey, tests, 'test', accept);
+}
+
+/** Each line of one throw holds exactly the dice due; a throw due with no line is reported on the action. */
+function countsMatch(action: Action, lines: ReadonlyMap<string, Dice>, due: ReadonlyMap<string, number>, kind: string, accept: ValidationAcceptor): boolean {
+    let ok = true;
+    for (const [key, expected] of due) {
+        const line = lines.get(key);
+        const unitId = key.slice(kind.length + 1);
+        if (!line) {
+            if (expected > 0) {
+                ok = false;
+                accept('error', `No ${kind} dice entered for ${unitId}: add 'dice ${unitId} ${kind}' with ${expected} ${expected === 1 ? 'die' : 'dice'}.`,
+                    { node: action, property: 'name', code: Codes.diceCount, data: { expected } });
+            }
+            continue;
+        }
+        if (line.values.length !== expected) {
+            ok = false;
+            accept('error', countMessage(kind, unitId, expected, line.values.length), { node: line, property: 'values', index: Math.min(line.values.length, expected), code: Codes.diceCount, data: { expected } });
+        }
+    }
+    return ok;
+}
+
+function countMessage(kind: string, unitId: string, expected: number, got: number): string {
+    const why = kind === 'hit' ? 'its pool' : kind === 'save' ? 'one per hit it received' : expected === 0 ? 'it took no break test' : 'its break test';
+    return `${unitId} throws ${expected} ${kind} ${expected === 1 ? 'die' : 'dice'} (${why}), but ${got} ${got === 1 ? 'is' : 'are'} entered.`;
+}
+
+function targetLabel(t: Target | undefined): string {
+    // A half-typed line (`dice` with nothing after it) has no target yet.
+    if (!t) return '?';
+    let s = t.force?.$refText ?? '?';
+    if (t.unit) s += `.${t.unit.$refText}`;
+    if (t.index !== undefined) s += `#${t.index}`;
+    return s;
+}

@@ -1,0 +1,270 @@
+/**
+ * Reads an Ancients melee into the engine's input (RULES.md A1–A9): each unit's stats from its
+ * grade bundle and its own braces, the engagement's pairings, positions, charges, splits and the
+ * follow-up choices, and the dice entered from the table.
+ *
+ * Nothing here throws on a broken file: a stat that cannot be read makes the unit unreadable, and
+ * `buildAncientsInput` says what is missing; the validator (validation/ancients.ts) says where.
+ */
+import { isDice, isFacts, isFlag, isRelation, isSplit, type Action, type Dice, type Relation, type Split, type Target } from '../../language/generated/ast.js';
+import {
+    ANCIENTS_FORMATIONS, ANCIENTS_SIZES, ANCIENTS_TYPES, ANCIENTS_WEIGHTS, diceFor, EnteredAncientsDice, opponentsOf,
+    type AncientsFormation, type AncientsInput, type AncientsPairing, type AncientsPosition, type AncientsSide,
+    type AncientsSize, type AncientsSplit, type AncientsThrow, type AncientsType, type AncientsUnit, type AncientsWeight
+} from './engine/ancients-engine.js';
+import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
+import { sideUnits } from '../scrud/scrud-reader.js';
+
+/** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
+export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
+/** The stats a unit cannot fight without (`type` may come from its arm). */
+export const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership'] as const;
+/** The facts an Ancients engagement reads about its units. */
+export const ANCIENTS_FACTS = ['charged', 'countercharged', 'follow-up'] as const;
+export const DICE_LABELS: readonly AncientsThrow[] = ['hit', 'save', 'test'];
+
+/** A unit's stats as read; `undefined` where a stat is missing or cannot be read. */
+export interface AncientsStats {
+    size: AncientsSize;
+    skill: number;
+    weight: AncientsWeight;
+    type: AncientsType;
+    formation: AncientsFormation;
+    leadership: number;
+    shock: boolean;
+    defensive: boolean;
+    tokens: number;
+    tested: boolean;
+    move: number | undefined;
+}
+
+/** A7: how many d6 a break test throws: 2, or 1 with `option break-die d6`. */
+export function breakDiceOf(model: ScenarioModel): 1 | 2 {
+    return model.options.get('break-die') === 'd6' ? 1 : 2;
+}
+
+/** The highest score the break-test dice can roll: leadership above it can never be passed. */
+export function maxTestRoll(model: ScenarioModel): number {
+    return 6 * breakDiceOf(model);
+}
+
+const oneOf = <T extends string>(list: readonly T[], v: StatValue | undefined): T | undefined =>
+    (typeof v === 'string' && (list as readonly string[]).includes(v) ? v as T : undefined);
+
+/** What is wrong with a stat: a value of the wrong kind, or a leadership or token count out of range. */
+export interface StatProblem {
+    kind: 'value' | 'leadership' | 'tokens';
+    message: string;
+}
+
+/**
+ * What is wrong with one stat's value, or undefined when it is fine. Used on each stat where it is
+ * written (grade or unit), so the message lands on the value itself.
+ */
+export function statValueProblem(key: string, value: StatValue, maxTest: number): StatProblem | undefined {
+    const bad = (message: string): StatProblem => ({ kind: 'value', message });
+    const words: Record<string, readonly string[]> = { size: ANCIENTS_SIZES, weight: ANCIENTS_WEIGHTS, type: ANCIENTS_TYPES, formation: ANCIENTS_FORMATIONS };
+    if (key in words) {
+        return oneOf(words[key], value) ? undefined : bad(`'${value === true ? '' : value}' is not a ${key}: write ${words[key].join(', ')}.`);
+    }
+    if (key === 'skill') return typeof value === 'number' ? undefined : bad('skill is a number: write e.g. skill 2.');
+    if (key === 'leadership') {
+        if (typeof value !== 'number') return bad(`leadership is the break-test score needed: a number from 2 to ${maxTest}.`);
+        if (value < 2 || value > maxTest) {
+            return { kind: 'leadership', message: `A leadership of ${value} cannot be tested: the break-test dice roll 2 to ${maxTest} before modifiers (A7); write 2 to ${maxTest}.` };
+        }
+        return undefined;
+    }
+    if (key === 'tokens') {
+        if (typeof value !== 'number') return bad('tokens is the number of damage tokens carried: write e.g. tokens 1.');
+        return value < 0 ? { kind: 'tokens', message: `A unit cannot carry ${value} damage tokens: write 0 or more.` } : undefined;
+    }
+    if (key === 'move') return typeof value === 'number' && value > 0 ? undefined : bad('move is the movement rate in inches: a number above 0.');
+    if (key === 'shock' || key === 'defensive' || key === 'tested') return value === true ? undefined : bad(`${key} is a flag: write it without a value.`);
+    return undefined;
+}
+
+/** The stat's value as the engine reads it, or undefined when it is missing or unreadable. */
+export function readAncientsStats(unit: UnitModel, maxTest: number, stats: ReadonlyMap<string, StatValue> = unit.stats): Partial<AncientsStats> {
+    const get = (key: string) => {
+        const v = stats.get(key);
+        return v !== undefined && statValueProblem(key, v, maxTest) === undefined ? v : undefined;
+    };
+    const num = (key: string) => { const v = get(key); return typeof v === 'number' ? v : undefined; };
+    return {
+        size: oneOf(ANCIENTS_SIZES, get('size')),
+        skill: num('skill'),
+        weight: oneOf(ANCIENTS_WEIGHTS, get('weight')),
+        type: stats.has('type') ? oneOf(ANCIENTS_TYPES, get('type')) : oneOf(ANCIENTS_TYPES, unit.arm),
+        formation: oneOf(ANCIENTS_FORMATIONS, get('formation')),
+        leadership: num('leadership'),
+        shock: get('shock') === true,
+        defensive: get('defensive') === true,
+        tokens: stats.has('tokens') ? num('tokens') : 0,
+        tested: get('tested') === true,
+        move: num('move')
+    };
+}
+
+/** The required stats a unit lacks (neither its grade nor its braces give them; `type` not from its arm). */
+export function missingStats(unit: UnitModel): string[] {
+    return REQUIRED_STATS.filter(k => !unit.stats.has(k) && !(k === 'type' && oneOf(ANCIENTS_TYPES, unit.arm)));
+}
+
+function completeStats(s: Partial<AncientsStats>): s is AncientsStats {
+    return s.size !== undefined && s.skill !== undefined && s.weight !== undefined && s.type !== undefined
+        && s.formation !== undefined && s.leadership !== undefined && s.tokens !== undefined && !(s.shock && s.defensive);
+}
+
+/** The single unit a reference names, or undefined when it names none or several. */
+export function oneUnit(model: ScenarioModel, target: Target): UnitModel | undefined {
+    const units = unitsOf(model, target);
+    return units.length === 1 ? units[0] : undefined;
+}
+
+/** The `vs` relations of an engagement (other verbs belong to Loose Files). */
+export function pairingStatements(action: Action): Relation[] {
+    return action.statements.filter(isRelation).filter(r => r.verb === 'vs');
+}
+
+/**
+ * The pairings of an engagement. Without any `vs` line, a one-against-one engagement pairs its two
+ * units front to front; otherwise units are in contact only as written.
+ */
+export function readPairings(model: ScenarioModel, action: Action, sides: { attackers: UnitModel[], defenders: UnitModel[] }): AncientsPairing[] {
+    const written = pairingStatements(action);
+    if (written.length === 0) {
+        if (sides.attackers.length === 1 && sides.defenders.length === 1) {
+            return [{ a: sides.attackers[0].id, aPosition: 'front', b: sides.defenders[0].id, bPosition: 'front' }];
+        }
+        return [];
+    }
+    const pairings: AncientsPairing[] = [];
+    for (const r of written) {
+        const a = oneUnit(model, r.subject), b = oneUnit(model, r.object);
+        if (!a || !b || a.id === b.id) continue;
+        if (pairings.some(p => (p.a === a.id && p.b === b.id) || (p.a === b.id && p.b === a.id))) continue;
+        pairings.push({
+            a: a.id, aPosition: (r.subjectPosition ?? 'front') as AncientsPosition,
+            b: b.id, bPosition: (r.objectPosition ?? 'front') as AncientsPosition
+        });
+    }
+    return pairings;
+}
+
+export function readSplits(model: ScenarioModel, action: Action): AncientsSplit[] {
+    const out: AncientsSplit[] = [];
+    for (const s of action.statements.filter(isSplit)) {
+        const unit = oneUnit(model, s.unit);
+        if (!unit || out.some(o => o.unit === unit.id)) continue;
+        out.push({ unit: unit.id, parts: splitParts(model, s) });
+    }
+    return out;
+}
+
+function splitParts(model: ScenarioModel, split: Split): Array<{ target: string, dice: number }> {
+    return split.parts.flatMap(p => {
+        const t = oneUnit(model, p.target);
+        return t ? [{ target: t.id, dice: p.dice }] : [];
+    });
+}
+
+/** Whether a fact with this key is written for the unit (on it, its unit name, or its force). */
+export function hasFact(model: ScenarioModel, action: Action, unit: UnitModel, key: string): boolean {
+    return action.statements.filter(isFacts).some(f =>
+        f.facts.some(x => x.key === key && factValue(x) === true) && unitsOf(model, f.target).some(u => u.id === unit.id));
+}
+
+/**
+ * A unit's stats as an action sees them. By default its declared stats; a campaign passes the
+ * stats with the state carried from earlier fights laid over them (tokens, tested: model/state.ts).
+ */
+export type StatsAt = (unit: UnitModel) => ReadonlyMap<string, StatValue>;
+
+export interface AncientsReading {
+    input: AncientsInput;
+    /** Units of the sides that are paired with nobody: they take no part. */
+    idle: UnitModel[];
+}
+
+/**
+ * A2: the reason a split cannot be resolved — it does not add up to the unit's dice, or names a unit
+ * that is not its opponent — or undefined. Checked before any dice are thrown, so that a mistyped
+ * `split X 1000000 on Y` never throws a million dice.
+ */
+export function splitProblem(input: AncientsInput): string | undefined {
+    for (const split of input.splits) {
+        const unit = input.units.find(u => u.id === split.unit);
+        const opponents = opponentsOf(input, split.unit);
+        if (!unit || split.parts.some(p => !opponents.includes(p.target))
+            || split.parts.reduce((x, p) => x + p.dice, 0) !== diceFor(unit, input.firstTurn)) {
+            return `The split of ${split.unit} does not match its dice or its opponents: run 'umpire check'.`;
+        }
+    }
+    return undefined;
+}
+
+/** The engine's input, or the reason there is none (splits are checked by `splitProblem`). */
+export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt: StatsAt = u => u.stats): AncientsReading | { problem: string } {
+    const sides = sideUnits(model, action);
+    if (!sides || sides.attackers.length === 0 || sides.defenders.length === 0) {
+        return { problem: `Engagement '${action.name}' needs two sides: write 'A attacks B'.` };
+    }
+    const pairings = readPairings(model, action, sides);
+    if (pairings.length === 0) return { problem: `Engagement '${action.name}' has no units in contact: write 'A vs B' for each pair.` };
+    const paired = new Set(pairings.flatMap(p => [p.a, p.b]));
+    const maxTest = maxTestRoll(model);
+    const units: AncientsUnit[] = [];
+    const idle: UnitModel[] = [];
+    const sideOf: Array<[AncientsSide, UnitModel[]]> = [['attacker', sides.attackers], ['defender', sides.defenders]];
+    const placed = new Set<string>();
+    for (const [side, list] of sideOf) {
+        for (const u of list) {
+            if (placed.has(u.id)) continue;
+            placed.add(u.id);
+            if (!paired.has(u.id)) { idle.push(u); continue; }
+            const stats = readAncientsStats(u, maxTest, statsAt(u));
+            if (!completeStats(stats)) return { problem: `${u.id} is missing stats or has stats that cannot be read: run 'umpire check'.` };
+            units.push({
+                id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), side, ...stats,
+                charged: hasFact(model, action, u, 'charged') || hasFact(model, action, u, 'countercharged'),
+                followUp: hasFact(model, action, u, 'follow-up')
+            });
+        }
+    }
+    const sideOfUnit = new Map(units.map(u => [u.id, u.side]));
+    if (pairings.some(p => !sideOfUnit.has(p.a) || !sideOfUnit.has(p.b))) {
+        return { problem: `Engagement '${action.name}' pairs a unit that is on neither side: run 'umpire check'.` };
+    }
+    if (pairings.some(p => sideOfUnit.get(p.a) === sideOfUnit.get(p.b))) {
+        return { problem: `Engagement '${action.name}' pairs two units of one side: run 'umpire check'.` };
+    }
+    const input: AncientsInput = {
+        units, pairings, splits: readSplits(model, action),
+        firstTurn: action.statements.some(s => isFlag(s) && s.name === 'first'),
+        breakDice: breakDiceOf(model)
+    };
+    return { input, idle };
+}
+
+/** The throw a dice line feeds (`hit`, `save`, `test`), or undefined for a label that is none of them. */
+export function diceThrow(line: Dice): AncientsThrow | undefined {
+    return DICE_LABELS.find(l => l === line.label);
+}
+
+export function hasEnteredAncientsDice(action: Action): boolean {
+    return action.statements.some(isDice);
+}
+
+/** The dice entered from the table, per throw and unit (the first line of each; the validator flags repeats). */
+export function enteredAncientsDice(model: ScenarioModel, action: Action): EnteredAncientsDice {
+    const lists = new Map<string, number[]>();
+    for (const line of action.statements.filter(isDice)) {
+        const kind = diceThrow(line);
+        const unit = oneUnit(model, line.target);
+        if (!kind || !unit) continue;
+        const key = EnteredAncientsDice.key(kind, unit.id);
+        if (!lists.has(key)) lists.set(key, [...line.values]);
+    }
+    return new EnteredAncientsDice(lists);
+}

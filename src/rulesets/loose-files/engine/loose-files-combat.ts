@@ -1,0 +1,234 @@
+/**
+ * Loose Files combat (RULES.md L2, L3, and the Corlears Hook house rule of L9).
+ *
+ * Each side throws one average die and adds its modifiers; each side then reads its own row of the
+ * results table from its own difference (own total − enemy total).
+ *
+ * A side may be several units fighting together. Its *leading* unit (the first named) is the one in
+ * contact: its class, formation, DPs and casualties set the modifiers, and it takes the row's
+ * casualties. Every unit of the side counts toward strength (outnumbering) and takes the row's DPs.
+ */
+import { AVERAGE, canShow } from '../../../core/dice.js';
+import {
+    afterLosses, fleesField, signed, strength, sumModifiers,
+    type Cover, type LfModifier, type LfOptions, type LfUnit
+} from './loose-files-units.js';
+
+export interface CombatSide {
+    /** Leading unit first. */
+    readonly units: readonly LfUnit[];
+    /** The cover the side defends (only the defender's counts, L2). */
+    readonly cover: Cover | undefined;
+    readonly bayonet: boolean;
+    readonly terrain: boolean;
+    /** Officers spending 3 CP to inspire this side (+1 however many, L2). */
+    readonly inspiredBy: readonly string[];
+    /** Attacked in flank or rear (−3). */
+    readonly flankOrRear: boolean;
+}
+
+export interface CombatInput {
+    readonly attacker: CombatSide;
+    readonly defender: CombatSide;
+    readonly options: LfOptions;
+    /** L9 Corlears Hook: the previous combat between these units was a stand-off too. */
+    readonly previousStandOff: boolean;
+}
+
+export type CombatResult = 'easy-victory' | 'successful' | 'stand-off' | 'driven-back' | 'defeated' | 'routed';
+export const COMBAT_RESULTS: readonly CombatResult[] = ['easy-victory', 'successful', 'stand-off', 'driven-back', 'defeated', 'routed'];
+
+/** L2: outnumbering steps, largest first; only the largest that applies counts. */
+export const OUTNUMBERED_STEPS: ReadonlyArray<{ num: number, den: number, value: number, label: string }> = [
+    { num: 3, den: 1, value: -5, label: '3:1 or worse' },
+    { num: 2, den: 1, value: -3, label: '2:1' },
+    { num: 3, den: 2, value: -2, label: '3:2' }
+];
+
+/**
+ * L2: the outnumbering modifier from each side's strength (infantry stand 1, cavalry 3, gun 6),
+ * or undefined when the side is not outnumbered. Compared in whole numbers: enemy ≥ 3/2 × own
+ * is `2·enemy ≥ 3·own`.
+ */
+export function outnumberedModifier(own: number, enemy: number): LfModifier | undefined {
+    if (enemy <= own) return undefined;
+    for (const step of OUTNUMBERED_STEPS) {
+        if (step.den * enemy >= step.num * own) return { reason: `outnumbered ${step.label} (${enemy} v ${own})`, value: step.value };
+    }
+    return { reason: `outnumbered (${enemy} v ${own})`, value: -1 };
+}
+
+export function sideStrength(side: CombatSide): number {
+    return side.units.reduce((s, u) => s + strength(u), 0);
+}
+
+/** The cover bonus of L2 when defending: fort or stone building +3, fieldwork or wood building +2. */
+export function coverBonus(cover: Cover | undefined): LfModifier | undefined {
+    if (cover === 'fort' || cover === 'stone-building') return { reason: `defending a ${cover === 'fort' ? 'fort' : 'stone building'}`, value: 3 };
+    if (cover === 'fieldwork' || cover === 'wood-building') return { reason: `defending a ${cover === 'fieldwork' ? 'fieldwork' : 'wood building'}`, value: 2 };
+    return undefined;
+}
+
+/** Every modifier of one side (L2), itemised in the sheet's order. */
+export function combatModifiers(side: CombatSide, enemy: CombatSide, defending: boolean): LfModifier[] {
+    const lead = side.units[0], foe = enemy.units[0];
+    const mods: LfModifier[] = [];
+    const better = foe.class - lead.class;
+    if (better > 0) mods.push({ reason: `class ${lead.class} v class ${foe.class}: ${better} better`, value: 3 * better });
+    const cover = defending ? coverBonus(side.cover) : undefined;
+    if (cover) mods.push(cover);
+    if (side.bayonet) mods.push({ reason: 'bayonet attack', value: 2 });
+    if (side.terrain) mods.push({ reason: 'terrain advantage', value: 1 });
+    if (side.inspiredBy.length > 0) mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (3 CP)`, value: 1 });
+    if (lead.formation === 'skirmish') mods.push({ reason: 'in skirmish order', value: -3 });
+    if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: -3 });
+    if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: -2 * lead.dp });
+    if (lead.casualties > 0) mods.push({ reason: `${lead.casualties} ${lead.casualties === 1 ? 'casualty' : 'casualties'}`, value: -2 * lead.casualties });
+    const out = outnumberedModifier(sideStrength(side), sideStrength(enemy));
+    if (out) mods.push(out);
+    return mods;
+}
+
+/** L3: a side's row from its own difference. */
+export function combatResultFor(difference: number): CombatResult {
+    if (difference >= 4) return 'easy-victory';
+    if (difference >= 2) return 'successful';
+    if (difference >= -1) return 'stand-off';
+    if (difference >= -4) return 'driven-back';
+    if (difference >= -8) return 'defeated';
+    return 'routed';
+}
+
+/** L3: the DPs each row gives. */
+export const ROW_DP: Readonly<Record<CombatResult, number>> = {
+    'easy-victory': 1, successful: 1, 'stand-off': 1, 'driven-back': 2, defeated: 2, routed: 4
+};
+
+/** Cover that L3 names for casualties: fort, building or fieldwork (not a mere obstacle). */
+export function inWorks(cover: Cover | undefined): boolean {
+    return cover !== undefined && cover !== 'obstacle';
+}
+
+/**
+ * L3: the casualties of a row, with the reason for each 0 or 1 that depends on the situation.
+ * `side` reads the row; `enemy` is whom it fought.
+ */
+export function rowCasualties(result: CombatResult, side: CombatSide, enemy: CombatSide, sideDefends: boolean): { casualties: number, note: string | undefined } {
+    const lead = side.units[0], foe = enemy.units[0];
+    const ownCover = sideDefends ? side.cover : undefined;
+    const foeCover = sideDefends ? undefined : enemy.cover;
+    switch (result) {
+        case 'easy-victory': return { casualties: 0, note: undefined };
+        case 'successful': {
+            if (foe.type !== 'infantry' && foe.type !== 'artillery') return { casualties: 0, note: `no casualty: the enemy is ${foe.type}` };
+            if (inWorks(foeCover)) return { casualties: 0, note: 'no casualty: the enemy is in a fort, building or fieldwork' };
+            return { casualties: 1, note: undefined };
+        }
+        case 'stand-off': {
+            if (lead.type === 'infantry' && foe.type === 'cavalry') return { casualties: 0, note: 'no casualty: infantry facing cavalry' };
+            if (enemy.bayonet) return { casualties: 0, note: 'no casualty: facing a bayonet attack' };
+            if (inWorks(ownCover)) return { casualties: 0, note: 'no casualty: in a fort, building or fieldwork' };
+            return { casualties: 1, note: undefined };
+        }
+        case 'driven-back': return { casualties: 1, note: undefined };
+        case 'defeated':
+        case 'routed': return { casualties: 2, note: undefined };
+    }
+}
+
+/** L3: the movement order of a row (easy victory depends on the class of the leading unit). */
+export function rowOrder(result: CombatResult, cls: number): string {
+    switch (result) {
+        case 'easy-victory': return cls <= 3 ? 'obey orders' : 'pursue';
+        case 'successful': return 'halt one turn';
+        case 'stand-off': return 'halt; the fight continues next turn';
+        case 'driven-back': return 'retreat one move at full speed';
+        case 'defeated': return 'retreat at full speed behind the next friendly line, or the next terrain obstacle if no support';
+        case 'routed': return 'run at full speed beyond enemy artillery range or the next terrain obstacle, whichever is further';
+    }
+}
+
+export interface CombatSideOutcome {
+    readonly role: 'attacker' | 'defender';
+    readonly die: number;
+    readonly modifiers: readonly LfModifier[];
+    readonly total: number;
+    /** Own total − enemy total. */
+    readonly difference: number;
+    readonly result: CombatResult;
+    readonly dp: number;
+    /** Casualties, all on the leading unit. */
+    readonly casualties: number;
+    readonly casualtyNote: string | undefined;
+    readonly order: string;
+    /** L9 Corlears Hook: inches the side retreats (null when it must retreat but no die is known). */
+    readonly corlearsRetreat: { inches: number | null } | undefined;
+    /** Units of the side that flee the field (L9 flee-losses). */
+    readonly fled: readonly string[];
+    readonly strength: number;
+}
+
+export interface CombatOutcome {
+    readonly attacker: CombatSideOutcome;
+    readonly defender: CombatSideOutcome;
+    readonly summary: string;
+}
+
+export interface CombatDice {
+    readonly attacker: number;
+    readonly defender: number;
+    /** L9 Corlears Hook retreat dice (average), when that rule makes a side retreat. */
+    readonly attackerRetreat?: number;
+    readonly defenderRetreat?: number;
+}
+
+/** L9 Corlears Hook: does this side retreat after this combat? */
+export function corlearsRetreats(input: CombatInput, result: CombatResult, side: CombatSide, defends: boolean): boolean {
+    if (!input.options.corlearsHook || !input.previousStandOff || result !== 'stand-off') return false;
+    return !(defends && side.cover !== undefined);
+}
+
+/** Which sides throw a Corlears Hook retreat die: known only once both combat dice are thrown. */
+export function corlearsSides(input: CombatInput, attackerDie: number, defenderDie: number): { attacker: boolean, defender: boolean } {
+    const a = attackerDie + sumModifiers(combatModifiers(input.attacker, input.defender, false));
+    const d = defenderDie + sumModifiers(combatModifiers(input.defender, input.attacker, true));
+    const result = combatResultFor(a - d);
+    return { attacker: corlearsRetreats(input, result, input.attacker, false), defender: corlearsRetreats(input, result, input.defender, true) };
+}
+
+/** L2 + L3: both sides' totals, rows, DPs, casualties and movement orders from the two average dice. */
+export function resolveCombat(input: CombatInput, dice: CombatDice): CombatOutcome {
+    for (const v of [dice.attacker, dice.defender]) {
+        if (!canShow(AVERAGE, v)) throw new Error(`an average die cannot show ${v}`);
+    }
+    const aMods = combatModifiers(input.attacker, input.defender, false);
+    const dMods = combatModifiers(input.defender, input.attacker, true);
+    const aTotal = dice.attacker + sumModifiers(aMods);
+    const dTotal = dice.defender + sumModifiers(dMods);
+    const side = (role: 'attacker' | 'defender'): CombatSideOutcome => {
+        const own = role === 'attacker' ? input.attacker : input.defender;
+        const foe = role === 'attacker' ? input.defender : input.attacker;
+        const total = role === 'attacker' ? aTotal : dTotal;
+        const difference = total - (role === 'attacker' ? dTotal : aTotal);
+        const result = combatResultFor(difference);
+        const defends = role === 'defender';
+        const cas = rowCasualties(result, own, foe, defends);
+        const retreats = corlearsRetreats(input, result, own, defends);
+        const retreatDie = role === 'attacker' ? dice.attackerRetreat : dice.defenderRetreat;
+        const fled = input.options.fleeLosses
+            ? own.units.filter((u, i) => fleesField(afterLosses(u, i === 0 ? cas.casualties : 0, 0))).map(u => u.id)
+            : [];
+        return {
+            role, die: role === 'attacker' ? dice.attacker : dice.defender, modifiers: role === 'attacker' ? aMods : dMods,
+            total, difference, result, dp: ROW_DP[result], casualties: cas.casualties, casualtyNote: cas.note,
+            order: retreats ? 'retreat one average die (Corlears Hook: second stand-off in a row)' : rowOrder(result, own.units[0].class),
+            corlearsRetreat: retreats ? { inches: retreatDie ?? null } : undefined,
+            fled, strength: sideStrength(own)
+        };
+    };
+    const attacker = side('attacker'), defender = side('defender');
+    const lead = (s: CombatSide) => s.units[0].id;
+    const summary = `${lead(input.attacker)} ${attacker.total} v ${lead(input.defender)} ${defender.total}: `
+        + `attacker ${attacker.result} (${signed(attacker.difference)}), defender ${defender.result}`;
+    return { attacker, defender, summary };
+}

@@ -1,0 +1,167 @@
+/**
+ * Loose Files fire: artillery (RULES.md L4) and infantry (L5).
+ *
+ * Artillery throws one d6 per stand (gun), each turned by every modifier and read on the close or
+ * long table. Infantry throws one d6 per stand less its DPs, halved (rounded up) against skirmishers
+ * or unlimbered guns and again against troops in works; each 6 is a DP, and skirmishers throw again
+ * for each 5 (4, 5 or 6 on the new die is a DP).
+ */
+import { D6, canShow } from '../../../core/dice.js';
+import { afterLosses, fleesField, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
+
+export interface FireInput {
+    readonly firer: LfUnit;
+    readonly target: LfUnit;
+    /** Inches from firer to target. */
+    readonly range: number;
+    /** Same target and range as last turn (L4 +1). */
+    readonly sameTarget: boolean;
+    /** A new target (L4 −1). */
+    readonly newTarget: boolean;
+    /** The firer moved this turn (L5: only skirmishers may move and fire). */
+    readonly moved: boolean;
+    readonly targetCover: Cover | undefined;
+    readonly options: LfOptions;
+}
+
+export type FireKind = 'artillery' | 'infantry';
+/** L4 close / long, or the infantry weapon's single band (L5). */
+export type FireBand = 'close' | 'long' | 'musket' | 'rifle' | 'out-of-range';
+
+/** Only artillery (L4) and infantry (L5) fire; cavalry and officers do not. */
+export function fireKind(firer: LfUnit): FireKind | undefined {
+    if (firer.type === 'artillery') return 'artillery';
+    if (firer.type === 'infantry') return 'infantry';
+    return undefined;
+}
+
+/** L4: close range is under 10". */
+export const ARTILLERY_CLOSE = 10;
+/** L4: long range ends at 30" for light guns, 36" for medium and heavy. L5: musket 8", rifle 10". */
+export function reachOf(firer: LfUnit): number {
+    if (firer.type === 'artillery') return firer.guns === 'light' ? 30 : 36;
+    return firer.weapon === 'rifle' ? 10 : 8;
+}
+
+export function fireBand(firer: LfUnit, range: number): FireBand {
+    if (range > reachOf(firer)) return 'out-of-range';
+    if (firer.type === 'artillery') return range < ARTILLERY_CLOSE ? 'close' : 'long';
+    return firer.weapon;
+}
+
+/** L4: every modifier of each artillery die, itemised. */
+export function artilleryModifiers(input: FireInput): LfModifier[] {
+    const { firer, target } = input;
+    const mods: LfModifier[] = [];
+    if (firer.guns === 'heavy') mods.push({ reason: 'heavy gun', value: 1 });
+    if (target.formation === 'column') mods.push({ reason: 'target in column', value: 1 });
+    if (target.formation === 'limbered') mods.push({ reason: 'target is limbered artillery', value: 1 });
+    if (input.sameTarget) mods.push({ reason: 'same target and range as last turn', value: 1 });
+    if (input.newTarget) mods.push({ reason: 'new target', value: -1 });
+    if (firer.dp > 0) mods.push({ reason: `${firer.dp} DP on the firing guns`, value: -firer.dp });
+    if (firer.guns === 'light') mods.push({ reason: 'light gun', value: -1 });
+    const cover = input.targetCover;
+    if (cover === 'fieldwork' || cover === 'fort' || cover === 'stone-building') {
+        mods.push({ reason: `target in a ${cover === 'stone-building' ? 'stone building' : cover}`, value: -2 });
+    }
+    if (target.formation === 'skirmish') mods.push({ reason: 'target in skirmish order', value: -2 });
+    if (target.type === 'artillery' && target.formation === 'unlimbered') mods.push({ reason: 'target is unlimbered artillery', value: -2 });
+    return mods;
+}
+
+/** L4: what one modified artillery die does at a range band. */
+export function artilleryEffect(band: 'close' | 'long', modified: number): { dp: number, casualties: number } {
+    if (band === 'long') return { dp: modified >= 4 ? 1 : 0, casualties: 0 };
+    if (modified >= 6) return { dp: 1, casualties: 1 };
+    if (modified >= 4) return { dp: 2, casualties: 0 };
+    if (modified >= 2) return { dp: 1, casualties: 0 };
+    return { dp: 0, casualties: 0 };
+}
+
+const halfUp = (n: number) => Math.ceil(n / 2);
+
+/**
+ * How many d6 the firer throws, with each step explained: L4 one per gun; L5 one per stand less
+ * the unit's DPs, halved (up) against skirmishers or unlimbered guns, halved again against works.
+ * Nothing is thrown out of range or by a unit that cannot fire.
+ */
+export function fireDice(input: FireInput): { count: number, steps: string[] } {
+    const { firer, target } = input;
+    const kind = fireKind(firer);
+    if (!kind) return { count: 0, steps: [`${firer.type} does not fire`] };
+    if (fireBand(firer, input.range) === 'out-of-range') return { count: 0, steps: [`${input.range}" is beyond ${reachOf(firer)}"`] };
+    const stands = presentStands(firer);
+    if (kind === 'artillery') return { count: stands, steps: [`${stands} gun${stands === 1 ? '' : 's'}`] };
+    let count = Math.max(0, stands - firer.dp);
+    const steps = [firer.dp > 0 ? `${stands} stands − ${firer.dp} DP = ${count}` : `${stands} stands`];
+    if (target.formation === 'skirmish' || (target.type === 'artillery' && target.formation === 'unlimbered')) {
+        count = halfUp(count);
+        steps.push(`halved against ${target.formation === 'skirmish' ? 'skirmishers' : 'unlimbered artillery'}: ${count}`);
+    }
+    if (input.targetCover !== undefined && input.targetCover !== 'obstacle') {
+        count = halfUp(count);
+        steps.push(`halved again, target in a ${input.targetCover.replace('-', ' ')}: ${count}`);
+    }
+    return { count, steps };
+}
+
+/** L5: skirmishers throw again for each 5. */
+export function rerollsFor(input: FireInput, d6: readonly number[]): number {
+    return fireKind(input.firer) === 'infantry' && input.firer.formation === 'skirmish' ? d6.filter(v => v === 5).length : 0;
+}
+
+export type FireResult = 'no-effect' | 'disordered' | 'casualty';
+
+export interface FireDieOutcome {
+    readonly die: number;
+    /** The die with every modifier (artillery); the die itself for infantry. */
+    readonly modified: number;
+    readonly dp: number;
+    readonly casualties: number;
+}
+
+export interface FireOutcome {
+    readonly kind: FireKind | undefined;
+    readonly band: FireBand;
+    readonly range: number;
+    readonly reach: number;
+    readonly diceCount: number;
+    readonly diceSteps: readonly string[];
+    readonly modifiers: readonly LfModifier[];
+    readonly dice: readonly FireDieOutcome[];
+    readonly rerolls: readonly FireDieOutcome[];
+    readonly dp: number;
+    readonly casualties: number;
+    readonly result: FireResult;
+    /** The target flees the field (L9 flee-losses). */
+    readonly fled: boolean;
+}
+
+/**
+ * Resolves one unit's fire from its d6 (as many as `fireDice` says) and, for skirmishers, one
+ * re-roll per 5 thrown, in the order of the fives.
+ */
+export function resolveFire(input: FireInput, dice: { d6: readonly number[], reroll: readonly number[] }): FireOutcome {
+    const { count, steps } = fireDice(input);
+    const expectedRerolls = rerollsFor(input, dice.d6);
+    if (dice.d6.length !== count) throw new Error(`fire needs ${count} d6, got ${dice.d6.length}`);
+    if (dice.reroll.length !== expectedRerolls) throw new Error(`fire needs ${expectedRerolls} re-rolls, got ${dice.reroll.length}`);
+    for (const v of [...dice.d6, ...dice.reroll]) if (!canShow(D6, v)) throw new Error(`a d6 cannot show ${v}`);
+    const kind = fireKind(input.firer);
+    const band = fireBand(input.firer, input.range);
+    const modifiers = kind === 'artillery' ? artilleryModifiers(input) : [];
+    const mod = sumModifiers(modifiers);
+    const thrown: FireDieOutcome[] = dice.d6.map(die => {
+        if (kind === 'artillery') return { die, modified: die + mod, ...artilleryEffect(band as 'close' | 'long', die + mod) };
+        return { die, modified: die, dp: die === 6 ? 1 : 0, casualties: 0 };
+    });
+    const rerolls: FireDieOutcome[] = dice.reroll.map(die => ({ die, modified: die, dp: die >= 4 ? 1 : 0, casualties: 0 }));
+    const dp = [...thrown, ...rerolls].reduce((s, d) => s + d.dp, 0);
+    const casualties = thrown.reduce((s, d) => s + d.casualties, 0);
+    const result: FireResult = casualties > 0 ? 'casualty' : dp > 0 ? 'disordered' : 'no-effect';
+    const fled = input.options.fleeLosses && casualties > 0 && fleesField(afterLosses(input.target, casualties, 0));
+    return {
+        kind, band, range: input.range, reach: reachOf(input.firer), diceCount: count, diceSteps: steps,
+        modifiers, dice: thrown, rerolls, dp, casualties, result, fled
+    };
+}

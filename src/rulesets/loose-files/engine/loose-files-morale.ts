@@ -1,0 +1,58 @@
+/**
+ * Loose Files morale (RULES.md L7): what a unit suffers on seeing a friend within 6" retreat or rout.
+ * Grade is class: a lower class number is a higher grade.
+ */
+import { afterLosses, fleesField, presentStands, type LfOptions, type LfUnit } from './loose-files-units.js';
+
+/** L7: only friends within this many inches matter. */
+export const MORALE_RANGE = 6;
+
+export type MoraleEvent = 'retreats' | 'routs';
+export type MoraleResult = 'unmoved' | 'disordered' | 'stand-deserts';
+
+export interface MoraleInput {
+    readonly observer: LfUnit;
+    readonly friend: LfUnit;
+    readonly event: MoraleEvent;
+    /** Inches to the friend, when the umpire wrote it. */
+    readonly distance: number | undefined;
+    /** The friend fled the field (L9 flee-losses: friends who see it lose nothing). */
+    readonly friendFled: boolean;
+    readonly options: LfOptions;
+}
+
+export interface MoraleOutcome {
+    readonly result: MoraleResult;
+    readonly dp: number;
+    readonly deserted: number;
+    readonly reason: string;
+    /** The observer flees the field after its deserter (L9 flee-losses). */
+    readonly fled: boolean;
+}
+
+/** How the friend's grade compares with the observer's. */
+export function gradeOfFriend(observer: LfUnit, friend: LfUnit): 'lower' | 'equal' | 'higher' {
+    if (friend.class > observer.class) return 'lower';
+    return friend.class === observer.class ? 'equal' : 'higher';
+}
+
+/** L7's table: DPs and deserting stands by the friend's grade and what it did. */
+export function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): { dp: number, deserted: number } {
+    if (event === 'retreats') return { dp: grade === 'lower' ? 0 : 2, deserted: 0 };
+    if (grade === 'lower') return { dp: 1, deserted: 0 };
+    return grade === 'equal' ? { dp: 2, deserted: 1 } : { dp: 3, deserted: 1 };
+}
+
+export function resolveMorale(input: MoraleInput): MoraleOutcome {
+    const none = (reason: string): MoraleOutcome => ({ result: 'unmoved', dp: 0, deserted: 0, reason, fled: false });
+    if (input.distance !== undefined && input.distance > MORALE_RANGE) return none(`the friend is ${input.distance}" away, beyond ${MORALE_RANGE}"`);
+    if (input.options.fleeLosses && input.friendFled) return none('the friend fled the field (flee-losses: no DPs to those who see it)');
+    const grade = gradeOfFriend(input.observer, input.friend);
+    const row = moraleTable(grade, input.event);
+    // A unit cannot lose a stand it no longer has.
+    const deserted = Math.min(row.deserted, presentStands(input.observer));
+    const reason = `${grade} grade friend (class ${input.friend.class} seen by class ${input.observer.class}) ${input.event}`;
+    if (row.dp === 0) return none(reason);
+    const fled = input.options.fleeLosses && deserted > 0 && fleesField(afterLosses(input.observer, 0, deserted));
+    return { result: deserted > 0 ? 'stand-deserts' : 'disordered', dp: row.dp, deserted, reason, fled };
+}

@@ -1,0 +1,153 @@
+/**
+ * Loose Files movement (RULES.md L6, and the full-move and brigade-move house rules of L9).
+ *
+ * A unit moves the sum of the dice it chose to throw, in inches: average dice by class, a d6 more for
+ * skirmishers, one or two more for cavalry. Formed troops are disordered by low d6 (1–2, or 1–3 in
+ * woods); wheeling, changing formation and retiring add DPs of their own.
+ */
+import { AVERAGE, D6, canShow } from '../../../core/dice.js';
+import { isFormed, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
+
+export interface MoveInput {
+    readonly unit: LfUnit;
+    /** Average dice thrown. */
+    readonly average: number;
+    /** d6 thrown. */
+    readonly d6: number;
+    /** Inches added without a die: a Hessian's +2" (L6). */
+    readonly plus: number;
+    readonly woods: boolean;
+    readonly uphill: boolean;
+    readonly charging: boolean;
+    readonly wheel: boolean;
+    readonly formationChange: boolean;
+    readonly retire: boolean;
+    readonly underFire: boolean;
+    /** L9 full-move: the stopping point the umpire named (a fence line, a hill top). */
+    readonly stop: string | undefined;
+    readonly options: LfOptions;
+}
+
+/** L6: charging cavalry throw at least this many dice. */
+export const CHARGE_MIN_DICE = 3;
+/** L6: a Hessian's fixed bonus instead of a second die. */
+export const HESSIAN_BONUS = 2;
+
+/** The dice a unit may throw (L6): average dice allowed, and the most d6. */
+export function allowedMoveDice(u: LfUnit): { average: readonly number[], maxD6: number, explain: string } {
+    if (u.type === 'officer' || u.type === 'commander') {
+        return { average: [0, 1], maxD6: 1, explain: 'an officer moves one die, average or d6' };
+    }
+    const hessian = u.hessian && !u.jaeger && u.type === 'infantry';
+    const extraSkirmish = u.formation === 'skirmish' ? 1 : 0;
+    const extraCavalry = u.type === 'cavalry' ? 2 : 0;
+    const parts: string[] = [];
+    let average: number[], base: number;
+    if (hessian) { average = [1]; base = 0; parts.push('Hessian infantry: one average die (+2")'); }
+    else if (u.class <= 3) { average = [1, 2]; base = 0; parts.push(`class ${u.class}: one or two average dice`); }
+    else { average = [1]; base = 1; parts.push(`class ${u.class}: one average die, or one average die and one d6`); }
+    if (extraSkirmish) parts.push('skirmishers: a d6 more');
+    if (extraCavalry) parts.push('cavalry: one or two d6 more');
+    return { average, maxD6: base + extraSkirmish + extraCavalry, explain: parts.join('; ') };
+}
+
+/** Why a dice choice breaks L6 (other than the charge minimum), or undefined when it is allowed. */
+export function moveDiceProblem(input: Pick<MoveInput, 'unit' | 'average' | 'd6' | 'plus' | 'formationChange'>): string | undefined {
+    const { unit: u } = input;
+    if (input.formationChange) return undefined;
+    const allowed = allowedMoveDice(u);
+    if (u.type === 'officer' || u.type === 'commander') {
+        return input.average + input.d6 === 1 ? undefined : `${allowed.explain}, not ${input.average} average and ${input.d6} d6`;
+    }
+    if (!allowed.average.includes(input.average) || input.d6 < 0 || input.d6 > allowed.maxD6) {
+        return `${allowed.explain} — not ${input.average} average and ${input.d6} d6`;
+    }
+    const hessian = u.hessian && !u.jaeger && u.type === 'infantry';
+    if (input.plus !== 0 && !(hessian && input.plus === HESSIAN_BONUS)) {
+        return hessian ? `a Hessian adds ${HESSIAN_BONUS}", not ${input.plus}"` : `only Hessian infantry add inches without a die`;
+    }
+    return undefined;
+}
+
+/** L6: charging cavalry throw at least 3 dice. */
+export function chargeTooFewDice(input: Pick<MoveInput, 'unit' | 'average' | 'd6' | 'charging'>): boolean {
+    return input.charging && input.unit.type === 'cavalry' && input.average + input.d6 < CHARGE_MIN_DICE;
+}
+
+/** The dice thrown for a move: none when the unit spends the turn changing formation. */
+export function moveDiceCounts(input: Pick<MoveInput, 'average' | 'd6' | 'formationChange'>): { average: number, d6: number } {
+    return input.formationChange ? { average: 0, d6: 0 } : { average: input.average, d6: input.d6 };
+}
+
+export type MoveResult = 'moved' | 'charged' | 'retired' | 'changed-formation';
+
+export interface MoveOutcome {
+    readonly result: MoveResult;
+    readonly average: readonly number[];
+    readonly d6: readonly number[];
+    /** Inches lost or gained, itemised (woods, uphill, Hessian, retiring). */
+    readonly inchModifiers: readonly LfModifier[];
+    readonly inches: number;
+    /** DPs gained, each with its reason. */
+    readonly dpReasons: readonly LfModifier[];
+    readonly dp: number;
+    /** What the unit must do with the distance (full-move house rule). */
+    readonly order: string;
+}
+
+/** L6: the highest d6 face that disorders formed troops: 2, or 3 in woods. */
+export function disorderingFace(woods: boolean): number {
+    return woods ? 3 : 2;
+}
+
+export function resolveMove(input: MoveInput, dice: { average: readonly number[], d6: readonly number[] }): MoveOutcome {
+    const counts = moveDiceCounts(input);
+    if (dice.average.length !== counts.average || dice.d6.length !== counts.d6) {
+        throw new Error(`the move needs ${counts.average} average and ${counts.d6} d6`);
+    }
+    for (const v of dice.average) if (!canShow(AVERAGE, v)) throw new Error(`an average die cannot show ${v}`);
+    for (const v of dice.d6) if (!canShow(D6, v)) throw new Error(`a d6 cannot show ${v}`);
+    const u = input.unit;
+    const dpReasons: LfModifier[] = [];
+    if (input.formationChange) {
+        dpReasons.push({ reason: input.underFire ? 'formation change under fire' : 'formation change', value: input.underFire ? 2 : 1 });
+        return { result: 'changed-formation', average: [], d6: [], inchModifiers: [], inches: 0, dpReasons, dp: sumDp(dpReasons), order: 'stays in place this turn' };
+    }
+    const all = [...dice.average, ...dice.d6];
+    const rolled = all.reduce((s, v) => s + v, 0);
+    const inchModifiers: LfModifier[] = [];
+    // Each die loses an inch, but a die never moves a unit backwards.
+    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
+    if (input.woods) inchModifiers.push({ reason: `woods: −1" on each of ${all.length} dice`, value: -all.length });
+    if (input.uphill) inchModifiers.push({ reason: `uphill: −1" on each of ${all.length} dice`, value: -all.length });
+    let inches = all.reduce((s, v) => s + Math.max(0, v - perDie), 0);
+    const floorLoss = rolled - perDie * all.length - inches;
+    if (floorLoss < 0) inchModifiers.push({ reason: 'no die moves less than 0"', value: -floorLoss });
+    if (input.plus) { inches += input.plus; inchModifiers.push({ reason: 'Hessian: +2"', value: input.plus }); }
+    if (input.retire) {
+        const half = Math.floor(inches / 2);
+        inchModifiers.push({ reason: 'retiring facing the enemy: half move, rounded down', value: half - inches });
+        inches = half;
+    }
+    if (isFormed(u) && u.type !== 'officer' && u.type !== 'commander') {
+        const face = disorderingFace(input.woods);
+        const low = dice.d6.filter(v => v <= face).length;
+        if (low > 0) dpReasons.push({ reason: `formed troops: ${low} d6 showing ${face === 3 ? '1–3 in woods' : '1 or 2'}`, value: low });
+    }
+    if (input.wheel) dpReasons.push({ reason: 'wheeling', value: 1 });
+    if (input.retire && (u.type === 'cavalry' || input.underFire)) {
+        dpReasons.push({ reason: u.type === 'cavalry' ? 'cavalry retiring' : 'retiring under fire', value: 1 });
+    }
+    const result: MoveResult = input.retire ? 'retired' : input.charging ? 'charged' : 'moved';
+    return { result, average: dice.average, d6: dice.d6, inchModifiers, inches, dpReasons, dp: sumDp(dpReasons), order: moveOrder(input, inches) };
+}
+
+/** L9 full-move: the distance is a duty, unless the umpire named where the unit stops. */
+export function moveOrder(input: Pick<MoveInput, 'options' | 'stop'>, inches: number): string {
+    if (!input.options.fullMove) return `may move up to ${inches} inches`;
+    return input.stop !== undefined ? `moves up to ${inches} inches, stopping at ${input.stop}` : `must move the full ${inches} inches`;
+}
+
+function sumDp(reasons: readonly LfModifier[]): number {
+    return reasons.reduce((s, r) => s + r.value, 0);
+}

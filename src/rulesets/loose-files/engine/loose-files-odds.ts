@@ -1,0 +1,179 @@
+/**
+ * Exact Loose Files odds (RULES.md L2–L5), by convolution over dice laws — never by listing rolls.
+ *
+ * Combat (L2, L3): each side's total is its average die plus fixed modifiers, so the difference is
+ * the convolution of one die's law with the other's, mirrored; each side reads its row, DPs and
+ * casualties from its own difference with the engine's own table functions.
+ * Fire (L4, L5): every d6 of a fire is independent and does (DPs, casualties) by the engine's own
+ * per-die rules (a skirmisher's 5 adds a re-roll: 4+ is a DP), so the totals are the n-fold
+ * convolution of one die's joint law: O(n²) per fire.
+ * Movement (L6): inches and low d6 of every die are independent, so (distance, DPs) is again a
+ * convolution over the dice, followed by the fixed parts of the move.
+ */
+import { AVERAGE, D6, faceDistribution } from '../../../core/dice.js';
+import { COMBAT_RESULTS, combatModifiers, combatResultFor, ROW_DP, rowCasualties, type CombatInput, type CombatResult } from './loose-files-combat.js';
+import { artilleryEffect, fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from './loose-files-fire.js';
+import { disorderingFace, moveDiceCounts, type MoveInput, type MoveResult } from './loose-files-movement.js';
+import { isFormed, sumModifiers } from './loose-files-units.js';
+
+export const FIRE_RESULTS: readonly FireResult[] = ['no-effect', 'disordered', 'casualty'];
+
+export interface CombatSideOdds {
+    readonly probabilities: Record<CombatResult, number>;
+    /** dp[k] = P(the side's row gives k DPs) — every unit of the side takes them. */
+    readonly dp: number[];
+    /** casualties[k] = P(the leading unit loses k stands). */
+    readonly casualties: number[];
+    readonly total: number[];
+    /** The side's fixed modifier (L2). */
+    readonly modifier: number;
+}
+
+export interface CombatOdds {
+    readonly attacker: CombatSideOdds;
+    readonly defender: CombatSideOdds;
+}
+
+/** The law of a side's own difference (own total − enemy total), as value → probability. */
+function differenceLaw(ownMod: number, enemyMod: number): Map<number, number> {
+    const law = new Map<number, number>();
+    const faces = faceDistribution(AVERAGE);
+    for (const a of faces) for (const b of faces) {
+        const d = a.face + ownMod - (b.face + enemyMod);
+        law.set(d, (law.get(d) ?? 0) + a.p * b.p);
+    }
+    return law;
+}
+
+/** The largest index a law may reach: a class or modifier of 10^16 in a broken file must not grow an array to match (issue 9). */
+const MAX_LAW_INDEX = 100_000;
+
+function addAt(arr: number[], k: number, p: number): void {
+    // Thrown, and caught by oddsForAction as "could not compute": never a fatal allocation.
+    if (!Number.isSafeInteger(k) || k < 0 || k > MAX_LAW_INDEX) throw new RangeError(`a value of ${k} is outside what the odds tabulate`);
+    while (arr.length <= k) arr.push(0);
+    arr[k] += p;
+}
+
+export function combatOdds(input: CombatInput): CombatOdds {
+    const aMod = sumModifiers(combatModifiers(input.attacker, input.defender, false));
+    const dMod = sumModifiers(combatModifiers(input.defender, input.attacker, true));
+    const side = (role: 'attacker' | 'defender'): CombatSideOdds => {
+        const own = role === 'attacker' ? input.attacker : input.defender;
+        const foe = role === 'attacker' ? input.defender : input.attacker;
+        const [mine, theirs] = role === 'attacker' ? [aMod, dMod] : [dMod, aMod];
+        const probabilities = Object.fromEntries(COMBAT_RESULTS.map(r => [r, 0])) as Record<CombatResult, number>;
+        const dp: number[] = [], casualties: number[] = [], total: number[] = [];
+        for (const [diff, p] of differenceLaw(mine, theirs)) {
+            const row = combatResultFor(diff);
+            probabilities[row] += p;
+            addAt(dp, ROW_DP[row], p);
+            addAt(casualties, rowCasualties(row, own, foe, role === 'defender').casualties, p);
+        }
+        for (const { face, p } of faceDistribution(AVERAGE)) if (face + mine >= 0) addAt(total, face + mine, p);
+        return { probabilities, dp, casualties, total, modifier: mine };
+    };
+    return { attacker: side('attacker'), defender: side('defender') };
+}
+
+export interface FireOdds {
+    readonly dice: number;
+    readonly probabilities: Record<FireResult, number>;
+    readonly dp: number[];
+    readonly casualties: number[];
+    readonly expectedDp: number;
+    readonly expectedCasualties: number;
+}
+
+/** One d6 of this fire: P(dp, casualties) as a small table [dp][cas]. */
+function perDieLaw(input: FireInput): number[][] {
+    const law = [[0, 0], [0, 0], [0, 0]];
+    const kind = fireKind(input.firer);
+    const band = fireBand(input.firer, input.range);
+    const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input)) : 0;
+    const skirmisher = kind === 'infantry' && input.firer.formation === 'skirmish';
+    for (const { face, p } of faceDistribution(D6)) {
+        if (kind === 'artillery' && (band === 'close' || band === 'long')) {
+            const e = artilleryEffect(band, face + mod);
+            law[e.dp][e.casualties] += p;
+        } else if (face === 6) law[1][0] += p;
+        else if (face === 5 && skirmisher) {
+            law[1][0] += p * 0.5; // L5: the re-roll's 4, 5 or 6
+            law[0][0] += p * 0.5;
+        } else law[0][0] += p;
+    }
+    return law;
+}
+
+export function fireOdds(input: FireInput): FireOdds {
+    const n = fireDice(input).count;
+    const one = perDieLaw(input);
+    // joint[dp][cas] after each die; dp ≤ 2n, cas ≤ n.
+    let joint: number[][] = [[1]];
+    for (let i = 0; i < n; i++) {
+        const next: number[][] = Array.from({ length: joint.length + 2 }, () => new Array<number>(joint[0].length + 1).fill(0));
+        joint.forEach((row, dp) => row.forEach((p, cas) => {
+            if (p === 0) return;
+            for (let a = 0; a < 3; a++) for (let b = 0; b < 2; b++) if (one[a][b] > 0) next[dp + a][cas + b] += p * one[a][b];
+        }));
+        joint = next;
+    }
+    const dp = joint.map(row => row.reduce((s, p) => s + p, 0));
+    const casualties = joint[0].map((_, cas) => joint.reduce((s, row) => s + row[cas], 0));
+    // Summed, not taken from 1, so that what cannot happen is exactly 0.
+    const disordered = joint.reduce((s, row, k) => (k > 0 ? s + row[0] : s), 0);
+    const casualty = casualties.reduce((s, p, k) => (k > 0 ? s + p : s), 0);
+    const probabilities: Record<FireResult, number> = { 'no-effect': joint[0][0], disordered, casualty };
+    const mean = (law: number[]) => law.reduce((s, p, k) => s + p * k, 0);
+    return { dice: n, probabilities, dp, casualties, expectedDp: mean(dp), expectedCasualties: mean(casualties) };
+}
+
+export interface MoveOdds {
+    readonly result: MoveResult;
+    /** distance[k] = P(the unit may move exactly k inches). */
+    readonly distance: number[];
+    /** dp[k] = P(it gains exactly k DPs). */
+    readonly dp: number[];
+    readonly expectedDistance: number;
+    readonly expectedDp: number;
+}
+
+/**
+ * L6: the joint law of (inches rolled, low d6) over the unit's dice, by convolution, then the
+ * fixed parts: a Hessian's inches, halving when retiring, and the DPs of wheeling and retiring.
+ */
+export function moveOdds(input: MoveInput): MoveOdds {
+    const u = input.unit;
+    const fixedDp = (input.wheel ? 1 : 0) + (input.retire && (u.type === 'cavalry' || input.underFire) ? 1 : 0);
+    const result: MoveResult = input.formationChange ? 'changed-formation' : input.retire ? 'retired' : input.charging ? 'charged' : 'moved';
+    const mean = (law: number[]) => law.reduce((s, p, k) => s + p * k, 0);
+    if (input.formationChange) {
+        const dp: number[] = [];
+        addAt(dp, input.underFire ? 2 : 1, 1);
+        return { result, distance: [1], dp, expectedDistance: 0, expectedDp: mean(dp) };
+    }
+    const counts = moveDiceCounts(input);
+    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
+    const disorders = isFormed(u) && u.type !== 'officer' && u.type !== 'commander';
+    const face = disorderingFace(input.woods);
+    // joint.get(`inches,low`) as a map keyed by inches·64 + low (low ≤ MAX_MOVE_DICE).
+    let joint = new Map<number, number>([[0, 1]]);
+    const fold = (die: 'average' | 'd6') => {
+        const next = new Map<number, number>();
+        for (const { face: v, p } of faceDistribution(die === 'average' ? AVERAGE : D6)) {
+            const step = Math.max(0, v - perDie) * 64 + (die === 'd6' && disorders && v <= face ? 1 : 0);
+            for (const [key, q] of joint) next.set(key + step, (next.get(key + step) ?? 0) + p * q);
+        }
+        joint = next;
+    };
+    for (let i = 0; i < counts.average; i++) fold('average');
+    for (let i = 0; i < counts.d6; i++) fold('d6');
+    const distance: number[] = [], dp: number[] = [];
+    for (const [key, p] of joint) {
+        let inches = Math.floor(key / 64) + input.plus;
+        if (input.retire) inches = Math.floor(inches / 2);
+        addAt(distance, inches, p);
+        addAt(dp, (key % 64) + fixedDp, p);
+    }
+    return { result, distance, dp, expectedDistance: mean(distance), expectedDp: mean(dp) };
+}

@@ -1,0 +1,402 @@
+/**
+ * Loose Files & American Scramble checks (RULES.md L1–L9): unit stats where they are written, and
+ * each action of a turn — who may fire at what and how far, moves the sheet allows, officers with
+ * their units and within their command points, morale between friends, the order of play, and the
+ * dice entered from the table, read exactly as resolving reads them. Every problem lands on the
+ * value, fact or reference at fault.
+ */
+import type { AstNode, DiagnosticInfo, ValidationAcceptor } from 'langium';
+import {
+    isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSides, isSplit, isTurn,
+    type Action, type Fact, type Grade, type Relation, type Scenario, type Unit
+} from '../../language/generated/ast.js';
+import {
+    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, officerIsWith, readCommand, readFire, readMorale, readMoves,
+    turnKeyOf
+} from './loose-files-reader.js';
+import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
+import { canShow } from '../../core/dice.js';
+import {
+    COVERS, CP_COST, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
+    phaseOf, reachOf, rallyNeedsCommander, resolveRally
+} from './engine/loose-files-engine.js';
+import { Codes } from '../../language/validation/codes.js';
+import { onePairOfSides } from '../../language/validation/common.js';
+
+/** Where a problem sits, when the node may be one of several kinds. */
+type Where = { node: AstNode, property?: string, index?: number, code: string };
+const at = (where: Where) => where as DiagnosticInfo<AstNode>;
+
+// ─── Stats (once per file) ───────────────────────────────────────────────────────────────────────
+
+/** Every stat Loose Files reads (docs/rules/loose-files.md). */
+export const LF_STATS = [
+    'class', 'guns', 'formation', 'stands', 'dp', 'casualties', 'deserted', 'weapon', 'hessian', 'jaeger', 'militia',
+    // 'enters N': the turn the unit arrives (docs/campaigns.md)
+    'cp', 'attached', 'skirmish', 'rifle', 'die', 'note', 'enters'
+] as const;
+
+/** L1: the classes. */
+export const CLASS_RANGE = { min: 1, max: 5 } as const;
+
+export function checkLooseFilesScenario(scenario: Scenario, accept: ValidationAcceptor): void {
+    if (scenario.rules !== 'loose-files') return;
+    const visit = (el: unknown) => {
+        if (isGrade(el)) checkStats(el, accept);
+        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); }
+        else if (isTurn(el)) el.elements.forEach(visit);
+    };
+    scenario.elements.forEach(visit);
+}
+
+const WORD_STATS: Readonly<Record<string, readonly string[]>> = { guns: GUNS, formation: FORMATIONS, weapon: WEAPONS };
+const COUNT_STATS: Readonly<Record<string, number>> = { stands: 1, dp: 0, casualties: 0, deserted: 0, cp: 0 };
+
+function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
+    for (const stat of owner.stats) {
+        const value = statValue(stat);
+        const place = { node: stat, property: stat.value ? 'value' as const : 'key' as const };
+        if (!(LF_STATS as readonly string[]).includes(stat.key)) {
+            accept('warning', `Loose Files does not use '${stat.key}': the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`, { node: stat, property: 'key', code: Codes.lfUnknownStat });
+        } else if (stat.key === 'class') {
+            if (typeof value !== 'number' || value < CLASS_RANGE.min || value > CLASS_RANGE.max) {
+                accept('error', `A class is a whole number from 1 (elite, veteran) to 5 (unmotivated), not '${value === true ? '' : value}' (L1).`, { ...place, code: Codes.lfClassRange });
+            }
+        } else if (WORD_STATS[stat.key] && !(typeof value === 'string' && WORD_STATS[stat.key].includes(value))) {
+            accept('error', `'${stat.key}' is one of ${WORD_STATS[stat.key].join(', ')}.`, { ...place, code: Codes.lfStatValue });
+        } else if (COUNT_STATS[stat.key] !== undefined && (typeof value !== 'number' || value < COUNT_STATS[stat.key])) {
+            accept('error', `'${stat.key}' is a whole number of at least ${COUNT_STATS[stat.key]}.`, { ...place, code: Codes.lfStatValue });
+        } else if (stat.key === 'stands' && typeof value === 'number' && value > MAX_STANDS) {
+            accept('error', `A unit has at most ${MAX_STANDS} stands; only ${MAX_STANDS} are counted.`, { ...place, code: Codes.lfStatValue });
+        }
+    }
+}
+
+function checkUnitType(unit: Unit, accept: ValidationAcceptor): void {
+    const type = lfType(unit.arm);
+    if (!type) {
+        accept('error', `'${unit.arm}' is not a Loose Files type: write ${Object.keys(ARM_ALIASES).join(', ')}.`, { node: unit, property: 'arm', code: Codes.lfUnitType });
+        return;
+    }
+    const hasClass = unit.stats.some(s => s.key === 'class') || unit.grade?.ref?.stats.some(s => s.key === 'class');
+    if (!hasClass && type !== 'officer' && type !== 'commander') {
+        accept('warning', `'${unit.name}' has no class: it is read as class 3. Give it 'class N' or a grade that has one (L1).`, { node: unit, property: 'name', code: Codes.lfClassMissing });
+    }
+}
+
+// ─── Actions ─────────────────────────────────────────────────────────────────────────────────────
+
+/** The facts each action kind reads, on `Unit:` lines and on its relation (docs/rules/loose-files.md). */
+const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
+const UNIT_FACTS: Readonly<Record<string, readonly string[]>> = {
+    engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', ...STATE_FACTS],
+    fire: [...COVERS, 'moved', 'fled', ...STATE_FACTS],
+    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', 'retire', 'under-fire', 'stop', ...STATE_FACTS],
+    morale: ['fled', ...STATE_FACTS],
+    redress: ['stationary', 'moved', 'in-combat', 'shot-at', ...STATE_FACTS],
+    command: ['move', 'average', 'd6', ...STATE_FACTS]
+};
+const RELATION: Readonly<Record<string, { verb: string, facts: readonly string[] }>> = {
+    engagement: { verb: 'inspires', facts: ['contact', 'reason', 'note'] },
+    fire: { verb: 'fires', facts: ['range', 'same-target', 'new-target', 'moved', ...COVERS, 'reason', 'note'] },
+    morale: { verb: 'sees', facts: ['routs', 'retreats', 'distance', 'fled', 'reason', 'note'] },
+    command: { verb: 'rallies', facts: ['dp', 'contact', 'reason', 'note'] }
+};
+const DICE_LABELS: Readonly<Record<string, readonly string[]>> = {
+    engagement: ['average', 'retreat'], fire: ['d6', 'reroll'], move: ['average', 'd6'], command: ['average', 'd6'], morale: [], redress: []
+};
+
+export function checkLooseFilesAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
+    const am = model.actions.find(a => a.node === action);
+    if (!am) return;
+    checkStatements(action, accept);
+    switch (action.kind) {
+        case 'engagement': checkEngagement(model, am, accept); break;
+        case 'fire': checkFire(model, am, accept); break;
+        case 'move': checkMove(model, am, accept); break;
+        case 'morale': checkMorale(model, am, accept); break;
+        case 'redress': requireLine(action, action.statements.some(isFacts), `'Unit: stationary'`, accept); break;
+        case 'command': checkCommand(model, am, accept); break;
+    }
+    checkTurnWide(model, action, accept);
+    checkDice(model, am, accept);
+}
+
+/** Statements the kind does not use, relations with another verb, and facts it does not read. */
+function checkStatements(action: Action, accept: ValidationAcceptor): void {
+    const relation = RELATION[action.kind];
+    for (const st of action.statements) {
+        if (isSplit(st) || isFactor(st) || isFlag(st)) {
+            accept('warning', `Loose Files does not use this in a ${action.kind}.`, { node: st, code: Codes.statementNotUsed });
+        } else if (isSides(st) && action.kind !== 'engagement') {
+            accept('warning', `Sides belong to an engagement; a ${action.kind} does not use them.`, { node: st, code: Codes.statementNotUsed });
+        } else if (isRelation(st) && (!relation || st.verb !== relation.verb)) {
+            accept('warning', `A ${action.kind} does not use '${st.verb}'${relation ? `: write '${relation.verb}'` : ''}.`, { node: st, property: 'verb', code: Codes.statementNotUsed });
+        } else if (isRelation(st)) {
+            unknownFacts(st.facts, relation.facts, accept);
+        } else if (isFacts(st)) {
+            unknownFacts(st.facts, UNIT_FACTS[action.kind] ?? [], accept);
+        }
+    }
+}
+
+function unknownFacts(facts: readonly Fact[], known: readonly string[], accept: ValidationAcceptor): void {
+    for (const f of facts) {
+        if (!known.includes(f.key)) {
+            accept('warning', `'${f.key}' means nothing here: the facts read are ${known.filter(k => k !== 'note').join(', ')}.`, { node: f, property: 'key', code: Codes.lfUnknownFact });
+        }
+    }
+}
+
+function requireLine(action: Action, present: boolean, what: string, accept: ValidationAcceptor): boolean {
+    if (!present) accept('error', `${action.kind} '${action.name}' needs ${what}.`, { node: action, property: 'name', code: Codes.lfActionEmpty });
+    return present;
+}
+
+const isOfficer = (u: UnitModel) => { const t = lfType(u.arm); return t === 'officer' || t === 'commander'; };
+
+function checkEngagement(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    const action = am.node;
+    const s = onePairOfSides(action, accept);
+    if (!s) return;
+    const attackers = fightingUnits(model, s.attackers), defenders = fightingUnits(model, s.defenders);
+    for (const [list, property] of [[attackers, 'attackers'], [defenders, 'defenders']] as const) {
+        if (list.length === 0 && s[property].every(t => unitsOf(model, t).length > 0)) {
+            accept('error', 'This side has no fighting unit: officers and commanders do not fight (they inspire).', { node: s, property, code: Codes.missingSides });
+        }
+    }
+    const attackerForces = new Set(attackers.map(u => u.force));
+    s.defenders.forEach((t, i) => {
+        if (unitsOf(model, t).some(u => attackerForces.has(u.force))) {
+            accept('error', `'${t.force?.$refText}' cannot fight itself: it is on both sides.`, { node: s, property: 'defenders', index: i, code: Codes.sameForceBothSides });
+        }
+    });
+    const inCombat = new Set([...attackers, ...defenders].map(u => u.id));
+    for (const st of action.statements) {
+        if (isRelation(st) && st.verb === 'inspires') checkOfficerUse(model, am, st, inCombat, accept);
+        if (isFacts(st)) {
+            const units = unitsOf(model, st.target);
+            if (units.length > 0 && !units.some(u => inCombat.has(u.id))) {
+                accept('warning', `These facts name units that are not in engagement '${action.name}': they change nothing.`, { node: st, property: 'target', code: Codes.lfNotInAction });
+            }
+            const onAttacker = units.some(u => attackers.some(a => a.id === u.id));
+            st.facts.forEach(f => {
+                if (onAttacker && (COVERS as readonly string[]).includes(f.key)) {
+                    accept('warning', `Cover counts only for the side defending it (L2): the attacker's '${f.key}' changes nothing.`, { node: f, property: 'key', code: Codes.statementNotUsed });
+                }
+            });
+        }
+    }
+}
+
+/** An officer who inspires or rallies: an officer, with the unit (L8 "in contact"), and (inspiring) with a unit in the combat. */
+function checkOfficerUse(model: ScenarioModel, am: ActionModel, r: Relation, inAction: ReadonlySet<string> | undefined, accept: ValidationAcceptor): void {
+    const officer = firstUnit(model, r.subject), unit = firstUnit(model, r.object);
+    if (!officer || !unit) return;
+    if (!isOfficer(officer)) {
+        accept('error', `${officer.id} is ${officer.arm}, not an officer or commander: only they ${r.verb === 'inspires' ? 'inspire' : 'rally'} (L8).`, { node: r, property: 'subject', code: Codes.lfNotOfficer });
+        return;
+    }
+    if (inAction && !inAction.has(unit.id)) {
+        accept('warning', `${unit.id} is not in engagement '${am.node.name}': inspiring it changes nothing here.`, { node: r, property: 'object', code: Codes.lfNotInAction });
+    }
+    if (!officerIsWith(officer, unit, r.facts)) {
+        const why = officer.force !== unit.force ? `${unit.id} is not of ${officer.force}` : `write '${unit.name} … { attached ${officer.name} }', or add ': contact' when the officer has ridden over`;
+        accept('error', `${officer.id} is not with ${unit.id} (L8: the officer must be in contact): ${why}.`, { node: r, property: 'object', code: Codes.lfOfficerNotWith });
+    }
+    if (r.verb === 'rallies' && rallyNeedsCommander(lfUnitAt(model, officer, am.node), lfUnitAt(model, unit, am.node))) {
+        accept('error', `${unit.id} is class 5: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: Codes.lfNeedsCommander });
+    }
+}
+
+function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    const action = am.node;
+    if (!requireLine(action, action.statements.some(s => isRelation(s) && s.verb === 'fires'), `'Unit fires at Target: range N'`, accept)) return;
+    for (const read of readFire(model, am)) {
+        const r = read.relation;
+        const firer = read.input.firer;
+        if (!fireKind(firer)) {
+            accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: Codes.lfCannotFire });
+            continue;
+        }
+        if (read.firer.force === read.target.force) {
+            accept('error', `${read.firer.id} fires at its own side: ${read.target.id} is of ${read.target.force} too.`, { node: r, property: 'object', code: Codes.lfFireOwnSide });
+        }
+        const range = r.facts.find(f => f.key === 'range');
+        if (!range || range.number === undefined) {
+            accept('error', `Say how far ${read.firer.id} fires: add ': range N' (inches).`, at(range ? { node: range, property: 'key', code: Codes.lfMissingFact } : { node: r, property: 'verb', code: Codes.lfMissingFact }));
+        } else if (range.number > reachOf(firer)) {
+            const what = firer.type === 'artillery' ? `${firer.guns} guns reach ${reachOf(firer)}" (L4)` : `a ${firer.weapon} reaches ${reachOf(firer)}" (L5)`;
+            accept('error', `${range.number}" is out of range: ${what}.`, { node: range, property: 'number', code: Codes.lfRange });
+        } else if (range.number < 0) {
+            accept('error', 'A range is a distance in inches, 0 or more.', { node: range, property: 'number', code: Codes.lfRange });
+        }
+        if (read.input.moved && firer.type === 'infantry' && firer.formation !== 'skirmish') {
+            const moved = r.facts.find(f => f.key === 'moved')
+                ?? action.statements.filter(isFacts).filter(f => unitsOf(model, f.target).some(u => u.id === read.firer.id)).flatMap(f => f.facts).find(f => f.key === 'moved');
+            accept('error', `${read.firer.id} moved this turn and is not in skirmish order: only skirmishers move and fire (L5).`, at({ node: moved ?? r, property: moved ? 'key' : 'subject', code: Codes.lfMovedFire }));
+        }
+    }
+}
+
+function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    if (!requireLine(am.node, am.node.statements.some(isFacts), `'Unit: average N, d6 N'`, accept)) return;
+    const reported = new Set<object>();
+    for (const read of readMoves(model, am)) {
+        if (reported.has(read.line)) continue;
+        const f = read.line.facts;
+        const diceFact = f.find(x => x.key === 'average') ?? f.find(x => x.key === 'd6');
+        const problem = moveDiceProblem(read.input);
+        if (!read.input.formationChange && read.input.average + read.input.d6 === 0) {
+            accept('error', `Say which dice ${read.unit.id} moves with: 'average N', 'd6 N' (or 'formation-change').`, { node: read.line, property: 'target', code: Codes.lfMoveDice });
+            reported.add(read.line);
+        } else if (problem) {
+            accept('error', `${read.unit.id}: ${problem} (L6).`, at(diceFact ? { node: diceFact, code: Codes.lfMoveDice } : { node: read.line, property: 'target', code: Codes.lfMoveDice }));
+            reported.add(read.line);
+        }
+        if (chargeTooFewDice(read.input)) {
+            const charging = f.find(x => x.key === 'charging')!;
+            accept('error', `Charging cavalry throw at least 3 dice (L6): ${read.unit.id} throws ${read.input.average + read.input.d6}.`, { node: charging, property: 'key', code: Codes.lfChargeDice });
+            reported.add(read.line);
+        }
+    }
+}
+
+function checkMorale(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    if (!requireLine(am.node, am.node.statements.some(s => isRelation(s) && s.verb === 'sees'), `'Unit sees Friend: routs' (or retreats)`, accept)) return;
+    for (const read of readMorale(model, am)) {
+        const r = read.relation;
+        if (read.observer.id === read.friend.id) {
+            accept('error', `${read.observer.id} cannot see itself retreat or rout: name the friend it sees.`, { node: r, property: 'object', code: Codes.lfMoraleNotFriend });
+        } else if (read.observer.force !== read.friend.force) {
+            accept('error', `${read.friend.id} is not a friend of ${read.observer.id}: morale (L7) is about friends retreating or routing.`, { node: r, property: 'object', code: Codes.lfMoraleNotFriend });
+        }
+        if (!has(r.facts, 'routs') && !has(r.facts, 'retreats')) {
+            accept('error', `Say what ${read.friend.id} did: ': routs' or ': retreats'.`, { node: r, property: 'verb', code: Codes.lfMissingFact });
+        }
+    }
+}
+
+function checkCommand(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    if (!requireLine(am.node, readCommand(model, am).length > 0, `'Officer rallies Unit: dp N' or 'Officer: move'`, accept)) return;
+    for (const use of readCommand(model, am)) {
+        if (use.kind === 'rally') checkOfficerUse(model, am, use.relation, undefined, accept);
+        else if (!isOfficer(use.officer)) {
+            accept('error', `${use.officer.id} is ${use.officer.arm}: only officers and commanders move for command points (L8).`, { node: use.line, property: 'target', code: Codes.lfNotOfficer });
+        }
+    }
+}
+
+// ─── Across a turn: command points and the order of play ─────────────────────────────────────────
+
+interface TurnProblems {
+    readonly overspent: Map<AstNode, string>;
+    readonly outOfOrder: Map<Action, string>;
+}
+
+const turnProblems = new WeakMap<ScenarioModel, TurnProblems>();
+
+/** Computed once per model: each action's own check picks the problems that sit in it. */
+function problemsOf(model: ScenarioModel): TurnProblems {
+    let p = turnProblems.get(model);
+    if (p) return p;
+    p = { overspent: new Map(), outOfOrder: new Map() };
+    const byTurn = new Map<object, ActionModel[]>();
+    for (const a of model.actions) {
+        const key = turnKeyOf(a);
+        byTurn.set(key, [...(byTurn.get(key) ?? []), a]);
+    }
+    for (const actions of byTurn.values()) {
+        collectSpends(model, actions, p.overspent);
+        if (actions[0].turn) {
+            for (const i of outOfOrder(actions.map(a => a.node.kind))) {
+                const a = actions[i].node;
+                const phase = ORDER_OF_PLAY.find(x => x.phase === phaseOf(a.kind));
+                p.outOfOrder.set(a, `${a.kind} '${a.name}' comes after a later phase of the turn: the order of play puts ${phase?.name ?? a.kind} (phase ${phase?.phase}) earlier.`);
+            }
+        }
+    }
+    turnProblems.set(model, p);
+    return p;
+}
+
+/** L8: each officer's CP spent in a turn, use by use in file order; the use that passes its `cp` is marked. */
+function collectSpends(model: ScenarioModel, actions: readonly ActionModel[], out: Map<AstNode, string>): void {
+    const spent = new Map<string, number>();
+    const spend = (officer: UnitModel, node: AstNode, cost: number, action: ActionModel) => {
+        if (cost === 0) return;
+        const budget = lfUnitAt(model, officer, action.node).cp;
+        const total = (spent.get(officer.id) ?? 0) + cost;
+        spent.set(officer.id, total);
+        if (total > budget && !out.has(node)) {
+            out.set(node, `${officer.id} has ${budget} CP a turn and this brings its spending to ${total} (L8: move 1, inspire 3, rally 2 a DP).`);
+        }
+    };
+    for (const a of actions) {
+        if (a.node.kind === 'engagement') {
+            for (const r of a.node.statements.filter(isRelation)) {
+                const officer = r.verb === 'inspires' ? firstUnit(model, r.subject) : undefined;
+                if (officer && isOfficer(officer)) spend(officer, r, CP_COST.inspire, a);
+            }
+        } else if (a.node.kind === 'command') {
+            for (const use of readCommand(model, a)) {
+                if (!isOfficer(use.officer)) continue;
+                if (use.kind === 'move') spend(use.officer, use.line, CP_COST.move, a);
+                else spend(use.officer, use.relation, resolveRally({ officer: lfUnitAt(model, use.officer, a.node), unit: lfUnitAt(model, use.unit, a.node), dp: use.dp }).cp, a);
+            }
+        }
+    }
+}
+
+function checkTurnWide(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
+    const p = problemsOf(model);
+    for (const st of action.statements) {
+        const message = p.overspent.get(st);
+        if (message) accept('error', message, at({ node: st, property: isRelation(st) ? 'subject' : 'target', code: Codes.lfCpOverspent }));
+    }
+    const order = p.outOfOrder.get(action);
+    if (order) accept('warning', order, { node: action, property: 'kind', code: Codes.lfOrderOfPlay });
+}
+
+// ─── Entered dice ────────────────────────────────────────────────────────────────────────────────
+
+/** Labels the kind reads, faces each die can show, and exactly as many dice as resolving reads. */
+function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    const lines = am.node.statements.filter(isDice);
+    if (lines.length === 0) return;
+    for (const seed of am.node.statements.filter(isSeed)) {
+        accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
+    }
+    const labels = DICE_LABELS[am.node.kind] ?? [];
+    const audit = auditEnteredDice(model, am);
+    for (const line of lines) {
+        if (labels.length === 0) {
+            accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
+            continue;
+        }
+        if (line.label !== undefined && !labels.includes(line.label)) {
+            accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
+            continue;
+        }
+        const reads = audit.reads.get(line) ?? [];
+        line.values.forEach((v, i) => {
+            const die = reads[i];
+            if (die === undefined) {
+                const label = line.label ?? DEFAULT_LABEL[am.node.kind];
+                accept('error', `This die is not used: ${targetText(line.target)} throws ${i === 0 ? 'no' : i} ${label} ${i === 1 ? 'die' : 'dice'} here.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
+            } else if (!canShow(die, v)) {
+                accept('error', `${die.name === 'average' ? 'An' : 'A'} ${die.name} die cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+            }
+        });
+    }
+    for (const s of audit.shortages) {
+        if (s.label === 'retreat') continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
+        const who = s.unitIds.join(', ');
+        const naming = lines.filter(l => unitsOf(model, l.target).some(u => s.unitIds.includes(u.id)));
+        // On the last value of a line of that label, else of any line for those units, else the action's name.
+        const line = naming.filter(l => (l.label ?? DEFAULT_LABEL[am.node.kind]) === s.label).pop() ?? naming.pop();
+        accept('error', `${who} throw${s.unitIds.length === 1 ? 's' : ''} ${s.needed} ${s.die.name} (${s.label}), but ${s.got} ${s.got === 1 ? 'is' : 'are'} entered: add 'dice ${s.unitIds[0]} ${s.label} …'.`,
+            at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
+    }
+}

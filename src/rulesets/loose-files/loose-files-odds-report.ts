@@ -1,0 +1,101 @@
+/**
+ * Loose Files odds for the report layer: combats (L2, L3) and fire (L4, L5), read as the resolver
+ * reads them and handed to the exact engine in src/rules/odds/loose-files.ts.
+ */
+import { readCombat, readFire, readMoves } from './loose-files-reader.js';
+import type { UnitModel } from '../../core/scenario.js';
+import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
+import { combatOdds, fireOdds, moveOdds, type CombatSideOdds } from './engine/loose-files-odds.js';
+import type { OddsBody, OddsPlugin, SideOdds, UnitOdds } from '../../core/odds.js';
+
+const shortName = (u: UnitModel) => u.id.slice(u.force.length + 1);
+const mean = (law: readonly number[]) => law.reduce((s, p, k) => s + p * k, 0);
+
+/** L3's ladder read downwards: "driven-back" = driven back or worse. */
+function combatAtLeast(p: Record<string, number>): Record<string, number> {
+    const worse = ['driven-back', 'defeated', 'routed'];
+    return Object.fromEntries(worse.map((l, i) => [l, worse.slice(i).reduce((s, x) => s + p[x], 0)]));
+}
+
+function engagementOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+    const read = readCombat(model, action, false);
+    if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
+    const odds = combatOdds(read.input);
+    const units: UnitOdds[] = [];
+    const sides: SideOdds[] = [];
+    const pairs: Array<[UnitModel[], CombatSideOdds, 'attacker' | 'defender']> = [[read.attackers, odds.attacker, 'attacker'], [read.defenders, odds.defender, 'defender']];
+    for (const [members, o, role] of pairs) {
+        members.forEach((u, i) => units.push({
+            force: u.force, unit: shortName(u), id: u.id, side: role, leading: i === 0,
+            probabilities: { ...o.probabilities }, atLeast: combatAtLeast(o.probabilities),
+            // L3: every unit of the side takes the row's DPs; the leading unit takes its casualties.
+            dp: o.dp, casualties: i === 0 ? o.casualties : [1], modifier: o.modifier
+        }));
+        // The whole side reads one row, so "at least one unit" of a row is the row's own chance.
+        sides.push({
+            force: [...new Set(members.map(u => u.force))].join('+'), side: role,
+            expected: Object.fromEntries(COMBAT_RESULTS.map(r => [r, o.probabilities[r] * members.length])),
+            atLeastOne: { ...o.probabilities }, expectedDp: mean(o.dp), expectedCasualties: mean(o.casualties)
+        });
+    }
+    const notes = read.input.options.corlearsHook
+        ? ['Corlears Hook retreat distances (L9) are not part of these odds; the rows, DPs and casualties are.'] : [];
+    return { units, sides, notes };
+}
+
+function fireActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+    const reads = readFire(model, action);
+    if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
+    const units: UnitOdds[] = reads.map(r => {
+        const o = fireOdds(r.input);
+        return {
+            force: r.target.force, unit: shortName(r.target), id: r.target.id, firer: r.firer.id, dice: o.dice,
+            probabilities: { ...o.probabilities }, atLeast: { disordered: o.probabilities.disordered + o.probabilities.casualty, casualty: o.probabilities.casualty },
+            dp: o.dp, casualties: o.casualties, expectedDp: o.expectedDp, expectedCasualties: o.expectedCasualties
+        };
+    });
+    const forces = [...new Set(units.map(u => u.force))];
+    const sides: SideOdds[] = forces.map(force => {
+        const mine = units.filter(u => u.force === force);
+        const none = (label: string) => mine.reduce((p, u) => p * (1 - (u.atLeast?.[label] ?? 0)), 1);
+        return {
+            force,
+            expected: Object.fromEntries(['no-effect', 'disordered', 'casualty'].map(l => [l, mine.reduce((s, u) => s + u.probabilities[l], 0)])),
+            // Each fire throws its own dice, so the fires on a force are independent.
+            atLeastOne: { disordered: 1 - none('disordered'), casualty: 1 - none('casualty') }
+        };
+    });
+    return { units, sides, notes: [] };
+}
+
+function moveActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+    const reads = readMoves(model, action);
+    if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
+    const units: UnitOdds[] = reads.map(r => {
+        const o = moveOdds(r.input);
+        return {
+            force: r.unit.force, unit: shortName(r.unit), id: r.unit.id,
+            probabilities: { [o.result]: 1 }, atLeast: { disordered: o.dp.reduce((s, p, k) => (k > 0 ? s + p : s), 0) },
+            distance: o.distance, dp: o.dp, expectedDistance: o.expectedDistance, expectedDp: o.expectedDp
+        };
+    });
+    const brigade = reads.some(r => r.input.options.brigadeMove);
+    const forces = [...new Set(units.map(u => u.force))];
+    const sides: SideOdds[] = forces.map(force => {
+        const mine = units.filter(u => u.force === force);
+        const expected: Record<string, number> = {};
+        for (const u of mine) for (const [l, p] of Object.entries(u.probabilities)) expected[l] = (expected[l] ?? 0) + p;
+        // Each unit throws its own dice, unless the brigade-move house rule (L9) makes one roll serve several.
+        const atLeastOne: Record<string, number> = brigade ? {} : { disordered: 1 - mine.reduce((p, u) => p * (1 - (u.atLeast?.disordered ?? 0)), 1) };
+        return { force, expected, atLeastOne };
+    });
+    const notes = brigade ? ['brigade-move (L9): units share one movement roll, so the chance of at least one disordered unit is left out.'] : [];
+    return { units, sides, notes };
+}
+
+export const looseFilesOddsPlugin: OddsPlugin = {
+    id: 'loose-files',
+    kinds: ['engagement', 'fire', 'move'],
+    odds: (model, action) => (action.node.kind === 'fire' ? fireActionOdds(model, action)
+        : action.node.kind === 'move' ? moveActionOdds(model, action) : engagementOdds(model, action))
+};

@@ -1,0 +1,417 @@
+/**
+ * Loose Files & American Scramble as a rule set plugin (RULES.md L1–L9): reads each action, throws
+ * or takes its dice, applies the engine, and reports.
+ *
+ * Seeded dice are thrown in this order (docs/rules/loose-files.md "Dice order"):
+ * - engagement: the attacker's average die, the defender's; then, under Corlears Hook, one average
+ *   die for each side that must retreat (attacker first);
+ * - fire: for each `fires at` line in order, the firer's d6, then one d6 per 5 for skirmishers;
+ * - move: for each unit line in order, its average dice, then its d6 (a brigade throws once);
+ * - command: for each commander's move in order, its one die. Morale and redress throw nothing.
+ * Entered dice are read in the same order from `dice UNIT LABEL values…` lines.
+ */
+import { isDice, isSeed, type Dice } from '../../language/generated/ast.js';
+import {
+    lfOptions, lfUnitAt, previousCombat, readCombat, readCommand, readFire, readMorale, readMoves, readRedress,
+    type CombatRead
+} from './loose-files-reader.js';
+import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { AVERAGE, D6, SeededDice, canShow, type Die } from '../../core/dice.js';
+import {
+    CP_COST, corlearsSides, fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    resolveRally, resolveRedress, signed,
+    type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
+} from './engine/loose-files-engine.js';
+import { fingerprint, nameAliases } from '../../core/fingerprint.js';
+import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
+import type { RulesetPlugin } from '../../core/resolve.js';
+
+type Fact = [string, number | string | true];
+
+/** Where an action's dice come from: a seed, thrown in call order, or the lines entered from the table. */
+interface DiceSource {
+    /** `count` dice of `die` for these units under `label`; fewer when the table did not give them. */
+    take(unitIds: readonly string[], label: string, die: Die, count: number): number[];
+    /** Every value used, for the fingerprint. */
+    readonly used: Array<[string, number[]]>;
+}
+
+function seededSource(seed: number): DiceSource {
+    const dice = new SeededDice(seed);
+    const used: Array<[string, number[]]> = [];
+    return {
+        used,
+        take(unitIds, label, die, count) {
+            const values = dice.rollMany(die, count);
+            used.push([`${unitIds.join(',')} ${label}`, values]);
+            return values;
+        }
+    };
+}
+
+/** The default label of a dice line without one, by action kind. */
+export const DEFAULT_LABEL: Readonly<Record<string, string>> = { engagement: 'average', fire: 'd6', move: 'average', command: 'average' };
+
+/**
+ * What reading the entered dice of an action found: the die each value was read as (undefined when
+ * no throw used it), and every throw the lines could not feed. The validator reports from this, so
+ * it counts dice exactly as resolving does.
+ */
+export interface DiceAudit {
+    readonly reads: Map<Dice, Array<Die | undefined>>;
+    readonly shortages: Array<{ unitIds: readonly string[], label: string, die: Die, needed: number, got: number }>;
+}
+
+function enteredSource(model: ScenarioModel, action: ActionModel, audit?: DiceAudit): DiceSource {
+    const read = new Map<object, number>();
+    const used: Array<[string, number[]]> = [];
+    const lines = action.node.statements.filter(isDice);
+    const fallback = DEFAULT_LABEL[action.node.kind];
+    return {
+        used,
+        take(unitIds, label, die, count) {
+            const ids = new Set(unitIds);
+            const out: number[] = [];
+            for (const line of lines) {
+                if ((line.label ?? fallback) !== label || !unitsOf(model, line.target).some(u => ids.has(u.id))) continue;
+                let at = read.get(line) ?? 0;
+                while (out.length < count && at < line.values.length) {
+                    const v = line.values[at];
+                    if (audit) {
+                        const seen = audit.reads.get(line) ?? line.values.map(() => undefined);
+                        seen[at] = die;
+                        audit.reads.set(line, seen);
+                    }
+                    // An audit goes on past a face the die cannot show, so that every problem is found at once.
+                    out.push(audit && !canShow(die, v) ? die.faces[0] : v);
+                    at++;
+                }
+                read.set(line, at);
+            }
+            if (audit && out.length < count) {
+                audit.shortages.push({ unitIds, label, die, needed: count, got: out.length });
+                while (out.length < count) out.push(die.faces[0]);
+            }
+            used.push([`${unitIds.join(',')} ${label}`, out]);
+            return out;
+        }
+    };
+}
+
+/** The dice source of a choice. */
+function sourceFor(model: ScenarioModel, action: ActionModel, dice: DiceChoice): DiceSource {
+    return dice.kind === 'seed' ? seededSource(dice.seed) : enteredSource(model, action);
+}
+
+/** Reads an action's entered dice the way resolving does, and says what fits and what does not. */
+export function auditEnteredDice(model: ScenarioModel, action: ActionModel): DiceAudit {
+    const audit: DiceAudit = { reads: new Map(), shortages: [] };
+    for (const line of action.node.statements.filter(isDice)) audit.reads.set(line, line.values.map(() => undefined));
+    try {
+        resolveWith(model, action, { kind: 'entered' }, enteredSource(model, action, audit));
+    } catch {
+        // A broken action is reported by its own checks; the audit keeps what it read.
+    }
+    return audit;
+}
+
+const shortId = (u: UnitModel) => u.id.slice(u.force.length + 1);
+const mods = (list: readonly LfModifier[]) => list.map(m => ({ reason: m.reason, value: m.value }));
+const modText = (list: readonly LfModifier[]) => list.map(m => `${signed(m.value)} ${m.reason}`);
+
+function resolutionJson(model: ScenarioModel, action: ActionModel, dice: DiceChoice, summary: string, units: UnitOutcomeJson[], check: string, extra: Record<string, unknown> = {}) {
+    return {
+        name: action.node.name, kind: action.node.kind, rules: 'loose-files' as const, turn: turnLabel(action.turn) ?? null,
+        seed: dice.kind === 'seed' ? dice.seed : null, summary, check, ...extra, units
+    };
+}
+
+function check(model: ScenarioModel, action: ActionModel, input: unknown, source: DiceSource, dice: DiceChoice): string {
+    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.used }, nameAliases(model));
+}
+
+/** Facts every outcome line shares, in the keys the campaign reads back: dp, casualties, deserted, fled, cp. */
+function stateFacts(o: { dp?: number, casualties?: number, deserted?: number, fled?: boolean, cp?: number }): Fact[] {
+    const f: Fact[] = [];
+    if (o.dp !== undefined) f.push(['dp', o.dp]);
+    if (o.casualties) f.push(['casualties', o.casualties]);
+    if (o.deserted) f.push(['deserted', o.deserted]);
+    if (o.fled) f.push(['fled', true]);
+    if (o.cp) f.push(['cp', o.cp]);
+    return f;
+}
+
+// ---------------------------------------------------------------- combat (L2, L3, L9 Corlears Hook)
+
+/**
+ * L9 Corlears Hook: whether the engagement just before this one between the same units ended in a
+ * stand-off. It is resolved with its own dice (entered, its seed, or its recorded seed); one that has
+ * none of these, or dice it cannot use, counts as not a stand-off.
+ */
+function previousWasStandOff(model: ScenarioModel, action: ActionModel): boolean {
+    const prev = previousCombat(model, action);
+    if (!prev) return false;
+    const entered = prev.node.statements.some(isDice);
+    const seed = prev.node.statements.find(isSeed)?.value ?? prev.node.outcome?.seed;
+    if (!entered && seed === undefined) return false;
+    const choice: DiceChoice = entered ? { kind: 'entered' } : { kind: 'seed', seed: seed! };
+    const read = readCombat(model, prev, false);
+    if (!read) return false;
+    try {
+        const outcome = throwCombat(read, sourceFor(model, prev, choice));
+        return outcome !== undefined && outcome.attacker.result === 'stand-off';
+    } catch {
+        // Its own dice are wrong (a face the die cannot show): that engagement reports it; here it counts as no stand-off.
+        return false;
+    }
+}
+
+function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | undefined {
+    const aIds = read.attackers.map(u => u.id), dIds = read.defenders.map(u => u.id);
+    const [a] = source.take(aIds, 'average', AVERAGE, 1);
+    const [d] = source.take(dIds, 'average', AVERAGE, 1);
+    if (a === undefined || d === undefined) return undefined;
+    const retreat = corlearsSides(read.input, a, d);
+    const ar = retreat.attacker ? source.take(aIds, 'retreat', AVERAGE, 1)[0] : undefined;
+    const dr = retreat.defender ? source.take(dIds, 'retreat', AVERAGE, 1)[0] : undefined;
+    return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr });
+}
+
+function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    const lookBack = lfOptions(model).corlearsHook && previousWasStandOff(model, action);
+    const read = readCombat(model, action, lookBack);
+    if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
+    const outcome = throwCombat(read, source);
+    if (!outcome) return { problem: `Engagement '${action.node.name}' needs one average die for each side: write 'dice Force N'.` };
+    const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [];
+    const sides: Array<[UnitModel[], CombatSideOutcome, UnitModel]> = [
+        [read.attackers, outcome.attacker, read.defenders[0]], [read.defenders, outcome.defender, read.attackers[0]]
+    ];
+    for (const [members, o, foe] of sides) {
+        members.forEach((u, i) => {
+            const lead = i === 0;
+            const fled = o.fled.includes(u.id);
+            const retreat = o.corlearsRetreat?.inches;
+            units.push({
+                force: u.force, unit: shortId(u), side: o.role, leading: lead, result: o.result,
+                die: o.die, modifiers: mods(o.modifiers), total: o.total, difference: o.difference,
+                dp: o.dp, casualties: lead ? o.casualties : 0, fled, order: o.order, strength: o.strength,
+                retreat: retreat === undefined ? null : retreat, opponent: foe.id
+            });
+            const facts: Fact[] = lead ? [['die', o.die], ['total', o.total]] : [];
+            facts.push(...stateFacts({ dp: o.dp, casualties: lead ? o.casualties : 0, fled }));
+            if (typeof retreat === 'number') facts.push(['retreat', retreat]);
+            facts.push(['order', o.order]);
+            lines.push({ unit: u.id, result: o.result, facts, opponent: foe.id });
+        });
+    }
+    for (const insp of read.inspirations) {
+        units.push({ force: insp.officer.force, unit: shortId(insp.officer), result: 'inspired', cp: CP_COST.inspire, inspires: insp.unit.id });
+        lines.push({ unit: insp.officer.id, result: 'inspired', facts: [['cp', CP_COST.inspire]], opponent: insp.unit.id });
+    }
+    return {
+        json: resolutionJson(model, action, dice, outcome.summary, units, check(model, action, read.input, source, dice)),
+        lines, text: combatText(read, outcome)
+    };
+}
+
+function combatText(read: CombatRead, outcome: CombatOutcome): string[] {
+    const out: string[] = [];
+    for (const [units, o] of [[read.attackers, outcome.attacker], [read.defenders, outcome.defender]] as const) {
+        const who = units.map(u => u.id).join(' + ');
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${who} (strength ${o.strength}): average die ${o.die}`);
+        for (const m of modText(o.modifiers)) out.push(`  ${m}`);
+        out.push(`  total ${o.total}`);
+    }
+    for (const o of [outcome.attacker, outcome.defender]) {
+        const cas = `${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.casualtyNote ? ` (${o.casualtyNote})` : ''}`;
+        const retreat = o.corlearsRetreat ? (o.corlearsRetreat.inches === null ? ', retreat die not entered' : `, retreats ${o.corlearsRetreat.inches} inches`) : '';
+        const fled = o.fled.length ? `; fled: ${o.fled.join(', ')}` : '';
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}`);
+    }
+    return out;
+}
+
+// ---------------------------------------------------------------- fire (L4, L5)
+
+function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    const reads = readFire(model, action);
+    if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
+    const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [];
+    const summary: string[] = [];
+    for (const r of reads) {
+        const { count, steps } = fireDice(r.input);
+        const d6 = source.take([r.firer.id], 'd6', D6, count);
+        if (d6.length !== count) return { problem: `${r.firer.id} throws ${count} d6 at ${r.target.id}, but ${d6.length} were entered.` };
+        const rerollCount = rerollsFor(r.input, d6);
+        const reroll = source.take([r.firer.id], 'reroll', D6, rerollCount);
+        if (reroll.length !== rerollCount) return { problem: `${r.firer.id} re-rolls ${rerollCount} five${rerollCount === 1 ? '' : 's'}, but ${reroll.length} re-roll${reroll.length === 1 ? ' was' : 's were'} entered.` };
+        const o = resolveFire(r.input, { d6, reroll });
+        units.push({
+            force: r.firer.force, unit: shortId(r.firer), result: 'fired', target: r.target.id, fire: o.kind ?? null, band: o.band,
+            range: o.range, reach: o.reach, dice: o.diceCount, diceSteps: o.diceSteps, modifiers: mods(o.modifiers),
+            thrown: o.dice.map(d => d.die), rerolls: o.rerolls.map(d => d.die)
+        });
+        units.push({
+            force: r.target.force, unit: shortId(r.target), result: o.result, firer: r.firer.id,
+            dp: o.dp, casualties: o.casualties, fled: o.fled,
+            dice: o.dice.map(d => ({ die: d.die, modified: d.modified, dp: d.dp, casualties: d.casualties })),
+            rerolls: o.rerolls.map(d => ({ die: d.die, dp: d.dp }))
+        });
+        lines.push({ unit: r.firer.id, result: 'fired', facts: [['range', o.range], ['throws', o.diceCount]], opponent: r.target.id });
+        lines.push({ unit: r.target.id, result: o.result, facts: stateFacts({ dp: o.dp, casualties: o.casualties, fled: o.fled }), opponent: r.firer.id });
+        text.push(`${r.firer.id} fires at ${r.target.id}: ${o.kind ?? 'no'} fire, range ${o.range} inches (${o.band}, reach ${o.reach})`);
+        text.push(`  dice: ${steps.join('; ')}`);
+        for (const m of modText(o.modifiers)) text.push(`  ${m} (each die)`);
+        if (o.dice.length) text.push(`  d6: ${o.dice.map(d => (o.kind === 'artillery' ? `${d.die}→${d.modified}` : `${d.die}`) + effect(d)).join(', ')}`);
+        if (o.rerolls.length) text.push(`  re-rolls of fives: ${o.rerolls.map(d => `${d.die}${effect(d)}`).join(', ')}`);
+        text.push(`  ${r.target.id}: ${o.result}, ${o.dp} DP, ${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.fled ? ', flees the field' : ''}`);
+        summary.push(`${r.target.id} ${o.dp} DP${o.casualties ? `, ${o.casualties} casualt${o.casualties === 1 ? 'y' : 'ies'}` : ''}`);
+    }
+    return {
+        json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)),
+        lines, text
+    };
+}
+
+function effect(d: { dp: number, casualties: number }): string {
+    const parts = [d.dp ? `${d.dp} DP` : '', d.casualties ? `${d.casualties} cas.` : ''].filter(Boolean);
+    return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+// ---------------------------------------------------------------- movement (L6, L9 full-move, brigade-move)
+
+function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    const reads = readMoves(model, action);
+    if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
+    const brigade = lfOptions(model).brigadeMove ? reads[0] : undefined;
+    let brigadeDice: { average: number[], d6: number[] } | undefined;
+    const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
+    for (const r of reads) {
+        const counts = moveDiceCounts(r.input);
+        const sameAsBrigade = brigade && brigadeDice && sameCounts(counts, moveDiceCounts(brigade.input));
+        const thrown = sameAsBrigade ? brigadeDice! : {
+            average: source.take([r.unit.id], 'average', AVERAGE, counts.average),
+            d6: source.take([r.unit.id], 'd6', D6, counts.d6)
+        };
+        if (thrown.average.length !== counts.average || thrown.d6.length !== counts.d6) {
+            return { problem: `${r.unit.id} moves with ${counts.average} average and ${counts.d6} d6, but ${thrown.average.length} and ${thrown.d6.length} were entered.` };
+        }
+        if (brigade && r === brigade) brigadeDice = thrown;
+        const o = resolveMove(r.input, thrown);
+        units.push({
+            force: r.unit.force, unit: shortId(r.unit), result: o.result, average: o.average, d6: o.d6,
+            inchModifiers: mods(o.inchModifiers), inches: o.inches, dpReasons: mods(o.dpReasons), dp: o.dp, order: o.order,
+            brigadeRoll: Boolean(sameAsBrigade)
+        });
+        lines.push({ unit: r.unit.id, result: o.result, facts: [['inches', o.inches], ...stateFacts({ dp: o.dp }), ['order', o.order]] });
+        text.push(...moveText(r.unit.id, o, Boolean(sameAsBrigade)));
+        summary.push(`${r.unit.id} ${o.result} ${o.inches} inches${o.dp ? `, ${o.dp} DP` : ''}`);
+    }
+    return {
+        json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)),
+        lines, text
+    };
+}
+
+const sameCounts = (a: { average: number, d6: number }, b: { average: number, d6: number }) => a.average === b.average && a.d6 === b.d6;
+
+function moveText(id: string, o: MoveOutcome, brigade: boolean): string[] {
+    const out = [`${id}: ${o.result}${brigade ? ' (the brigade\'s roll)' : ''}`];
+    if (o.average.length || o.d6.length) out.push(`  dice: average ${o.average.join(' ') || '—'} · d6 ${o.d6.join(' ') || '—'}`);
+    for (const m of o.inchModifiers) out.push(`  ${signed(m.value)}" ${m.reason}`);
+    out.push(`  ${o.inches} inches: ${o.order}`);
+    for (const m of o.dpReasons) out.push(`  +${m.value} DP ${m.reason}`);
+    return out;
+}
+
+// ---------------------------------------------------------------- morale (L7)
+
+function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    const reads = readMorale(model, action);
+    if (reads.length === 0) return { problem: `Morale '${action.node.name}' needs a line 'A sees B: routs' (or retreats).` };
+    const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
+    for (const r of reads) {
+        const o = resolveMorale(r.input);
+        units.push({ force: r.observer.force, unit: shortId(r.observer), result: o.result, friend: r.friend.id, event: r.input.event, dp: o.dp, deserted: o.deserted, fled: o.fled, reason: o.reason });
+        lines.push({ unit: r.observer.id, result: o.result, facts: stateFacts({ dp: o.dp, deserted: o.deserted, fled: o.fled }), opponent: r.friend.id });
+        text.push(`${r.observer.id} sees ${r.friend.id} ${r.input.event}: ${o.reason}`);
+        text.push(`  ${o.result}, ${o.dp} DP${o.deserted ? `, ${o.deserted} stand deserts` : ''}${o.fled ? ', flees the field' : ''}`);
+        summary.push(`${r.observer.id} ${o.result}${o.dp ? ` ${o.dp} DP` : ''}`);
+    }
+    return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)), lines, text };
+}
+
+// ---------------------------------------------------------------- redress and command (L8)
+
+function resolveRedressAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    const reads = readRedress(model, action);
+    if (reads.length === 0) return { problem: `Redress '${action.node.name}' needs a line 'Unit: stationary'.` };
+    const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
+    for (const r of reads) {
+        const o = resolveRedress(r.input);
+        units.push({ force: r.unit.force, unit: shortId(r.unit), result: o.result, dp: -o.removed, reason: o.reason });
+        lines.push({ unit: r.unit.id, result: o.result, facts: stateFacts({ dp: -o.removed }) });
+        text.push(`${r.unit.id} (class ${r.input.unit.class}, ${r.input.unit.dp} DP): ${o.result}, ${o.removed} DP removed — ${o.reason}`);
+        summary.push(`${r.unit.id} −${o.removed} DP`);
+    }
+    return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)), lines, text };
+}
+
+function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    const uses = readCommand(model, action);
+    if (uses.length === 0) return { problem: `Command '${action.node.name}' needs 'Officer rallies Unit: dp N' or 'Officer: move'.` };
+    const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
+    const inputs: unknown[] = [];
+    for (const use of uses) {
+        const officer = lfUnitAt(model, use.officer, action.node);
+        if (use.kind === 'rally') {
+            const unit = lfUnitAt(model, use.unit, action.node);
+            inputs.push({ rally: { officer, unit, dp: use.dp } });
+            const o = resolveRally({ officer, unit, dp: use.dp });
+            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'rally', cp: o.cp, rallies: use.unit.id });
+            units.push({ force: use.unit.force, unit: shortId(use.unit), result: o.removed ? 'rallied' : 'not-rallied', dp: -o.removed, by: use.officer.id, reason: o.problem ?? null });
+            lines.push({ unit: use.officer.id, result: 'rally', facts: stateFacts({ cp: o.cp }), opponent: use.unit.id });
+            lines.push({ unit: use.unit.id, result: o.removed ? 'rallied' : 'not-rallied', facts: stateFacts({ dp: -o.removed }), opponent: use.officer.id });
+            text.push(`${use.officer.id} rallies ${use.unit.id}: ${o.removed} DP removed for ${o.cp} CP (2 CP a DP)${o.problem ? ` — ${o.problem}` : ''}`);
+            summary.push(`${use.unit.id} −${o.removed} DP`);
+        } else {
+            const die = use.die === 'd6' ? D6 : AVERAGE;
+            inputs.push({ move: { officer, die: die.name } });
+            const [inches] = source.take([use.officer.id], die.name, die, 1);
+            if (inches === undefined) return { problem: `${use.officer.id} moves one ${die.name} die: enter it as 'dice ${use.officer.id} ${die.name} N'.` };
+            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: CP_COST.move });
+            lines.push({ unit: use.officer.id, result: 'moved', facts: [['inches', inches], ...stateFacts({ cp: CP_COST.move })] });
+            text.push(`${use.officer.id} moves up to ${inches} inches (one ${die.name} die) for ${CP_COST.move} CP`);
+            summary.push(`${use.officer.id} ${inches} inches`);
+        }
+    }
+    return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, inputs, source, dice)), lines, text };
+}
+
+/** Morale and re-dressing throw nothing; a command throws only for a commander's move. */
+export function throwsNoDice(model: ScenarioModel, action: ActionModel): boolean {
+    const kind = action.node.kind;
+    return kind === 'morale' || kind === 'redress' || (kind === 'command' && readCommand(model, action).every(u => u.kind !== 'move'));
+}
+
+export const looseFilesPlugin: RulesetPlugin = {
+    id: 'loose-files',
+    kinds: ['engagement', 'fire', 'move', 'morale', 'redress', 'command'],
+    // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:
+    // it is resolved like entered dice, so its outcome never changes with a seed.
+    hasEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
+    resolve: (model, action, dice) => resolveWith(model, action, dice, sourceFor(model, action, dice))
+};
+
+function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+    switch (action.node.kind) {
+        case 'engagement': return resolveEngagement(model, action, dice, source);
+        case 'fire': return resolveFireAction(model, action, dice, source);
+        case 'move': return resolveMoveAction(model, action, dice, source);
+        case 'morale': return resolveMoraleAction(model, action, dice, source);
+        case 'redress': return resolveRedressAction(model, action, dice, source);
+        case 'command': return resolveCommandAction(model, action, dice, source);
+        default: return { problem: `Loose Files has no '${action.node.kind}' action.` };
+    }
+}

@@ -1,0 +1,190 @@
+/**
+ * SCRUD — Simple Combat Resolution Using Dice (RULES.md S1–S6).
+ *
+ * Each unit throws one die, turned by its modifier and clamped to the die's faces; within each arm
+ * (or all arms pooled) both sides' dice are sorted high to low and met pair by pair.
+ */
+import type { Die } from '../../../core/dice.js';
+
+export type ScrudResult = 'unpaired' | 'stand-off' | 'won' | 'recoil' | 'retire' | 'retreat' | 'rout';
+/** The labels in the order an umpire reads them. */
+export const SCRUD_RESULTS: readonly ScrudResult[] = ['unpaired', 'stand-off', 'won', 'recoil', 'retire', 'retreat', 'rout'];
+/** Results that mean the unit lost its pair. */
+export const SCRUD_LOSSES: readonly ScrudResult[] = ['recoil', 'retire', 'retreat', 'rout'];
+
+export type SideRole = 'attacker' | 'defender';
+
+export interface ScrudUnit {
+    /** `Force.Unit` or `Force.Unit#k`. */
+    readonly id: string;
+    readonly force: string;
+    readonly unit: string;
+    readonly arm: string;
+    readonly die: Die;
+    /** Grade plus every factor that applies (S2). */
+    readonly modifier: number;
+}
+
+export interface ScrudSide {
+    readonly force: string;
+    /** In declaration order: the order that breaks ties (S4) and that entered dice follow. */
+    readonly units: readonly ScrudUnit[];
+}
+
+export interface ScrudInput {
+    readonly attacker: ScrudSide;
+    readonly defender: ScrudSide;
+    /** S3: compare all arms together instead of arm against arm. */
+    readonly pooled: boolean;
+}
+
+export interface ScrudUnitResult {
+    readonly id: string;
+    readonly force: string;
+    readonly unit: string;
+    readonly side: SideRole;
+    readonly arm: string;
+    readonly die: string;
+    readonly thrown: number;
+    readonly modifier: number;
+    readonly adjusted: number;
+    /** 1-based place in its side's sorted line (S4). */
+    readonly rank: number;
+    readonly result: ScrudResult;
+    readonly opponent: string | null;
+}
+
+export interface ScrudPair {
+    readonly attacker: ScrudUnitResult | null;
+    readonly defender: ScrudUnitResult | null;
+    /** Attacker's adjusted die minus the defender's, when both are present. */
+    readonly difference: number | null;
+}
+
+export interface ScrudGroup {
+    /** The arm compared, or `all` when pooled. */
+    readonly arm: string;
+    readonly pairs: readonly ScrudPair[];
+}
+
+export interface ScrudOutcome {
+    readonly units: readonly ScrudUnitResult[];
+    readonly groups: readonly ScrudGroup[];
+    readonly summary: string;
+}
+
+/** S2: the modifier turns the die, which cannot go past its own lowest and highest face. */
+export function adjust(thrown: number, modifier: number, die: Die): number {
+    return Math.min(die.max, Math.max(die.min, thrown + modifier));
+}
+
+/** S6: what the lower die's unit suffers for a difference of `difference` (> 0). */
+export function lossFor(difference: number): ScrudResult {
+    if (difference <= 0) return 'stand-off';
+    if (difference === 1) return 'recoil';
+    if (difference === 2) return 'retire';
+    if (difference === 3) return 'retreat';
+    return 'rout';
+}
+
+/** The arms of an engagement in the order they first appear (attacker first). */
+export function armsOf(input: ScrudInput): string[] {
+    if (input.pooled) return ['all'];
+    const arms: string[] = [];
+    for (const u of [...input.attacker.units, ...input.defender.units]) {
+        if (!arms.includes(u.arm)) arms.push(u.arm);
+    }
+    return arms;
+}
+
+interface Ranked { unit: ScrudUnit, thrown: number, adjusted: number, order: number }
+
+/** S4: high to low; equal dice keep declaration order. */
+function rankLine(units: readonly ScrudUnit[], thrown: readonly number[]): Ranked[] {
+    return units
+        .map((unit, order) => ({ unit, thrown: thrown[order], adjusted: adjust(thrown[order], unit.modifier, unit.die), order }))
+        .sort((a, b) => b.adjusted - a.adjusted || a.order - b.order);
+}
+
+/**
+ * Resolves an engagement from the dice thrown by each unit, given in declaration order per side
+ * (`thrown.attacker[i]` belongs to `input.attacker.units[i]`).
+ */
+export function resolveScrud(input: ScrudInput, thrown: { attacker: readonly number[], defender: readonly number[] }): ScrudOutcome {
+    const results = new Map<string, ScrudUnitResult>();
+    const groups: ScrudGroup[] = [];
+    const inArm = (arm: string) => (u: ScrudUnit) => input.pooled || u.arm === arm;
+    for (const arm of armsOf(input)) {
+        const pick = (side: ScrudSide, dice: readonly number[]) => {
+            const idx = side.units.map((u, i) => (inArm(arm)(u) ? i : -1)).filter(i => i >= 0);
+            return rankLine(idx.map(i => side.units[i]), idx.map(i => dice[i]));
+        };
+        const att = pick(input.attacker, thrown.attacker);
+        const def = pick(input.defender, thrown.defender);
+        const pairs: ScrudPair[] = [];
+        for (let i = 0; i < Math.max(att.length, def.length); i++) {
+            const a = att[i], d = def[i];
+            const diff = a && d ? a.adjusted - d.adjusted : null;
+            const ra = a ? record(a, 'attacker', i + 1, resultOf(diff, +1), d?.unit.id ?? null) : null;
+            const rd = d ? record(d, 'defender', i + 1, resultOf(diff, -1), a?.unit.id ?? null) : null;
+            if (ra) results.set(ra.id, ra);
+            if (rd) results.set(rd.id, rd);
+            pairs.push({ attacker: ra, defender: rd, difference: diff });
+        }
+        groups.push({ arm, pairs });
+    }
+    const units = [...input.attacker.units, ...input.defender.units].map(u => results.get(u.id)!);
+    return { units, groups, summary: summarize(input, groups) };
+}
+
+/** The result for the side whose difference is `sign * diff` (attacker +1, defender −1). */
+function resultOf(diff: number | null, sign: number): ScrudResult {
+    if (diff === null) return 'unpaired';
+    const mine = sign * diff;
+    if (mine === 0) return 'stand-off';
+    return mine > 0 ? 'won' : lossFor(-mine);
+}
+
+function record(r: Ranked, side: SideRole, rank: number, result: ScrudResult, opponent: string | null): ScrudUnitResult {
+    const u = r.unit;
+    return {
+        id: u.id, force: u.force, unit: u.unit, side, arm: u.arm, die: u.die.name,
+        thrown: r.thrown, modifier: u.modifier, adjusted: r.adjusted, rank, result, opponent
+    };
+}
+
+/**
+ * The seed's way of telling it: for each arm, the side that lost pairs with its stand-offs and losses,
+ * e.g. "Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire".
+ */
+function summarize(input: ScrudInput, groups: readonly ScrudGroup[]): string {
+    const parts: string[] = [];
+    for (const g of groups) {
+        const armName = g.arm === 'all' ? '' : ` ${g.arm}`;
+        const sides: Array<[string, Array<ScrudUnitResult | null>]> = [
+            [input.attacker.force, g.pairs.map(p => p.attacker)],
+            [input.defender.force, g.pairs.map(p => p.defender)]
+        ];
+        let anyLoss = false;
+        for (const [force, line] of sides) {
+            const paired = line.filter((r): r is ScrudUnitResult => r !== null && r.result !== 'unpaired');
+            if (!paired.some(r => SCRUD_LOSSES.includes(r.result))) continue;
+            anyLoss = true;
+            parts.push(`${force}${armName}: ${countResults(paired, ['stand-off', ...SCRUD_LOSSES])}`);
+        }
+        if (!anyLoss) {
+            const standOffs = g.pairs.filter(p => p.difference === 0).length;
+            const label = g.arm === 'all' ? 'All arms' : g.arm[0].toUpperCase() + g.arm.slice(1);
+            parts.push(standOffs > 0 ? `${label}: ${standOffs} stand-off` : `${label}: no pairs`);
+        }
+    }
+    return parts.join(' · ');
+}
+
+function countResults(results: readonly ScrudUnitResult[], order: readonly ScrudResult[]): string {
+    return order
+        .map(label => [label, results.filter(r => r.result === label).length] as const)
+        .filter(([, n]) => n > 0)
+        .map(([label, n]) => `${n} ${label}`)
+        .join(', ');
+}

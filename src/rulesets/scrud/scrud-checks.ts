@@ -1,0 +1,115 @@
+/**
+ * SCRUD checks on an engagement: two distinct sides, factors and dice that belong to it, and entered
+ * dice that match the units of each side and arm, face by face.
+ */
+import type { ValidationAcceptor } from 'langium';
+import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../../language/generated/ast.js';
+import { targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
+import { buildScrudInput, diceLinesFor, unitsFedBy } from './scrud-reader.js';
+import { canShow } from '../../core/dice.js';
+import type { ScrudSide } from './engine/scrud-engine.js';
+import { Codes } from '../../language/validation/codes.js';
+import { onePairOfSides } from '../../language/validation/common.js';
+
+export function checkScrudAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
+    if (action.kind !== 'engagement') {
+        accept('error', `SCRUD has engagements only; '${action.kind}' belongs to Loose Files.`, { node: action, property: 'kind', code: Codes.actionNotInRules });
+        return;
+    }
+    for (const st of action.statements) {
+        if (isRelation(st) || isSplit(st) || (isFlag(st) && st.name === 'first')) {
+            accept('warning', 'SCRUD does not use this; it belongs to the Ancients rules.', { node: st, code: Codes.statementNotUsed });
+        } else if (isFacts(st)) {
+            // S2: in SCRUD everything that changes a die is a named factor, so that it is summed and shown.
+            accept('warning', `SCRUD does not read unit facts: declare a modifier and write 'factor Name on ${targetText(st.target)}'.`, { node: st, code: Codes.statementNotUsed });
+        }
+    }
+    const s = onePairOfSides(action, accept);
+    if (!s) return;
+    const att = new Set(s.attackers.map(t => t.force?.$refText).filter(Boolean));
+    for (const property of ['attackers', 'defenders'] as const) {
+        // Reported on the first unit that is not from the side's first force, so the umpire sees which one.
+        const targets = s[property];
+        const first = targets[0]?.force?.$refText;
+        const stray = targets.findIndex(t => t.force?.$refText && t.force.$refText !== first);
+        if (stray >= 0) {
+            accept('error', `A SCRUD side is one force: '${targetText(targets[stray])}' is not from ${first}.`, { node: s, property, index: stray, code: Codes.sideMixesForces });
+        }
+    }
+    s.defenders.forEach((t, i) => {
+        if (att.has(t.force?.$refText)) {
+            accept('error', `'${t.force.$refText}' cannot fight itself: it is on both sides.`, { node: s, property: 'defenders', index: i, code: Codes.sameForceBothSides });
+        }
+    });
+    const input = buildScrudInput(model, action);
+    if (!input) return;
+    const inEngagement = new Set([...input.attacker.units, ...input.defender.units].map(u => u.id));
+    for (const st of action.statements) {
+        if (isFactor(st)) {
+            st.targets.forEach((t, i) => {
+                const units = unitsOf(model, t);
+                if (units.length > 0 && !units.some(u => inEngagement.has(u.id))) {
+                    accept('warning', `Factor on units that are not in engagement '${action.name}': it changes nothing.`, { node: st, property: 'targets', index: i, code: Codes.factorNotInEngagement });
+                }
+            });
+        }
+        if (isDice(st)) {
+            const units = unitsOf(model, st.target);
+            if (units.length > 0 && !units.some(u => inEngagement.has(u.id))) {
+                accept('error', `Dice for units that are not in engagement '${action.name}'.`, { node: st, property: 'target', code: Codes.diceNotInEngagement });
+            }
+        }
+    }
+    const diceLines = action.statements.filter(isDice);
+    if (diceLines.length === 0) return;
+    for (const seed of action.statements.filter(isSeed)) {
+        accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
+    }
+    checkSideDice(model, action, input.attacker, accept);
+    checkSideDice(model, action, input.defender, accept);
+}
+
+/** Each unit of a side needs exactly one die, from lines that follow its arm; every face must exist. */
+function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, accept: ValidationAcceptor): void {
+    const lines = diceLinesFor(model, action, side.units);
+    const fedCount = new Map<string, number>();
+    const arms = new Set(side.units.map(u => u.arm));
+    for (const line of lines) {
+        if (line.label !== undefined && !arms.has(line.label)) {
+            accept('error', `${side.force} has no ${line.label}: its arms are ${[...arms].join(', ')}.`, { node: line, property: 'label', code: Codes.diceLabel });
+            continue;
+        }
+        const fed = unitsFedBy(model, line, side.units);
+        const again = fed.filter(u => fedCount.has(u.id));
+        fed.forEach(u => fedCount.set(u.id, (fedCount.get(u.id) ?? 0) + 1));
+        if (again.length > 0) {
+            // Each unit throws one die (S1): a second line for the same units would silently replace the first.
+            accept('error', `${again.map(u => u.id).join(', ')} already ${again.length === 1 ? 'has its die' : 'have their dice'} from an earlier dice line.`, { node: line, property: 'target', code: Codes.diceCount });
+            continue;
+        }
+        if (line.values.length !== fed.length) {
+            accept('error', diceCountMessage(line, fed.length), { node: line, property: 'values', index: Math.min(line.values.length, fed.length), code: Codes.diceCount, data: { expected: fed.length } });
+        }
+        line.values.forEach((v, i) => {
+            const die = fed[i]?.die;
+            if (die && !canShow(die, v)) {
+                accept('error', `A ${die.name} cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+            }
+        });
+    }
+    const missing = side.units.filter(u => !fedCount.has(u.id));
+    if (missing.length > 0 && lines.length > 0) {
+        const byArm = new Map<string, number>();
+        for (const u of missing) byArm.set(u.arm, (byArm.get(u.arm) ?? 0) + 1);
+        const what = [...byArm.entries()].map(([arm, n]) => `${n} ${arm}`).join(', ');
+        accept('error', `${side.force} has no dice entered for ${what}: add 'dice ${side.force} ${[...byArm.keys()][0]} …'.`, { node: lines[0], property: 'target', code: Codes.diceCount });
+    } else if (missing.length > 0) {
+        accept('error', `Dice were entered for the other side, but none for ${side.force}: add 'dice ${side.force} …' or remove the dice and use a seed.`,
+            { node: action, property: 'name', code: Codes.diceCount });
+    }
+}
+
+function diceCountMessage(line: Dice, expected: number): string {
+    const what = line.label ? `${line.target.force?.$refText} ${line.label}` : line.target.force?.$refText;
+    return `${what} has ${expected} unit${expected === 1 ? '' : 's'} to throw for, but ${line.values.length} ${line.values.length === 1 ? 'die is' : 'dice are'} entered.`;
+}

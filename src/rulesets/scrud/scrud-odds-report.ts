@@ -1,0 +1,42 @@
+/**
+ * SCRUD odds for the report layer: reads the engagement as the resolver does and hands it to the
+ * exact engine in src/rules/odds/scrud.ts.
+ */
+import { buildScrudInput } from './scrud-reader.js';
+import { scrudOdds, type ScrudLabelOdds } from './engine/scrud-odds.js';
+import { SCRUD_LOSSES } from './engine/scrud-engine.js';
+import type { OddsPlugin, SideOdds } from '../../core/odds.js';
+
+/** atLeast[label] = P(this loss or a worse one): recoil ⊂ retire ⊂ retreat ⊂ rout, read upwards. */
+export function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
+    const out: Record<string, number> = {};
+    let sum = 0;
+    for (const label of [...SCRUD_LOSSES].reverse()) {
+        sum += p[label];
+        out[label] = sum;
+    }
+    return Object.fromEntries(SCRUD_LOSSES.map(l => [l, out[l]]));
+}
+
+export const scrudOddsPlugin: OddsPlugin = {
+    id: 'scrud',
+    kinds: ['engagement'],
+    odds(model, action) {
+        const input = buildScrudInput(model, action.node);
+        if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
+        const odds = scrudOdds(input);
+        const notes: string[] = [];
+        const sides = odds.sides.map((s): SideOdds => {
+            if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
+            return { force: s.force, side: s.side, expected: { ...s.expected }, atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
+        });
+        return {
+            pooled: input.pooled,
+            units: odds.units.map(u => ({
+                force: u.force, unit: u.unit, id: u.id, side: u.side, arm: u.arm,
+                probabilities: { ...u.probabilities }, atLeast: scrudAtLeast(u.probabilities)
+            })),
+            sides, notes
+        };
+    }
+};

@@ -1,0 +1,105 @@
+/**
+ * Reads a SCRUD engagement into the engine's input (RULES.md S1–S3): who is on each side, each
+ * unit's die and modifier, and the dice entered from the table, if any.
+ */
+import { isDice, isFactor, isFlag, isSides, type Action, type Dice } from '../../language/generated/ast.js';
+import { D6, dieNamed, type Die } from '../../core/dice.js';
+import type { ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
+import { unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+
+/** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
+export function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
+    const own = unit.stats.get('die');
+    const fallback = model.options.get('die');
+    const name = typeof own === 'string' ? own : typeof fallback === 'string' ? fallback : 'd6';
+    return dieNamed(name) ?? D6;
+}
+
+/** S2: grade value plus every factor of the engagement that names the unit, its force, or it by index. */
+export function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): number {
+    return unit.gradeValue + (factorTotals(model, action).get(unit.id) ?? 0);
+}
+
+const factorCache = new WeakMap<Action, Map<string, number>>();
+
+/**
+ * The sum of the factors each unit of an action receives, computed once per action: a factor line
+ * counts once for a unit even when the unit is named twice in it. (Per-unit scans were quadratic.)
+ */
+function factorTotals(model: ScenarioModel, action: Action): Map<string, number> {
+    let totals = factorCache.get(action);
+    if (totals) return totals;
+    totals = new Map<string, number>();
+    for (const st of action.statements) {
+        if (!isFactor(st)) continue;
+        const sum = st.modifiers.reduce((acc, m) => acc + (m.ref?.value ?? 0), 0);
+        const ids = new Set<string>();
+        for (const t of st.targets) for (const u of unitsOf(model, t)) ids.add(u.id);
+        for (const id of ids) totals.set(id, (totals.get(id) ?? 0) + sum);
+    }
+    factorCache.set(action, totals);
+    return totals;
+}
+
+/** The units on each side, each once, in force declaration order. */
+export function sideUnits(model: ScenarioModel, action: Action): { attackers: UnitModel[], defenders: UnitModel[] } | undefined {
+    const sides = action.statements.find(isSides);
+    if (!sides) return undefined;
+    const collect = (targets: typeof sides.attackers) => {
+        const seen = new Map<string, UnitModel>();
+        for (const t of targets) for (const u of unitsOf(model, t)) seen.set(u.id, u);
+        const all = [...seen.values()];
+        const forces = [...new Set(all.map(u => u.force))];
+        return all.sort((a, b) => forces.indexOf(a.force) - forces.indexOf(b.force) || a.order - b.order);
+    };
+    return { attackers: collect(sides.attackers), defenders: collect(sides.defenders) };
+}
+
+export function isPooled(model: ScenarioModel, action: Action): boolean {
+    return model.options.get('pooled') === true || action.statements.some(s => isFlag(s) && s.name === 'pooled');
+}
+
+export function buildScrudInput(model: ScenarioModel, action: Action): ScrudInput | undefined {
+    const sides = sideUnits(model, action);
+    if (!sides || sides.attackers.length === 0 || sides.defenders.length === 0) return undefined;
+    const toSide = (units: UnitModel[]): ScrudSide => ({
+        force: units[0].force,
+        units: units.map((u): ScrudUnit => ({
+            id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), arm: u.arm,
+            die: scrudDie(model, u), modifier: scrudModifier(model, action, u)
+        }))
+    });
+    return { attacker: toSide(sides.attackers), defender: toSide(sides.defenders), pooled: isPooled(model, action) };
+}
+
+/** The dice lines that feed one side: lines whose target is one of the side's forces or units. */
+export function diceLinesFor(model: ScenarioModel, action: Action, side: readonly ScrudUnit[]): Dice[] {
+    const ids = new Set(side.map(u => u.id));
+    return action.statements.filter(isDice).filter(d => unitsOf(model, d.target).some(u => ids.has(u.id)));
+}
+
+/**
+ * The units a dice line feeds, in the order its values are read: the line's target units that are on
+ * the side, narrowed to the labelled arm (a label that is not an arm of the side feeds nothing).
+ */
+export function unitsFedBy(model: ScenarioModel, line: Dice, side: readonly ScrudUnit[]): ScrudUnit[] {
+    const named = new Set(unitsOf(model, line.target).map(u => u.id));
+    return side.filter(u => named.has(u.id) && (line.label === undefined || u.arm === line.label));
+}
+
+/**
+ * Entered dice per side in declaration order, or undefined when the engagement has no dice lines.
+ * A unit left without a die gets NaN; the validator reports the mismatch before anything resolves.
+ */
+export function enteredScrudDice(model: ScenarioModel, action: Action, input: ScrudInput): { attacker: number[], defender: number[] } | undefined {
+    if (!action.statements.some(isDice)) return undefined;
+    const read = (side: ScrudSide) => {
+        const values = new Map<string, number>();
+        for (const line of diceLinesFor(model, action, side.units)) {
+            const fed = unitsFedBy(model, line, side.units);
+            fed.forEach((u, i) => { if (i < line.values.length) values.set(u.id, line.values[i]); });
+        }
+        return side.units.map(u => values.get(u.id) ?? Number.NaN);
+    };
+    return { attacker: read(input.attacker), defender: read(input.defender) };
+}
