@@ -9,8 +9,9 @@ import { parseHelper } from 'langium/test';
 import type { Diagnostic } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { Codes } from '../src/language/validation/codes.js';
+import { Codes } from '../src/core/codes.js';
 import { marked } from './support/marked.js';
+import { AncientsCodes } from '../src/rulesets/ancients/ancients-codes.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper<Scenario>(services);
@@ -44,21 +45,21 @@ interface Case { name: string, code: string, severity?: number, text: string, al
 
 const cases: Case[] = [
     // Stats, where they are written
-    { name: 'stats missing', code: Codes.ancientsStatMissing, text: `${DECL}force D { unit «U» infantry { size small } }\n` },
-    { name: 'no type, and an arm that is not one', code: Codes.ancientsStatMissing, text: `${DECL}force D { unit «U» foot { size small, ${UNIT} } }\n` },
-    { name: 'a size that is not one of the four', code: Codes.ancientsStatValue, text: `${DECL}force D { unit U infantry { size «tiny», ${UNIT} } }\n` },
-    { name: 'an unknown weight in a grade', code: Codes.ancientsStatValue, text: `${DECL}grade Bad { weight «iron» }\n` },
-    { name: 'an unknown formation', code: Codes.ancientsStatValue, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation «column», leadership 5 } }\n` },
-    { name: 'an unknown type', code: Codes.ancientsStatValue, text: `${DECL}force D { unit U infantry { type «chariot», size small, ${UNIT} } }\n` },
-    { name: 'a skill that is not a number', code: Codes.ancientsStatValue, text: `${DECL}force D { unit U infantry { size small, skill «high», weight light, formation skirmish, leadership 5 } }\n` },
-    { name: 'a flag given a value', code: Codes.ancientsStatValue, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, shock «2» } }\n` },
-    { name: 'both shock and defensive', code: Codes.ancientsStatValue, text: `${DECL}force D { unit U infantry Hoplite { «shock» } }\n` },
-    { name: 'a leadership below 2', code: Codes.ancientsLeadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «1» } }\n` },
-    { name: 'a leadership 2d6 cannot reach', code: Codes.ancientsLeadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «13» } }\n` },
-    { name: 'a leadership 1d6 cannot reach', code: Codes.ancientsLeadershipRange, text: `rules ancients\noption break-die d6\nforce D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «7» } }\n` },
-    { name: 'negative tokens', code: Codes.ancientsTokensRange, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, tokens «-1» } }\n` },
-    { name: 'a misspelt stat', code: Codes.ancientsStatUnknown, severity: WARNING, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, «wieght» heavy } }\n` },
-    { name: 'a break die that is not d6', code: Codes.ancientsBreakDie, text: `rules ancients\noption break-die «d8»\n${DECL.slice('rules ancients\n'.length)}` },
+    { name: 'stats missing', code: AncientsCodes.statMissing, text: `${DECL}force D { unit «U» infantry { size small } }\n` },
+    { name: 'no type, and an arm that is not one', code: AncientsCodes.statMissing, text: `${DECL}force D { unit «U» foot { size small, ${UNIT} } }\n` },
+    { name: 'a size that is not one of the four', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry { size «tiny», ${UNIT} } }\n` },
+    { name: 'an unknown weight in a grade', code: AncientsCodes.statValue, text: `${DECL}grade Bad { weight «iron» }\n` },
+    { name: 'an unknown formation', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation «column», leadership 5 } }\n` },
+    { name: 'an unknown type', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry { type «chariot», size small, ${UNIT} } }\n` },
+    { name: 'a skill that is not a number', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry { size small, skill «high», weight light, formation skirmish, leadership 5 } }\n` },
+    { name: 'a flag given a value', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, shock «2» } }\n` },
+    { name: 'both shock and defensive', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry Hoplite { «shock» } }\n` },
+    { name: 'a leadership below 2', code: AncientsCodes.leadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «1» } }\n` },
+    { name: 'a leadership 2d6 cannot reach', code: AncientsCodes.leadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «13» } }\n` },
+    { name: 'a leadership 1d6 cannot reach', code: AncientsCodes.leadershipRange, text: `rules ancients\noption break-die d6\nforce D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «7» } }\n` },
+    { name: 'negative tokens', code: AncientsCodes.tokensRange, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, tokens «-1» } }\n` },
+    { name: 'a misspelt stat', code: AncientsCodes.statUnknown, severity: WARNING, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, «wieght» heavy } }\n` },
+    { name: 'a break die that is not d6', code: AncientsCodes.breakDie, text: `rules ancients\noption break-die «d8»\n${DECL.slice('rules ancients\n'.length)}` },
     { name: 'an option Ancients does not have', code: Codes.unknownOption, text: `rules ancients\noption «pooled»\n${DECL.slice('rules ancients\n'.length)}` },
     // The melee
     { name: 'a Loose Files action', code: Codes.actionNotInRules, text: `${DECL}«fire» V { G.Hop attacks P.Imm }\n` },
@@ -66,30 +67,30 @@ const cases: Case[] = [
     { name: 'a SCRUD factor', code: Codes.statementNotUsed, severity: WARNING, text: `${DECL}modifier Hill +1\n${DUEL.slice(DECL.length)}  «factor Hill on G.Hop»\n}\n` },
     { name: 'a fact the rules do not read', code: Codes.statementNotUsed, severity: WARNING, text: `${DUEL}  G.Hop: charged, «tired»\n}\n` },
     { name: 'facts after a pairing', code: Codes.statementNotUsed, severity: WARNING, text: `${DUEL}  G.Hop vs P.Imm: «charged»\n}\n` },
-    { name: 'a unit on both sides', code: Codes.unitOnBothSides, text: `${DECL}engagement E { G.Hop attacks P.Imm, «G.Hop» }\n`, also: [Codes.ancientsNoOpponent] },
-    { name: 'a pairing of several units', code: Codes.ancientsNotOneUnit, text: `${DECL}engagement E { G attacks P\n  «G.Pelt» vs P.Imm }\n`, also: [Codes.ancientsNoOpponent, Codes.ancientsNoOpponent] },
-    { name: 'a pairing with a unit on neither side', code: Codes.ancientsNotInEngagement, text: `${DUEL}  G.Hop vs P.Imm\n  G.Hop vs «P.Arch»\n}\n` },
-    { name: 'facts for a unit not in the engagement', code: Codes.ancientsNotInEngagement, text: `${DUEL}  «P.Arch»: charged\n}\n` },
-    { name: 'a unit fighting its own force', code: Codes.ancientsOwnSide, text: `${DECL}engagement E { G.Hop, G.Cav attacks P.Imm\n  G.Hop vs P.Imm\n  G.Cav vs «G.Hop» }\n` },
-    { name: 'a pair written twice', code: Codes.ancientsPairDuplicate, text: `${DUEL}  G.Hop vs P.Imm\n  «P.Imm front vs G.Hop flank»\n}\n` },
-    { name: 'both in each other\'s rear', code: Codes.ancientsPositionConflict, text: `${DUEL}  G.Hop rear vs P.Imm «rear»\n}\n` },
-    { name: 'flank to flank', code: Codes.ancientsPositionConflict, text: `${DUEL}  G.Hop flank vs P.Imm «flank»\n}\n` },
-    { name: 'a unit with no opponent', code: Codes.ancientsNoOpponent, severity: WARNING, text: `${DECL}engagement E { G.Hop, «G.Cav» attacks P.Imm\n  G.Hop vs P.Imm }\n` },
-    { name: 'several units and no pairs', code: Codes.ancientsNoOpponent, text: `${DECL}engagement «E» { G.Hop, G.Cav attacks P.Imm }\n` },
+    { name: 'a unit on both sides', code: Codes.unitOnBothSides, text: `${DECL}engagement E { G.Hop attacks P.Imm, «G.Hop» }\n`, also: [AncientsCodes.noOpponent] },
+    { name: 'a pairing of several units', code: AncientsCodes.notOneUnit, text: `${DECL}engagement E { G attacks P\n  «G.Pelt» vs P.Imm }\n`, also: [AncientsCodes.noOpponent, AncientsCodes.noOpponent] },
+    { name: 'a pairing with a unit on neither side', code: AncientsCodes.notInEngagement, text: `${DUEL}  G.Hop vs P.Imm\n  G.Hop vs «P.Arch»\n}\n` },
+    { name: 'facts for a unit not in the engagement', code: AncientsCodes.notInEngagement, text: `${DUEL}  «P.Arch»: charged\n}\n` },
+    { name: 'a unit fighting its own force', code: AncientsCodes.ownSide, text: `${DECL}engagement E { G.Hop, G.Cav attacks P.Imm\n  G.Hop vs P.Imm\n  G.Cav vs «G.Hop» }\n` },
+    { name: 'a pair written twice', code: AncientsCodes.pairDuplicate, text: `${DUEL}  G.Hop vs P.Imm\n  «P.Imm front vs G.Hop flank»\n}\n` },
+    { name: 'both in each other\'s rear', code: AncientsCodes.positionConflict, text: `${DUEL}  G.Hop rear vs P.Imm «rear»\n}\n` },
+    { name: 'flank to flank', code: AncientsCodes.positionConflict, text: `${DUEL}  G.Hop flank vs P.Imm «flank»\n}\n` },
+    { name: 'a unit with no opponent', code: AncientsCodes.noOpponent, severity: WARNING, text: `${DECL}engagement E { G.Hop, «G.Cav» attacks P.Imm\n  G.Hop vs P.Imm }\n` },
+    { name: 'several units and no pairs', code: AncientsCodes.noOpponent, text: `${DECL}engagement «E» { G.Hop, G.Cav attacks P.Imm }\n` },
     {
-        name: 'a split that does not add up', code: Codes.ancientsSplitTotal,
+        name: 'a split that does not add up', code: AncientsCodes.splitTotal,
         text: `${DECL}engagement E { G.Hop, G.Cav attacks P.Imm\n  G.Hop vs P.Imm\n  G.Cav flank vs P.Imm\n  split «P.Imm» 6 on G.Hop, 3 on G.Cav }\n`
     },
     {
-        name: 'a split on a unit that is not an opponent', code: Codes.ancientsSplitTarget,
+        name: 'a split on a unit that is not an opponent', code: AncientsCodes.splitTarget,
         text: `${DECL}engagement E { G.Hop, G.Cav attacks P.Imm\n  G.Hop vs P.Imm\n  G.Cav flank vs P.Imm\n  split P.Imm 6 on G.Hop, 4 on «G.Pelt#1» }\n`
     },
     {
-        name: 'several opponents and no split', code: Codes.ancientsSplitMissing,
+        name: 'several opponents and no split', code: AncientsCodes.splitMissing,
         text: `${DECL}engagement E { G.Hop, G.Cav attacks P.Imm\n  G.Hop vs P.Imm\n  G.Cav flank vs «P.Imm» }\n`
     },
     {
-        name: 'two splits for one unit', code: Codes.ancientsSplitDuplicate,
+        name: 'two splits for one unit', code: AncientsCodes.splitDuplicate,
         text: `${DECL}engagement E { G.Hop, G.Cav attacks P.Imm\n  G.Hop vs P.Imm\n  G.Cav flank vs P.Imm\n  split P.Imm 6 on G.Hop, 4 on G.Cav\n  split «P.Imm» 5 on G.Hop, 5 on G.Cav }\n`
     },
     // Entered dice
@@ -112,7 +113,7 @@ const cases: Case[] = [
     },
     { name: 'a second line for one throw', code: Codes.diceCount, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1\n  dice G.Hop «hit» 1 1 1 1 1 1 1 1 1 1\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n}\n` },
     { name: 'dice for a unit not in the melee', code: Codes.diceNotInEngagement, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n  dice «P.Arch» hit 1\n}\n` },
-    { name: 'dice for several units on one line', code: Codes.ancientsNotOneUnit, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n  dice «G.Pelt» hit 1\n}\n` },
+    { name: 'dice for several units on one line', code: AncientsCodes.notOneUnit, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n  dice «G.Pelt» hit 1\n}\n` },
     { name: 'a seed beside entered dice', code: Codes.seedWithDice, severity: WARNING, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n  «seed 3»\n}\n` }
 ];
 

@@ -3,7 +3,8 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { buildScenario, type ScenarioModel } from '../src/core/scenario.js';
+import type { ScenarioModel } from '../src/core/scenario.js';
+import { modelOf } from '../src/core/model-cache.js';
 import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../src/core/campaign-state.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
@@ -12,7 +13,7 @@ const parse = parseHelper<Scenario>(services);
 async function model(text: string): Promise<ScenarioModel> {
     const doc = await parse(text);
     expect(doc.parseResult.parserErrors.map(e => e.message)).toEqual([]);
-    return buildScenario(doc.parseResult.value);
+    return modelOf(doc.parseResult.value);
 }
 
 const action = (m: ScenarioModel, name: string) => m.actions.find(a => a.node.name === name)!;

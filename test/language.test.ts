@@ -12,7 +12,7 @@ import {
     isAction, isDice, isFactor, isFacts, isFlag, isForce, isGrade, isModifier, isRelation, isSeed, isSides, isSplit, isTurn, isUnitState,
     type Action, type Scenario, type Statement
 } from '../src/language/generated/ast.js';
-import { Codes } from '../src/language/validation/codes.js';
+import { Codes } from '../src/core/codes.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper<Scenario>(services);

@@ -6,12 +6,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { build } from './fuzz-support.js';
 import { services } from './fuzz-support.js';
-import { applyLimitSettings, LIMIT_BOUNDS, LIMIT_DEFAULTS, Limits } from '../src/core/limits.js';
-import { Codes } from '../src/language/validation/codes.js';
+import { limitsFromSettings, LIMIT_BOUNDS, LIMIT_DEFAULTS } from '../src/core/limits.js';
+import type { BattleDocumentFactory } from '../src/language/battle-document-factory.js';
+import { Codes } from '../src/core/codes.js';
 import type { Scenario } from '../src/language/generated/ast.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 import { oddsForAction } from '../src/core/odds.js';
+
+const factory = () => services.shared.workspace.LangiumDocumentFactory as BattleDocumentFactory;
+/** What the `umpire.limits` settings do: the limits of every parse from now on. */
+const applyLimitSettings = (settings: unknown) => factory().setLimits(limitsFromSettings(settings));
 
 afterEach(() => { applyLimitSettings(undefined); });
 
@@ -86,8 +91,11 @@ describe('actions, dice lines and odds have their limits', () => {
         const { model } = await check(engagement(4));
         const odds = oddsForAction(model, model.actions[0]);
         expect('problem' in odds && odds.problem).toMatch(/would take too long.*umpire\.limits\.oddsUnitsPerSide/);
+        // A model keeps the limits it was parsed with; the next parse has the new ones.
+        expect('problem' in oddsForAction(model, model.actions[0])).toBe(true);
         applyLimitSettings(undefined);
-        expect('problem' in oddsForAction(model, model.actions[0])).toBe(false);
+        const again = (await check(engagement(4))).model;
+        expect('problem' in oddsForAction(again, again.actions[0])).toBe(false);
     });
 });
 
@@ -125,11 +133,11 @@ describe('umpire.limits.* settings', () => {
         services.shared.workspace.ConfigurationProvider.updateConfiguration({
             settings: { umpire: { limits: { unitsPerForce: 10, unitsPerCount: 1e12, dicePerLine: 'many' } } }
         });
-        expect(Limits.maxUnitsPerForce).toBe(10);
-        expect(Limits.maxCount).toBe(LIMIT_BOUNDS.maxCount[1]);
-        expect(Limits.maxDicePerLine).toBe(LIMIT_DEFAULTS.maxDicePerLine);
+        expect(factory().limitsInForce.maxUnitsPerForce).toBe(10);
+        expect(factory().limitsInForce.maxCount).toBe(LIMIT_BOUNDS.maxCount[1]);
+        expect(factory().limitsInForce.maxDicePerLine).toBe(LIMIT_DEFAULTS.maxDicePerLine);
         services.shared.workspace.ConfigurationProvider.updateConfiguration({ settings: { umpire: {} } });
-        expect(Limits).toEqual(LIMIT_DEFAULTS);
+        expect(factory().limitsInForce).toEqual(LIMIT_DEFAULTS);
     });
 
     it('every limit has a setting in package.json and a row in docs/limits.md', async () => {

@@ -12,7 +12,8 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { buildScenario, type ScenarioModel } from '../src/core/scenario.js';
+import type { ScenarioModel } from '../src/core/scenario.js';
+import { modelOf } from '../src/core/model-cache.js';
 import { unitStateAt } from '../src/core/campaign-state.js';
 import { formatFact } from '../src/core/outcome-block.js';
 import { actionOffsets, applyEdits, resolutionEdit } from '../src/core/outcome-edit.js';
@@ -49,7 +50,7 @@ async function load(body: string, options = ''): Promise<{ text: string, model: 
     expect(doc.parseResult.parserErrors.map(e => e.message)).toEqual([]);
     const errors = (doc.diagnostics ?? []).filter(d => d.severity === 1).map(d => `${d.code} ${d.message}`);
     expect(errors).toEqual([]);
-    return { text, model: buildScenario(doc.parseResult.value) };
+    return { text, model: modelOf(doc.parseResult.value) };
 }
 
 function resolved(model: ScenarioModel, name: string, seed?: number): Resolution {
@@ -219,7 +220,7 @@ command Rally {
         const written = applyEdits(text, [resolutionEdit(text, actionOffsets(action.node, text)!, r, { kind: 'entered' })]);
         const doc = await parse(written, { validation: true });
         expect((doc.diagnostics ?? []).map(d => d.code)).toEqual([]);
-        const after = buildScenario(doc.parseResult.value);
+        const after = modelOf(doc.parseResult.value);
         const state = unitStateAt(after, after.actions[1], 'American.Militia')!;
         expect([state.dp, state.casualties, state.status]).toEqual([5, 2, 'fled']);
         expect(lineFacts(resolved(after, 'Seen'), 'American.Line')).toEqual([['unmoved', 'dp 0']]);

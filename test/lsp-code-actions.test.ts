@@ -4,8 +4,10 @@ import { parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
-import { Codes } from '../src/language/validation/codes.js';
+import { Codes } from '../src/core/codes.js';
 import { FIXES } from '../src/language/lsp/code-actions.js';
+import { AncientsCodes } from '../src/rulesets/ancients/ancients-codes.js';
+import { LooseFilesCodes } from '../src/rulesets/loose-files/loose-files-codes.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper(services);
@@ -171,33 +173,33 @@ describe('quick fixes', () => {
 
     it('offers the words a rule set accepts for a stat', async () => {
         const ancients = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, weight enormous, formation formed, skill 2, leadership 7 }\n';
-        const { actions } = await fixesFor(ancients, Codes.ancientsStatValue);
+        const { actions } = await fixesFor(ancients, AncientsCodes.statValue);
         expect(actions.map(a => a.title)).toEqual(["Change to 'weight heavy'", "Change to 'weight medium'", "Change to 'weight light'"]);
         const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { class 7 }\n}\n';
-        const r = await applyFix(lf, Codes.lfClassRange, "Change to 'class 5'");
+        const r = await applyFix(lf, LooseFilesCodes.classRange, "Change to 'class 5'");
         expect(r.text).toContain('unit G infantry { class 5 }');
-        expect(r.codes).not.toContain(Codes.lfClassRange);
+        expect(r.codes).not.toContain(LooseFilesCodes.classRange);
     });
 
     it('respells an unknown stat or fact as the word the rule set knows', async () => {
         const ancients = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, wieght heavy, formation formed, skill 2, leadership 7 }\n';
-        const stat = await applyFix(ancients, Codes.ancientsStatUnknown, "Change to 'weight'");
+        const stat = await applyFix(ancients, AncientsCodes.statUnknown, "Change to 'weight'");
         expect(stat.text).toContain('{ size large, weight heavy,');
-        expect(stat.codes).not.toContain(Codes.ancientsStatUnknown);
+        expect(stat.codes).not.toContain(AncientsCodes.statUnknown);
         const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantry { class 2 }\n}\nredress Dress {\n  B.G: stationery\n}\n';
-        const fact = await applyFix(lf, Codes.lfUnknownFact, "Change to 'stationary'");
+        const fact = await applyFix(lf, LooseFilesCodes.unknownFact, "Change to 'stationary'");
         expect(fact.text).toContain('B.G: stationary\n');
-        expect(fact.codes).not.toContain(Codes.lfUnknownFact);
+        expect(fact.codes).not.toContain(LooseFilesCodes.unknownFact);
     });
 
     it('sets a negative token count to 0 and clamps leadership to what the break test can roll', async () => {
         const base = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, weight heavy, formation formed, skill 2, leadership 7, tokens 0 }\n';
-        const tokens = await applyFix(base.replace('tokens 0', 'tokens -2'), Codes.ancientsTokensRange, "Change to 'tokens 0'");
+        const tokens = await applyFix(base.replace('tokens 0', 'tokens -2'), AncientsCodes.tokensRange, "Change to 'tokens 0'");
         expect(tokens.text).toBe(base);
-        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), Codes.ancientsLeadershipRange, "Change to 'leadership 12'");
+        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), AncientsCodes.leadershipRange, "Change to 'leadership 12'");
         expect(leadership.text).toBe(base.replace('leadership 7', 'leadership 12'));
-        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), Codes.ancientsLeadershipRange, "Change to 'leadership 6'");
-        expect(oneDie.codes).not.toContain(Codes.ancientsLeadershipRange);
+        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), AncientsCodes.leadershipRange, "Change to 'leadership 6'");
+        expect(oneDie.codes).not.toContain(AncientsCodes.leadershipRange);
     });
 
     it('offers the labels a dice line may carry', async () => {
@@ -210,10 +212,10 @@ describe('quick fixes', () => {
 
     it('offers the Loose Files types for an arm that is none', async () => {
         const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantery { class 2 }\n  unit D dragoons { class 2 }\n}\n';
-        const r = await applyFix(lf, Codes.lfUnitType, "Change to 'infantry'");
+        const r = await applyFix(lf, LooseFilesCodes.unitType, "Change to 'infantry'");
         expect(r.text).toContain('unit G infantry { class 2 }');
         const doc = await parse(lf, { validation: true });
-        const dragoons = doc.diagnostics!.filter(d => d.code === Codes.lfUnitType)[1];
+        const dragoons = doc.diagnostics!.filter(d => d.code === LooseFilesCodes.unitType)[1];
         const actions = await services.lsp.CodeActionProvider!.getCodeActions(doc, { textDocument: { uri: doc.uri.toString() }, range: dragoons.range, context: { diagnostics: [dragoons] } }) as CodeAction[];
         expect(actions.map(a => a.title)).toEqual(['infantry', 'cavalry', 'artillery', 'officer', 'commander'].map(t => `Change to '${t}'`));
     });

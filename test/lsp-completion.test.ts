@@ -4,7 +4,9 @@ import { EmptyFileSystem } from 'langium';
 import { expectCompletion, parseHelper } from 'langium/test';
 import { CompletionItemKind, type CompletionList } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
-import { FACT_VOCABULARY, STAT_VOCABULARY } from '../src/language/lsp/completion.js';
+import { scrudRuleset } from '../src/rulesets/scrud/scrud-ruleset.js';
+import { ancientsRuleset } from '../src/rulesets/ancients/ancients-ruleset.js';
+import { looseFilesRuleset } from '../src/rulesets/loose-files/loose-files-ruleset.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const complete = expectCompletion(services);
@@ -89,9 +91,9 @@ describe('completion', () => {
 
     it('offers the stat keys of the scenario\'s rule set in braces', async () => {
         const scrud = await labelsAt(`${HEAD}grade Green { <|> }`);
-        expect(scrud).toEqual(Object.keys(STAT_VOCABULARY.scrud));
+        expect(scrud).toEqual(Object.keys(scrudRuleset.vocabulary.stats));
         const ancients = await labelsAt('scenario "a"\nrules ancients\ngrade Hoplite { size large, <|> }');
-        expect(new Set(ancients)).toEqual(new Set(Object.keys(STAT_VOCABULARY.ancients)));
+        expect(new Set(ancients)).toEqual(new Set(Object.keys(ancientsRuleset.vocabulary.stats)));
         const lf = await labelsAt('scenario "l"\nrules loose-files\nforce British {\n  unit Guards infantry { <|> }\n}');
         expect(lf).toEqual(expect.arrayContaining(['class', 'guns', 'formation', 'stands', 'dp', 'casualties', 'weapon', 'hessian', 'jaeger', 'militia', 'cp']));
     });
@@ -106,7 +108,7 @@ describe('completion', () => {
 
     it('offers the facts the action kind reads after a unit and a colon, and campaign state on state lines', async () => {
         const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantry\n}\nforce A {\n  unit M infantry\n}\n';
-        expect(await labelsAt(`${lf}move Advance {\n  B.G: <|>\n}`)).toEqual([...FACT_VOCABULARY['loose-files'].move]);
+        expect(await labelsAt(`${lf}move Advance {\n  B.G: <|>\n}`)).toEqual([...looseFilesRuleset.vocabulary.facts.move]);
         expect(await labelsAt(`${lf}redress Dress {\n  B.G: <|>\n}`)).toEqual(['stationary', 'moved', 'in-combat', 'shot-at']);
         expect(await labelsAt(`${lf}state B.G: <|>`)).toEqual(expect.arrayContaining(['dp', 'casualties', 'rallied', 'reason']));
         expect(await labelsAt('scenario "a"\nrules ancients\nforce G {\n  unit H infantry\n}\nengagement E {\n  G.H: <|>\n}')).toEqual(['charged', 'countercharged', 'follow-up']);

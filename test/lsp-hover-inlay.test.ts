@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
-import { OutcomeCommands } from '../src/language/lsp/commands.js';
+import { OutcomeCommands } from '../src/language/lsp/outcome-commands.js';
 
 const { shared, Battle } = createBattleServices(EmptyFileSystem);
 const URI_TEXT = 'file:///campaign/hover.battle';

@@ -7,9 +7,10 @@ import * as fs from 'node:fs';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, CodeLens, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
-import { OutcomeCommands, type EditorSide, type ResolveAllResult, type ResolveResult } from '../src/language/lsp/commands.js';
+import { OutcomeCommands, type EditorSide } from '../src/language/lsp/outcome-commands.js';
+import type { OddsAnswer, ResolveAllResult, ResolveResult } from '../src/protocol.js';
 import { staleOutcomeActions } from '../src/language/lsp/stale-fix.js';
-import { renderOddsHtml, type OddsAnswer } from '../src/extension/odds-html.js';
+import { renderOddsHtml } from '../src/extension/odds-html.js';
 
 const { shared, Battle } = createBattleServices(EmptyFileSystem);
 const URI_TEXT = 'file:///campaign/test.battle';

@@ -10,11 +10,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { TextDocument, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
-import { OutcomeCommands } from '../src/language/lsp/commands.js';
+import { OutcomeCommands } from '../src/language/lsp/outcome-commands.js';
 import { isAction, isOutcome, type Action } from '../src/language/generated/ast.js';
 import { nodeIo, type WriteIo } from '../src/cli/atomic-write.js';
 import { resolveWriteCommand } from '../src/cli/resolve-write.js';
-import { rulesetPlugin } from '../src/core/resolve.js';
+import { ancientsRuleset } from '../src/rulesets/ancients/ancients-ruleset.js';
 import { build, examples, respacedExample, services } from './fuzz-support.js';
 import { AstUtils } from 'langium';
 
@@ -105,7 +105,7 @@ describe('resolve --write leaves the file as it was on any failure', () => {
     }
 
     it('when resolving the last engagement throws, after the first ones were resolved', async () => {
-        const plugin = rulesetPlugin('ancients')!;
+        const plugin = ancientsRuleset;
         const real = plugin.resolve.bind(plugin);
         vi.spyOn(plugin, 'resolve').mockImplementation((model, action, dice) => {
             if (action.node.name === 'Camp') throw new Error('a bug in the engine');

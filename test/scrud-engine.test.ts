@@ -9,7 +9,7 @@ import { EmptyFileSystem } from 'langium';
 import { parseHelper } from 'langium/test';
 import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { buildScenario } from '../src/core/scenario.js';
+import { modelOf } from '../src/core/model-cache.js';
 import { buildScrudInput, enteredScrudDice } from '../src/rulesets/scrud/scrud-reader.js';
 import { AVERAGE, D6, dieNamed, faceDistribution, type Die } from '../src/core/dice.js';
 import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnit } from '../src/rulesets/scrud/engine/scrud-engine.js';
@@ -94,7 +94,7 @@ describe('the seed\'s worked example', () => {
     it('comes out the same when read from examples/scrud-seed.battle', async () => {
         const parse = parseHelper<Scenario>(createBattleServices(EmptyFileSystem).Battle);
         const doc = await parse(fs.readFileSync('examples/scrud-seed.battle', 'utf8'));
-        const model = buildScenario(doc.parseResult.value);
+        const model = modelOf(doc.parseResult.value);
         const action = model.actions[0].node;
         const input = buildScrudInput(model, action)!;
         const outcome = resolveScrud(input, enteredScrudDice(model, action, input)!);
@@ -229,7 +229,7 @@ describe('S1: other dice', () => {
 force A { unit M foot Militia  unit L foot }
 force B { unit N foot }
 engagement E { A attacks B }`);
-        const model = buildScenario(doc.parseResult.value);
+        const model = modelOf(doc.parseResult.value);
         const input = buildScrudInput(model, model.actions[0].node)!;
         expect(input.attacker.units.map(u => u.die.name)).toEqual(['d4', 'd6']);
         expect(input.defender.units.map(u => u.die.name)).toEqual(['d6']);
@@ -249,7 +249,7 @@ force B { unit Foot foot { die average } }
 engagement E { A attacks B
   factor Hill, Hill on A.Foot
   factor Hill on A }`);
-        const model = buildScenario(doc.parseResult.value);
+        const model = modelOf(doc.parseResult.value);
         const input = buildScrudInput(model, model.actions[0].node)!;
         expect(input.pooled).toBe(true);
         expect([...input.attacker.units, ...input.defender.units].map(u => [u.id, u.die.name, u.modifier])).toEqual([

@@ -10,10 +10,10 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
 import { MAX_DIAGNOSTICS } from '../src/language/battle-document-validator.js';
 import type { Scenario } from '../src/language/generated/ast.js';
-import { Codes } from '../src/language/validation/codes.js';
+import { Codes } from '../src/core/codes.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { outcomeBlock } from '../src/core/outcome-block.js';
-import { isUnresolvable, resolveAction, rulesetPlugin } from '../src/core/resolve.js';
+import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 import { marked } from './support/marked.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
@@ -139,11 +139,13 @@ describe('every code fires on its exact range', () => {
         expect(diagnostics.slice(0, MAX_DIAGNOSTICS).every(d => d.code === Codes.emptyForce)).toBe(true);
     });
 
-    const unsupported = (['ancients', 'loose-files'] as const).find(id => !rulesetPlugin(id));
-    it.skipIf(!unsupported)('rules-not-supported: a rule set that has not landed yet', async () => {
-        const { text, range } = marked(`rules «${unsupported}»\nforce A { unit U foot }\n`);
+    it('rules-not-supported: a rule set Umpire does not know, with the known ones offered', async () => {
+        const { text, range } = marked(`rules «napoleonics»\nforce A { unit U foot }\n`);
         const diagnostics = await diagnose(text);
-        expect(diagnostics.filter(d => d.code === Codes.rulesNotSupported).map(brief)).toEqual([{ code: Codes.rulesNotSupported, severity: ERROR, range }]);
+        const found = diagnostics.filter(d => d.code === Codes.rulesNotSupported);
+        expect(found.map(brief)).toEqual([{ code: Codes.rulesNotSupported, severity: ERROR, range }]);
+        expect(found[0].message).toContain('napoleonics');
+        expect(found[0].data).toEqual({ replacements: ['scrud', 'ancients', 'loose-files'] });
     });
 
     it('a file of random bytes gives diagnostics, all on real positions, and no crash', async () => {

@@ -3,7 +3,8 @@
  * thrown. The figures come from the same engine as the editor's Odds view (src/report/odds.ts).
  */
 import { modelOf } from '../core/model-cache.js';
-import { oddsForAction, type OddsReport, type UnitOdds } from '../core/odds.js';
+import { oddsForAction } from '../core/odds.js';
+import type { OddsReport, UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
 import { selectActions } from './resolve.js';

@@ -18,6 +18,7 @@
  */
 import type { Action, Fact, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { isAction, isDice, isFactor, isFacts, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
+import type { StateColumn } from './ruleset.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
 /** Whether a unit can still fight: routed, destroyed and fled units cannot until rallied. */
@@ -46,10 +47,6 @@ export interface UnitCampaignState {
     readonly notes: readonly string[];
 }
 
-/** Outcome results that take a unit out of the fight (S6 rout, A7 destroyed, L3 routed, L9 fled). */
-const OUT_RESULTS: ReadonlyMap<string, UnitStatus> = new Map<string, UnitStatus>([
-    ['rout', 'routed'], ['routed', 'routed'], ['destroyed', 'destroyed'], ['fled', 'fled']
-]);
 
 /** Keys a `state` or `ruling` line may set (docs/campaigns.md). */
 export const STATE_KEYS: readonly string[] = [
@@ -120,6 +117,8 @@ function buildTimeline(model: ScenarioModel): Timeline {
     const statePoint = new Map<UnitState, number>();
     const turnEnd = new Map<Turn, number>();
     const turnOf = new Map<Action, Turn | undefined>(model.actions.map(a => [a.node, a.turn]));
+    // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
+    const outResults = model.ruleset?.campaign.outResults ?? {};
     let k = 0;
     const visit = (el: unknown) => {
         if (isAction(el)) {
@@ -131,7 +130,7 @@ function buildTimeline(model: ScenarioModel): Timeline {
                 if (!line.unit || line.result === undefined) continue;
                 for (const u of unitsOf(model, line.unit)) {
                     const before = current.get(u.id);
-                    if (before) set(point + 1, applyOutcomeLine(before, line.result, line.facts, el.name, turnLabel(turnOf.get(el)), where));
+                    if (before) set(point + 1, applyOutcomeLine(before, line.result, line.facts, el.name, turnLabel(turnOf.get(el)), where, outResults));
                 }
             }
         } else if (isUnitState(el)) {
@@ -151,9 +150,10 @@ function buildTimeline(model: ScenarioModel): Timeline {
 }
 
 /** One written outcome line: the result label and the facts the rule sets agreed on. */
-export function applyOutcomeLine(state: UnitCampaignState, result: string, facts: readonly Fact[], action: string, turn: string | undefined, where: string): UnitCampaignState {
+export function applyOutcomeLine(state: UnitCampaignState, result: string, facts: readonly Fact[], action: string, turn: string | undefined, where: string,
+    outResults: Readonly<Record<string, UnitStatus>>): UnitCampaignState {
     let next: UnitCampaignState = { ...state, lastResult: { result, action, turn } };
-    const out = OUT_RESULTS.get(result);
+    const out = Object.hasOwn(outResults, result) ? outResults[result] : undefined;
     if (out) next = { ...next, status: out, statusSource: `${out} in ${where}` };
     // An officer's rally (L8) that finds the unit out of the fight brings it back; otherwise it only removed DPs.
     if (result === 'rallied' && next.status !== 'ready') next = { ...next, status: 'ready', statusSource: `rallied in ${where}` };
@@ -358,11 +358,9 @@ export function roles(action: Action): Array<{ target: Target, role: Role }> {
 
 // ─── Showing the state ───────────────────────────────────────────────────────────────────────────
 
-/** The columns worth showing for a rule set: SCRUD has no counters; Ancients tokens; Loose Files DPs. */
-export function stateColumns(model: ScenarioModel): Array<'dp' | 'casualties' | 'stands' | 'tokens' | 'tested' | 'cp'> {
-    if (model.rules === 'ancients') return ['tokens', 'tested'];
-    if (model.rules === 'loose-files') return ['dp', 'casualties', 'stands', 'cp'];
-    return [];
+/** The columns worth showing: the ones the file's rule set keeps (`Ruleset.campaign.columns`). */
+export function stateColumns(model: ScenarioModel): readonly StateColumn[] {
+    return model.ruleset?.campaign.columns ?? [];
 }
 
 export function statusText(state: UnitCampaignState): string {

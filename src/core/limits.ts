@@ -47,9 +47,6 @@ export const LIMIT_BOUNDS: Readonly<Record<keyof LimitValues, readonly [number, 
     maxOddsUnitsPerSide: [1, 2000]
 };
 
-/** The limits in force: the defaults, or what the `umpire.limits.*` settings say (see `applyLimitSettings`). */
-export const Limits: LimitValues = { ...LIMIT_DEFAULTS };
-
 /** The setting names under `umpire.limits.` (package.json), by limit. */
 export const LIMIT_SETTINGS: Readonly<Record<keyof LimitValues, string>> = {
     maxFileChars: 'fileCharacters',
@@ -63,19 +60,19 @@ export const LIMIT_SETTINGS: Readonly<Record<keyof LimitValues, string>> = {
 };
 
 /**
- * Applies the `umpire.limits` settings object (`{ unitsPerForce: 2000, … }`); a missing or
- * non-numeric value restores the default, a value out of bounds is clamped. Returns the limits in force.
+ * The limits the `umpire.limits` settings object asks for (`{ unitsPerForce: 2000, … }`): a missing
+ * or non-numeric value keeps the default, a value out of bounds is clamped. A new value each time:
+ * limits are passed down with each parse (src/core/model-cache.ts), never changed in place.
  */
-export function applyLimitSettings(settings: unknown): LimitValues {
+export function limitsFromSettings(settings: unknown): LimitValues {
     const given = settings && typeof settings === 'object' ? settings as Record<string, unknown> : {};
+    const limits = { ...LIMIT_DEFAULTS };
     for (const key of Object.keys(LIMIT_DEFAULTS) as Array<keyof LimitValues>) {
         const value = given[LIMIT_SETTINGS[key]];
         const [low, high] = LIMIT_BOUNDS[key];
-        Limits[key] = typeof value === 'number' && Number.isFinite(value)
-            ? Math.min(high, Math.max(low, Math.floor(value)))
-            : LIMIT_DEFAULTS[key];
+        if (typeof value === 'number' && Number.isFinite(value)) limits[key] = Math.min(high, Math.max(low, Math.floor(value)));
     }
-    return Limits;
+    return Object.freeze(limits);
 }
 
 /** The setting that moves a limit, for messages: `umpire.limits.unitsPerForce`. */

@@ -2,7 +2,6 @@
  * What resolving one action produces, whatever the rule set: the stable JSON shape (docs/json.md),
  * the lines of the outcome block written into the file, and the lines the CLI prints.
  */
-import type { RulesetId } from './scenario.js';
 
 /** One unit's part in the outcome. Rule sets add their own fields beside these. */
 export interface UnitOutcomeJson {
@@ -17,7 +16,7 @@ export interface UnitOutcomeJson {
 export interface ResolutionJson {
     name: string;
     kind: string;
-    rules: RulesetId;
+    rules: string;
     turn: string | null;
     /** The seed that threw the dice, or null when the dice were entered from the table. */
     seed: number | null;

@@ -12,11 +12,11 @@
  */
 import type { Scenario } from '../language/generated/ast.js';
 import { modelOf } from './model-cache.js';
-import { unquote, type ActionModel, type ScenarioModel } from './scenario.js';
+import type { ActionModel, ScenarioModel } from './scenario.js';
 import { participants } from './campaign-state.js';
 import { actionOffsets, applyEdits, isNoOp, resolutionEdit, type OffsetEdit } from './outcome-edit.js';
 import type { DiceChoice, Resolution } from './resolution.js';
-import { isUnresolvable, resolveAction, rulesetPlugin, type ResolveOptions } from './resolve.js';
+import { isResolvable, isUnresolvable, outcomeStatus, resolveAction, type ResolveOptions } from './resolve.js';
 
 export interface CheckedText {
     root: Scenario;
@@ -43,20 +43,12 @@ export class ResolveAllError extends Error {
 
 /** The outcome as written is current: same dice kind, and the fingerprint of its inputs still matches. */
 export function hasCurrentOutcome(model: ScenarioModel, action: ActionModel): boolean {
-    const outcome = action.node.outcome;
-    const plugin = rulesetPlugin(model.rules);
-    if (!outcome || !plugin) return false;
-    if (outcome.check === undefined) return true; // written by hand, without a fingerprint: the umpire's own
-    const entered = plugin.hasEnteredDice(model, action);
-    if (outcome.entered !== entered) return false;
-    const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : { kind: 'seed', seed: outcome.seed ?? 0 };
-    const again = plugin.resolve(model, action, dice);
-    return isUnresolvable(again) || again.json.check === unquote(outcome.check);
+    const status = outcomeStatus(model, action).kind;
+    return status === 'current' || status === 'hand-written' || status === 'unresolvable';
 }
 
 function needsOutcome(model: ScenarioModel, action: ActionModel): boolean {
-    const plugin = rulesetPlugin(model.rules);
-    return (plugin?.kinds.includes(action.node.kind) ?? false) && !hasCurrentOutcome(model, action);
+    return isResolvable(model, action) && !hasCurrentOutcome(model, action);
 }
 
 export async function resolveAll(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] }> {

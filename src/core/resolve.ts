@@ -1,35 +1,13 @@
 /**
- * The rule sets the tool resolves, behind one interface, so that the CLI, the language server and
- * the campaign state treat every rule set alike. Each rule set's plugin lives in its own file.
+ * The one guarded entry point through which every action is resolved, whatever its rule set (the
+ * CLI, the editor's Resolve, hovers, previews and the stale-outcome check all come here): size
+ * limits first, the dice chosen once, and a rule set's failure turned into a reason, never a throw.
  */
 import { isSeed } from '../language/generated/ast.js';
-import type { ActionModel, RulesetId, ScenarioModel } from './scenario.js';
+import { unquote, type ActionModel, type ScenarioModel } from './scenario.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
-import { scrudPlugin } from '../rulesets/scrud/scrud-report.js';
-import { ancientsPlugin } from '../rulesets/ancients/ancients-report.js';
-import { looseFilesPlugin } from '../rulesets/loose-files/loose-files-report.js';
+import type { Ruleset } from './ruleset.js';
 import { resolveSizeProblem } from './size-guards.js';
-
-export interface RulesetPlugin {
-    readonly id: RulesetId;
-    /** The action kinds (`engagement`, `fire`, …) this rule set resolves. */
-    readonly kinds: readonly string[];
-    /** Whether the umpire typed in the dice thrown on the table for this action. */
-    hasEnteredDice(model: ScenarioModel, action: ActionModel): boolean;
-    /** Applies the rules. Never throws on a broken action: it says what is missing instead. */
-    resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
-}
-
-const plugins = new Map<RulesetId, RulesetPlugin>([[scrudPlugin.id, scrudPlugin], [ancientsPlugin.id, ancientsPlugin], [looseFilesPlugin.id, looseFilesPlugin]]);
-
-/** Rule sets are added here as they land; a scenario naming another gets "not supported yet". */
-export function registerRuleset(plugin: RulesetPlugin): void {
-    plugins.set(plugin.id, plugin);
-}
-
-export function rulesetPlugin(id: RulesetId): RulesetPlugin | undefined {
-    return plugins.get(id);
-}
 
 export function isUnresolvable<T extends object>(value: T | Unresolvable): value is Unresolvable {
     return 'problem' in value;
@@ -44,39 +22,99 @@ export interface ResolveOptions {
     newSeed: () => number;
 }
 
-/**
- * Which dice an action is resolved with: the dice entered from the table; else the seed asked for;
- * else the action's `seed`; else the seed its written outcome recorded (so resolving again changes
- * nothing); else a new seed, which the written outcome records.
- */
-export function chooseDice(model: ScenarioModel, action: ActionModel, options: ResolveOptions): DiceChoice {
-    const plugin = rulesetPlugin(model.rules);
-    if (plugin?.hasEnteredDice(model, action)) return { kind: 'entered' };
-    if (options.seed !== undefined) return { kind: 'seed', seed: options.seed };
-    if (!options.reroll) {
-        const own = action.node.statements.find(isSeed);
-        if (own) return { kind: 'seed', seed: own.value };
-        const recorded = action.node.outcome?.seed;
-        if (recorded !== undefined) return { kind: 'seed', seed: recorded };
-    }
-    return { kind: 'seed', seed: options.newSeed() };
+/** The rule set of the file, if it resolves this kind of action (what gets lenses). */
+export function resolverOf(model: ScenarioModel, action: ActionModel): Ruleset | undefined {
+    const ruleset = model.ruleset;
+    return ruleset?.kinds.includes(action.node.kind) ? ruleset : undefined;
 }
 
-export function resolveAction(model: ScenarioModel, action: ActionModel, options: ResolveOptions): { resolution: Resolution, dice: DiceChoice } | Unresolvable {
-    const plugin = rulesetPlugin(model.rules);
-    if (!plugin) return { problem: `The ${model.rules} rules are not supported yet.` };
-    if (!plugin.kinds.includes(action.node.kind)) {
-        return { problem: `${model.rules} has no '${action.node.kind}' action.` };
-    }
+/** Whether the scenario's rule set resolves this kind of action. */
+export function isResolvable(model: ScenarioModel, action: ActionModel): boolean {
+    return resolverOf(model, action) !== undefined;
+}
+
+/**
+ * The dice an action is resolved with when no new seed is drawn: the dice entered from the table;
+ * else the seed asked for; else the action's `seed`; else the seed its written outcome recorded (so
+ * resolving again changes nothing). Undefined when only a new seed would do.
+ */
+export function knownDice(model: ScenarioModel, action: ActionModel, options: Omit<ResolveOptions, 'newSeed'> = {}): DiceChoice | undefined {
+    if (model.ruleset?.usesEnteredDice(model, action)) return { kind: 'entered' };
+    if (options.seed !== undefined) return { kind: 'seed', seed: options.seed };
+    if (options.reroll) return undefined;
+    const own = action.node.statements.find(isSeed);
+    if (own) return { kind: 'seed', seed: own.value };
+    const recorded = action.node.outcome?.seed;
+    return recorded !== undefined ? { kind: 'seed', seed: recorded } : undefined;
+}
+
+/** Whether resolving the action would draw a new seed (it has no dice, seed or recorded seed). */
+export function needsNewSeed(model: ScenarioModel, action: ActionModel, options: Omit<ResolveOptions, 'newSeed'> = {}): boolean {
+    return knownDice(model, action, options) === undefined;
+}
+
+/** The dice of `knownDice`, else a new seed, which the written outcome records. */
+export function chooseDice(model: ScenarioModel, action: ActionModel, options: ResolveOptions): DiceChoice {
+    return knownDice(model, action, options) ?? { kind: 'seed', seed: options.newSeed() };
+}
+
+/** Resolves with the given dice, through the guards: what every path that resolves calls. */
+export function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+    const ruleset = model.ruleset;
+    if (!ruleset) return { problem: `The ${model.rules} rules are not known: nothing can be resolved.` };
+    if (!ruleset.kinds.includes(action.node.kind)) return { problem: `${model.rules} has no '${action.node.kind}' action.` };
     const tooLarge = resolveSizeProblem(model, action);
     if (tooLarge) return tooLarge;
-    const dice = chooseDice(model, action, options);
     try {
-        const resolution = plugin.resolve(model, action, dice);
-        if (isUnresolvable(resolution)) return resolution;
-        return { resolution, dice };
+        return ruleset.resolve(model, action, dice);
     } catch (err) {
         // A bug in a rule set must not take the editor down with it; the umpire is told.
         return { problem: `Could not resolve '${action.node.name}': ${err instanceof Error ? err.message : String(err)}` };
     }
+}
+
+/**
+ * Resolves a written outcome again from the dice it records (its seed, or the entered dice): what
+ * the stale check and hovers compare the file with.
+ */
+export function replayOutcome(model: ScenarioModel, action: ActionModel): { resolution: Resolution, dice: DiceChoice } | Unresolvable | undefined {
+    const outcome = action.node.outcome;
+    if (!outcome) return undefined;
+    const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : { kind: 'seed', seed: outcome.seed ?? 0 };
+    const resolution = resolveWith(model, action, dice);
+    return isUnresolvable(resolution) ? resolution : { resolution, dice };
+}
+
+/** How a written outcome stands against its action as the file says it now. */
+export type OutcomeStatus =
+    | { kind: 'none' }
+    /** Written by hand, without a fingerprint: the umpire's own. */
+    | { kind: 'hand-written' }
+    /** Thrown from a seed while dice are now entered, or the other way round. */
+    | { kind: 'dice-changed', enteredNow: boolean }
+    | { kind: 'unresolvable', problem: string }
+    | { kind: 'current' }
+    | { kind: 'stale' };
+
+/** Compares a written outcome's fingerprint with the one its recorded dice give today. */
+export function outcomeStatus(model: ScenarioModel, action: ActionModel): OutcomeStatus {
+    const outcome = action.node.outcome;
+    if (!outcome || !model.ruleset) return { kind: 'none' };
+    if (outcome.check === undefined) return { kind: 'hand-written' };
+    const enteredNow = model.ruleset.usesEnteredDice(model, action);
+    if (outcome.entered !== enteredNow) return { kind: 'dice-changed', enteredNow };
+    const again = replayOutcome(model, action);
+    if (!again) return { kind: 'none' };
+    if (isUnresolvable(again)) return { kind: 'unresolvable', problem: again.problem };
+    return again.resolution.json.check === unquote(outcome.check) ? { kind: 'current' } : { kind: 'stale' };
+}
+
+export function resolveAction(model: ScenarioModel, action: ActionModel, options: ResolveOptions): { resolution: Resolution, dice: DiceChoice } | Unresolvable {
+    if (!model.ruleset) return { problem: `The ${model.rules} rules are not known: nothing can be resolved.` };
+    if (!model.ruleset.kinds.includes(action.node.kind)) return { problem: `${model.rules} has no '${action.node.kind}' action.` };
+    const tooLarge = resolveSizeProblem(model, action);
+    if (tooLarge) return tooLarge;
+    const dice = chooseDice(model, action, options);
+    const resolution = resolveWith(model, action, dice);
+    return isUnresolvable(resolution) ? resolution : { resolution, dice };
 }

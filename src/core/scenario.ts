@@ -1,20 +1,21 @@
 /**
- * The scenario model: the AST read into plain data that the rules engines and reports can use.
- * Units made by a count (`x3`) become separate instances (`Line#1` … `Line#3`); grades' stats are
- * merged under the unit's own. Nothing here throws on a broken file: what cannot be read is left out,
- * and the validator says why.
+ * The scenario model: the AST read into the forces, units, grades and actions the rule sets work
+ * on. Units made by a count (`x3`) become separate instances (`Line#1` … `Line#3`); grades' stats are
+ * merged under the unit's own. The model is not free of the AST: it keeps each unit's, grade's and
+ * action's node, so that checks can point at the text and readers can see an action's statements
+ * (ARCHITECTURE.md, "The model holds AST nodes"). Nothing here throws on a broken file: what cannot
+ * be read is left out, and the validator says why.
  */
 import {
-    isAction, isForce, isGrade, isModifier, isTurn, isUnitState,
+    isAction, isForce, isGrade, isModifier, isSides, isTurn, isUnitState,
     type Action, type Fact, type Force, type Grade, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
 } from '../language/generated/ast.js';
-import { LIMIT_DEFAULTS, Limits } from './limits.js';
-
-export type RulesetId = 'scrud' | 'ancients' | 'loose-files';
+import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
+import type { Ruleset, RulesetRegistry } from './ruleset.js';
 
 export type StatValue = number | string | true;
 
-/** The most units one `xN` may make by default; the limit in force is `Limits.maxCount` (docs/limits.md). */
+/** The most units one `xN` may make by default; the limit in force is `model.limits.maxCount` (docs/limits.md). */
 export const MAX_COUNT = LIMIT_DEFAULTS.maxCount;
 
 export interface UnitModel {
@@ -51,7 +52,12 @@ export interface ActionModel {
 
 export interface ScenarioModel {
     readonly title: string | undefined;
-    readonly rules: RulesetId;
+    /** The rule set's name, as written after `rules` (or the registry's default without a `rules` line). */
+    readonly rules: string;
+    /** The rule set, or undefined when the file names one that is not known. */
+    readonly ruleset: Ruleset | undefined;
+    /** The limits in force when the file was parsed (docs/limits.md). */
+    readonly limits: LimitValues;
     readonly options: ReadonlyMap<string, StatValue>;
     readonly grades: ReadonlyMap<string, Grade>;
     readonly modifiers: ReadonlyMap<string, Modifier>;
@@ -92,11 +98,11 @@ export function unitCount(unit: Unit): number {
  * The force's units, counts expanded. At most `room` instances are built (the force and file limits,
  * docs/limits.md): the validator reports the unit lines past it (`units-limit`).
  */
-export function buildForce(force: Force, room = Limits.maxUnitsPerForce): ForceModel {
+export function buildForce(force: Force, limits: LimitValues = LIMIT_DEFAULTS, room = limits.maxUnitsPerForce): ForceModel {
     const units: UnitModel[] = [];
     const forceName = force.name ?? '';
     for (const unit of force.units) {
-        const count = Math.min(unitCount(unit), Limits.maxCount, room - units.length);
+        const count = Math.min(unitCount(unit), limits.maxCount, room - units.length);
         const grade = unit.grade?.ref;
         const stats = new Map<string, StatValue>();
         for (const s of grade?.stats ?? []) stats.set(s.key, statValue(s));
@@ -119,14 +125,15 @@ export function buildForce(force: Force, room = Limits.maxUnitsPerForce): ForceM
     return { name: forceName, units, byName, node: force };
 }
 
-export function buildScenario(root: Scenario): ScenarioModel {
+export function buildScenario(root: Scenario, context: { rulesets: RulesetRegistry, limits: LimitValues }): ScenarioModel {
+    const { limits } = context;
     const grades = new Map<string, Grade>();
     const modifiers = new Map<string, Modifier>();
     const forces = new Map<string, ForceModel>();
     const actions: ActionModel[] = [];
     const states: Array<{ node: UnitState, beforeAction: number }> = [];
     const options = new Map<string, StatValue>();
-    let unitsLeft = Limits.maxUnitsPerFile;
+    let unitsLeft = limits.maxUnitsPerFile;
     for (const o of root.options) {
         options.set(o.name, o.number ?? o.word ?? (o.text !== undefined ? unquote(o.text) : true));
     }
@@ -135,7 +142,7 @@ export function buildScenario(root: Scenario): ScenarioModel {
         else if (isModifier(el)) { if (!modifiers.has(el.name)) modifiers.set(el.name, el); }
         else if (isForce(el)) {
             if (forces.has(el.name)) return;
-            const force = buildForce(el, Math.min(Limits.maxUnitsPerForce, unitsLeft));
+            const force = buildForce(el, limits, Math.min(limits.maxUnitsPerForce, unitsLeft));
             unitsLeft -= force.units.length;
             forces.set(el.name, force);
         }
@@ -144,9 +151,10 @@ export function buildScenario(root: Scenario): ScenarioModel {
         else if (isTurn(el)) for (const inner of el.elements) visit(inner, el);
     };
     for (const el of root.elements) visit(el, undefined);
+    const rules = root.rules ?? context.rulesets.defaultId;
     return {
         title: root.title !== undefined ? unquote(root.title) : undefined,
-        rules: (root.rules as RulesetId | undefined) ?? 'scrud',
+        rules, ruleset: context.rulesets.get(rules), limits,
         options, grades, modifiers, forces, actions, states, root
     };
 }
@@ -178,4 +186,18 @@ export function targetText(target: Target | undefined): string {
 export function turnLabel(turn: Turn | undefined): string | undefined {
     if (!turn) return undefined;
     return turn.name ?? String(turn.number);
+}
+
+/** The units on each side of an action's `A attacks B`, each once, in force declaration order. */
+export function sideUnits(model: ScenarioModel, action: Action): { attackers: UnitModel[], defenders: UnitModel[] } | undefined {
+    const sides = action.statements.find(isSides);
+    if (!sides) return undefined;
+    const collect = (targets: typeof sides.attackers) => {
+        const seen = new Map<string, UnitModel>();
+        for (const t of targets) for (const u of unitsOf(model, t)) seen.set(u.id, u);
+        const all = [...seen.values()];
+        const forces = [...new Set(all.map(u => u.force))];
+        return all.sort((a, b) => forces.indexOf(a.force) - forces.indexOf(b.force) || a.order - b.order);
+    };
+    return { attackers: collect(sides.attackers), defenders: collect(sides.defenders) };
 }

@@ -2,8 +2,8 @@
  * The size guards of resolve and odds (issue 9, docs/limits.md): an action with a side larger than
  * the limits is refused with a reason instead of throwing thousands of dice or freezing on odds.
  */
-import { Limits, settingName } from './limits.js';
-import { sideUnits } from '../rulesets/scrud/scrud-reader.js';
+import { settingName } from './limits.js';
+import { sideUnits } from './scenario.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 import type { Unresolvable } from './resolution.js';
 
@@ -15,13 +15,13 @@ function largestSide(model: ScenarioModel, action: ActionModel): number {
 /** Why an action is too large to resolve, or undefined. */
 export function resolveSizeProblem(model: ScenarioModel, action: ActionModel): Unresolvable | undefined {
     const n = largestSide(model, action);
-    if (n <= Limits.maxUnitsPerSide) return undefined;
-    return { problem: `'${action.node.name}' has a side of ${n} units; an action resolves at most ${Limits.maxUnitsPerSide} a side (setting ${settingName('maxUnitsPerSide')}).` };
+    if (n <= model.limits.maxUnitsPerSide) return undefined;
+    return { problem: `'${action.node.name}' has a side of ${n} units; an action resolves at most ${model.limits.maxUnitsPerSide} a side (setting ${settingName('maxUnitsPerSide')}).` };
 }
 
 /** Why exact odds would take too long, or undefined: the time budget, said instead of freezing. */
 export function oddsSizeProblem(model: ScenarioModel, action: ActionModel): Unresolvable | undefined {
     const n = largestSide(model, action);
-    if (n <= Limits.maxOddsUnitsPerSide) return undefined;
-    return { problem: `Exact odds for a side of ${n} units would take too long; they are computed up to ${Limits.maxOddsUnitsPerSide} a side (setting ${settingName('maxOddsUnitsPerSide')}).` };
+    if (n <= model.limits.maxOddsUnitsPerSide) return undefined;
+    return { problem: `Exact odds for a side of ${n} units would take too long; they are computed up to ${model.limits.maxOddsUnitsPerSide} a side (setting ${settingName('maxOddsUnitsPerSide')}).` };
 }

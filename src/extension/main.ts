@@ -14,6 +14,7 @@ import {
     type ErrorHandler, type LanguageClientOptions, type ServerOptions
 } from 'vscode-languageclient/node.js';
 import { OddsPanel, type OddsTarget } from './odds-view.js';
+import { UmpireCommands, type StatusArgs, type StatusResult } from '../protocol.js';
 
 let client: LanguageClient | undefined;
 
@@ -25,9 +26,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const output = vscode.window.createOutputChannel('Umpire');
     context.subscriptions.push(output);
     context.subscriptions.push(
-        vscode.commands.registerCommand('umpire.showOdds', (target?: OddsTarget) => showOdds(target, output)),
-        vscode.commands.registerCommand('umpire.showStatus', () => showStatus()),
-        vscode.commands.registerCommand('umpire.restartServer', () => restart(context, output))
+        vscode.commands.registerCommand(UmpireCommands.showOdds, (target?: OddsTarget) => showOdds(target, output)),
+        vscode.commands.registerCommand(UmpireCommands.showStatus, () => showStatus()),
+        vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output))
     );
     await start(context, output);
 }
@@ -90,8 +91,9 @@ async function showStatus(): Promise<void> {
     const uri = editor.document.uri.toString();
     const at = await vscode.window.showInputBox({ title: 'Campaign state', prompt: 'At the end of which turn? Leave empty for the end of the file.' });
     if (at === undefined) return;
+    const args: StatusArgs = { uri, at: at.trim() === '' ? undefined : at.trim() };
     const result = await client.sendRequest(ExecuteCommandRequest.type,
-        { command: 'umpire.status', arguments: [{ uri, at: at.trim() === '' ? undefined : at.trim() }] }) as { available: boolean, markdown?: string, reason?: string } | null;
+        { command: UmpireCommands.status, arguments: [args] }) as StatusResult | null;
     if (!result?.available || result.markdown === undefined) {
         void vscode.window.showWarningMessage(result?.reason ?? 'The campaign state could not be shown.');
         return;

@@ -4,16 +4,7 @@
  * Content-Security-Policy allows nothing but its own nonce'd style sheet. No vscode import, so
  * that it is tested like any other function.
  */
-import type { OddsReport, SideOdds, UnitOdds } from '../core/odds.js';
-
-export interface OddsUnavailable {
-    available: false;
-    action?: string;
-    reason: string;
-}
-
-/** What `umpire.odds` answers: one report, a reason there is none, or every action's. */
-export type OddsAnswer = OddsReport | OddsUnavailable | { actions: Array<OddsReport | OddsUnavailable> };
+import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds } from '../protocol.js';
 
 /** Result labels in the order an umpire reads them, best to worst; the colours follow. */
 const LABEL_COLOURS: Record<string, string> = {

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node.js';
-import { renderOddsHtml, type OddsAnswer } from './odds-html.js';
+import { renderOddsHtml } from './odds-html.js';
+import { UmpireCommands, type OddsAnswer } from '../protocol.js';
 
 const REFRESH_DELAY_MS = 400;
 
@@ -52,7 +53,7 @@ export class OddsPanel {
         try {
             const client = this.client();
             answer = client
-                ? await client.sendRequest(ExecuteCommandRequest.type, { command: 'umpire.odds', arguments: [target] }) as OddsAnswer
+                ? await client.sendRequest(ExecuteCommandRequest.type, { command: UmpireCommands.odds, arguments: [target] }) as OddsAnswer
                 : { available: false, reason: 'the Umpire language server is not running.' };
         } catch (err) {
             this.output.appendLine(`Odds for ${target.action ?? target.uri}: ${String(err)}`);

@@ -1,23 +1,45 @@
 import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
-import { Limits } from '../core/limits.js';
+import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
+import { setModelContext } from '../core/model-cache.js';
+import type { RulesetRegistry } from '../core/ruleset.js';
+import type { Scenario } from './generated/ast.js';
 import type { CancellationToken } from 'vscode-languageserver';
 
 /**
  * Parses documents behind guards (PITFALLS.md): files over the size limit or with absurd nesting are
  * not handed to the parser at all, and a parser that throws is replaced, because after a throw its
  * internal state can return the previous document's tree with no errors.
+ *
+ * Each parse records the context its model is built in (src/core/model-cache.ts): the rule sets a
+ * file may name, and the limits in force at that moment (settings change them for later parses).
  */
 export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private readonly parsers = new Map<LangiumCoreServices, LangiumParser>();
+    private limits: LimitValues = LIMIT_DEFAULTS;
 
-    constructor(services: LangiumSharedCoreServices) {
+    constructor(services: LangiumSharedCoreServices, readonly rulesets: RulesetRegistry) {
         super(services);
     }
 
+    /** The limits for the parses from now on (`umpire.limits.*`, docs/limits.md). */
+    setLimits(limits: LimitValues): void {
+        this.limits = limits;
+    }
+
+    get limitsInForce(): LimitValues {
+        return this.limits;
+    }
+
     protected override parse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
+        const result = this.guardedParse<T>(uri, text);
+        setModelContext(result.value as unknown as Scenario, { rulesets: this.rulesets, limits: this.limits });
+        return result;
+    }
+
+    private guardedParse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
         const services = this.serviceRegistry.getServices(uri);
-        const refusal = refuse(text);
+        const refusal = refuse(text, this.limits);
         if (refusal) return this.emptyWith<T>(services, refusal);
         try {
             return this.parserFor(services).parse<T>(text);
@@ -68,10 +90,10 @@ export interface LimitProblem {
 export const LIMIT_MARK = 'Limit: ';
 
 /** Why a text is not parsed, or undefined when it may be. Linear in the text, no allocation per character. */
-export function refuse(text: string): LimitProblem | undefined {
-    if (text.length > Limits.maxFileChars) {
+export function refuse(text: string, limits: LimitValues = LIMIT_DEFAULTS): LimitProblem | undefined {
+    if (text.length > limits.maxFileChars) {
         const mb = (text.length / 1_000_000).toFixed(1);
-        return { message: `${LIMIT_MARK}This file has ${mb} million characters; Umpire reads files up to ${Limits.maxFileChars / 1_000_000} million. Split the campaign into several files.`, offset: 0, line: 1, column: 1, length: 1 };
+        return { message: `${LIMIT_MARK}This file has ${mb} million characters; Umpire reads files up to ${limits.maxFileChars / 1_000_000} million. Split the campaign into several files.`, offset: 0, line: 1, column: 1, length: 1 };
     }
     let depth = 0, line = 1, column = 1;
     for (let i = 0; i < text.length; i++) {
@@ -80,8 +102,8 @@ export function refuse(text: string): LimitProblem | undefined {
         if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) { line++; column = 1; continue; }
         column++;
         if (c === 123) {
-            if (++depth > Limits.maxBraceDepth) {
-                return { message: `${LIMIT_MARK}Braces nest more than ${Limits.maxBraceDepth} deep here; a scenario never needs more than 4. Close the open blocks.`, offset: i, line, column: column - 1, length: 1 };
+            if (++depth > limits.maxBraceDepth) {
+                return { message: `${LIMIT_MARK}Braces nest more than ${limits.maxBraceDepth} deep here; a scenario never needs more than 4. Close the open blocks.`, offset: i, line, column: column - 1, length: 1 };
             }
         } else if (c === 125 && depth > 0) depth--;
     }

@@ -1,6 +1,6 @@
 import { DefaultDocumentValidator, DocumentValidator, type LangiumDocument, type ValidationOptions } from 'langium';
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
-import { Codes } from './validation/codes.js';
+import { Codes } from '../core/codes.js';
 import { LIMIT_MARK } from './battle-document-factory.js';
 
 /** The most problems published for one file; garbage would otherwise flood the editor. */

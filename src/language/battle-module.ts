@@ -20,6 +20,8 @@ import { UmpireConfigurationProvider } from './lsp/settings.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
+import type { RulesetRegistry } from '../core/ruleset.js';
+import { builtInRulesets } from '../rulesets/registry.js';
 
 /** Services this language adds to Langium's. */
 export type BattleAddedServices = {
@@ -56,10 +58,13 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
     }
 };
 
-/** Shared services: documents are parsed behind the size and nesting guards. */
-export const BattleSharedModule: Module<LangiumSharedServices, PartialLangiumSharedServices> = {
+/**
+ * Shared services: documents are parsed behind the size and nesting guards, each parse knowing the
+ * rule sets a file may name.
+ */
+export const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
-        LangiumDocumentFactory: (services) => new BattleDocumentFactory(services),
+        LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets),
         // Settings are `umpire.*` (package.json), not a section named after the language.
         ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
     },
@@ -67,13 +72,18 @@ export const BattleSharedModule: Module<LangiumSharedServices, PartialLangiumSha
         ExecuteCommandHandler: (services) => new BattleCommandHandler(services),
         NodeKindProvider: () => new BattleNodeKindProvider()
     }
-};
+});
 
-export function createBattleServices(context: DefaultSharedModuleContext): {
+export interface BattleModuleContext extends DefaultSharedModuleContext {
+    /** The rule sets files may name: the built-in ones unless given (a test adds its own). */
+    rulesets?: RulesetRegistry;
+}
+
+export function createBattleServices(context: BattleModuleContext): {
     shared: LangiumSharedServices,
     Battle: BattleServices
 } {
-    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, BattleSharedModule);
+    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets()));
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, BattleModule);
     shared.ServiceRegistry.register(Battle);
     registerValidationChecks(Battle);

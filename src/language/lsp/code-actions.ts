@@ -1,6 +1,6 @@
 /**
  * Quick fixes: one per diagnostic that has an obvious repair, keyed by the diagnostic's stable code
- * (validation/codes.ts). A fix never guesses a game fact: a missing die is not invented (the fix is to
+ * (src/core/codes.ts); a rule set names, for its own codes, which generic fix applies (`Ruleset.fixes`). A fix never guesses a game fact: a missing die is not invented (the fix is to
  * drop the entered dice and draw a seed instead), and a missing stat is left to the umpire.
  */
 import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
@@ -8,16 +8,16 @@ import type { CodeActionProvider } from 'langium/lsp';
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import {
     isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
-    type Dice, type Scenario, type Stat, type Target, type Unit
+    type Scenario, type Stat, type Target, type Unit
 } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
-import { maxTestRoll } from '../../rulesets/ancients/ancients-reader.js';
-import { unitsOf, type RulesetId } from '../../core/scenario.js';
-import { Limits } from '../../core/limits.js';
+import type { FixKind, RulesetVocabulary } from '../../core/ruleset.js';
+import { closeSpellings } from '../../core/spelling.js';
 import { newSeed } from '../../core/dice.js';
-import { Codes } from '../validation/codes.js';
-import { GRADE_RANGE, MODIFIER_RANGE, signed } from '../validation/common.js';
-import { factsAt, STAT_VOCABULARY } from './completion.js';
+import { Codes } from '../../core/codes.js';
+import { GRADE_RANGE, MODIFIER_RANGE } from '../validation/common.js';
+import { signedValue as signed } from '../../core/signed.js';
+import { factsAt } from './completion.js';
 import { staleOutcomeActions } from './stale-fix.js';
 
 /** What a fix needs: the file, the diagnostic, and the AST node the diagnostic starts on. */
@@ -38,7 +38,7 @@ export class BattleCodeActionProvider implements CodeActionProvider {
         const text = document.textDocument.getText();
         const actions: CodeAction[] = [];
         for (const diagnostic of params.context.diagnostics) {
-            const fix = FIXES[String(diagnostic.code)];
+            const fix = FIXES[String(diagnostic.code)] ?? rulesetFix(root, String(diagnostic.code));
             if (!fix) continue;
             const offset = document.textDocument.offsetAt(diagnostic.range.start);
             const node = CstUtils.findLeafNodeAtOffset(root.$cstNode, offset)?.astNode;
@@ -57,7 +57,8 @@ export const FIXES: Record<string, Fix> = {
     [Codes.countZero]: c => withNode(c, isUnit, unit => removeCount(c, unit)),
     [Codes.countTooLarge]: c => withNode(c, isUnit, unit => {
         const count = GrammarUtils.findNodeForProperty(unit.$cstNode, 'count');
-        return count ? [quickFix(c, `Make it x${Limits.maxCount}, the most one line may make`, [replace(c, count, `x${Limits.maxCount}`)])] : [];
+        const max = modelOf(unit).limits.maxCount;
+        return count ? [quickFix(c, `Make it x${max}, the most one line may make`, [replace(c, count, `x${max}`)])] : [];
     }),
     [Codes.seedWithDice]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (the entered dice are used)', [deleteStatement(c, seed)])]),
     [Codes.outcomeStale]: c => staleOutcomeActions(c.document, c.diagnostic),
@@ -69,30 +70,14 @@ export const FIXES: Record<string, Fix> = {
         const statement = AstUtils.getContainerOfType(c.node, (n): n is AstNode => isAction(n.$container));
         return statement ? [quickFix(c, 'Remove this statement', [deleteStatement(c, statement)])] : [];
     },
-    [Codes.ancientsStatValue]: fixStatFromVocabulary,
-    [Codes.lfStatValue]: fixStatFromVocabulary,
-    [Codes.lfClassRange]: fixStatFromVocabulary,
-    [Codes.ancientsStatUnknown]: c => respell(c, Object.keys(STAT_VOCABULARY[rulesOf(c.root)])),
-    [Codes.lfUnknownStat]: c => respell(c, Object.keys(STAT_VOCABULARY[rulesOf(c.root)])),
-    [Codes.lfUnknownFact]: c => respell(c, factsAt(c.node, c.root)),
     [Codes.stateUnknownKey]: c => respell(c, factsAt(c.node, c.root)),
-    [Codes.ancientsTokensRange]: c => withNode(c, isStat, stat => setStatValue(c, stat, ['0'])),
-    [Codes.ancientsLeadershipRange]: c => withNode(c, isStat, stat => {
-        const value = stat.value?.number;
-        if (value === undefined) return [];
-        return setStatValue(c, stat, [String(Math.min(Math.max(value, 2), maxTestRoll(modelOf(stat))))]);
-    }),
     [Codes.diceLabel]: c => withNode(c, isDice, line => {
         const label = GrammarUtils.findNodeForProperty(line.$cstNode, 'label');
         if (!label || line.label === undefined) return [];
-        return diceLabels(c.root, line).filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
+        const labels = vocabularyOf(c.root)?.diceLabels(modelOf(line), line) ?? [];
+        return labels.filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
     }),
-    [Codes.lfUnitType]: c => withNode(c, isUnit, unit => {
-        const arm = GrammarUtils.findNodeForProperty(unit.$cstNode, 'arm');
-        const types = STAT_VOCABULARY['loose-files'].type.values ?? [];
-        const close = similarNames(unit.arm, [...types, 'foot', 'horse', 'guns', 'general']);
-        return arm ? (close.length > 0 ? close : types).map(t => quickFix(c, `Change to '${t}'`, [replace(c, arm, t)])) : [];
-    }),
+    [Codes.rulesNotSupported]: replacementsFix,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;
         return last ? [quickFix(c, 'Add a reason', [insertAt(c, last.end, ', reason "…"')], true)] : [];
@@ -102,20 +87,37 @@ export const FIXES: Record<string, Fix> = {
 /** An unknown word (stat key, fact) replaced by the close spellings the rule set knows. */
 function respell(c: FixContext, known: readonly string[]): CodeAction[] {
     const word = c.document.textDocument.getText(c.diagnostic.range);
-    return similarNames(word, [...known]).map(k => quickFix(c, `Change to '${k}'`, [{ range: c.diagnostic.range, newText: k }]));
+    return closeSpellings(word, [...known]).map(k => quickFix(c, `Change to '${k}'`, [{ range: c.diagnostic.range, newText: k }]));
 }
 
-/** The labels a dice line may carry: a SCRUD force's arms (S3), the Ancients throws (A1, A5, A7). */
-function diceLabels(root: Scenario, line: Dice): string[] {
-    switch (rulesOf(root)) {
-        case 'scrud': return [...new Set(unitsOf(modelOf(line), line.target).map(u => u.arm))];
-        case 'ancients': return ['hit', 'save', 'test'];
-        default: return [];
-    }
+/** The words of the file's rule set, or undefined when the file names an unknown one. */
+function vocabularyOf(root: Scenario): RulesetVocabulary | undefined {
+    return modelOf(root).ruleset?.vocabulary;
 }
 
-function rulesOf(root: Scenario): RulesetId {
-    return (root.rules as RulesetId | undefined) ?? 'scrud';
+/** The generic fix a rule set names for one of its own codes. */
+function rulesetFix(root: Scenario, code: string): Fix | undefined {
+    const kind = modelOf(root).ruleset?.fixes?.[code];
+    return kind ? RULESET_FIXES[kind] : undefined;
+}
+
+const RULESET_FIXES: Record<FixKind, Fix> = {
+    'stat-value': fixStatFromVocabulary,
+    'respell-stat': c => respell(c, Object.keys(vocabularyOf(c.root)?.stats ?? {})),
+    'respell-fact': c => respell(c, factsAt(c.node, c.root)),
+    'replacements': replacementsFix,
+    'stat-replacements': c => withNode(c, isStat, stat => setStatValue(c, stat, replacementsOf(c)))
+};
+
+/** The replacements a check attached to its diagnostic (`data.replacements`). */
+function replacementsOf(c: FixContext): string[] {
+    const data = c.diagnostic.data as { replacements?: unknown } | undefined;
+    return Array.isArray(data?.replacements) ? data.replacements.filter((r): r is string => typeof r === 'string') : [];
+}
+
+/** Each replacement the check offered, in place of the flagged text. */
+function replacementsFix(c: FixContext): CodeAction[] {
+    return replacementsOf(c).map(r => quickFix(c, `Change to '${r}'`, [{ range: c.diagnostic.range, newText: r }]));
 }
 
 // ─── Unknown names ───────────────────────────────────────────────────────────────────────────────
@@ -127,7 +129,7 @@ function fixUnknownReference(c: FixContext): CodeAction[] {
     const actions: CodeAction[] = [];
     if (data.property === 'grade') actions.push(quickFix(c, `Declare grade '${name}'`, [declare(c, `grade ${name} 0`, isGrade)], true));
     if (data.property === 'modifiers') actions.push(quickFix(c, `Declare modifier '${name}'`, [declare(c, `modifier ${name} -1`, isModifier, isGrade)], true));
-    for (const candidate of similarNames(name, candidatesFor(c, data.property))) {
+    for (const candidate of closeSpellings(name, candidatesFor(c, data.property))) {
         actions.push(quickFix(c, `Change to '${candidate}'`, [{ range: c.diagnostic.range, newText: candidate }]));
     }
     return actions;
@@ -146,31 +148,6 @@ function candidatesFor(c: FixContext, property: string | undefined): string[] {
         }
         default: return [];
     }
-}
-
-/** Close spellings (at most two letters off, case ignored), closest first. */
-function similarNames(name: string | undefined, candidates: string[]): string[] {
-    // A half-typed line may not have the name yet.
-    if (!name) return [];
-    return candidates
-        .filter(Boolean)
-        .map(n => ({ n, d: editDistance(name.toLowerCase(), n.toLowerCase()) }))
-        .filter(({ d }) => d <= Math.min(2, Math.floor(name.length / 2)))
-        .sort((a, b) => a.d - b.d)
-        .slice(0, 3)
-        .map(({ n }) => n);
-}
-
-function editDistance(a: string, b: string): number {
-    let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-        const next = [i];
-        for (let j = 1; j <= b.length; j++) {
-            next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-        }
-        row = next;
-    }
-    return row[b.length];
 }
 
 /**
@@ -284,7 +261,7 @@ function clampValue(c: FixContext, node: AstNode, value: number, range: { min: n
 function fixStatFromVocabulary(c: FixContext): CodeAction[] {
     const stat = AstUtils.getContainerOfType(c.node, isStat);
     if (!stat) return [];
-    const values = STAT_VOCABULARY[rulesOf(c.root)]?.[stat.key]?.values ?? [];
+    const values = vocabularyOf(c.root)?.stats[stat.key]?.values ?? [];
     return setStatValue(c, stat, values);
 }
 

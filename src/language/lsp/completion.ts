@@ -7,82 +7,11 @@ import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type Maybe
 import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
 import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
-import type { RulesetId } from '../../core/scenario.js';
 import { unitCount } from '../../core/scenario.js';
-import { Limits } from '../../core/limits.js';
-import { signed } from '../validation/common.js';
-
-/** One stat a rule set reads from a grade or unit's braces; `values` lists the words it accepts. */
-export interface StatVocabulary {
-    readonly doc: string;
-    readonly values?: readonly string[];
-}
-
-/**
- * The stats each rule set reads (RULES.md S1, A1–A7, L1–L8). Other rule-set code may add keys here;
- * completion offers exactly what is listed.
- */
-export const STAT_VOCABULARY: Record<RulesetId, Record<string, StatVocabulary>> = {
-    scrud: {
-        die: { doc: 'The die this unit throws (S1): d6 unless named.', values: ['d4', 'd6', 'd8', 'average'] }
-    },
-    ancients: {
-        size: { doc: 'Dice and hit threshold (A1, A6).', values: ['huge', 'large', 'medium', 'small'] },
-        weight: { doc: 'Advantage steps and saves (A3, A5).', values: ['heavy', 'medium', 'light'] },
-        formation: { doc: 'Advantage steps (A3).', values: ['formed', 'warband', 'skirmish'] },
-        type: { doc: 'Cavalry has one advantage step over infantry (A3).', values: ['cavalry', 'infantry'] },
-        skill: { doc: 'Advantage steps: the number itself (A3).' },
-        leadership: { doc: 'The break-test score needed (A7).' },
-        shock: { doc: 'Rolls 2 more dice on the first turn of a combat when it charged (A1).' },
-        defensive: { doc: 'Rolls 2 more dice on the first turn when it did not charge (A1).' },
-        tokens: { doc: 'Damage tokens carried: -1 each on break tests (A7, A8).' },
-        tested: { doc: 'Has already made a break test this game (A7).' },
-        move: { doc: 'Movement in inches; giving ground moves half (A9).' }
-    },
-    'loose-files': {
-        class: { doc: '1 (elite) to 5 (unmotivated) (L1).', values: ['1', '2', '3', '4', '5'] },
-        type: { doc: 'Infantry, cavalry or artillery; officers and commanders (L1, L8).', values: ['infantry', 'cavalry', 'artillery', 'officer', 'commander'] },
-        guns: { doc: 'Artillery weight (L4).', values: ['light', 'medium', 'heavy'] },
-        formation: { doc: 'Skirmish order is a formation (L1, L2, L4, L5).', values: ['line', 'column', 'skirmish', 'limbered', 'unlimbered'] },
-        stands: { doc: 'Stands: strength and dice (L1, L4, L5).' },
-        dp: { doc: 'Disorder points (L1).' },
-        casualties: { doc: 'Casualties (L1).' },
-        deserted: { doc: 'Stands that deserted (L7).' },
-        weapon: { doc: 'Musket 8", rifle 10" (L5).', values: ['musket', 'rifle'] },
-        hessian: { doc: 'Hessian infantry movement (L6).' },
-        jaeger: { doc: 'Jaegers move like other troops (L6).' },
-        militia: { doc: 'Militia flee at 50% losses (L9).' },
-        cp: { doc: 'Command points of an officer (L8).' }
-    }
-};
-
-const COVERS = ['fort', 'stone-building', 'fieldwork', 'wood-building', 'obstacle'];
-/** What `state` and `ruling` lines record about a unit (campaign state, issue 8). */
-const STATE_FACTS = ['dp', 'casualties', 'stands', 'tokens', 'tested', 'untested', 'routed', 'destroyed', 'fled', 'rallied', 'reason', 'note'];
-
-/**
- * The facts each rule set reads on `Unit: fact, fact` lines, by action kind (RULES.md A1, A9, L2–L8).
- * Completion offers these after the colon; other rule-set code may extend the lists.
- */
-export const FACT_VOCABULARY: Record<RulesetId, Record<string, readonly string[]>> = {
-    scrud: {},
-    ancients: { engagement: ['charged', 'countercharged', 'follow-up'] },
-    'loose-files': {
-        engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', 'dp', 'casualties'],
-        fire: [...COVERS, 'range', 'new-target', 'same-target', 'moved', 'fled'],
-        move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', 'retire', 'under-fire', 'stop'],
-        morale: ['routs', 'retreats', 'distance', 'fled'],
-        redress: ['stationary', 'moved', 'in-combat', 'shot-at'],
-        command: ['move', 'average', 'd6', 'contact', 'dp']
-    }
-};
-
-/** Arms offered for a new unit besides the ones the file already uses. */
-const COMMON_ARMS: Record<RulesetId, readonly string[]> = {
-    scrud: ['foot', 'horse', 'guns'],
-    ancients: ['infantry', 'cavalry'],
-    'loose-files': ['infantry', 'cavalry', 'artillery', 'officer']
-};
+import { contextOf, modelOf } from '../../core/model-cache.js';
+import { STATE_KEYS } from '../../core/campaign-state.js';
+import type { RulesetVocabulary } from '../../core/ruleset.js';
+import { signedValue as signed } from '../../core/signed.js';
 
 /** At most this many `Unit#k` items for one counted unit; past it the umpire types the number. */
 const MAX_INDEX_ITEMS = 12;
@@ -103,6 +32,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
             case 'Stat.key': return this.completeStatKeys(context, root, acceptor);
             case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
             case 'Fact.key': return this.completeWords(context, factsAt(context.node, root), 'fact', acceptor);
+            case 'Scenario.rules': return this.completeWords(context, contextOf(root).rulesets.ids(), 'rule set', acceptor);
         }
         // Words used as stat keys are also keywords; only offer keywords where a statement may start.
         if (GrammarAST.isKeyword(next.feature) && isInsideWord(next.feature)) return;
@@ -118,7 +48,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
         for (const unit of force.units) {
             if (!unit.name) continue;
             acceptor(context, { label: unit.name, kind: CompletionItemKind.Field, detail: unitDetail(unit), sortText: '0' });
-            const count = Math.min(unitCount(unit), Limits.maxCount);
+            const count = Math.min(unitCount(unit), modelOf(root).limits.maxCount);
             if (!unit.count || count < 2) continue;
             for (let k = 1; k <= Math.min(count, MAX_INDEX_ITEMS); k++) {
                 acceptor(context, { label: `${unit.name}#${k}`, kind: CompletionItemKind.Field, detail: `${unit.name} ${k} of ${count}`, sortText: `1${String(k).padStart(4, '0')}` });
@@ -133,14 +63,14 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
         const force = m ? root.elements.find(e => isForce(e) && e.name === m[1]) : undefined;
         const unit = isForce(force) ? force.units.find(u => u.name === m![2]) : undefined;
         if (!unit?.count) return;
-        const count = Math.min(unitCount(unit), Limits.maxCount);
+        const count = Math.min(unitCount(unit), modelOf(root).limits.maxCount);
         for (let k = 1; k <= Math.min(count, MAX_INDEX_LIST); k++) {
             acceptor(context, { label: String(k), kind: CompletionItemKind.Value, detail: `${unit.name} ${k} of ${count}`, sortText: String(k).padStart(5, '0') });
         }
     }
 
     private completeStatKeys(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
-        const stats = STAT_VOCABULARY[rulesOf(root)];
+        const stats = vocabularyOf(root)?.stats ?? {};
         for (const [key, spec] of Object.entries(stats)) {
             acceptor(context, { label: key, kind: CompletionItemKind.Property, detail: spec.values ? spec.values.join(' | ') : undefined, documentation: spec.doc, sortText: '0' });
         }
@@ -150,7 +80,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     private completeStatValues(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
         const key = /[{,]\s*([\w-]+)\s+$/.exec(before)?.[1];
-        const values = key ? STAT_VOCABULARY[rulesOf(root)][key]?.values : undefined;
+        const values = key ? vocabularyOf(root)?.stats[key]?.values : undefined;
         for (const value of values ?? []) {
             acceptor(context, { label: value, kind: CompletionItemKind.EnumMember, detail: key, sortText: '0' });
         }
@@ -199,13 +129,14 @@ function isInsideWord(keyword: GrammarAST.Keyword): boolean {
     return rule?.name === 'Word';
 }
 
-function rulesOf(root: Scenario): RulesetId {
-    return (root.rules as RulesetId | undefined) ?? 'scrud';
+/** The words of the file's rule set, or undefined when the file names an unknown one. */
+function vocabularyOf(root: Scenario): RulesetVocabulary | undefined {
+    return modelOf(root).ruleset?.vocabulary;
 }
 
 /** The rule set's common arms, then every arm already written in the file. */
 function armsOf(root: Scenario): Set<string> {
-    const arms = new Set<string>(COMMON_ARMS[rulesOf(root)]);
+    const arms = new Set<string>(vocabularyOf(root)?.arms ?? []);
     const visit = (node: AstNode) => {
         if (isForce(node)) node.units.forEach(u => { if (u.arm) arms.add(u.arm); });
         else if (isTurn(node)) node.elements.forEach(visit);
@@ -217,9 +148,9 @@ function armsOf(root: Scenario): Set<string> {
 /** The facts a line may state where the cursor is: a state or ruling line, or a unit line of an action. */
 export function factsAt(node: AstNode | undefined, root: Scenario): readonly string[] {
     if (!node) return [];
-    if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_FACTS;
+    if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_KEYS;
     const action = AstUtils.getContainerOfType(node, isAction);
-    return action ? FACT_VOCABULARY[rulesOf(root)][action.kind] ?? [] : [];
+    return action ? vocabularyOf(root)?.facts[action.kind] ?? [] : [];
 }
 
 function unitDetail(unit: Unit): string {

@@ -10,13 +10,14 @@ import {
     isAction, isFacts, isFactor, isForce, isGrade, isModifier, isOutcomeLine, isTarget, isUnit,
     type Action, type Grade, type Scenario, type Target
 } from '../generated/ast.js';
-import { Codes } from '../validation/codes.js';
+import { Codes } from '../../core/codes.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 import { stateHoverMarkdown } from '../../core/campaign-state.js';
 import { formatFact } from '../../core/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../core/resolution.js';
-import { isUnresolvable, resolveAction, rulesetPlugin } from '../../core/resolve.js';
+import { isUnresolvable, needsNewSeed, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
+import { signedTypeset as signed } from '../../core/signed.js';
 import { oddsSummary } from './odds.js';
 
 export class BattleHoverProvider implements HoverProvider {
@@ -68,12 +69,10 @@ function unitHover(model: ScenarioModel, units: UnitModel[], action: Action | un
     const ids = new Set(units.map(u => u.id));
     if (action) {
         const here = modifiersHere(model, action, ids);
-        if (here.length > 0) {
-            const total = first.gradeValue + here.reduce((sum, m) => sum + m.value, 0);
-            out.push(`Modifiers in **${action.name}**: ${here.map(m => `${m.name} ${signed(m.value)}`).join(', ')}${model.rules === 'scrud' ? ` (total ${signed(total)})` : ''}`);
-        } else if (model.rules === 'scrud') {
-            out.push(`Modifier in **${action.name}**: ${signed(first.gradeValue)} (grade only)`);
-        }
+        const line = model.ruleset?.modifierHover
+            ? model.ruleset.modifierHover(action.name, first.gradeValue, here)
+            : here.length > 0 ? `Modifiers in **${action.name}**: ${here.map(m => `${m.name} ${signed(m.value)}`).join(', ')}` : undefined;
+        if (line) out.push(line);
         const facts = factsHere(model, action, ids);
         if (facts.length > 0) out.push(`Facts in **${action.name}**: ${facts.join(', ')}`);
         const results = writtenResults(model, action, ids);
@@ -163,31 +162,21 @@ export interface Preview {
  * outcome is current, else the dice Resolve would use (entered, the seed, or the recorded seed).
  */
 export function previewAction(document: LangiumDocument, model: ScenarioModel, action: ActionModel): Preview | undefined {
-    const plugin = rulesetPlugin(model.rules);
-    if (!plugin || !plugin.kinds.includes(action.node.kind)) return undefined;
+    if (!resolverOf(model, action)) return undefined;
     const outcome = action.node.outcome;
     const stale = outcome !== undefined && hasStaleOutcome(document, action.node);
     if (outcome && !stale) {
-        const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : { kind: 'seed', seed: outcome.seed ?? 0 };
-        const resolution = safely(() => plugin.resolve(model, action, dice));
-        if (resolution && !isUnresolvable(resolution)) return { resolution, dice, note: 'Written outcome', written: true };
+        const written = replayOutcome(model, action);
+        if (written && !isUnresolvable(written)) return { ...written, note: 'Written outcome', written: true };
     }
-    let fresh = false;
-    const result = safely(() => resolveAction(model, action, { newSeed: () => { fresh = true; return 0; } }));
-    if (!result || fresh || isUnresolvable(result)) return undefined;
+    // A preview never draws a seed: without dice or a seed there is nothing to show yet.
+    if (needsNewSeed(model, action)) return undefined;
+    const result = resolveAction(model, action, { newSeed: () => 0 });
+    if (isUnresolvable(result)) return undefined;
     return {
         resolution: result.resolution, dice: result.dice, written: false,
         note: stale ? 'The written outcome is stale; resolving again gives' : 'Not written yet; Resolve will write'
     };
-}
-
-function safely<T>(f: () => T): T | undefined {
-    try {
-        return f();
-    } catch {
-        // A rule set's bug must not break hovers; the validator reports the action.
-        return undefined;
-    }
 }
 
 /** Whether the validator flagged this action's written outcome as stale. */
@@ -196,8 +185,4 @@ export function hasStaleOutcome(document: LangiumDocument, action: Action): bool
     if (!range) return false;
     return (document.diagnostics ?? []).some(d => d.code === Codes.outcomeStale
         && d.range.start.line >= range.start.line && d.range.end.line <= range.end.line);
-}
-
-export function signed(n: number): string {
-    return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0';
 }

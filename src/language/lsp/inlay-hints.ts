@@ -1,18 +1,17 @@
 /**
  * Inline annotations (setting `umpire.inlayHints.enabled`): the result at each action's header;
- * after each die entered from the table (SCRUD), the unit it feeds with its adjusted die and result;
+ * after each die entered from the table, what the rule set says of it (SCRUD: the unit it feeds,
+ * with its adjusted die and result);
  * after the opponent of a written outcome line, that opponent's adjusted die, so that each line reads
  * as the comparison it records.
  */
-import { GrammarUtils, type CstNode, type LangiumDocument } from 'langium';
+import { GrammarUtils, type LangiumDocument } from 'langium';
 import type { InlayHintProvider, LangiumSharedServices } from 'langium/lsp';
 import { InlayHintKind, type CancellationToken, type InlayHint, type InlayHintParams, type Range } from 'vscode-languageserver';
 import type { Outcome, Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, unquote, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
-import { buildScrudInput, diceLinesFor, unitsFedBy } from '../../rulesets/scrud/scrud-reader.js';
-import type { UnitOutcomeJson } from '../../core/resolution.js';
-import { hasStaleOutcome, previewAction, signed, type Preview } from './hover.js';
+import { hasStaleOutcome, previewAction, type Preview } from './hover.js';
 import { umpireSetting } from './settings.js';
 
 export class BattleInlayHintProvider implements InlayHintProvider {
@@ -40,7 +39,7 @@ export function inlayHints(document: LangiumDocument, range: Range): InlayHint[]
         const preview = previewAction(document, model, action);
         const header = headerHint(document, action, preview);
         if (header) hints.push(header);
-        if (model.rules === 'scrud' && preview?.dice.kind !== 'seed') hints.push(...diceHints(model, action, preview));
+        if (preview?.dice.kind !== 'seed') hints.push(...dieHints(model, action, preview));
         if (action.node.outcome) hints.push(...opponentHints(action.node.outcome));
     }
     return hints.filter(h => h.position.line >= range.start.line && h.position.line <= range.end.line);
@@ -66,33 +65,14 @@ function headerHint(document: LangiumDocument, action: ActionModel, preview: Pre
     return { position: brace.range.end, label: `→ ${label}`, paddingLeft: true, tooltip: `${label}\n\n${tooltip}` };
 }
 
-/** After each entered die: the unit it feeds, and with a result, its adjusted die and result. */
-function diceHints(model: ScenarioModel, action: ActionModel, preview: Preview | undefined): InlayHint[] {
-    const input = buildScrudInput(model, action.node);
-    if (!input) return [];
-    const results = new Map<string, UnitOutcomeJson>();
-    for (const u of preview?.resolution.json.units ?? []) results.set(`${u.force}.${u.unit}`, u);
+/** After each entered die: what the rule set says it fed (its `dieHints`). */
+function dieHints(model: ScenarioModel, action: ActionModel, preview: Preview | undefined): InlayHint[] {
     const hints: InlayHint[] = [];
-    for (const side of [input.attacker, input.defender]) {
-        for (const line of diceLinesFor(model, action.node, side.units)) {
-            const values = GrammarUtils.findNodesForProperty(line.$cstNode, 'values');
-            unitsFedBy(model, line, side.units).forEach((unit, i) => {
-                if (!values[i]) return;
-                hints.push(dieHint(values[i], unit.id, unit.unit, results.get(unit.id)));
-            });
-        }
+    for (const hint of model.ruleset?.dieHints?.(model, action, preview?.resolution) ?? []) {
+        const value = GrammarUtils.findNodesForProperty(hint.line.$cstNode, 'values')[hint.index];
+        if (value) hints.push({ position: value.range.end, label: hint.label, paddingLeft: true, kind: InlayHintKind.Parameter, tooltip: hint.tooltip });
     }
     return hints;
-}
-
-function dieHint(value: CstNode, id: string, short: string, result: UnitOutcomeJson | undefined): InlayHint {
-    const adjusted = typeof result?.adjusted === 'number' ? result.adjusted : undefined;
-    const label = result ? `${short}${adjusted !== undefined ? `=${adjusted}` : ''} ${result.result}` : short;
-    const parts = [`${id}: die ${value.text}`];
-    if (typeof result?.modifier === 'number') parts.push(`mod ${signed(result.modifier)}`);
-    if (adjusted !== undefined) parts.push(`adjusted ${adjusted}`);
-    const tooltip = `${parts.join(', ')}${result ? ` → ${result.result}${typeof result.opponent === 'string' ? ` vs ${result.opponent}` : ''}` : ''}`;
-    return { position: value.range.end, label, paddingLeft: true, kind: InlayHintKind.Parameter, tooltip };
 }
 
 /** `… adjusted 6 vs Defender.Grenz#1` ⟶ `(adjusted 5)` after it: the opponent's own line's figure. */

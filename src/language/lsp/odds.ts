@@ -1,21 +1,12 @@
 /**
  * The `umpire.odds` command's answer and the odds line of an engagement's hover, both from the exact
- * odds engine (`oddsForAction`, src/report/odds.ts). Where the engine has no odds, they say why:
+ * odds engine (`oddsForAction`, src/core/odds.ts). Where the engine has no odds, they say why:
  * the editor never shows made-up numbers.
  */
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
-import { oddsForAction, type OddsReport } from '../../core/odds.js';
+import { oddsForAction } from '../../core/odds.js';
+import type { OddsAnswer, OddsReport, OddsUnavailable } from '../../protocol.js';
 import { isUnresolvable } from '../../core/resolve.js';
-
-export interface OddsUnavailable {
-    available: false;
-    /** The action asked for, when there was one. */
-    action?: string;
-    reason: string;
-}
-
-/** `umpire.odds` with an action name: that action's OddsReport; without: every action's, in file order. */
-export type OddsAnswer = OddsReport | OddsUnavailable | { actions: Array<OddsReport | OddsUnavailable> };
 
 export function oddsCommand(model: ScenarioModel, action: string | undefined): OddsAnswer {
     if (action === undefined) return { actions: model.actions.map(a => oddsOf(model, a)) };

@@ -5,9 +5,14 @@
  */
 import { DefaultConfigurationProvider } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
-import { applyLimitSettings } from '../../core/limits.js';
+import { limitsFromSettings } from '../../core/limits.js';
+import type { BattleDocumentFactory } from '../battle-document-factory.js';
 
 export class UmpireConfigurationProvider extends DefaultConfigurationProvider {
+    constructor(private readonly shared: LangiumSharedServices) {
+        super(shared);
+    }
+
     protected override toSectionName(): string {
         return 'umpire';
     }
@@ -15,7 +20,9 @@ export class UmpireConfigurationProvider extends DefaultConfigurationProvider {
     /** `umpire.limits.*` (docs/limits.md) apply to every parse and check from the next change on. */
     protected override updateSectionConfiguration(section: string, configuration: unknown): void {
         super.updateSectionConfiguration(section, configuration);
-        if (section === 'umpire') applyLimitSettings((configuration as { limits?: unknown } | null | undefined)?.limits);
+        if (section !== 'umpire') return;
+        const limits = limitsFromSettings((configuration as { limits?: unknown } | null | undefined)?.limits);
+        (this.shared.workspace.LangiumDocumentFactory as BattleDocumentFactory).setLimits(limits);
     }
 }
 

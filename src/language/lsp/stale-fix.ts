@@ -5,8 +5,9 @@
 import type { LangiumDocument } from 'langium';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
-import { Codes } from '../validation/codes.js';
-import { actionAt, UmpireCommands, type ResolveArgs } from './commands.js';
+import { Codes } from '../../core/codes.js';
+import { actionAt } from './commands.js';
+import { UmpireCommands, type ResolveArgs } from '../../protocol.js';
 
 export function staleOutcomeActions(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
     if (diagnostic.code !== Codes.outcomeStale) return [];

@@ -9,15 +9,8 @@ import type { CancellationToken } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { statusMarkdown, statusTable } from '../../core/status-table.js';
+import type { StatusResult } from '../../protocol.js';
 
-export const STATUS_COMMAND = 'umpire.status';
-
-export interface StatusResult {
-    available: boolean;
-    /** The table under a heading, ready to show or paste. */
-    markdown?: string;
-    reason?: string;
-}
 
 export async function campaignStatus(shared: LangiumSharedServices, arg: unknown, token?: CancellationToken): Promise<StatusResult> {
     const a = (arg ?? {}) as { uri?: unknown, at?: unknown };
@@ -27,7 +20,7 @@ export async function campaignStatus(shared: LangiumSharedServices, arg: unknown
     const documents = shared.workspace.LangiumDocuments;
     if (!documents.getDocument(uri)) return { available: false, reason: `The file ${a.uri} is not open in the language server.` };
     try {
-        // executeCommand does not wait for the build (PITFALLS): the state must come from a linked, checked file.
+        // executeCommand does not wait for the build: the state must come from a linked, checked file.
         await shared.workspace.DocumentBuilder.waitUntil(DocumentState.Validated, uri, token);
     } catch (err) {
         return { available: false, reason: `The file could not be checked: ${err instanceof Error ? err.message : String(err)}` };

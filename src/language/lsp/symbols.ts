@@ -11,7 +11,7 @@ import {
     type Action, type Force, type Grade, type Scenario, type Turn, type TurnElement, type Unit
 } from '../generated/ast.js';
 import { unquote } from '../../core/scenario.js';
-import { signed } from '../validation/common.js';
+import { signedValue as signed } from '../../core/signed.js';
 
 /** The kind of each declaration, by its AST type: used by the outline, workspace symbols and completion. */
 const KINDS: Record<string, { symbol: SymbolKind, completion: CompletionItemKind }> = {

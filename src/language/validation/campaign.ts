@@ -11,8 +11,7 @@ import { isAction, isTurn, isUnitState, type Action, type Scenario, type Target,
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
-import { rulesetPlugin } from '../../core/resolve.js';
-import { Codes } from './codes.js';
+import { Codes } from '../../core/codes.js';
 
 export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
     const model = modelOf(scenario);
@@ -139,12 +138,12 @@ function checkStateLine(line: UnitState, accept: ValidationAcceptor): void {
  * without that action's results. Warned on the later outcome, naming the first earlier gap.
  */
 function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
-    const plugin = rulesetPlugin(model.rules);
-    if (!plugin) return;
+    const ruleset = model.ruleset;
+    if (!ruleset) return;
     let gap: Action | undefined;
     let gapTurn: Turn | undefined;
     for (const action of model.actions) {
-        if (!plugin.kinds.includes(action.node.kind)) continue;
+        if (!ruleset.kinds.includes(action.node.kind)) continue;
         const outcome = action.node.outcome;
         if (!outcome) {
             if (!gap) { gap = action.node; gapTurn = action.turn; }

@@ -3,13 +3,15 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import {
-    isAction, isForce, isGrade, isModifier, isScenario, isSides, isTurn,
-    type Action, type Sides, type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
+    isAction, isForce, isGrade, isModifier, isTurn,
+    type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
 } from '../generated/ast.js';
 import { unitCount } from '../../core/scenario.js';
-import { Limits, settingName } from '../../core/limits.js';
+import { settingName } from '../../core/limits.js';
+import { modelOf } from '../../core/model-cache.js';
 import { dieNamed, MAX_SEED } from '../../core/dice.js';
-import { Codes } from './codes.js';
+import { Codes } from '../../core/codes.js';
+import { signedValue as signed } from '../../core/signed.js';
 
 export const GRADE_RANGE = { min: -6, max: 6 } as const;
 export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
@@ -48,12 +50,13 @@ export function checkForce(force: Force, accept: ValidationAcceptor): void {
 }
 
 export function checkUnit(unit: Unit, accept: ValidationAcceptor): void {
+    const limits = modelOf(unit).limits;
     if (unit.count !== undefined) {
         const n = unitCount(unit);
         if (n === 0) {
             accept('error', `A count of 0 makes no units: remove '${unit.count}' or give at least x1.`, { node: unit, property: 'count', code: Codes.countZero });
-        } else if (n > Limits.maxCount) {
-            accept('error', `${unit.count} is more units than one line may make (at most x${Limits.maxCount}, setting ${settingName('maxCount')}); only the first ${Limits.maxCount} are used.`, { node: unit, property: 'count', code: Codes.countTooLarge });
+        } else if (n > limits.maxCount) {
+            accept('error', `${unit.count} is more units than one line may make (at most x${limits.maxCount}, setting ${settingName('maxCount')}); only the first ${limits.maxCount} are used.`, { node: unit, property: 'count', code: Codes.countTooLarge });
         }
     }
     for (const stat of unit.stats) {
@@ -86,7 +89,7 @@ export function checkModifier(modifier: Modifier, accept: ValidationAcceptor): v
 export function checkTarget(target: Target, accept: ValidationAcceptor): void {
     const unit = target.unit?.ref;
     if (!unit || target.index === undefined) return;
-    const count = Math.min(unitCount(unit), Limits.maxCount);
+    const count = Math.min(unitCount(unit), modelOf(target).limits.maxCount);
     if (!unit.count) {
         accept('error', `'${unit.name}' is a single unit: write '${target.force.$refText}.${unit.name}' without '#${target.index}'.`, { node: target, property: 'index', code: Codes.unitIndexRange });
     } else if (target.index < 1 || target.index > count) {
@@ -100,43 +103,18 @@ export function checkSeed(seed: Seed, accept: ValidationAcceptor): void {
     }
 }
 
-/**
- * The options each rule set understands (RULES.md: S3 pooled arms, S1 the die). A rule set without a
- * list here is not checked, so that its options can land with it.
- */
-export const KNOWN_OPTIONS: Partial<Record<string, readonly string[]>> = {
-    scrud: ['pooled', 'die'],
-    ancients: ['break-die'],
-    'loose-files': ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses']
-};
-
-/** `option pooled`, `option die d4`: a name the rule set knows, and a die that exists. */
+/** `option pooled`, `option die d4`: a name the file's rule set knows, and a die that exists. */
 export function checkOption(option: RuleOption, accept: ValidationAcceptor): void {
-    const rules = (isScenario(option.$container) ? option.$container.rules : undefined) ?? 'scrud';
-    const known = KNOWN_OPTIONS[rules];
-    if (known && !known.includes(option.name)) {
-        accept('error', `The ${rules} rules have no option '${option.name}': the options are ${known.join(', ')}.`, { node: option, property: 'name', code: Codes.unknownOption });
+    const model = modelOf(option);
+    const known = model.ruleset?.vocabulary.options;
+    if (!known) return;
+    if (!known.includes(option.name)) {
+        accept('error', `The ${model.rules} rules have no option '${option.name}': the options are ${known.join(', ')}.`, { node: option, property: 'name', code: Codes.unknownOption });
         return;
     }
-    if (known?.includes('die') && option.name === 'die' && !dieNamed(option.word ?? '')) {
+    if (option.name === 'die' && !dieNamed(option.word ?? '')) {
         const written = option.word ?? option.number ?? option.text ?? '';
         accept('error', `'${written}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: option, code: Codes.unknownDie });
     }
 }
 
-export function signed(n: number): string {
-    return n > 0 ? `+${n}` : `${n}`;
-}
-
-/** An engagement's one pair of sides: missing or repeated sides are reported, whatever the rule set. */
-export function onePairOfSides(action: Action, accept: ValidationAcceptor): Sides | undefined {
-    const sides = action.statements.filter(isSides);
-    if (sides.length === 0) {
-        accept('error', `Engagement '${action.name}' needs its sides: write 'Attacker attacks Defender'.`, { node: action, property: 'name', code: Codes.missingSides });
-        return undefined;
-    }
-    for (const extra of sides.slice(1)) {
-        accept('error', 'An engagement has one pair of sides; this is a second one.', { node: extra, code: Codes.missingSides });
-    }
-    return sides[0];
-}

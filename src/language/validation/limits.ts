@@ -6,21 +6,23 @@ import { AstUtils, type ValidationAcceptor } from 'langium';
 import type { Action, Dice, Force } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { unitCount } from '../../core/scenario.js';
-import { sideUnits } from '../../rulesets/scrud/scrud-reader.js';
-import { Limits, settingName } from '../../core/limits.js';
-import { Codes } from './codes.js';
+import { sideUnits } from '../../core/scenario.js';
+import { settingName } from '../../core/limits.js';
+import { Codes } from '../../core/codes.js';
 
 /** Units past the force or file limit are not built (model/scenario.ts): say so on the line where it happens. */
 export function checkForceSize(force: Force, accept: ValidationAcceptor): void {
-    const built = modelOf(force).forces.get(force.name);
+    const model = modelOf(force);
+    const limits = model.limits;
+    const built = model.forces.get(force.name);
     if (!built || built.node !== force) return;
     let declared = 0;
     for (const unit of force.units) {
-        declared += Math.min(unitCount(unit), Limits.maxCount);
+        declared += Math.min(unitCount(unit), limits.maxCount);
         if (declared <= built.units.length) continue;
-        const message = declared > Limits.maxUnitsPerForce
-            ? `Force '${force.name}' passes ${Limits.maxUnitsPerForce} units here (setting ${settingName('maxUnitsPerForce')}): units from this line on are not built. Split the force.`
-            : `The file passes ${Limits.maxUnitsPerFile} units here (setting ${settingName('maxUnitsPerFile')}): units from this line on are not built. Split the campaign into several files.`;
+        const message = declared > limits.maxUnitsPerForce
+            ? `Force '${force.name}' passes ${limits.maxUnitsPerForce} units here (setting ${settingName('maxUnitsPerForce')}): units from this line on are not built. Split the force.`
+            : `The file passes ${limits.maxUnitsPerFile} units here (setting ${settingName('maxUnitsPerFile')}): units from this line on are not built. Split the campaign into several files.`;
         accept('error', message, { node: unit, property: 'name', code: Codes.unitsLimit });
         return;
     }
@@ -28,20 +30,23 @@ export function checkForceSize(force: Force, accept: ValidationAcceptor): void {
 
 /** A side of more units than the limit is not resolved (report/limits.ts): every unit throws a die. */
 export function checkActionSize(action: Action, accept: ValidationAcceptor): void {
-    const sides = sideUnits(modelOf(action), action);
+    const model = modelOf(action);
+    const limits = model.limits;
+    const sides = sideUnits(model, action);
     if (!sides) return;
     const largest = Math.max(sides.attackers.length, sides.defenders.length);
-    if (largest > Limits.maxUnitsPerSide) {
-        accept('error', `A side of ${largest} units is more than one action resolves (at most ${Limits.maxUnitsPerSide}, setting ${settingName('maxUnitsPerSide')}). Split it into several engagements.`,
+    if (largest > limits.maxUnitsPerSide) {
+        accept('error', `A side of ${largest} units is more than one action resolves (at most ${limits.maxUnitsPerSide}, setting ${settingName('maxUnitsPerSide')}). Split it into several engagements.`,
             { node: action, property: 'name', code: Codes.actionTooLarge });
     }
 }
 
 /** A dice line longer than any side can use: the rest is not read. */
 export function checkDiceLine(line: Dice, accept: ValidationAcceptor): void {
-    if (line.values.length > Limits.maxDicePerLine) {
-        accept('error', `This line enters ${line.values.length} dice; a line takes at most ${Limits.maxDicePerLine} (setting ${settingName('maxDicePerLine')}).`,
-            { node: line, property: 'values', index: Limits.maxDicePerLine, code: Codes.diceLineTooLong });
+    const limits = modelOf(line).limits;
+    if (line.values.length > limits.maxDicePerLine) {
+        accept('error', `This line enters ${line.values.length} dice; a line takes at most ${limits.maxDicePerLine} (setting ${settingName('maxDicePerLine')}).`,
+            { node: line, property: 'values', index: limits.maxDicePerLine, code: Codes.diceLineTooLong });
     }
 }
 

@@ -6,29 +6,28 @@
 import type { ValidationAcceptor } from 'langium';
 import {
     isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn,
-    type Action, type Dice, type Grade, type Relation, type Scenario, type Sides, type Split, type Target, type Unit
+    type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Target, type Unit
 } from '../../language/generated/ast.js';
-import { modelOf } from '../../core/model-cache.js';
 import {
     ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, enteredAncientsDice, maxTestRoll, missingStats,
     oneUnit, pairingStatements, statValueProblem
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { sideUnits } from '../scrud/scrud-reader.js';
+import { sideUnits } from '../../core/scenario.js';
 import { diceFor, diceSplit, opponentsOf, resolveAncients, type AncientsInput, type AncientsPosition } from './engine/ancients-engine.js';
-import { Codes } from '../../language/validation/codes.js';
-import { onePairOfSides } from '../../language/validation/common.js';
+import { Codes } from '../../core/codes.js';
+import { onePairOfSides } from '../../core/sides-check.js';
+import { AncientsCodes } from './ancients-codes.js';
 
 // ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
 
 /** The scenario-wide checks of an Ancients file: the break-die option, and every grade's and unit's stats. */
-export function checkAncientsScenario(scenario: Scenario, accept: ValidationAcceptor): void {
-    if (scenario.rules !== 'ancients') return;
-    const model = modelOf(scenario);
+export function checkAncientsScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const scenario = model.root;
     for (const option of scenario.options) {
         if (option.name === 'break-die' && option.word !== 'd6') {
             accept('error', `The break test is 2d6, or 1d6 with 'option break-die d6' (A7): write d6 or remove the option.`,
-                { node: option, property: option.word !== undefined ? 'word' : 'name', code: Codes.ancientsBreakDie });
+                { node: option, property: option.word !== undefined ? 'word' : 'name', code: AncientsCodes.breakDie });
         }
     }
     const maxTest = maxTestRoll(model);
@@ -46,14 +45,21 @@ function checkStats(owner: Grade | Unit, maxTest: number, accept: ValidationAcce
         // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
         if (stat.key === 'die' || stat.key === 'enters') continue;
         if (!(ANCIENTS_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: Codes.ancientsStatUnknown });
+            accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
             continue;
         }
         const problem = statValueProblem(stat.key, statValue(stat), maxTest);
         if (!problem) continue;
-        const code = problem.kind === 'leadership' ? Codes.ancientsLeadershipRange : problem.kind === 'tokens' ? Codes.ancientsTokensRange : Codes.ancientsStatValue;
-        accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code });
+        const code = problem.kind === 'leadership' ? AncientsCodes.leadershipRange : problem.kind === 'tokens' ? AncientsCodes.tokensRange : AncientsCodes.statValue;
+        accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code, data: { replacements: replacementsFor(problem.kind, stat.value?.number, maxTest) } });
     }
+}
+
+/** The value a quick fix offers: no tokens, or the leadership the break test can reach (A7). */
+function replacementsFor(kind: string, value: number | undefined, maxTest: number): string[] {
+    if (kind === 'tokens') return ['0'];
+    if (kind === 'leadership' && value !== undefined) return [String(Math.min(Math.max(value, 2), maxTest))];
+    return [];
 }
 
 /** After the grade bundle is merged: nothing required missing, and not both shock and defensive. */
@@ -65,13 +71,13 @@ function checkUnitStats(model: ScenarioModel, unit: Unit, accept: ValidationAcce
         const typeHint = missing.includes('type') ? ` (type: write 'type cavalry' or 'type infantry', or make its arm cavalry or infantry)` : '';
         const where = unit.grade ? `its grade '${unit.grade.$refText}' or its braces` : 'a grade bundle or its braces';
         accept('error', `'${unit.name}' needs ${missing.join(', ')} to fight: add ${missing.length === 1 ? 'it' : 'them'} in ${where}${typeHint}.`,
-            { node: unit, property: 'name', code: Codes.ancientsStatMissing, data: { missing } });
+            { node: unit, property: 'name', code: AncientsCodes.statMissing, data: { missing } });
     }
     if (instance.stats.get('shock') === true && instance.stats.get('defensive') === true) {
         const own = unit.stats.find(s => s.key === 'defensive' || s.key === 'shock');
         const message = `'${unit.name}' is both shock and defensive: the seed makes a unit one or the other (A1).`;
-        if (own) accept('error', message, { node: own, property: 'key', code: Codes.ancientsStatValue });
-        else accept('error', message, { node: unit, property: 'name', code: Codes.ancientsStatValue });
+        if (own) accept('error', message, { node: own, property: 'key', code: AncientsCodes.statValue });
+        else accept('error', message, { node: unit, property: 'name', code: AncientsCodes.statValue });
     }
 }
 
@@ -136,24 +142,24 @@ function checkPairings(model: ScenarioModel, action: Action, sideOf: ReadonlyMap
         const b = checkOneUnitInEngagement(model, r, 'object', sideOf, accept);
         if (!a || !b) continue;
         if (a.id === b.id) {
-            accept('error', `${a.id} cannot fight itself.`, { node: r, property: 'object', code: Codes.ancientsOwnSide });
+            accept('error', `${a.id} cannot fight itself.`, { node: r, property: 'object', code: AncientsCodes.ownSide });
             continue;
         }
         if (a.force === b.force || sideOf.get(a.id) === sideOf.get(b.id)) {
             const why = a.force === b.force ? `both belong to ${a.force}` : 'both are on the same side';
-            accept('error', `${a.id} cannot fight ${b.id}: ${why}.`, { node: r, property: 'object', code: Codes.ancientsOwnSide });
+            accept('error', `${a.id} cannot fight ${b.id}: ${why}.`, { node: r, property: 'object', code: AncientsCodes.ownSide });
             continue;
         }
         const key = [a.id, b.id].sort().join(' ');
         if (seen.has(key)) {
-            accept('error', `${a.id} and ${b.id} are already paired: write each pair once, with both positions.`, { node: r, code: Codes.ancientsPairDuplicate });
+            accept('error', `${a.id} and ${b.id} are already paired: write each pair once, with both positions.`, { node: r, code: AncientsCodes.pairDuplicate });
             continue;
         }
         seen.add(key);
         const pa = (r.subjectPosition ?? 'front') as AncientsPosition, pb = (r.objectPosition ?? 'front') as AncientsPosition;
         if (pa !== 'front' && pb !== 'front') {
             accept('error', `${a.id} in ${b.id}'s ${pa} and ${b.id} in ${a.id}'s ${pb} cannot both be true: ${POSITION_STEPS_TEXT}.`,
-                { node: r, property: 'objectPosition', code: Codes.ancientsPositionConflict });
+                { node: r, property: 'objectPosition', code: AncientsCodes.positionConflict });
         }
     }
 }
@@ -165,11 +171,11 @@ function checkOneUnitInEngagement(model: ScenarioModel, r: Relation, property: '
     const unit = oneUnit(model, target);
     if (!unit) {
         accept('error', `${targetLabel(target)} is ${unitsOf(model, target).length} units: a pairing joins two single units (write e.g. ${targetLabel(target)}#1).`,
-            { node: r, property, code: Codes.ancientsNotOneUnit });
+            { node: r, property, code: AncientsCodes.notOneUnit });
         return undefined;
     }
     if (!sideOf.has(unit.id)) {
-        accept('error', `${unit.id} is on neither side of engagement '${(r.$container as Action).name}': add it to the sides.`, { node: r, property, code: Codes.ancientsNotInEngagement });
+        accept('error', `${unit.id} is on neither side of engagement '${(r.$container as Action).name}': add it to the sides.`, { node: r, property, code: AncientsCodes.notInEngagement });
         return undefined;
     }
     return unit;
@@ -180,7 +186,7 @@ function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<st
     for (const st of action.statements.filter(isFacts)) {
         const units = unitsOf(model, st.target);
         if (units.length > 0 && !units.some(u => sideOf.has(u.id))) {
-            accept('error', `${targetLabel(st.target)} is not in engagement '${action.name}'.`, { node: st, property: 'target', code: Codes.ancientsNotInEngagement });
+            accept('error', `${targetLabel(st.target)} is not in engagement '${action.name}'.`, { node: st, property: 'target', code: AncientsCodes.notInEngagement });
         }
         st.facts.forEach((f, i) => {
             if (!(ANCIENTS_FACTS as readonly string[]).includes(f.key)) {
@@ -198,7 +204,7 @@ function checkIdle(model: ScenarioModel, action: Action, sides: Sides, sideOf: R
     if (written.length === 0) {
         if (units.attackers.length !== 1 || units.defenders.length !== 1) {
             accept('error', `Engagement '${action.name}' has ${all.length} units but no pairs: write 'A vs B' (with positions) for each pair in contact.`,
-                { node: action, property: 'name', code: Codes.ancientsNoOpponent });
+                { node: action, property: 'name', code: AncientsCodes.noOpponent });
         }
         return;
     }
@@ -211,7 +217,7 @@ function checkIdle(model: ScenarioModel, action: Action, sides: Sides, sideOf: R
         const idle = unitsOf(model, t).filter(u => sideOf.has(u.id) && !paired.has(u.id));
         if (idle.length === 0) return;
         accept('warning', `${idle.map(u => u.id).join(', ')} ${idle.length === 1 ? 'has' : 'have'} no opponent here and take${idle.length === 1 ? 's' : ''} no part: pair ${idle.length === 1 ? 'it' : 'them'} with 'vs' or leave ${idle.length === 1 ? 'it' : 'them'} out of the sides.`,
-            { node: sides, property: prop, index: i, code: Codes.ancientsNoOpponent });
+            { node: sides, property: prop, index: i, code: AncientsCodes.noOpponent });
     });
     list('attackers');
     list('defenders');
@@ -225,16 +231,16 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         const unit = oneUnit(model, s.unit);
         if (!unit) {
             if (s.unit.force?.ref && (!s.unit.unit || s.unit.unit.ref)) {
-                accept('error', `${targetLabel(s.unit)} is not one unit: a split is for a single unit.`, { node: s, property: 'unit', code: Codes.ancientsNotOneUnit });
+                accept('error', `${targetLabel(s.unit)} is not one unit: a split is for a single unit.`, { node: s, property: 'unit', code: AncientsCodes.notOneUnit });
             }
             continue;
         }
         if (!sideOf.has(unit.id)) {
-            accept('error', `${unit.id} is not in engagement '${action.name}'.`, { node: s, property: 'unit', code: Codes.ancientsNotInEngagement });
+            accept('error', `${unit.id} is not in engagement '${action.name}'.`, { node: s, property: 'unit', code: AncientsCodes.notInEngagement });
             continue;
         }
         if (splitOf.has(unit.id)) {
-            accept('error', `${unit.id} already has a split in this engagement.`, { node: s, property: 'unit', code: Codes.ancientsSplitDuplicate });
+            accept('error', `${unit.id} already has a split in this engagement.`, { node: s, property: 'unit', code: AncientsCodes.splitDuplicate });
             continue;
         }
         splitOf.set(unit.id, s);
@@ -244,15 +250,15 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
             const t = oneUnit(model, part.target);
             if (!t) {
                 if (part.target?.force?.ref && (!part.target.unit || part.target.unit.ref)) {
-                    accept('error', `${targetLabel(part.target)} is not one unit.`, { node: part, property: 'target', code: Codes.ancientsNotOneUnit });
+                    accept('error', `${targetLabel(part.target)} is not one unit.`, { node: part, property: 'target', code: AncientsCodes.notOneUnit });
                 }
                 continue;
             }
             if (input && !opponents.includes(t.id)) {
                 const them = opponents.length > 0 ? `its opponents are ${opponents.join(', ')}` : 'it has no opponent';
-                accept('error', `${t.id} is not an opponent of ${unit.id}: ${them}.`, { node: part, property: 'target', code: Codes.ancientsSplitTarget });
+                accept('error', `${t.id} is not an opponent of ${unit.id}: ${them}.`, { node: part, property: 'target', code: AncientsCodes.splitTarget });
             } else if (named.has(t.id)) {
-                accept('error', `${t.id} is named twice in this split.`, { node: part, property: 'target', code: Codes.ancientsSplitTarget });
+                accept('error', `${t.id} is named twice in this split.`, { node: part, property: 'target', code: AncientsCodes.splitTarget });
             }
             named.add(t.id);
         }
@@ -262,7 +268,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
             const total = s.parts.reduce((x, p) => x + p.dice, 0);
             if (total !== pool) {
                 accept('error', `${unit.id} throws ${pool} dice (A1), but this split gives ${total}: make the parts add up to ${pool}.`,
-                    { node: s, property: 'unit', code: Codes.ancientsSplitTotal, data: { expected: pool, total } });
+                    { node: s, property: 'unit', code: AncientsCodes.splitTotal, data: { expected: pool, total } });
             }
         }
     }
@@ -273,7 +279,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         const second = pairingStatements(action).filter(r => [oneUnit(model, r.subject)?.id, oneUnit(model, r.object)?.id].includes(u.id))[1];
         if (!second) continue;
         accept('error', `${u.id} fights ${opponents.join(' and ')}: write how it splits its ${diceFor(u, input.firstTurn)} dice, e.g. 'split ${u.id} ${Math.ceil(diceFor(u, input.firstTurn) / 2)} on ${opponents[0]}, ${Math.floor(diceFor(u, input.firstTurn) / 2)} on ${opponents[1]}' (A2).`,
-            { node: second, property: oneUnit(model, second.subject)?.id === u.id ? 'subject' : 'object', code: Codes.ancientsSplitMissing });
+            { node: second, property: oneUnit(model, second.subject)?.id === u.id ? 'subject' : 'object', code: AncientsCodes.splitMissing });
     }
 }
 
@@ -306,7 +312,7 @@ function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | 
         if (!unit) {
             readable = false;
             if (line.target.force?.ref && (!line.target.unit || line.target.unit.ref)) {
-                accept('error', `${targetLabel(line.target)} is not one unit: enter each unit's dice on its own line.`, { node: line, property: 'target', code: Codes.ancientsNotOneUnit });
+                accept('error', `${targetLabel(line.target)} is not one unit: enter each unit's dice on its own line.`, { node: line, property: 'target', code: AncientsCodes.notOneUnit });
             }
             continue;
         }

@@ -1,35 +1,35 @@
 /**
  * Ancients odds for the report layer: the melee read as the resolver reads it (with the tokens and
- * tested flags earlier fights left, issue 8), handed to the exact engine in src/rules/odds/ancients.ts.
+ * tested flags earlier fights left, issue 8), handed to the exact engine in engine/ancients-odds.ts.
  */
 import { buildAncientsInput, splitProblem } from './ancients-reader.js';
 import { effectiveStats } from '../../core/campaign-state.js';
 import { ancientsOdds } from './engine/ancients-odds.js';
-import type { OddsPlugin, SideOdds, UnitOdds } from '../../core/odds.js';
+import type { SideOdds, UnitOdds } from '../../protocol.js';
+import type { OddsBody } from '../../core/ruleset.js';
+import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
+import type { Unresolvable } from '../../core/resolution.js';
 
-export const ancientsOddsPlugin: OddsPlugin = {
-    id: 'ancients',
-    kinds: ['engagement'],
-    odds(model, action) {
-        const reading = buildAncientsInput(model, action.node, u => effectiveStats(model, action.node, u));
-        if ('problem' in reading) return reading;
-        // A split that does not add up (say 2147483648 dice on one opponent) would size the hit laws
-        // by the file's number: refuse it here as the resolver does.
-        const badSplit = splitProblem(reading.input);
-        if (badSplit) return { problem: badSplit };
-        const odds = ancientsOdds(reading.input);
-        const units = odds.units.map((u): UnitOdds => ({
-            force: u.force, unit: u.unit, id: u.id, side: u.side,
-            probabilities: { ...u.probabilities },
-            // A7: destroyed is worse than giving ground, which is worse than holding.
-            atLeast: { tested: u.tested, 'gives-ground': u.probabilities['gives-ground'] + u.probabilities.destroyed, destroyed: u.probabilities.destroyed },
-            hits: u.hits, expectedHits: u.expectedHits, expectedTokens: u.expectedTokens
-        }));
-        const sides = odds.sides.map((s): SideOdds => ({
-            force: s.forces.join('+'), side: s.side, expected: { ...s.expected }, atLeastOne: { ...s.atLeastOne },
-            expectedHits: s.expectedHits, wins: s.wins
-        }));
-        const notes = reading.idle.length > 0 ? [`Not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}.`] : [];
-        return { firstTurn: reading.input.firstTurn, breakDice: reading.input.breakDice, tie: odds.tie, units, sides, notes };
-    }
-};
+/** The exact odds of an Ancients melee, per unit and per side (docs/odds.md). */
+export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable {
+    const reading = buildAncientsInput(model, action.node, u => effectiveStats(model, action.node, u));
+    if ('problem' in reading) return reading;
+    // A split that does not add up (say 2147483648 dice on one opponent) would size the hit laws
+    // by the file's number: refuse it here as the resolver does.
+    const badSplit = splitProblem(reading.input);
+    if (badSplit) return { problem: badSplit };
+    const odds = ancientsOdds(reading.input);
+    const units = odds.units.map((u): UnitOdds => ({
+        force: u.force, unit: u.unit, id: u.id, side: u.side,
+        probabilities: { ...u.probabilities },
+        // A7: destroyed is worse than giving ground, which is worse than holding.
+        atLeast: { tested: u.tested, 'gives-ground': u.probabilities['gives-ground'] + u.probabilities.destroyed, destroyed: u.probabilities.destroyed },
+        hits: u.hits, expectedHits: u.expectedHits, expectedTokens: u.expectedTokens
+    }));
+    const sides = odds.sides.map((s): SideOdds => ({
+        force: s.forces.join('+'), side: s.side, expected: { ...s.expected }, atLeastOne: { ...s.atLeastOne },
+        expectedHits: s.expectedHits, wins: s.wins
+    }));
+    const notes = reading.idle.length > 0 ? [`Not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}.`] : [];
+    return { firstTurn: reading.input.firstTurn, breakDice: reading.input.breakDice, tie: odds.tie, units, sides, notes };
+}

@@ -13,7 +13,7 @@ import {
     type AncientsSize, type AncientsSplit, type AncientsThrow, type AncientsType, type AncientsUnit, type AncientsWeight
 } from './engine/ancients-engine.js';
 import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
-import { sideUnits } from '../scrud/scrud-reader.js';
+import { sideUnits } from '../../core/scenario.js';
 
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
 export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;

@@ -2,17 +2,16 @@
  * Ancients as a rule set plugin: reads the melee, throws or takes the dice, and reports it in the
  * JSON of docs/json.md, the outcome block's lines, and lines an umpire can check by hand.
  */
-import { buildAncientsInput, enteredAncientsDice, hasEnteredAncientsDice, splitProblem, type StatsAt } from './ancients-reader.js';
+import { buildAncientsInput, enteredAncientsDice, splitProblem, type StatsAt } from './ancients-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
-import { effectiveStats } from '../../core/campaign-state.js';
 import { D6, SeededDice } from '../../core/dice.js';
 import {
     DICE_BY_SIZE, resolveAncients, type AdvantageStep, type AncientsDiceSource, type AncientsInput, type AncientsOutcome,
     type AncientsUnitResult, type TestModifier
 } from './engine/ancients-engine.js';
+import { signedTypeset as signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
-import type { RulesetPlugin } from '../../core/resolve.js';
 
 /**
  * Seeded dice, thrown one d6 at a time from one stream in the engine's order (A-rules order:
@@ -61,14 +60,6 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
     };
 }
 
-export const ancientsPlugin: RulesetPlugin = {
-    id: 'ancients',
-    kinds: ['engagement'],
-    hasEnteredDice: (_model, action) => hasEnteredAncientsDice(action.node),
-    // Issue 8: each unit fights with the tokens and break test that earlier outcomes left it.
-    resolve: (model, action, dice) => resolveAncientsAction(model, action, dice, u => effectiveStats(model, action.node, u))
-};
-
 /** One unit in the JSON of docs/json.md ("Ancients"). */
 export function unitJson(r: AncientsUnitResult) {
     return {
@@ -99,7 +90,6 @@ export function outcomeLine(r: AncientsUnitResult): OutcomeLineText {
     return { unit: r.id, result: r.result, facts, opponent: r.opponents[0] };
 }
 
-const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '±0');
 
 const REASONS: Record<TestModifier['reason'], string> = {
     'first-test': 'first test', 'winning-side': 'winning side', 'extra-multiples': 'extra multiples', 'damage-tokens': 'damage tokens'

@@ -8,7 +8,7 @@
 import type { AstNode, DiagnosticInfo, ValidationAcceptor } from 'langium';
 import {
     isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSides, isSplit, isTurn,
-    type Action, type Fact, type Grade, type Relation, type Scenario, type Unit
+    type Action, type Fact, type Grade, type Relation, type Unit
 } from '../../language/generated/ast.js';
 import {
     ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, officerIsWith, readCommand, readFire, readMorale, readMoves,
@@ -21,8 +21,11 @@ import {
     COVERS, CP_COST, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
     phaseOf, reachOf, rallyNeedsCommander, resolveRally
 } from './engine/loose-files-engine.js';
-import { Codes } from '../../language/validation/codes.js';
-import { onePairOfSides } from '../../language/validation/common.js';
+import { Codes } from '../../core/codes.js';
+import { onePairOfSides } from '../../core/sides-check.js';
+import { LooseFilesCodes } from './loose-files-codes.js';
+import { CLASS_RANGE, DICE_LABELS, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { closeSpellings } from '../../core/spelling.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
 type Where = { node: AstNode, property?: string, index?: number, code: string };
@@ -30,18 +33,10 @@ const at = (where: Where) => where as DiagnosticInfo<AstNode>;
 
 // ─── Stats (once per file) ───────────────────────────────────────────────────────────────────────
 
-/** Every stat Loose Files reads (docs/rules/loose-files.md). */
-export const LF_STATS = [
-    'class', 'guns', 'formation', 'stands', 'dp', 'casualties', 'deserted', 'weapon', 'hessian', 'jaeger', 'militia',
-    // 'enters N': the turn the unit arrives (docs/campaigns.md)
-    'cp', 'attached', 'skirmish', 'rifle', 'die', 'note', 'enters'
-] as const;
 
-/** L1: the classes. */
-export const CLASS_RANGE = { min: 1, max: 5 } as const;
 
-export function checkLooseFilesScenario(scenario: Scenario, accept: ValidationAcceptor): void {
-    if (scenario.rules !== 'loose-files') return;
+export function checkLooseFilesScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const scenario = model.root;
     const visit = (el: unknown) => {
         if (isGrade(el)) checkStats(el, accept);
         else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); }
@@ -58,54 +53,43 @@ function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
         const value = statValue(stat);
         const place = { node: stat, property: stat.value ? 'value' as const : 'key' as const };
         if (!(LF_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `Loose Files does not use '${stat.key}': the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`, { node: stat, property: 'key', code: Codes.lfUnknownStat });
+            accept('warning', `Loose Files does not use '${stat.key}': the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
         } else if (stat.key === 'class') {
             if (typeof value !== 'number' || value < CLASS_RANGE.min || value > CLASS_RANGE.max) {
-                accept('error', `A class is a whole number from 1 (elite, veteran) to 5 (unmotivated), not '${value === true ? '' : value}' (L1).`, { ...place, code: Codes.lfClassRange });
+                accept('error', `A class is a whole number from 1 (elite, veteran) to 5 (unmotivated), not '${value === true ? '' : value}' (L1).`, { ...place, code: LooseFilesCodes.classRange });
             }
         } else if (WORD_STATS[stat.key] && !(typeof value === 'string' && WORD_STATS[stat.key].includes(value))) {
-            accept('error', `'${stat.key}' is one of ${WORD_STATS[stat.key].join(', ')}.`, { ...place, code: Codes.lfStatValue });
+            accept('error', `'${stat.key}' is one of ${WORD_STATS[stat.key].join(', ')}.`, { ...place, code: LooseFilesCodes.statValue });
         } else if (COUNT_STATS[stat.key] !== undefined && (typeof value !== 'number' || value < COUNT_STATS[stat.key])) {
-            accept('error', `'${stat.key}' is a whole number of at least ${COUNT_STATS[stat.key]}.`, { ...place, code: Codes.lfStatValue });
+            accept('error', `'${stat.key}' is a whole number of at least ${COUNT_STATS[stat.key]}.`, { ...place, code: LooseFilesCodes.statValue });
         } else if (stat.key === 'stands' && typeof value === 'number' && value > MAX_STANDS) {
-            accept('error', `A unit has at most ${MAX_STANDS} stands; only ${MAX_STANDS} are counted.`, { ...place, code: Codes.lfStatValue });
+            accept('error', `A unit has at most ${MAX_STANDS} stands; only ${MAX_STANDS} are counted.`, { ...place, code: LooseFilesCodes.statValue });
         }
     }
 }
 
+/** The types a mistyped arm may have meant: close spellings, else every type (L1). */
+function typesLike(arm: string | undefined): string[] {
+    const close = closeSpellings(arm, [...LF_TYPE_WORDS, 'foot', 'horse', 'guns', 'general']);
+    return close.length > 0 ? close : [...LF_TYPE_WORDS];
+}
+
+
 function checkUnitType(unit: Unit, accept: ValidationAcceptor): void {
     const type = lfType(unit.arm);
     if (!type) {
-        accept('error', `'${unit.arm}' is not a Loose Files type: write ${Object.keys(ARM_ALIASES).join(', ')}.`, { node: unit, property: 'arm', code: Codes.lfUnitType });
+        accept('error', `'${unit.arm}' is not a Loose Files type: write ${Object.keys(ARM_ALIASES).join(', ')}.`,
+            { node: unit, property: 'arm', code: LooseFilesCodes.unitType, data: { replacements: typesLike(unit.arm) } });
         return;
     }
     const hasClass = unit.stats.some(s => s.key === 'class') || unit.grade?.ref?.stats.some(s => s.key === 'class');
     if (!hasClass && type !== 'officer' && type !== 'commander') {
-        accept('warning', `'${unit.name}' has no class: it is read as class 3. Give it 'class N' or a grade that has one (L1).`, { node: unit, property: 'name', code: Codes.lfClassMissing });
+        accept('warning', `'${unit.name}' has no class: it is read as class 3. Give it 'class N' or a grade that has one (L1).`, { node: unit, property: 'name', code: LooseFilesCodes.classMissing });
     }
 }
 
 // ─── Actions ─────────────────────────────────────────────────────────────────────────────────────
 
-/** The facts each action kind reads, on `Unit:` lines and on its relation (docs/rules/loose-files.md). */
-const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
-const UNIT_FACTS: Readonly<Record<string, readonly string[]>> = {
-    engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', ...STATE_FACTS],
-    fire: [...COVERS, 'moved', 'fled', ...STATE_FACTS],
-    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', 'retire', 'under-fire', 'stop', ...STATE_FACTS],
-    morale: ['fled', ...STATE_FACTS],
-    redress: ['stationary', 'moved', 'in-combat', 'shot-at', ...STATE_FACTS],
-    command: ['move', 'average', 'd6', ...STATE_FACTS]
-};
-const RELATION: Readonly<Record<string, { verb: string, facts: readonly string[] }>> = {
-    engagement: { verb: 'inspires', facts: ['contact', 'reason', 'note'] },
-    fire: { verb: 'fires', facts: ['range', 'same-target', 'new-target', 'moved', ...COVERS, 'reason', 'note'] },
-    morale: { verb: 'sees', facts: ['routs', 'retreats', 'distance', 'fled', 'reason', 'note'] },
-    command: { verb: 'rallies', facts: ['dp', 'contact', 'reason', 'note'] }
-};
-const DICE_LABELS: Readonly<Record<string, readonly string[]>> = {
-    engagement: ['average', 'retreat'], fire: ['d6', 'reroll'], move: ['average', 'd6'], command: ['average', 'd6'], morale: [], redress: []
-};
 
 export function checkLooseFilesAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     const am = model.actions.find(a => a.node === action);
@@ -144,13 +128,13 @@ function checkStatements(action: Action, accept: ValidationAcceptor): void {
 function unknownFacts(facts: readonly Fact[], known: readonly string[], accept: ValidationAcceptor): void {
     for (const f of facts) {
         if (!known.includes(f.key)) {
-            accept('warning', `'${f.key}' means nothing here: the facts read are ${known.filter(k => k !== 'note').join(', ')}.`, { node: f, property: 'key', code: Codes.lfUnknownFact });
+            accept('warning', `'${f.key}' means nothing here: the facts read are ${known.filter(k => k !== 'note').join(', ')}.`, { node: f, property: 'key', code: LooseFilesCodes.unknownFact });
         }
     }
 }
 
 function requireLine(action: Action, present: boolean, what: string, accept: ValidationAcceptor): boolean {
-    if (!present) accept('error', `${action.kind} '${action.name}' needs ${what}.`, { node: action, property: 'name', code: Codes.lfActionEmpty });
+    if (!present) accept('error', `${action.kind} '${action.name}' needs ${what}.`, { node: action, property: 'name', code: LooseFilesCodes.actionEmpty });
     return present;
 }
 
@@ -178,7 +162,7 @@ function checkEngagement(model: ScenarioModel, am: ActionModel, accept: Validati
         if (isFacts(st)) {
             const units = unitsOf(model, st.target);
             if (units.length > 0 && !units.some(u => inCombat.has(u.id))) {
-                accept('warning', `These facts name units that are not in engagement '${action.name}': they change nothing.`, { node: st, property: 'target', code: Codes.lfNotInAction });
+                accept('warning', `These facts name units that are not in engagement '${action.name}': they change nothing.`, { node: st, property: 'target', code: LooseFilesCodes.notInAction });
             }
             const onAttacker = units.some(u => attackers.some(a => a.id === u.id));
             st.facts.forEach(f => {
@@ -195,18 +179,18 @@ function checkOfficerUse(model: ScenarioModel, am: ActionModel, r: Relation, inA
     const officer = firstUnit(model, r.subject), unit = firstUnit(model, r.object);
     if (!officer || !unit) return;
     if (!isOfficer(officer)) {
-        accept('error', `${officer.id} is ${officer.arm}, not an officer or commander: only they ${r.verb === 'inspires' ? 'inspire' : 'rally'} (L8).`, { node: r, property: 'subject', code: Codes.lfNotOfficer });
+        accept('error', `${officer.id} is ${officer.arm}, not an officer or commander: only they ${r.verb === 'inspires' ? 'inspire' : 'rally'} (L8).`, { node: r, property: 'subject', code: LooseFilesCodes.notOfficer });
         return;
     }
     if (inAction && !inAction.has(unit.id)) {
-        accept('warning', `${unit.id} is not in engagement '${am.node.name}': inspiring it changes nothing here.`, { node: r, property: 'object', code: Codes.lfNotInAction });
+        accept('warning', `${unit.id} is not in engagement '${am.node.name}': inspiring it changes nothing here.`, { node: r, property: 'object', code: LooseFilesCodes.notInAction });
     }
     if (!officerIsWith(officer, unit, r.facts)) {
         const why = officer.force !== unit.force ? `${unit.id} is not of ${officer.force}` : `write '${unit.name} … { attached ${officer.name} }', or add ': contact' when the officer has ridden over`;
-        accept('error', `${officer.id} is not with ${unit.id} (L8: the officer must be in contact): ${why}.`, { node: r, property: 'object', code: Codes.lfOfficerNotWith });
+        accept('error', `${officer.id} is not with ${unit.id} (L8: the officer must be in contact): ${why}.`, { node: r, property: 'object', code: LooseFilesCodes.officerNotWith });
     }
     if (r.verb === 'rallies' && rallyNeedsCommander(lfUnitAt(model, officer, am.node), lfUnitAt(model, unit, am.node))) {
-        accept('error', `${unit.id} is class 5: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: Codes.lfNeedsCommander });
+        accept('error', `${unit.id} is class 5: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: LooseFilesCodes.needsCommander });
     }
 }
 
@@ -217,25 +201,25 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         const r = read.relation;
         const firer = read.input.firer;
         if (!fireKind(firer)) {
-            accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: Codes.lfCannotFire });
+            accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
             continue;
         }
         if (read.firer.force === read.target.force) {
-            accept('error', `${read.firer.id} fires at its own side: ${read.target.id} is of ${read.target.force} too.`, { node: r, property: 'object', code: Codes.lfFireOwnSide });
+            accept('error', `${read.firer.id} fires at its own side: ${read.target.id} is of ${read.target.force} too.`, { node: r, property: 'object', code: LooseFilesCodes.fireOwnSide });
         }
         const range = r.facts.find(f => f.key === 'range');
         if (!range || range.number === undefined) {
-            accept('error', `Say how far ${read.firer.id} fires: add ': range N' (inches).`, at(range ? { node: range, property: 'key', code: Codes.lfMissingFact } : { node: r, property: 'verb', code: Codes.lfMissingFact }));
+            accept('error', `Say how far ${read.firer.id} fires: add ': range N' (inches).`, at(range ? { node: range, property: 'key', code: LooseFilesCodes.missingFact } : { node: r, property: 'verb', code: LooseFilesCodes.missingFact }));
         } else if (range.number > reachOf(firer)) {
             const what = firer.type === 'artillery' ? `${firer.guns} guns reach ${reachOf(firer)}" (L4)` : `a ${firer.weapon} reaches ${reachOf(firer)}" (L5)`;
-            accept('error', `${range.number}" is out of range: ${what}.`, { node: range, property: 'number', code: Codes.lfRange });
+            accept('error', `${range.number}" is out of range: ${what}.`, { node: range, property: 'number', code: LooseFilesCodes.range });
         } else if (range.number < 0) {
-            accept('error', 'A range is a distance in inches, 0 or more.', { node: range, property: 'number', code: Codes.lfRange });
+            accept('error', 'A range is a distance in inches, 0 or more.', { node: range, property: 'number', code: LooseFilesCodes.range });
         }
         if (read.input.moved && firer.type === 'infantry' && firer.formation !== 'skirmish') {
             const moved = r.facts.find(f => f.key === 'moved')
                 ?? action.statements.filter(isFacts).filter(f => unitsOf(model, f.target).some(u => u.id === read.firer.id)).flatMap(f => f.facts).find(f => f.key === 'moved');
-            accept('error', `${read.firer.id} moved this turn and is not in skirmish order: only skirmishers move and fire (L5).`, at({ node: moved ?? r, property: moved ? 'key' : 'subject', code: Codes.lfMovedFire }));
+            accept('error', `${read.firer.id} moved this turn and is not in skirmish order: only skirmishers move and fire (L5).`, at({ node: moved ?? r, property: moved ? 'key' : 'subject', code: LooseFilesCodes.movedFire }));
         }
     }
 }
@@ -249,15 +233,15 @@ function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         const diceFact = f.find(x => x.key === 'average') ?? f.find(x => x.key === 'd6');
         const problem = moveDiceProblem(read.input);
         if (!read.input.formationChange && read.input.average + read.input.d6 === 0) {
-            accept('error', `Say which dice ${read.unit.id} moves with: 'average N', 'd6 N' (or 'formation-change').`, { node: read.line, property: 'target', code: Codes.lfMoveDice });
+            accept('error', `Say which dice ${read.unit.id} moves with: 'average N', 'd6 N' (or 'formation-change').`, { node: read.line, property: 'target', code: LooseFilesCodes.moveDice });
             reported.add(read.line);
         } else if (problem) {
-            accept('error', `${read.unit.id}: ${problem} (L6).`, at(diceFact ? { node: diceFact, code: Codes.lfMoveDice } : { node: read.line, property: 'target', code: Codes.lfMoveDice }));
+            accept('error', `${read.unit.id}: ${problem} (L6).`, at(diceFact ? { node: diceFact, code: LooseFilesCodes.moveDice } : { node: read.line, property: 'target', code: LooseFilesCodes.moveDice }));
             reported.add(read.line);
         }
         if (chargeTooFewDice(read.input)) {
             const charging = f.find(x => x.key === 'charging')!;
-            accept('error', `Charging cavalry throw at least 3 dice (L6): ${read.unit.id} throws ${read.input.average + read.input.d6}.`, { node: charging, property: 'key', code: Codes.lfChargeDice });
+            accept('error', `Charging cavalry throw at least 3 dice (L6): ${read.unit.id} throws ${read.input.average + read.input.d6}.`, { node: charging, property: 'key', code: LooseFilesCodes.chargeDice });
             reported.add(read.line);
         }
     }
@@ -268,12 +252,12 @@ function checkMorale(model: ScenarioModel, am: ActionModel, accept: ValidationAc
     for (const read of readMorale(model, am)) {
         const r = read.relation;
         if (read.observer.id === read.friend.id) {
-            accept('error', `${read.observer.id} cannot see itself retreat or rout: name the friend it sees.`, { node: r, property: 'object', code: Codes.lfMoraleNotFriend });
+            accept('error', `${read.observer.id} cannot see itself retreat or rout: name the friend it sees.`, { node: r, property: 'object', code: LooseFilesCodes.moraleNotFriend });
         } else if (read.observer.force !== read.friend.force) {
-            accept('error', `${read.friend.id} is not a friend of ${read.observer.id}: morale (L7) is about friends retreating or routing.`, { node: r, property: 'object', code: Codes.lfMoraleNotFriend });
+            accept('error', `${read.friend.id} is not a friend of ${read.observer.id}: morale (L7) is about friends retreating or routing.`, { node: r, property: 'object', code: LooseFilesCodes.moraleNotFriend });
         }
         if (!has(r.facts, 'routs') && !has(r.facts, 'retreats')) {
-            accept('error', `Say what ${read.friend.id} did: ': routs' or ': retreats'.`, { node: r, property: 'verb', code: Codes.lfMissingFact });
+            accept('error', `Say what ${read.friend.id} did: ': routs' or ': retreats'.`, { node: r, property: 'verb', code: LooseFilesCodes.missingFact });
         }
     }
 }
@@ -283,7 +267,7 @@ function checkCommand(model: ScenarioModel, am: ActionModel, accept: ValidationA
     for (const use of readCommand(model, am)) {
         if (use.kind === 'rally') checkOfficerUse(model, am, use.relation, undefined, accept);
         else if (!isOfficer(use.officer)) {
-            accept('error', `${use.officer.id} is ${use.officer.arm}: only officers and commanders move for command points (L8).`, { node: use.line, property: 'target', code: Codes.lfNotOfficer });
+            accept('error', `${use.officer.id} is ${use.officer.arm}: only officers and commanders move for command points (L8).`, { node: use.line, property: 'target', code: LooseFilesCodes.notOfficer });
         }
     }
 }
@@ -353,10 +337,10 @@ function checkTurnWide(model: ScenarioModel, action: Action, accept: ValidationA
     const p = problemsOf(model);
     for (const st of action.statements) {
         const message = p.overspent.get(st);
-        if (message) accept('error', message, at({ node: st, property: isRelation(st) ? 'subject' : 'target', code: Codes.lfCpOverspent }));
+        if (message) accept('error', message, at({ node: st, property: isRelation(st) ? 'subject' : 'target', code: LooseFilesCodes.cpOverspent }));
     }
     const order = p.outOfOrder.get(action);
-    if (order) accept('warning', order, { node: action, property: 'kind', code: Codes.lfOrderOfPlay });
+    if (order) accept('warning', order, { node: action, property: 'kind', code: LooseFilesCodes.orderOfPlay });
 }
 
 // ─── Entered dice ────────────────────────────────────────────────────────────────────────────────

@@ -3,10 +3,12 @@
  * reads them and handed to the exact engine in src/rules/odds/loose-files.ts.
  */
 import { readCombat, readFire, readMoves } from './loose-files-reader.js';
-import type { UnitModel } from '../../core/scenario.js';
+import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.js';
 import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
 import { combatOdds, fireOdds, moveOdds, type CombatSideOdds } from './engine/loose-files-odds.js';
-import type { OddsBody, OddsPlugin, SideOdds, UnitOdds } from '../../core/odds.js';
+import type { SideOdds, UnitOdds } from '../../protocol.js';
+import type { OddsBody } from '../../core/ruleset.js';
+import type { Unresolvable } from '../../core/resolution.js';
 
 const shortName = (u: UnitModel) => u.id.slice(u.force.length + 1);
 const mean = (law: readonly number[]) => law.reduce((s, p, k) => s + p * k, 0);
@@ -17,7 +19,7 @@ function combatAtLeast(p: Record<string, number>): Record<string, number> {
     return Object.fromEntries(worse.map((l, i) => [l, worse.slice(i).reduce((s, x) => s + p[x], 0)]));
 }
 
-function engagementOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+function engagementOdds(model: ScenarioModel, action: ActionModel): OddsBody | { problem: string } {
     const read = readCombat(model, action, false);
     if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
     const odds = combatOdds(read.input);
@@ -43,7 +45,7 @@ function engagementOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parame
     return { units, sides, notes };
 }
 
-function fireActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+function fireActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | { problem: string } {
     const reads = readFire(model, action);
     if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
     const units: UnitOdds[] = reads.map(r => {
@@ -68,7 +70,7 @@ function fireActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parame
     return { units, sides, notes: [] };
 }
 
-function moveActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parameters<OddsPlugin['odds']>[1]): OddsBody | { problem: string } {
+function moveActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | { problem: string } {
     const reads = readMoves(model, action);
     if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
     const units: UnitOdds[] = reads.map(r => {
@@ -93,9 +95,8 @@ function moveActionOdds(model: Parameters<OddsPlugin['odds']>[0], action: Parame
     return { units, sides, notes };
 }
 
-export const looseFilesOddsPlugin: OddsPlugin = {
-    id: 'loose-files',
-    kinds: ['engagement', 'fire', 'move'],
-    odds: (model, action) => (action.node.kind === 'fire' ? fireActionOdds(model, action)
-        : action.node.kind === 'move' ? moveActionOdds(model, action) : engagementOdds(model, action))
-};
+/** The exact odds of a Loose Files combat, fire or move (docs/odds.md). */
+export function looseFilesOddsBody(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable {
+    return action.node.kind === 'fire' ? fireActionOdds(model, action)
+        : action.node.kind === 'move' ? moveActionOdds(model, action) : engagementOdds(model, action);
+}

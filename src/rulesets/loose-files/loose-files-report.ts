@@ -19,12 +19,12 @@ import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitMode
 import { AVERAGE, D6, SeededDice, canShow, type Die } from '../../core/dice.js';
 import {
     CP_COST, corlearsSides, fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
-    resolveRally, resolveRedress, signed,
+    resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from './engine/loose-files-engine.js';
+import { signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
-import type { RulesetPlugin } from '../../core/resolve.js';
 
 type Fact = [string, number | string | true];
 
@@ -395,14 +395,10 @@ export function throwsNoDice(model: ScenarioModel, action: ActionModel): boolean
     return kind === 'morale' || kind === 'redress' || (kind === 'command' && readCommand(model, action).every(u => u.kind !== 'move'));
 }
 
-export const looseFilesPlugin: RulesetPlugin = {
-    id: 'loose-files',
-    kinds: ['engagement', 'fire', 'move', 'morale', 'redress', 'command'],
-    // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:
-    // it is resolved like entered dice, so its outcome never changes with a seed.
-    hasEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
-    resolve: (model, action, dice) => resolveWith(model, action, dice, sourceFor(model, action, dice))
-};
+/** Resolves any Loose Files action (L2–L8) with the dice chosen. */
+export function resolveLooseFilesAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+    return resolveWith(model, action, dice, sourceFor(model, action, dice));
+}
 
 function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     switch (action.node.kind) {

@@ -8,8 +8,8 @@ import { targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js'
 import { buildScrudInput, diceLinesFor, unitsFedBy } from './scrud-reader.js';
 import { canShow } from '../../core/dice.js';
 import type { ScrudSide } from './engine/scrud-engine.js';
-import { Codes } from '../../language/validation/codes.js';
-import { onePairOfSides } from '../../language/validation/common.js';
+import { Codes } from '../../core/codes.js';
+import { onePairOfSides } from '../../core/sides-check.js';
 
 export function checkScrudAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     if (action.kind !== 'engagement') {

@@ -5,7 +5,10 @@
 import { buildScrudInput } from './scrud-reader.js';
 import { scrudOdds, type ScrudLabelOdds } from './engine/scrud-odds.js';
 import { SCRUD_LOSSES } from './engine/scrud-engine.js';
-import type { OddsPlugin, SideOdds } from '../../core/odds.js';
+import type { SideOdds } from '../../protocol.js';
+import type { OddsBody } from '../../core/ruleset.js';
+import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
+import type { Unresolvable } from '../../core/resolution.js';
 
 /** atLeast[label] = P(this loss or a worse one): recoil ⊂ retire ⊂ retreat ⊂ rout, read upwards. */
 export function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
@@ -18,25 +21,22 @@ export function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
     return Object.fromEntries(SCRUD_LOSSES.map(l => [l, out[l]]));
 }
 
-export const scrudOddsPlugin: OddsPlugin = {
-    id: 'scrud',
-    kinds: ['engagement'],
-    odds(model, action) {
-        const input = buildScrudInput(model, action.node);
-        if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
-        const odds = scrudOdds(input);
-        const notes: string[] = [];
-        const sides = odds.sides.map((s): SideOdds => {
-            if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
-            return { force: s.force, side: s.side, expected: { ...s.expected }, atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
-        });
-        return {
-            pooled: input.pooled,
-            units: odds.units.map(u => ({
-                force: u.force, unit: u.unit, id: u.id, side: u.side, arm: u.arm,
-                probabilities: { ...u.probabilities }, atLeast: scrudAtLeast(u.probabilities)
-            })),
-            sides, notes
-        };
-    }
-};
+/** The exact odds of a SCRUD engagement, per unit and per side (docs/odds.md). */
+export function scrudOddsBody(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable {
+    const input = buildScrudInput(model, action.node);
+    if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
+    const odds = scrudOdds(input);
+    const notes: string[] = [];
+    const sides = odds.sides.map((s): SideOdds => {
+        if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
+        return { force: s.force, side: s.side, expected: { ...s.expected }, atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
+    });
+    return {
+        pooled: input.pooled,
+        units: odds.units.map(u => ({
+            force: u.force, unit: u.unit, id: u.id, side: u.side, arm: u.arm,
+            probabilities: { ...u.probabilities }, atLeast: scrudAtLeast(u.probabilities)
+        })),
+        sides, notes
+    };
+}

@@ -2,10 +2,10 @@
  * Reads a SCRUD engagement into the engine's input (RULES.md S1–S3): who is on each side, each
  * unit's die and modifier, and the dice entered from the table, if any.
  */
-import { isDice, isFactor, isFlag, isSides, type Action, type Dice } from '../../language/generated/ast.js';
+import { isDice, isFactor, isFlag, type Action, type Dice } from '../../language/generated/ast.js';
 import { D6, dieNamed, type Die } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
-import { unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { sideUnits, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 
 /** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
 export function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
@@ -39,20 +39,6 @@ function factorTotals(model: ScenarioModel, action: Action): Map<string, number>
     }
     factorCache.set(action, totals);
     return totals;
-}
-
-/** The units on each side, each once, in force declaration order. */
-export function sideUnits(model: ScenarioModel, action: Action): { attackers: UnitModel[], defenders: UnitModel[] } | undefined {
-    const sides = action.statements.find(isSides);
-    if (!sides) return undefined;
-    const collect = (targets: typeof sides.attackers) => {
-        const seen = new Map<string, UnitModel>();
-        for (const t of targets) for (const u of unitsOf(model, t)) seen.set(u.id, u);
-        const all = [...seen.values()];
-        const forces = [...new Set(all.map(u => u.force))];
-        return all.sort((a, b) => forces.indexOf(a.force) - forces.indexOf(b.force) || a.order - b.order);
-    };
-    return { attackers: collect(sides.attackers), defenders: collect(sides.defenders) };
 }
 
 export function isPooled(model: ScenarioModel, action: Action): boolean {

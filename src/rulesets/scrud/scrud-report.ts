@@ -1,14 +1,14 @@
 /**
- * SCRUD as a rule set plugin: reads the engagement, throws or takes the dice, and reports.
+ * Resolving a SCRUD engagement: reads it, throws or takes the dice, and reports the outcome in the
+ * JSON of docs/json.md, the outcome block's lines and the pair-by-pair text.
  */
 import { buildScrudInput, enteredScrudDice } from './scrud-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
 import { SeededDice } from '../../core/dice.js';
 import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from './engine/scrud-engine.js';
+import { signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
-import type { RulesetPlugin } from '../../core/resolve.js';
-import { isDice } from '../../language/generated/ast.js';
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
 export function throwScrudDice(input: ScrudInput, seed: number): { attacker: number[], defender: number[] } {
@@ -19,31 +19,26 @@ export function throwScrudDice(input: ScrudInput, seed: number): { attacker: num
     };
 }
 
-export const scrudPlugin: RulesetPlugin = {
-    id: 'scrud',
-    kinds: ['engagement'],
-    hasEnteredDice: (_model, action) => action.node.statements.some(isDice),
-    resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
-        const input = buildScrudInput(model, action.node);
-        if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
-        const thrown = dice.kind === 'seed' ? throwScrudDice(input, dice.seed) : enteredScrudDice(model, action.node, input)!;
-        if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
-            return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
-        }
-        const outcome = resolveScrud(input, thrown);
-        const check = fingerprint({ rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown }, nameAliases(model));
-        return {
-            json: {
-                name: action.node.name, kind: action.node.kind, rules: 'scrud', turn: turnLabel(action.turn) ?? null,
-                seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check,
-                pooled: input.pooled,
-                units: outcome.units.map(unitJson)
-            },
-            lines: outcome.units.map(outcomeLine),
-            text: scrudText(outcome)
-        };
+export function resolveScrudAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+    const input = buildScrudInput(model, action.node);
+    if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
+    const thrown = dice.kind === 'seed' ? throwScrudDice(input, dice.seed) : enteredScrudDice(model, action.node, input)!;
+    if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
+        return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
     }
-};
+    const outcome = resolveScrud(input, thrown);
+    const check = fingerprint({ rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown }, nameAliases(model));
+    return {
+        json: {
+            name: action.node.name, kind: action.node.kind, rules: 'scrud', turn: turnLabel(action.turn) ?? null,
+            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check,
+            pooled: input.pooled,
+            units: outcome.units.map(unitJson)
+        },
+        lines: outcome.units.map(outcomeLine),
+        text: scrudText(outcome)
+    };
+}
 
 function stripDice(input: ScrudInput) {
     const side = (s: ScrudInput['attacker']) => ({ force: s.force, units: s.units.map(u => ({ id: u.id, arm: u.arm, die: u.die.name, modifier: u.modifier })) });
@@ -69,7 +64,6 @@ function outcomeLine(r: ScrudUnitResult): OutcomeLineText {
     };
 }
 
-const signed = (n: number) => (n > 0 ? `+${n}` : n < 0 ? `${n}` : '±0');
 
 /** Pair by pair, as the seed lays it out: each arm's sorted lines side by side. */
 export function scrudText(outcome: ScrudOutcome): string[] {

@@ -9,8 +9,9 @@
  * casualties. Every unit of the side counts toward strength (outnumbering) and takes the row's DPs.
  */
 import { AVERAGE, canShow } from '../../../core/dice.js';
+import { signed } from '../../../core/signed.js';
 import {
-    afterLosses, fleesField, signed, strength, sumModifiers,
+    afterLosses, fleesField, strength, sumModifiers,
     type Cover, type LfModifier, type LfOptions, type LfUnit
 } from './loose-files-units.js';
 

@@ -119,4 +119,3 @@ export function afterLosses(u: LfUnit, casualties: number, deserted: number): Lf
     return { ...u, casualties: u.casualties + casualties, deserted: u.deserted + deserted };
 }
 
-export const signed = (n: number): string => (n > 0 ? `+${n}` : n < 0 ? `${n}` : '±0');

@@ -1,7 +1,8 @@
 /**
  * Every diagnostic the tool can report, with its stable code. The codes are part of the public
  * surface (CLI output, the editor's Problems, quick fixes): never rename one, only add.
- * docs/diagnostics.md is the umpire's list; a test checks both agree.
+ * Each rule set adds its own codes in its folder (`Ruleset.codes`). docs/diagnostics.md is the
+ * umpire's list; a test checks both agree.
  */
 export const Codes = {
     // The file itself
@@ -39,28 +40,6 @@ export const Codes = {
     diceLabel: 'dice-label',
     seedRange: 'seed-range',
     seedWithDice: 'seed-with-dice',
-    // Loose Files & American Scramble (RULES.md L1–L9, validation/loose-files.ts)
-    lfClassRange: 'lf-class-range',
-    lfClassMissing: 'lf-class-missing',
-    lfStatValue: 'lf-stat-value',
-    lfUnknownStat: 'lf-unknown-stat',
-    lfUnitType: 'lf-unit-type',
-    lfUnknownFact: 'lf-unknown-fact',
-    lfActionEmpty: 'lf-action-empty',
-    lfMissingFact: 'lf-missing-fact',
-    lfNotInAction: 'lf-not-in-action',
-    lfRange: 'lf-range',
-    lfMovedFire: 'lf-moved-fire',
-    lfCannotFire: 'lf-cannot-fire',
-    lfFireOwnSide: 'lf-fire-own-side',
-    lfMoveDice: 'lf-move-dice',
-    lfChargeDice: 'lf-charge-dice',
-    lfNotOfficer: 'lf-not-officer',
-    lfOfficerNotWith: 'lf-officer-not-with',
-    lfNeedsCommander: 'lf-needs-commander',
-    lfCpOverspent: 'lf-cp-overspent',
-    lfMoraleNotFriend: 'lf-morale-not-friend',
-    lfOrderOfPlay: 'lf-order-of-play',
     // Written outcomes
     outcomeStale: 'outcome-stale',
     outcomeUnresolvable: 'outcome-unresolvable',
@@ -71,24 +50,7 @@ export const Codes = {
     outcomeOutOfOrder: 'outcome-out-of-order',
     stateUnknownKey: 'state-unknown-key',
     stateValue: 'state-value',
-    rulingWithoutReason: 'ruling-without-reason',
-    // Ancients (RULES.md A1–A9, validation/ancients.ts)
-    ancientsStatMissing: 'ancients-stat-missing',
-    ancientsStatValue: 'ancients-stat-value',
-    ancientsStatUnknown: 'ancients-stat-unknown',
-    ancientsLeadershipRange: 'ancients-leadership-range',
-    ancientsTokensRange: 'ancients-tokens-range',
-    ancientsBreakDie: 'ancients-break-die',
-    ancientsNotOneUnit: 'ancients-not-one-unit',
-    ancientsNotInEngagement: 'ancients-not-in-engagement',
-    ancientsOwnSide: 'ancients-own-side',
-    ancientsPairDuplicate: 'ancients-pair-duplicate',
-    ancientsPositionConflict: 'ancients-position-conflict',
-    ancientsNoOpponent: 'ancients-no-opponent',
-    ancientsSplitTotal: 'ancients-split-total',
-    ancientsSplitTarget: 'ancients-split-target',
-    ancientsSplitMissing: 'ancients-split-missing',
-    ancientsSplitDuplicate: 'ancients-split-duplicate'
+    rulingWithoutReason: 'ruling-without-reason'
 } as const;
 
 export type Code = typeof Codes[keyof typeof Codes];

@@ -1,0 +1,143 @@
+/**
+ * The one interface every rule set implements (src/rulesets/<id>/), and the registry that lists
+ * them. The core, the language server, the CLI and the client know rule sets only through these:
+ * no code outside a rule set's folder names one (ARCHITECTURE.md, "How to add a rule set").
+ */
+import type { ValidationAcceptor } from 'langium';
+import type { Action, Dice } from '../language/generated/ast.js';
+import type { UnitStatus } from './campaign-state.js';
+import type { OddsReport } from '../protocol.js';
+import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
+import type { ActionModel, ScenarioModel } from './scenario.js';
+
+/** One stat a rule set reads from a grade's or unit's braces; `values` lists the words it accepts. */
+export interface StatVocabulary {
+    readonly doc: string;
+    readonly values?: readonly string[];
+}
+
+/**
+ * The words a rule set gives meaning to: the single source for completion, quick fixes, hovers
+ * and validation.
+ */
+export interface RulesetVocabulary {
+    /** Stats read from a grade's or unit's braces (`size large`, `class 2`). */
+    readonly stats: Readonly<Record<string, StatVocabulary>>;
+    /** Facts read on `Unit: fact, fact` lines, by action kind. */
+    readonly facts: Readonly<Record<string, readonly string[]>>;
+    /** `option NAME …` lines the rule set understands. */
+    readonly options: readonly string[];
+    /** Arms offered for a new unit (besides those the file already uses). */
+    readonly arms: readonly string[];
+    /** The per-unit result labels its outcomes write (docs/json.md). */
+    readonly results: readonly string[];
+    /** The labels a `dice` line may carry in this action: arms, throws or dice. */
+    diceLabels(model: ScenarioModel, line: Dice): readonly string[];
+}
+
+/** A counter of the campaign state shown in `umpire status` and hovers. */
+export type StateColumn = 'dp' | 'casualties' | 'stands' | 'tokens' | 'tested' | 'cp';
+
+/** What a written outcome means for the next fight (docs/campaigns.md). */
+export interface CampaignKeys {
+    /** The state columns worth showing for this rule set. */
+    readonly columns: readonly StateColumn[];
+    /** Result labels that take a unit out of the fight, with the status they leave it in. */
+    readonly outResults: Readonly<Record<string, UnitStatus>>;
+}
+
+/** How a quick fix repairs one of the rule set's own diagnostics; the fixes themselves are generic. */
+export type FixKind =
+    /** A stat's value replaced by each word the vocabulary accepts for it. */
+    | 'stat-value'
+    /** An unknown stat key respelled to a close known one. */
+    | 'respell-stat'
+    /** An unknown fact respelled to a close known one. */
+    | 'respell-fact'
+    /** The diagnostic's `data.replacements`, each offered as a replacement of the flagged text. */
+    | 'replacements'
+    /** The diagnostic's `data.replacements`, each offered as the value of the flagged stat. */
+    | 'stat-replacements';
+
+/** The part of an odds report a rule set fills in; the action's name, kind and turn are added by the core. */
+export type OddsBody = Pick<OddsReport, 'units' | 'sides' | 'notes'> & Record<string, unknown>;
+
+/** A hint after one entered die: the node of the value, and what it fed. */
+export interface DieHint {
+    /** The dice line and the index of the value in it. */
+    readonly line: Dice;
+    readonly index: number;
+    readonly label: string;
+    readonly tooltip: string;
+}
+
+export interface Ruleset {
+    /** The name written after `rules` (`rules scrud`). */
+    readonly id: string;
+    /** The name umpires know it by, for messages. */
+    readonly title: string;
+    /** The umpire's rules reference (docs/rules/…), linked from hovers and docs. */
+    readonly reference: string;
+    /** The action kinds (`engagement`, `fire`, …) it resolves. */
+    readonly kinds: readonly string[];
+    /** The action kinds it gives exact odds for (a subset of `kinds`). */
+    readonly oddsKinds: readonly string[];
+    readonly vocabulary: RulesetVocabulary;
+    readonly campaign: CampaignKeys;
+    /** Its own diagnostic codes (stable, documented in docs/diagnostics.md). */
+    readonly codes: Readonly<Record<string, string>>;
+    /** Quick fixes for its own codes, by code. */
+    readonly fixes?: Readonly<Record<string, FixKind>>;
+    /** Checks of the whole file (options, unit stats), once per file. */
+    checkScenario?(model: ScenarioModel, accept: ValidationAcceptor): void;
+    /** Checks of one action, which has parsed whole. */
+    checkAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void;
+    /**
+     * Whether the action's dice come from the table, or it throws none: then no seed is needed,
+     * and a new one would change nothing.
+     */
+    usesEnteredDice(model: ScenarioModel, action: ActionModel): boolean;
+    /** Applies the rules. Never throws on a broken action: it says what is missing instead. */
+    resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
+    /** Exact odds of an action of one of `oddsKinds`. */
+    odds(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable;
+    /** The number of units on the action's largest side, for the size limits (docs/limits.md). */
+    largestSide?(model: ScenarioModel, action: ActionModel): number;
+    /**
+     * The line of a unit's hover that shows the modifiers it has in an action, when the rule set
+     * reads them in its own way (SCRUD adds them up); without it, the factors are listed.
+     */
+    modifierHover?(actionName: string, gradeValue: number, here: ReadonlyArray<{ name: string, value: number }>): string | undefined;
+    /** Hints after entered dice: which unit each value feeds, and what came of it. */
+    dieHints?(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[];
+}
+
+/** The rule sets a file may name; the first is the one a file without a `rules` line is checked as. */
+export class RulesetRegistry {
+    private readonly byId = new Map<string, Ruleset>();
+
+    constructor(rulesets: readonly Ruleset[]) {
+        for (const r of rulesets) this.register(r);
+    }
+
+    register(ruleset: Ruleset): void {
+        this.byId.set(ruleset.id, ruleset);
+    }
+
+    get(id: string): Ruleset | undefined {
+        return this.byId.get(id);
+    }
+
+    /** The rule set of a file without a `rules` line. */
+    get defaultId(): string {
+        return this.byId.keys().next().value ?? '';
+    }
+
+    all(): Ruleset[] {
+        return [...this.byId.values()];
+    }
+
+    ids(): string[] {
+        return [...this.byId.keys()];
+    }
+}

@@ -1,0 +1,34 @@
+/**
+ * Checks a text that is not the umpire's document: resolve-all writes each outcome into a copy of
+ * the file and checks the copy before going on. The copies live in a workspace of their own, made
+ * on first use with the same rule sets, so that no diagnostic of a copy ever reaches the editor.
+ */
+import { EmptyFileSystem, URI } from 'langium';
+import type { Scenario } from './generated/ast.js';
+import { createBattleServices, type BattleServices } from './battle-module.js';
+import type { CheckedText } from '../core/resolve-all.js';
+import type { RulesetRegistry } from '../core/ruleset.js';
+
+export class TextChecker {
+    private services?: BattleServices;
+    private count = 0;
+
+    constructor(private readonly rulesets: RulesetRegistry) {}
+
+    /** The parse of `text` and its errors as `line N: message`. */
+    async check(text: string): Promise<CheckedText> {
+        this.services ??= createBattleServices({ ...EmptyFileSystem, rulesets: this.rulesets }).Battle;
+        const workspace = this.services.shared.workspace;
+        const uri = URI.parse(`memory:///resolve-all/${++this.count}.battle`);
+        const document = workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri);
+        workspace.LangiumDocuments.addDocument(document);
+        try {
+            await workspace.DocumentBuilder.build([document], { validation: true });
+            const errors = (document.diagnostics ?? []).filter(d => d.severity === 1).map(d => `line ${d.range.start.line + 1}: ${d.message}`);
+            return { root: document.parseResult.value, errors };
+        } finally {
+            workspace.LangiumDocuments.deleteDocument(uri);
+            workspace.IndexManager.remove(uri);
+        }
+    }
+}

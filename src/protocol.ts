@@ -1,0 +1,124 @@
+/**
+ * The contract between the language server and its clients (the VS Code extension, the protocol
+ * tests, any LSP client): command ids, their arguments and their results. The client imports only
+ * this module, `vscode` and `vscode-languageclient`; the server implements what is written here.
+ * Types only and constants: nothing here runs.
+ */
+
+/** Command ids. The server advertises those it executes; `showOdds` and `showStatus` are the client's. */
+export const UmpireCommands = {
+    /** Server: resolve one action and write its outcome (arguments: [ResolveArgs]). */
+    resolve: 'umpire.resolve',
+    /** Server: throw new dice for one action and write its outcome (arguments: [ResolveArgs]). */
+    reroll: 'umpire.reroll',
+    /** Server: write every missing or stale outcome in one edit (arguments: [DocumentArgs]). */
+    resolveAll: 'umpire.resolveAll',
+    /** Server: exact odds of one action or of all (arguments: [OddsArgs]); answers an OddsAnswer. */
+    odds: 'umpire.odds',
+    /** Server: the campaign state as markdown (arguments: [StatusArgs]); answers a StatusResult. */
+    status: 'umpire.status',
+    /** Client: the Odds panel beside the file (arguments: [OddsArgs]). */
+    showOdds: 'umpire.showOdds',
+    /** Client: the campaign state beside the file. */
+    showStatus: 'umpire.showStatus',
+    /** Client: restart the language server. */
+    restartServer: 'umpire.restartServer'
+} as const;
+
+/** The commands the server executes (and so advertises in `executeCommandProvider`). */
+export const SERVER_COMMANDS: readonly string[] = [UmpireCommands.resolve, UmpireCommands.reroll, UmpireCommands.resolveAll, UmpireCommands.odds, UmpireCommands.status];
+
+/** A document as the client saw it: the edit is refused if the document has changed since. */
+export interface DocumentArgs {
+    uri: string;
+    version: number;
+}
+
+export interface ResolveArgs extends DocumentArgs {
+    /** The action's name. */
+    action: string;
+}
+
+export interface ResolveResult {
+    applied: boolean;
+    /** False when the file already held this outcome, byte for byte (nothing was sent). */
+    changed?: boolean;
+    summary?: string;
+    /** The seed recorded, or null when the dice were entered from the table. */
+    seed?: number | null;
+    reason?: string;
+}
+
+export interface ResolveAllResult {
+    applied: boolean;
+    changed?: boolean;
+    resolved: Array<{ action: string, summary: string, seed: number | null }>;
+    skipped: Array<{ action: string, reason: string }>;
+    reason?: string;
+}
+
+export interface OddsArgs {
+    uri: string;
+    /** Without it, every action's odds in file order. */
+    action?: string;
+}
+
+/** One unit's chances. Probabilities are keyed by the rule set's result labels and sum to 1. */
+export interface UnitOdds {
+    force: string;
+    /** The unit's name, with `#k` for one of several (as in resolve's JSON). */
+    unit: string;
+    /** `Force.Unit` or `Force.Unit#k`, as written in the file. */
+    id: string;
+    probabilities: Record<string, number>;
+    /** Cumulative chances along the rule set's ladder of results, e.g. "retire or worse". */
+    atLeast?: Record<string, number>;
+    /** Ancients: hits[h] = P(exactly h unsaved hits taken). */
+    hits?: number[];
+    [extra: string]: unknown;
+}
+
+export interface SideOdds {
+    force: string;
+    /** Expected number of the side's units with each label. */
+    expected: Record<string, number>;
+    /** P(at least one of the side's units gets the label), for the labels the engine computes jointly. */
+    atLeastOne: Record<string, number>;
+    [extra: string]: unknown;
+}
+
+/** Exact odds of one action (docs/json.md, "Odds"). */
+export interface OddsReport {
+    name: string;
+    kind: string;
+    rules: string;
+    turn: string | null;
+    units: UnitOdds[];
+    sides: SideOdds[];
+    /** Anything the umpire should know about these figures (e.g. a joint chance left out). */
+    notes: string[];
+    [extra: string]: unknown;
+}
+
+export interface OddsUnavailable {
+    available: false;
+    /** The action asked for, when there was one. */
+    action?: string;
+    reason: string;
+}
+
+/** What `umpire.odds` answers: one report, a reason there is none, or every action's. */
+export type OddsAnswer = OddsReport | OddsUnavailable | { actions: Array<OddsReport | OddsUnavailable> };
+
+export interface StatusArgs {
+    uri: string;
+    /** A turn's number or name: the state at the end of that turn; without it, at the end of the file. */
+    at?: string | number;
+}
+
+export interface StatusResult {
+    available: boolean;
+    /** The table under a heading, ready to show or paste. */
+    markdown?: string;
+    reason?: string;
+}

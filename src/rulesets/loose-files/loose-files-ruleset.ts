@@ -1,0 +1,50 @@
+/**
+ * Loose Files & American Scramble (docs/rules/loose-files.md, L1–L9): the rule set as the core
+ * sees it. Everything the tool knows about Loose Files is reached from here.
+ */
+import { isDice } from '../../language/generated/ast.js';
+import type { Ruleset } from '../../core/ruleset.js';
+import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
+import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-checks.js';
+import { LooseFilesCodes } from './loose-files-codes.js';
+import { looseFilesOddsBody } from './loose-files-odds-report.js';
+import { resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
+import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
+
+const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
+
+export const looseFilesRuleset: Ruleset = {
+    id: 'loose-files',
+    title: 'Loose Files',
+    reference: 'docs/rules/loose-files.md',
+    kinds: KINDS,
+    // Morale, re-dressing and command points throw no dice worth odds (docs/odds.md).
+    oddsKinds: ['engagement', 'fire', 'move'],
+    vocabulary: {
+        stats: LF_STAT_DOCS,
+        facts: Object.fromEntries(Object.keys(UNIT_FACTS).map(kind => [kind, factsOf(kind)])),
+        // L9: the sheet's house rules, off unless a file turns them on.
+        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses'],
+        arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
+        results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
+            'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
+        diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
+    },
+    // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
+    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' } },
+    codes: LooseFilesCodes,
+    fixes: {
+        [LooseFilesCodes.statValue]: 'stat-value',
+        [LooseFilesCodes.classRange]: 'stat-value',
+        [LooseFilesCodes.unknownStat]: 'respell-stat',
+        [LooseFilesCodes.unknownFact]: 'respell-fact',
+        [LooseFilesCodes.unitType]: 'replacements'
+    },
+    checkScenario: checkLooseFilesScenario,
+    checkAction: checkLooseFilesAction,
+    // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:
+    // it is resolved like entered dice, so its outcome never changes with a seed.
+    usesEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
+    resolve: resolveLooseFilesAction,
+    odds: looseFilesOddsBody
+};

@@ -1,0 +1,66 @@
+/**
+ * The words Loose Files gives meaning to (docs/rules/loose-files.md): unit stats, the facts of each
+ * action kind, dice labels and unit types. The single source for its checks, completion and quick fixes.
+ */
+import { COVERS } from './engine/loose-files-engine.js';
+import type { StatVocabulary } from '../../core/ruleset.js';
+
+/** Every stat Loose Files reads (docs/rules/loose-files.md). */
+export const LF_STATS = [
+    'class', 'guns', 'formation', 'stands', 'dp', 'casualties', 'deserted', 'weapon', 'hessian', 'jaeger', 'militia',
+    // 'enters N': the turn the unit arrives (docs/campaigns.md)
+    'cp', 'attached', 'skirmish', 'rifle', 'die', 'note', 'enters'
+] as const;
+
+/** L1: the classes. */
+export const CLASS_RANGE = { min: 1, max: 5 } as const;
+
+/** The words a unit's arm may be (its type, L1), as completion offers them. */
+export const LF_TYPE_WORDS = ['infantry', 'cavalry', 'artillery', 'officer', 'commander'] as const;
+
+/** The facts each action kind reads, on `Unit:` lines and on its relation (docs/rules/loose-files.md). */
+export const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
+export const UNIT_FACTS: Readonly<Record<string, readonly string[]>> = {
+    engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', ...STATE_FACTS],
+    fire: [...COVERS, 'moved', 'fled', ...STATE_FACTS],
+    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', 'retire', 'under-fire', 'stop', ...STATE_FACTS],
+    morale: ['fled', ...STATE_FACTS],
+    redress: ['stationary', 'moved', 'in-combat', 'shot-at', ...STATE_FACTS],
+    command: ['move', 'average', 'd6', ...STATE_FACTS]
+};
+export const RELATION: Readonly<Record<string, { verb: string, facts: readonly string[] }>> = {
+    engagement: { verb: 'inspires', facts: ['contact', 'reason', 'note'] },
+    fire: { verb: 'fires', facts: ['range', 'same-target', 'new-target', 'moved', ...COVERS, 'reason', 'note'] },
+    morale: { verb: 'sees', facts: ['routs', 'retreats', 'distance', 'fled', 'reason', 'note'] },
+    command: { verb: 'rallies', facts: ['dp', 'contact', 'reason', 'note'] }
+};
+export const DICE_LABELS: Readonly<Record<string, readonly string[]>> = {
+    engagement: ['average', 'retreat'], fire: ['d6', 'reroll'], move: ['average', 'd6'], command: ['average', 'd6'], morale: [], redress: []
+};
+
+/** What each stat means, for completion and hovers. */
+export const LF_STAT_DOCS: Readonly<Record<(typeof LF_STATS)[number], StatVocabulary>> = {
+    class: { doc: '1 (elite) to 5 (unmotivated) (L1).', values: ['1', '2', '3', '4', '5'] },
+    guns: { doc: 'Artillery weight (L4).', values: ['light', 'medium', 'heavy'] },
+    formation: { doc: 'Skirmish order is a formation (L1, L2, L4, L5).', values: ['line', 'column', 'skirmish', 'limbered', 'unlimbered'] },
+    stands: { doc: 'Stands: strength and dice (L1, L4, L5).' },
+    dp: { doc: 'Disorder points (L1).' },
+    casualties: { doc: 'Casualties (L1).' },
+    deserted: { doc: 'Stands that deserted (L7).' },
+    weapon: { doc: 'Musket 8", rifle 10" (L5).', values: ['musket', 'rifle'] },
+    hessian: { doc: 'Hessian infantry movement (L6).' },
+    jaeger: { doc: 'Jaegers move like other troops (L6).' },
+    militia: { doc: 'Militia flee at 50% losses (L9).' },
+    cp: { doc: 'Command points of an officer (L8).' },
+    attached: { doc: 'The unit an officer is attached to (L8).' },
+    skirmish: { doc: 'In skirmish order (L1, L2, L5).' },
+    rifle: { doc: 'Armed with rifles: 10" range (L5).' },
+    die: { doc: 'The die the unit throws.', values: ['average', 'd6'] },
+    note: { doc: 'A note for the record.' },
+    enters: { doc: 'The turn the unit arrives (docs/campaigns.md).' }
+};
+
+/** Facts offered on a `Unit:` line or a relation of each action kind: both lists of the checks. */
+export function factsOf(kind: string): readonly string[] {
+    return [...new Set([...(UNIT_FACTS[kind] ?? []), ...(RELATION[kind]?.facts ?? [])])];
+}

@@ -1,0 +1,72 @@
+/**
+ * SCRUD — Simple Combat Resolution Using Dice (docs/rules/scrud.md): the rule set as the core sees
+ * it. Everything the tool knows about SCRUD is reached from here.
+ */
+import { isDice } from '../../language/generated/ast.js';
+import type { DieHint, Ruleset } from '../../core/ruleset.js';
+import { unitsOf, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
+import type { Resolution } from '../../core/resolution.js';
+import { signedTypeset } from '../../core/signed.js';
+import { SCRUD_RESULTS } from './engine/scrud-engine.js';
+import { checkScrudAction } from './scrud-checks.js';
+import { scrudOddsBody } from './scrud-odds-report.js';
+import { buildScrudInput, diceLinesFor, unitsFedBy } from './scrud-reader.js';
+import { resolveScrudAction } from './scrud-report.js';
+
+export const scrudRuleset: Ruleset = {
+    id: 'scrud',
+    title: 'SCRUD',
+    reference: 'docs/rules/scrud.md',
+    kinds: ['engagement'],
+    oddsKinds: ['engagement'],
+    vocabulary: {
+        stats: {
+            die: { doc: 'The die this unit throws (S1): d6 unless named.', values: ['d4', 'd6', 'd8', 'average'] }
+        },
+        facts: {},
+        // S3 pooled arms, S1 the die of every unit.
+        options: ['pooled', 'die'],
+        arms: ['foot', 'horse', 'guns'],
+        results: SCRUD_RESULTS,
+        // S3: a dice line is labelled with the arm it feeds.
+        diceLabels: (model, line) => [...new Set(unitsOf(model, line.target).map(u => u.arm))]
+    },
+    // S6: a rout takes the unit out of the fight; SCRUD keeps no counters.
+    campaign: { columns: [], outResults: { rout: 'routed' } },
+    codes: {},
+    checkAction: checkScrudAction,
+    usesEnteredDice: (_model, action) => action.node.statements.some(isDice),
+    resolve: resolveScrudAction,
+    odds: scrudOddsBody,
+    // S2: the grade and every factor add up to one modifier, which turns the die.
+    modifierHover(actionName, gradeValue, here) {
+        if (here.length === 0) return `Modifier in **${actionName}**: ${signedTypeset(gradeValue)} (grade only)`;
+        const total = gradeValue + here.reduce((sum, m) => sum + m.value, 0);
+        return `Modifiers in **${actionName}**: ${here.map(m => `${m.name} ${signedTypeset(m.value)}`).join(', ')} (total ${signedTypeset(total)})`;
+    },
+    dieHints: scrudDieHints
+};
+
+/** After each entered die: the unit it feeds, and with a result, its adjusted die and result. */
+function scrudDieHints(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[] {
+    const input = buildScrudInput(model, action.node);
+    if (!input) return [];
+    const results = new Map(resolution?.json.units.map(u => [`${u.force}.${u.unit}`, u]) ?? []);
+    const hints: DieHint[] = [];
+    for (const side of [input.attacker, input.defender]) {
+        for (const line of diceLinesFor(model, action.node, side.units)) {
+            unitsFedBy(model, line, side.units).forEach((unit, index) => {
+                if (index >= line.values.length) return;
+                const result = results.get(unit.id);
+                const adjusted = typeof result?.adjusted === 'number' ? result.adjusted : undefined;
+                const label = result ? `${unit.unit}${adjusted !== undefined ? `=${adjusted}` : ''} ${result.result}` : unit.unit;
+                const parts = [`${unit.id}: die ${line.values[index]}`];
+                if (typeof result?.modifier === 'number') parts.push(`mod ${signedTypeset(result.modifier)}`);
+                if (adjusted !== undefined) parts.push(`adjusted ${adjusted}`);
+                const tooltip = `${parts.join(', ')}${result ? ` → ${result.result}${typeof result.opponent === 'string' ? ` vs ${result.opponent}` : ''}` : ''}`;
+                hints.push({ line, index, label, tooltip });
+            });
+        }
+    }
+    return hints;
+}
