@@ -1,10 +1,14 @@
-// Bundles the three entry points: the language server, the VS Code client and the CLI.
-// Langium is ESM-only; VS Code loads extensions as CommonJS, so every bundle is emitted as .cjs.
+/* global process */
+// Bundles the entry points: the language server, the VS Code client and the CLI for Node; the
+// language server (a web worker) and the client for the web extension for the browser.
+// Langium is ESM-only; VS Code loads desktop extensions as CommonJS, so those bundles are emitted as .cjs.
+import { builtinModules } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 
-const options = {
+const node = {
     entryPoints: {
         'language/main': 'src/language/main.ts',
         'extension/main': 'src/extension/main.ts',
@@ -23,9 +27,59 @@ const options = {
     logLevel: 'info'
 };
 
-if (watch) {
-    const ctx = await esbuild.context(options);
-    await ctx.watch();
-} else {
-    await esbuild.build(options);
+const builtins = new Set(builtinModules);
+
+/**
+ * Fails the build when anything in a browser bundle imports a Node built-in (`node:crypto`, `fs`,
+ * `path`, …): in a web worker or the web extension host it would throw at load. Packages that name a
+ * browser replacement in their `browser` field are resolved to it before this sees them.
+ */
+export const noNodeBuiltins = {
+    name: 'no-node-builtins',
+    setup(build) {
+        build.onResolve({ filter: /.*/ }, args => {
+            if (args.kind === 'entry-point') return undefined;
+            const bare = args.path.startsWith('node:') ? args.path.slice(5) : args.path;
+            if (!args.path.startsWith('node:') && !builtins.has(bare.split('/')[0])) return undefined;
+            return {
+                errors: [{
+                    text: `'${args.path}' is a Node built-in: the browser bundles (web worker, web extension) must not import it` +
+                        ` (imported by ${args.importer})`
+                }]
+            };
+        });
+    }
+};
+
+/**
+ * The language server as a web worker: a classic (iife) script, as `new Worker(url)` loads it in
+ * the web extension host and on the playground page. No `vscode`: the server never imports it.
+ */
+const worker = {
+    entryPoints: { 'language/main-browser': 'src/language/main-browser.ts' },
+    outdir: 'out',
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    plugins: [noNodeBuiltins],
+    sourcemap: true,
+    minify: !watch,
+    logLevel: 'info'
+};
+
+/** The web extension's client: CommonJS, as VS Code for the Web's extension host loads extensions (`require('vscode')`). */
+const webExtension = {
+    ...worker,
+    entryPoints: { 'extension/main-browser': 'src/extension/main-browser.ts' },
+    format: 'cjs',
+    external: ['vscode']
+};
+
+// Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.
+const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+if (run && watch) {
+    for (const options of [node, worker, webExtension]) await (await esbuild.context(options)).watch();
+} else if (run) {
+    await Promise.all([node, worker, webExtension].map(options => esbuild.build(options)));
 }

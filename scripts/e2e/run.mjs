@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 /* global process, console */
-// `npm run test:e2e`: the shipped extension in the real editor.
+// `npm run test:e2e`: the shipped extension in the real editor, and the playground page.
 //   1. install code-server 4.100.3 into the cache folder (skipped when already there),
 //   2. build and package umpire.vsix (`npm run build`, `npm run package`),
-//   3. run test/e2e/*.e2e.test.ts with vitest: it installs the .vsix into a throw-away extensions
-//      folder, starts code-server and Chromium, clicks the code lens, and stops what it started.
+//   3. build the playground site into playground-dist/ (scripts/playground.mjs),
+//   4. run test/e2e/*.e2e.test.ts with vitest: editor.e2e.test.ts installs the .vsix into a throw-away
+//      extensions folder, starts code-server and Chromium, clicks the code lens; playground.e2e.test.ts
+//      serves playground-dist/ and drives the page in Chromium. Each stops what it started.
 // Whatever the test started is stopped here too, by pid, if the test process died before its cleanup.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -31,7 +33,8 @@ function stopLeftover(pid, what) {
     } catch {
         return; // gone
     }
-    if (!cmdline.includes(what === 'chromium' ? 'chromium' : 'code-server')) return; // pid reused by someone else
+    const expected = { chromium: 'chromium', playground: 'playground-serve' }[what] ?? 'code-server';
+    if (!cmdline.includes(expected)) return; // pid reused by someone else
     console.log(`[e2e] stopping leftover ${what} (process group ${pid})`);
     try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
 }
@@ -45,11 +48,12 @@ function main() {
     fs.rmSync(vsix, { force: true });
     if (step('package', 'npm', ['run', 'package']) !== 0 || !fs.existsSync(vsix)) return 1;
     console.log(`[e2e] umpire.vsix: ${(fs.statSync(vsix).size / 1024).toFixed(0)} KB`);
+    if (step('playground', 'node', ['scripts/playground.mjs']) !== 0) return 1;
     const pidFile = path.join(outputDir, 'pids.txt');
     fs.rmSync(pidFile, { force: true });
     let status;
     try {
-        status = step('editor test', 'npx', ['vitest', 'run', '--config', 'test/e2e/vitest.e2e.config.ts',
+        status = step('editor and playground tests', 'npx', ['vitest', 'run', '--config', 'test/e2e/vitest.e2e.config.ts',
             '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(outputDir, 'vitest.json')}`], {
             UMPIRE_E2E_CODE_SERVER: entry, UMPIRE_E2E_VSIX: vsix, UMPIRE_E2E_PIDFILE: pidFile
         });

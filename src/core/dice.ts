@@ -6,7 +6,6 @@
  */
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import { uniformInt } from 'pure-rand/distribution/uniformInt';
-import { randomInt } from 'node:crypto';
 
 export interface Die {
     /** `d6`, `average`, `d4`, … as written in a scenario. */
@@ -68,7 +67,16 @@ export class SeededDice {
     }
 }
 
-/** A fresh seed for an engagement that has neither entered dice nor a seed; it is always recorded. */
+/**
+ * A fresh seed for an engagement that has neither entered dice nor a seed; it is always recorded, so
+ * the dice stay reproducible from it. Drawn from Web Crypto (`globalThis.crypto`, in Node 20 and in
+ * every browser) so that the same code runs in the language server's web worker. Like the earlier
+ * `randomInt(0, MAX_SEED)`, a seed lies in [0, MAX_SEED - 1].
+ */
 export function newSeed(): number {
-    return randomInt(0, MAX_SEED);
+    const word = new Uint32Array(1);
+    // Rejection keeps the draw uniform: the one 32-bit value that is out of range is drawn again.
+    do globalThis.crypto.getRandomValues(word);
+    while (word[0] >= MAX_SEED);
+    return word[0];
 }

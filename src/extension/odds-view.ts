@@ -2,9 +2,8 @@
  * The Odds panel (`umpire.showOdds`): a webview beside the file, filled from the server's
  * `umpire.odds` command and refreshed, a moment after the umpire stops typing, as the file changes.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import { ExecuteCommandRequest, type LanguageClient } from 'vscode-languageclient/node.js';
+import { ExecuteCommandRequest, type BaseLanguageClient } from 'vscode-languageclient';
 import { renderOddsHtml } from './odds-html.js';
 import { UmpireCommands, type OddsAnswer } from '../protocol.js';
 
@@ -23,7 +22,7 @@ export class OddsPanel {
     private asked = 0;
 
     /** Shows the panel for `target`, reusing the open one. */
-    static show(client: () => LanguageClient | undefined, target: OddsTarget, output: vscode.OutputChannel): void {
+    static show(client: () => BaseLanguageClient | undefined, target: OddsTarget, output: vscode.OutputChannel): void {
         if (OddsPanel.current) {
             OddsPanel.current.target = target;
             OddsPanel.current.panel.reveal(undefined, true);
@@ -35,7 +34,7 @@ export class OddsPanel {
 
     private readonly panel: vscode.WebviewPanel;
 
-    private constructor(private readonly client: () => LanguageClient | undefined, private target: OddsTarget, private readonly output: vscode.OutputChannel) {
+    private constructor(private readonly client: () => BaseLanguageClient | undefined, private target: OddsTarget, private readonly output: vscode.OutputChannel) {
         this.panel = vscode.window.createWebviewPanel('umpire.odds', title(target), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
             { enableScripts: false, enableCommandUris: false, localResourceRoots: [] });
         this.panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
@@ -62,7 +61,7 @@ export class OddsPanel {
         // A later refresh has started meanwhile: its answer is the one to show.
         if (ask !== this.asked || OddsPanel.current !== this) return;
         this.panel.title = title(target);
-        this.panel.webview.html = renderOddsHtml(answer, { nonce: randomBytes(16).toString('base64'), title: title(target) });
+        this.panel.webview.html = renderOddsHtml(answer, { nonce: freshNonce(), title: title(target) });
     }
 
     private dispose(): void {
@@ -70,6 +69,12 @@ export class OddsPanel {
         for (const d of this.disposables) d.dispose();
         if (OddsPanel.current === this) OddsPanel.current = undefined;
     }
+}
+
+/** 16 random bytes, base64: from Web Crypto, so that the panel works in the web extension too. */
+function freshNonce(): string {
+    const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+    return btoa(String.fromCharCode(...bytes));
 }
 
 function title(target: OddsTarget): string {

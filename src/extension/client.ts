@@ -1,0 +1,163 @@
+/**
+ * The client's side of the extension, shared by the desktop entry (src/extension/main.ts: the server
+ * in a Node process over IPC) and the web entry (src/extension/main-browser.ts: the server in a web
+ * worker). Only the way a client is made differs; the commands, the crash handling and the options
+ * are these. Nothing here may import Node: the web build fails if it does.
+ *
+ * The server's own commands (umpire.resolve, umpire.reroll, umpire.resolveAll, umpire.odds) are
+ * registered by the language client from the server's capabilities; registering them here too
+ * would fail (PITFALLS).
+ */
+import * as vscode from 'vscode';
+import {
+    CloseAction, ErrorAction, ExecuteCommandRequest, State,
+    type BaseLanguageClient, type ErrorHandler, type LanguageClientOptions
+} from 'vscode-languageclient';
+import { OddsPanel, type OddsTarget } from './odds-view.js';
+import { UmpireCommands, type StatusArgs, type StatusResult } from '../protocol.js';
+
+/** Makes a (not yet started) client for these options: over Node IPC, or to a web worker. */
+export type ClientFactory = (context: vscode.ExtensionContext, options: LanguageClientOptions) => BaseLanguageClient;
+
+let client: BaseLanguageClient | undefined;
+let newClient: ClientFactory;
+
+/** Crashes within this window count towards giving up (VS Code's own rule: 5 in 3 minutes). */
+const CRASH_WINDOW_MS = 3 * 60 * 1000;
+const MAX_CRASHES = 4;
+
+export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory): Promise<void> {
+    newClient = factory;
+    const output = vscode.window.createOutputChannel('Umpire');
+    context.subscriptions.push(output);
+    context.subscriptions.push(
+        vscode.commands.registerCommand(UmpireCommands.showOdds, (target?: OddsTarget) => showOdds(target, output)),
+        vscode.commands.registerCommand(UmpireCommands.showStatus, () => showStatus()),
+        vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output))
+    );
+    await start(context, output);
+}
+
+export async function deactivateClient(): Promise<void> {
+    await client?.stop();
+    client = undefined;
+}
+
+async function start(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
+    client = newClient(context, clientOptions(output));
+    try {
+        await client.start();
+    } catch (err) {
+        failed(output, `The Umpire language server failed to start: ${String(err)}`);
+    }
+}
+
+async function restart(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
+    output.appendLine('Restarting the Umpire language server.');
+    if (client && client.state !== State.Stopped) {
+        try {
+            await client.stop();
+        } catch (err) {
+            output.appendLine(`Stopping the old server: ${String(err)}`);
+        }
+    }
+    await start(context, output);
+    if (client?.state === State.Running) void vscode.window.showInformationMessage('The Umpire language server was restarted.');
+}
+
+function failed(output: vscode.OutputChannel, message: string): void {
+    output.appendLine(message);
+    void vscode.window.showErrorMessage(`${message.split(':')[0]}. See the "Umpire" output for details.`, 'Restart', 'Show output').then(choice => {
+        if (choice === 'Restart') void vscode.commands.executeCommand(UmpireCommands.restartServer);
+        if (choice === 'Show output') output.show(true);
+    });
+}
+
+/** The Odds lens passes { uri, action }; from the palette, the active .battle file (all its actions). */
+function showOdds(target: OddsTarget | undefined, output: vscode.OutputChannel): void {
+    const uri = target?.uri ?? activeBattle()?.document.uri.toString();
+    if (!uri) {
+        void vscode.window.showInformationMessage('Open a .battle file to see its odds.');
+        return;
+    }
+    OddsPanel.show(() => client, { uri, action: target?.action }, output);
+}
+
+/**
+ * "Umpire: Show campaign state" (issue 8): asks for a turn (empty: the end of the file), has the
+ * server's `umpire.status` build the table, and opens it as markdown beside the file, ready to paste.
+ */
+async function showStatus(): Promise<void> {
+    const editor = activeBattle();
+    if (!editor || !client) {
+        void vscode.window.showInformationMessage('Open a .battle file to see its campaign state.');
+        return;
+    }
+    const uri = editor.document.uri.toString();
+    const at = await vscode.window.showInputBox({ title: 'Campaign state', prompt: 'At the end of which turn? Leave empty for the end of the file.' });
+    if (at === undefined) return;
+    const args: StatusArgs = { uri, at: at.trim() === '' ? undefined : at.trim() };
+    const result = await client.sendRequest(ExecuteCommandRequest.type,
+        { command: UmpireCommands.status, arguments: [args] }) as StatusResult | null;
+    if (!result?.available || result.markdown === undefined) {
+        void vscode.window.showWarningMessage(result?.reason ?? 'The campaign state could not be shown.');
+        return;
+    }
+    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: result.markdown + '\n' });
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+}
+
+function activeBattle(): vscode.TextEditor | undefined {
+    const editor = vscode.window.activeTextEditor;
+    return editor?.document.languageId === 'battle' ? editor : undefined;
+}
+
+/** What both clients ask for: .battle files, the "Umpire" output, the crash handling, the palette's Resolve all. */
+function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
+    return {
+        documentSelector: [{ language: 'battle' }],
+        outputChannel: output,
+        errorHandler: crashHandler(output),
+        initializationFailedHandler: err => {
+            failed(output, `The Umpire language server could not initialise: ${String(err)}`);
+            return false;
+        },
+        middleware: {
+            // From the palette, "Resolve all engagements" has no arguments: it means the active file.
+            executeCommand: (command, args, next) => {
+                if (command === UmpireCommands.resolveAll && args.length === 0) {
+                    const editor = activeBattle();
+                    if (!editor) {
+                        void vscode.window.showInformationMessage('Open a .battle file to resolve its engagements.');
+                        return undefined;
+                    }
+                    args = [{ uri: editor.document.uri.toString(), version: editor.document.version }];
+                }
+                return next(command, args);
+            }
+        }
+    };
+}
+
+/** Restarts a crashed server a few times, then stops and tells the umpire why (instead of silence). */
+function crashHandler(output: vscode.OutputChannel): ErrorHandler {
+    const crashes: number[] = [];
+    return {
+        error: (error, message, count) => {
+            const method = (message as { method?: string } | undefined)?.method;
+            output.appendLine(`Connection to the Umpire language server: ${error.message}${method ? ` (${method})` : ''}`);
+            return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown };
+        },
+        closed: () => {
+            const now = Date.now();
+            crashes.push(now);
+            while (crashes.length > 0 && now - crashes[0] > CRASH_WINDOW_MS) crashes.shift();
+            if (crashes.length <= MAX_CRASHES) {
+                output.appendLine(`The Umpire language server stopped; restarting it (${crashes.length} of ${MAX_CRASHES}).`);
+                return { action: CloseAction.Restart };
+            }
+            failed(output, `The Umpire language server stopped ${crashes.length} times in 3 minutes and was not restarted: the file open last may be what stops it`);
+            return { action: CloseAction.DoNotRestart, handled: true };
+        }
+    };
+}

@@ -1,0 +1,16 @@
+/**
+ * The language server in a web worker (the web extension on vscode.dev, and the playground page):
+ * the same services as src/language/main.ts, spoken over the worker's postMessage instead of
+ * Node IPC, with no file system (documents come only from the editor). esbuild.mjs bundles it to
+ * out/language/main-browser.js and fails the build if anything here pulls in a Node built-in.
+ */
+import { EmptyFileSystem } from 'langium';
+import { startLanguageServer } from 'langium/lsp';
+import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser.js';
+import { createBattleServices } from './battle-module.js';
+
+// `self` is the worker's global scope; this project's TypeScript has no WebWorker types.
+const scope = globalThis as unknown as ConstructorParameters<typeof BrowserMessageReader>[0];
+const connection = createConnection(new BrowserMessageReader(scope), new BrowserMessageWriter(scope));
+const { shared } = createBattleServices({ connection, ...EmptyFileSystem });
+startLanguageServer(shared);
