@@ -109,7 +109,8 @@ describe('completion', () => {
     it('offers the facts the action kind reads after a unit and a colon, and campaign state on state lines', async () => {
         const lf = 'scenario "l"\nrules loose-files\nforce B {\n  unit G infantry\n}\nforce A {\n  unit M infantry\n}\n';
         expect(await labelsAt(`${lf}move Advance {\n  B.G: <|>\n}`)).toEqual([...looseFilesRuleset.vocabulary.facts.move]);
-        expect(await labelsAt(`${lf}redress Dress {\n  B.G: <|>\n}`)).toEqual(['stationary', 'moved', 'in-combat', 'shot-at']);
+        // One list for completion and the check: what a re-dress reads, and the state facts any action may record.
+        expect(await labelsAt(`${lf}redress Dress {\n  B.G: <|>\n}`)).toEqual(['stationary', 'moved', 'in-combat', 'shot-at', 'dp', 'casualties', 'deserted', 'reason', 'note']);
         expect(await labelsAt(`${lf}state B.G: <|>`)).toEqual(expect.arrayContaining(['dp', 'casualties', 'rallied', 'reason']));
         expect(await labelsAt('scenario "a"\nrules ancients\nforce G {\n  unit H infantry\n}\nengagement E {\n  G.H: <|>\n}')).toEqual(['charged', 'countercharged', 'follow-up']);
     });

@@ -109,6 +109,8 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
  */
 function featureOf(next: NextFeature, node: AstNode | undefined): string | undefined {
     const rule = AstUtils.getContainerOfType(next.feature, GrammarAST.isParserRule);
+    // `rules NAME`: any name parses; the registry knows which there are.
+    if (rule?.name === 'RulesetName') return 'Scenario.rules';
     if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property) {
         const inBraces = node !== undefined && AstUtils.getContainerOfType(node, n => isGrade(n) || isUnit(n)) !== undefined;
         switch (next.property) {
