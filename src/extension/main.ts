@@ -10,16 +10,19 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
-    CloseAction, ErrorAction, ExecuteCommandRequest, LanguageClient, State, TransportKind,
-    type ErrorHandler, type LanguageClientOptions, type ServerOptions
+    ExecuteCommandRequest, LanguageClient, State, TransportKind, type LanguageClientOptions, type ServerOptions
 } from 'vscode-languageclient/node.js';
 import { OddsPanel, type OddsTarget } from './odds-view.js';
 
 let client: LanguageClient | undefined;
 
-/** Crashes within this window count towards giving up (VS Code's own rule: 5 in 3 minutes). */
-const CRASH_WINDOW_MS = 3 * 60 * 1000;
-const MAX_CRASHES = 4;
+/**
+ * How often a crashed server is restarted before giving up. The restart policy is
+ * vscode-languageclient's own (its default error handler): it restarts the server after each
+ * crash and stops after this many restarts within 3 minutes, saying so in the "Umpire" output and
+ * in a notification; "Umpire: Restart language server" starts it again.
+ */
+export const MAX_RESTARTS = 4;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
     const output = vscode.window.createOutputChannel('Umpire');
@@ -105,7 +108,7 @@ function activeBattle(): vscode.TextEditor | undefined {
     return editor?.document.languageId === 'battle' ? editor : undefined;
 }
 
-function createClient(context: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {
+export function createClient(context: vscode.ExtensionContext, output: vscode.OutputChannel): LanguageClient {
     const serverModule = context.asAbsolutePath(path.join('out', 'language', 'main.cjs'));
     const serverOptions: ServerOptions = {
         run: { module: serverModule, transport: TransportKind.ipc },
@@ -114,7 +117,7 @@ function createClient(context: vscode.ExtensionContext, output: vscode.OutputCha
     const clientOptions: LanguageClientOptions = {
         documentSelector: [{ language: 'battle' }],
         outputChannel: output,
-        errorHandler: crashHandler(output),
+        connectionOptions: { maxRestartCount: MAX_RESTARTS },
         initializationFailedHandler: err => {
             failed(output, `The Umpire language server could not initialise: ${String(err)}`);
             return false;
@@ -135,27 +138,4 @@ function createClient(context: vscode.ExtensionContext, output: vscode.OutputCha
         }
     };
     return new LanguageClient('umpire', 'Umpire', serverOptions, clientOptions);
-}
-
-/** Restarts a crashed server a few times, then stops and tells the umpire why (instead of silence). */
-function crashHandler(output: vscode.OutputChannel): ErrorHandler {
-    const crashes: number[] = [];
-    return {
-        error: (error, message, count) => {
-            const method = (message as { method?: string } | undefined)?.method;
-            output.appendLine(`Connection to the Umpire language server: ${error.message}${method ? ` (${method})` : ''}`);
-            return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown };
-        },
-        closed: () => {
-            const now = Date.now();
-            crashes.push(now);
-            while (crashes.length > 0 && now - crashes[0] > CRASH_WINDOW_MS) crashes.shift();
-            if (crashes.length <= MAX_CRASHES) {
-                output.appendLine(`The Umpire language server stopped; restarting it (${crashes.length} of ${MAX_CRASHES}).`);
-                return { action: CloseAction.Restart };
-            }
-            failed(output, `The Umpire language server stopped ${crashes.length} times in 3 minutes and was not restarted: the file open last may be what stops it`);
-            return { action: CloseAction.DoNotRestart, handled: true };
-        }
-    };
 }
