@@ -1,15 +1,14 @@
 /**
  * The `umpire` command line: a second client of the same core as the editor.
  * Each command lives in its own file; this one only wires them to commander.
+ *
+ * The commands are imported when they run, not at start-up: `umpire --help`, `--version` and a
+ * mistyped option answer without evaluating Langium and the rule sets (the bundle stays one file;
+ * esbuild turns each `import()` into a lazy initialiser inside it).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { checkCommand } from './check.js';
-import { CliError } from './load.js';
-import { resolveCommand, type ResolveCliOptions } from './resolve.js';
-import { resolveWriteCommand } from './resolve-write.js';
-import { statusCommand, type StatusCliOptions } from './status.js';
-import { tableCommand } from './table.js';
-import { oddsCommand } from './odds.js';
+import type { ResolveCliOptions } from './resolve.js';
+import type { StatusCliOptions } from './status.js';
 import { MAX_SEED } from '../core/dice.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
@@ -31,6 +30,8 @@ async function run(action: () => Promise<number>): Promise<void> {
     try {
         process.exitCode = await action();
     } catch (err) {
+        // Every command has loaded ./load.js by the time it throws, so this import costs nothing.
+        const { CliError } = await import('./load.js');
         if (err instanceof CliError) {
             process.stderr.write(`umpire: ${err.message}\n`);
             process.exitCode = err.exitCode;
@@ -41,15 +42,33 @@ async function run(action: () => Promise<number>): Promise<void> {
     }
 }
 
+/** "Examples:" under a command's help: what each does, then the command as typed (under 80 columns). */
+function examples(...lines: [command: string, what: string][]): string {
+    return `\nExamples:\n${lines.map(([command, what]) => `  # ${what}\n  $ ${command}`).join('\n')}\n`;
+}
+
 export const program = new Command()
     .name('umpire')
     .description('Check .battle scenarios, resolve their engagements, and compute exact odds.')
-    .version('0.1.0');
+    .version('0.1.0')
+    .showSuggestionAfterError()
+    .addHelpText('after', examples(
+        ['umpire check examples/*.battle', 'every problem, as file:line:col severity code message'],
+        ['umpire resolve examples/scrud-seed.battle', 'the SCRUD rules\' worked example, pair by pair'],
+        ['umpire resolve campaign.battle --write', 'write every missing outcome into the file'],
+        ['umpire odds examples/scrud-ridge.battle', 'exact chances of every result'],
+        ['umpire status examples/campaign.battle --markdown', 'the campaign state, for a blog'],
+        ['umpire help resolve', 'one command\'s options and examples']
+    ) + '\nDocumentation: README.md and docs/ (diagnostics, json, odds, campaigns, rules).\n');
 
 program.command('check')
     .description('check scenario files; prints file:line:col severity code message, exits 1 on any error')
     .argument('<files...>', '.battle files')
-    .action((files: string[]) => run(() => checkCommand(files, out)));
+    .addHelpText('after', examples(
+        ['umpire check examples/broken-scrud.battle', 'one line per problem; exit 1 on any error'],
+        ['umpire check examples/*.battle', 'several files at once']
+    ))
+    .action((files: string[]) => run(async () => (await import('./check.js')).checkCommand(files, out)));
 
 program.command('resolve')
     .description('resolve engagements with the entered dice or a seed, and print their outcomes')
@@ -58,26 +77,52 @@ program.command('resolve')
     .option('-s, --seed <n>', 'throw the dice from this seed instead of the engagement\'s own', parseSeed)
     .option('--json', 'print the outcomes as JSON (docs/json.md)')
     .option('-w, --write', 'write every missing or stale outcome into the file, in order (atomically; docs/campaigns.md)')
-    .action((file: string, options: ResolveCliOptions) => run(() => (options.write ? resolveWriteCommand : resolveCommand)(file, options, out)));
+    .addHelpText('after', examples(
+        ['umpire resolve examples/scrud-seed.battle', 'every engagement, pair by pair, and its result'],
+        ['umpire resolve examples/cowpens.battle -e Bayonets', 'only the engagement (or action) named Bayonets'],
+        ['umpire resolve examples/scrud-ridge.battle --seed 7', 'throw the dice from seed 7 instead'],
+        ['umpire resolve examples/campaign.battle --json', 'the outcomes as JSON (docs/json.md)'],
+        ['umpire resolve my-campaign.battle --write', 'write every missing or stale outcome into the file']
+    ))
+    .action((file: string, options: ResolveCliOptions) => run(async () => options.write
+        ? (await import('./resolve-write.js')).resolveWriteCommand(file, options, out)
+        : (await import('./resolve.js')).resolveCommand(file, options, out)));
 
 program.command('odds')
     .description('exact chances of every result, per unit and per side (docs/odds.md)')
     .argument('<file>', '.battle file')
     .option('-e, --engagement <name>', 'only this engagement')
     .option('--json', 'print the odds as JSON (docs/json.md, "Odds")')
-    .action((file: string, options: { engagement?: string, json?: boolean }) => run(() => oddsCommand(file, options, out)));
+    .addHelpText('after', examples(
+        ['umpire odds examples/scrud-ridge.battle', 'every engagement\'s odds'],
+        ['umpire odds examples/ancients-flank.battle -e Ford', 'only the engagement named Ford'],
+        ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)']
+    ))
+    .action((file: string, options: { engagement?: string, json?: boolean }) => run(async () => (await import('./odds.js')).oddsCommand(file, options, out)));
 
 program.command('table')
-    .description('the Ancients expected-hits table of seeds/004, exactly, for any pools of dice (docs/rules/ancients.md)')
-    .option('-d, --dice <list>', 'pools to print: 10, 6..14 or 6,8,10 (default: the seed\'s 14,12,10,8,6)')
+    .description('the Ancients expected unsaved hits by dice, to-hit and save, exactly, for any pools of dice (docs/rules/ancients.md)')
+    .option('-d, --dice <list>', 'pools to print: 10, 6..14 or 6,8,10 (default: 14,12,10,8,6, as in the rules)')
     .option('--json', 'print the table as JSON, with each value as an exact fraction (docs/json.md, "Ancients")')
-    .action((options: { dice?: string, json?: boolean }) => run(() => tableCommand(options, out)));
+    .addHelpText('after', examples(
+        ['umpire table', 'the rules\' own blocks: 14, 12, 10, 8 and 6 dice'],
+        ['umpire table --dice 6..9', 'every pool from 6 to 9 dice'],
+        ['umpire table --dice 7 --json', 'exact fractions for 7 dice']
+    ))
+    .action((options: { dice?: string, json?: boolean }) => run(async () => (await import('./table.js')).tableCommand(options, out)));
 
 program.command('status')
     .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table; --markdown for a blog')
     .argument('<file>', '.battle file')
     .option('--at <turn>', 'the state at the end of this turn (its number or name) instead of the end of the file')
     .option('--markdown', 'print a markdown table, ready to paste')
-    .action((file: string, options: StatusCliOptions) => run(() => statusCommand(file, options, out)));
+    .addHelpText('after', examples(
+        ['umpire status examples/campaign.battle', 'every unit\'s state at the end of the file'],
+        ['umpire status examples/campaign.battle --at 1', 'as it stood after turn 1'],
+        ['umpire status examples/campaign.battle --markdown', 'a Markdown table, ready to paste']
+    ))
+    .action((file: string, options: StatusCliOptions) => run(async () => (await import('./status.js')).statusCommand(file, options, out)));
 
-void program.parseAsync(process.argv);
+// `umpire` alone is a request for help, not a mistake: print it to stdout and exit 0.
+if (process.argv.length <= 2) program.outputHelp();
+else void program.parseAsync(process.argv);

@@ -40,9 +40,35 @@ export async function tableCommand(options: { dice?: string, json?: boolean }, o
         return 0;
     }
     out('Expected unsaved hits by dice thrown, to-hit score (rows) and save (columns; - = none), as in seeds/004.');
-    tables.forEach((t, i) => {
-        if (i > 0) out('');
-        for (const line of tableLines(t)) out(line);
-    });
+    for (const line of alignedBlocks(tables.map(tableLines))) out(line);
     return 0;
+}
+
+/**
+ * The seed's lines (`14 - 6+ 5+ …`, `6+ 2.333333 1.944444 …`) in columns: the row labels to the
+ * left, the figures lined up on their decimal point (`7` over `5.833333` puts the 7 over the 5), the
+ * save headings over them, one set of widths for all the blocks so they read as one table, and a blank
+ * line between blocks. No cell holds a space, so splitting the seed's single spaces is safe.
+ */
+export function alignedBlocks(blocks: string[][]): string[] {
+    const rows = blocks.map(lines => lines.map(line => line.split(' ')));
+    const body = rows.flatMap(block => block.slice(1));
+    const columns = Math.max(...rows.flat().map(row => row.length));
+    // Per column: the widest whole part, the widest fraction (with its point), the widest cell.
+    const whole: number[] = [], fraction: number[] = [], width: number[] = [];
+    for (let c = 0; c < columns; c++) {
+        const figures = body.map(row => row[c]).filter((cell): cell is string => cell !== undefined && c > 0);
+        whole[c] = Math.max(0, ...figures.map(cell => cell.split('.')[0].length));
+        fraction[c] = Math.max(0, ...figures.map(cell => cell.length - cell.split('.')[0].length));
+        width[c] = Math.max(whole[c] + fraction[c], ...rows.flat().map(row => row[c]?.length ?? 0));
+    }
+    const figure = (cell: string, c: number) => {
+        const [int, dec] = cell.split('.');
+        return (int.padStart(whole[c]) + (dec === undefined ? '' : `.${dec}`).padEnd(fraction[c])).padStart(width[c]);
+    };
+    return rows.flatMap((block, b) => [
+        ...(b > 0 ? [''] : []),
+        ...block.map((row, r) => row.map((cell, c) => c === 0 ? cell.padEnd(width[c]) : r === 0 ? cell.padStart(width[c]) : figure(cell, c))
+            .join('  ').trimEnd())
+    ]);
 }

@@ -10,8 +10,8 @@
  */
 import * as vscode from 'vscode';
 import {
-    CloseAction, ErrorAction, ExecuteCommandRequest, State,
-    type BaseLanguageClient, type ErrorHandler, type LanguageClientOptions
+    ExecuteCommandRequest, State,
+    type BaseLanguageClient, type LanguageClientOptions
 } from 'vscode-languageclient';
 import { OddsPanel, type OddsTarget } from './odds-view.js';
 import { UmpireCommands, type StatusArgs, type StatusResult } from '../protocol.js';
@@ -22,9 +22,13 @@ export type ClientFactory = (context: vscode.ExtensionContext, options: Language
 let client: BaseLanguageClient | undefined;
 let newClient: ClientFactory;
 
-/** Crashes within this window count towards giving up (VS Code's own rule: 5 in 3 minutes). */
-const CRASH_WINDOW_MS = 3 * 60 * 1000;
-const MAX_CRASHES = 4;
+/**
+ * How often a crashed server is restarted before giving up. The restart policy is
+ * vscode-languageclient's own (its default error handler): it restarts the server after each
+ * crash and stops after this many restarts within 3 minutes, saying so in the "Umpire" output and
+ * in a notification; "Umpire: Restart language server" starts it again.
+ */
+export const MAX_RESTARTS = 4;
 
 export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory): Promise<void> {
     newClient = factory;
@@ -113,11 +117,11 @@ function activeBattle(): vscode.TextEditor | undefined {
 }
 
 /** What both clients ask for: .battle files, the "Umpire" output, the crash handling, the palette's Resolve all. */
-function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
+export function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
     return {
         documentSelector: [{ language: 'battle' }],
         outputChannel: output,
-        errorHandler: crashHandler(output),
+        connectionOptions: { maxRestartCount: MAX_RESTARTS },
         initializationFailedHandler: err => {
             failed(output, `The Umpire language server could not initialise: ${String(err)}`);
             return false;
@@ -139,25 +143,3 @@ function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
     };
 }
 
-/** Restarts a crashed server a few times, then stops and tells the umpire why (instead of silence). */
-function crashHandler(output: vscode.OutputChannel): ErrorHandler {
-    const crashes: number[] = [];
-    return {
-        error: (error, message, count) => {
-            const method = (message as { method?: string } | undefined)?.method;
-            output.appendLine(`Connection to the Umpire language server: ${error.message}${method ? ` (${method})` : ''}`);
-            return { action: (count ?? 0) <= 3 ? ErrorAction.Continue : ErrorAction.Shutdown };
-        },
-        closed: () => {
-            const now = Date.now();
-            crashes.push(now);
-            while (crashes.length > 0 && now - crashes[0] > CRASH_WINDOW_MS) crashes.shift();
-            if (crashes.length <= MAX_CRASHES) {
-                output.appendLine(`The Umpire language server stopped; restarting it (${crashes.length} of ${MAX_CRASHES}).`);
-                return { action: CloseAction.Restart };
-            }
-            failed(output, `The Umpire language server stopped ${crashes.length} times in 3 minutes and was not restarted: the file open last may be what stops it`);
-            return { action: CloseAction.DoNotRestart, handled: true };
-        }
-    };
-}

@@ -19,7 +19,7 @@ export async function deactivate(): Promise<void> {
     await deactivateClient();
 }
 
-function createClient(context: vscode.ExtensionContext, clientOptions: LanguageClientOptions): LanguageClient {
+export function createClient(context: vscode.ExtensionContext, clientOptions: LanguageClientOptions): LanguageClient {
     const serverModule = context.asAbsolutePath(path.join('out', 'language', 'main.cjs'));
     const serverOptions: ServerOptions = {
         run: { module: serverModule, transport: TransportKind.ipc },
