@@ -4,7 +4,7 @@
  * paths relative to the project, so nested folders are caught (src/rulesets/x/engine/…).
  */
 /* eslint-env node */
-const PURE = '^src/(core/(dice|distributions|limits|signed|spelling)\\.ts$|rulesets/[^/]+/engine/)';
+const PURE = '^src/(core/(dice|distributions|limits|signed|spelling|command-error)\\.ts$|rulesets/[^/]+/engine/)';
 const NODE_BUILTINS = ['core'];
 
 module.exports = {
@@ -12,9 +12,9 @@ module.exports = {
         {
             name: 'no-circular',
             severity: 'error',
-            comment: 'Import loops hide the direction of the data; type-only loops count too.',
+            comment: 'Import loops hide the direction of the data and make load order matter. A loop made only of type imports (the Ruleset interface and the model it reads name each other) is erased at build time and allowed; the layer rules below still hold for type imports.',
             from: { path: '^src/' },
-            to: { circular: true }
+            to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } }
         },
         {
             name: 'pure-engines',
@@ -54,9 +54,16 @@ module.exports = {
         {
             name: 'rule-sets-only-through-the-registry',
             severity: 'error',
-            comment: 'Outside src/rulesets/ only the registry is imported (by the language module, the composition root).',
+            comment: 'Outside src/rulesets/ only the registry is imported (by the language module, the composition root), and the list of commands rule sets add to the CLI.',
             from: { path: '^src/(language|cli|extension|core)/' },
-            to: { path: '^src/rulesets/', pathNot: '^src/rulesets/registry\\.ts$' }
+            to: { path: '^src/rulesets/', pathNot: ['^src/rulesets/registry\\.ts$', '^src/rulesets/commands\\.ts$'] }
+        },
+        {
+            name: 'cli-commands-load-no-langium',
+            severity: 'error',
+            comment: 'The commands rule sets add to the CLI are listed before Langium loads: they use only their pure engine and the pure core.',
+            from: { path: '^src/rulesets/([^/]+/[^/]+-command\\.ts|commands\\.ts)$' },
+            to: { path: '^src/', pathNot: [PURE, '^src/rulesets/[^/]+/[^/]+-command\\.ts$', '^src/core/ruleset\\.ts$'], dependencyTypesNot: ['type-only'] }
         },
         {
             name: 'registry-from-the-module-only',

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveCommand } from '../src/cli/resolve.js';
-import { tableCommand } from '../src/cli/table.js';
+import { tableCommand } from '../src/rulesets/ancients/ancients-table-command.js';
 import { loadFile } from '../src/cli/load.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { formatOutcomeLine } from '../src/core/outcome-block.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
     expectedHits, expectedHitsTable, formatLikeSeed, rational, SAVE_COLUMNS, tableLines, TO_HIT_ROWS, unsavedHitsDistribution
 } from '../src/rulesets/ancients/engine/ancients-table.js';
-import { parseDiceList } from '../src/cli/table.js';
+import { parseDiceList } from '../src/rulesets/ancients/ancients-table-command.js';
 
 /** As printed in seeds/004_f957a882f74f1d75.txt under "For the Math Geeks". */
 const SEED_TEXT: readonly string[] = [

@@ -7,6 +7,7 @@ import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langiu
 import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
 import { createBattleServices } from '../src/language/battle-module.js';
 import { OutcomeCommands } from '../src/language/lsp/outcome-commands.js';
+import { scratchChecker } from './support/services.js';
 
 const { shared, Battle } = createBattleServices(EmptyFileSystem);
 const URI_TEXT = 'file:///campaign/hover.battle';
@@ -32,7 +33,7 @@ async function resolved(text: string, action: string): Promise<LangiumDocument> 
         },
         tell: () => undefined,
         ask: async () => undefined
-    }, () => 9);
+    }, scratchChecker(), () => 9);
     expect((await commands.resolve({ uri: URI_TEXT, version: 1, action }, false)).applied).toBe(true);
     return doc;
 }

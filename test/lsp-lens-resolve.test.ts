@@ -11,6 +11,7 @@ import { OutcomeCommands, type EditorSide } from '../src/language/lsp/outcome-co
 import type { OddsAnswer, ResolveAllResult, ResolveResult } from '../src/protocol.js';
 import { staleOutcomeActions } from '../src/language/lsp/stale-fix.js';
 import { renderOddsHtml } from '../src/extension/odds-html.js';
+import { scratchChecker } from './support/services.js';
 
 const { shared, Battle } = createBattleServices(EmptyFileSystem);
 const URI_TEXT = 'file:///campaign/test.battle';
@@ -59,7 +60,7 @@ let commands: OutcomeCommands;
 beforeEach(() => {
     editor = new FakeEditor();
     seeds = [101, 202, 303, 404];
-    commands = new OutcomeCommands(shared, editor, () => seeds.shift()!);
+    commands = new OutcomeCommands(shared, editor, scratchChecker(), () => seeds.shift()!);
 });
 
 function lenses(doc: LangiumDocument): CodeLens[] {

@@ -17,6 +17,7 @@ import { resolveWriteCommand } from '../src/cli/resolve-write.js';
 import { ancientsRuleset } from '../src/rulesets/ancients/ancients-ruleset.js';
 import { build, examples, respacedExample, services } from './fuzz-support.js';
 import { AstUtils } from 'langium';
+import { scratchChecker } from './support/services.js';
 
 const CLEAN = examples().filter(e => !e.name.startsWith('broken'));
 
@@ -27,7 +28,7 @@ async function resolveThroughServer(doc: LangiumDocument, action: string, versio
         applyEdit: async params => { sent = params; return { applied: true }; },
         tell: () => undefined,
         ask: async () => undefined
-    }, () => 12345);
+    }, scratchChecker(), () => 12345);
     const r = await commands.resolve({ uri: doc.uri.toString(), version, action }, false);
     if (!sent) return { reason: r.reason ?? 'nothing sent' };
     const change = sent.edit.documentChanges![0] as TextDocumentEdit;

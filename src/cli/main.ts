@@ -10,6 +10,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { ResolveCliOptions } from './resolve.js';
 import type { StatusCliOptions } from './status.js';
 import { MAX_SEED } from '../core/dice.js';
+import { CommandError } from '../core/command-error.js';
+import { RULESET_COMMANDS } from '../rulesets/commands.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
@@ -32,7 +34,7 @@ async function run(action: () => Promise<number>): Promise<void> {
     } catch (err) {
         // Every command has loaded ./load.js by the time it throws, so this import costs nothing.
         const { CliError } = await import('./load.js');
-        if (err instanceof CliError) {
+        if (err instanceof CliError || err instanceof CommandError) {
             process.stderr.write(`umpire: ${err.message}\n`);
             process.exitCode = err.exitCode;
         } else {
@@ -100,16 +102,13 @@ program.command('odds')
     ))
     .action((file: string, options: { engagement?: string, json?: boolean }) => run(async () => (await import('./odds.js')).oddsCommand(file, options, out)));
 
-program.command('table')
-    .description('the Ancients expected unsaved hits by dice, to-hit and save, exactly, for any pools of dice (docs/rules/ancients.md)')
-    .option('-d, --dice <list>', 'pools to print: 10, 6..14 or 6,8,10 (default: 14,12,10,8,6, as in the rules)')
-    .option('--json', 'print the table as JSON, with each value as an exact fraction (docs/json.md, "Ancients")')
-    .addHelpText('after', examples(
-        ['umpire table', 'the rules\' own blocks: 14, 12, 10, 8 and 6 dice'],
-        ['umpire table --dice 6..9', 'every pool from 6 to 9 dice'],
-        ['umpire table --dice 7 --json', 'exact fractions for 7 dice']
-    ))
-    .action((options: { dice?: string, json?: boolean }) => run(async () => (await import('./table.js')).tableCommand(options, out)));
+// Commands the rule sets add (`umpire table`): registered from their own folders.
+for (const command of RULESET_COMMANDS) {
+    const cli = program.command(command.name).description(command.description);
+    for (const option of command.options) cli.option(option.flags, option.description);
+    cli.addHelpText('after', examples(...command.examples.map(([typed, what]) => [typed, what] as [string, string])))
+        .action((options: Record<string, unknown>) => run(async () => command.run(options, out)));
+}
 
 program.command('status')
     .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table; --markdown for a blog')

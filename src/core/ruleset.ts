@@ -112,6 +112,20 @@ export interface Ruleset {
     dieHints?(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[];
 }
 
+/**
+ * A command a rule set adds to the CLI (`umpire table` for Ancients), listed in
+ * src/rulesets/commands.ts. It must load quickly: no Langium, only its pure engine.
+ */
+export interface RulesetCommand {
+    readonly name: string;
+    readonly description: string;
+    readonly options: ReadonlyArray<{ readonly flags: string, readonly description: string }>;
+    /** `[command as typed, what it does]`, shown under its help. */
+    readonly examples: ReadonlyArray<readonly [string, string]>;
+    /** Runs it and returns the exit code; a bad option is a CommandError (src/core/command-error.ts). */
+    run(options: Readonly<Record<string, unknown>>, out: (line: string) => void): number;
+}
+
 /** The rule sets a file may name; the first is the one a file without a `rules` line is checked as. */
 export class RulesetRegistry {
     private readonly byId = new Map<string, Ruleset>();

@@ -14,6 +14,8 @@ import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
 import { BattleCommandHandler } from './lsp/commands.js';
+import { TextChecker } from './text-checker.js';
+import { EmptyFileSystem } from 'langium';
 import { BattleHoverProvider } from './lsp/hover.js';
 import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
@@ -69,7 +71,8 @@ export const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSha
         ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
     },
     lsp: {
-        ExecuteCommandHandler: (services) => new BattleCommandHandler(services),
+        // Resolve all checks each step's text in a workspace of its own, with the same rule sets.
+        ExecuteCommandHandler: (services) => new BattleCommandHandler(services, new TextChecker(() => createBattleServices({ ...EmptyFileSystem, rulesets }).shared)),
         NodeKindProvider: () => new BattleNodeKindProvider()
     }
 });
@@ -86,7 +89,7 @@ export function createBattleServices(context: BattleModuleContext): {
     const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets()));
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, BattleModule);
     shared.ServiceRegistry.register(Battle);
-    registerValidationChecks(Battle);
+    registerValidationChecks(Battle.validation.ValidationRegistry, Battle.validation.BattleValidator);
     if (!context.connection) {
         // Without a language server, nothing else would build the configuration.
         shared.workspace.ConfigurationProvider.initialized({});

@@ -3,22 +3,21 @@
  * the file and checks the copy before going on. The copies live in a workspace of their own, made
  * on first use with the same rule sets, so that no diagnostic of a copy ever reaches the editor.
  */
-import { EmptyFileSystem, URI } from 'langium';
+import { URI, type LangiumSharedCoreServices } from 'langium';
 import type { Scenario } from './generated/ast.js';
-import { createBattleServices, type BattleServices } from './battle-module.js';
 import type { CheckedText } from '../core/resolve-all.js';
-import type { RulesetRegistry } from '../core/ruleset.js';
 
 export class TextChecker {
-    private services?: BattleServices;
+    private services?: LangiumSharedCoreServices;
     private count = 0;
 
-    constructor(private readonly rulesets: RulesetRegistry) {}
+    /** `makeWorkspace` makes the private workspace (the language module passes its own factory). */
+    constructor(private readonly makeWorkspace: () => LangiumSharedCoreServices) {}
 
     /** The parse of `text` and its errors as `line N: message`. */
     async check(text: string): Promise<CheckedText> {
-        this.services ??= createBattleServices({ ...EmptyFileSystem, rulesets: this.rulesets }).Battle;
-        const workspace = this.services.shared.workspace;
+        this.services ??= this.makeWorkspace();
+        const workspace = this.services.workspace;
         const uri = URI.parse(`memory:///resolve-all/${++this.count}.battle`);
         const document = workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri);
         workspace.LangiumDocuments.addDocument(document);

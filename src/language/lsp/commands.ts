@@ -9,17 +9,18 @@ import { modelOf } from '../../core/model-cache.js';
 import { UmpireCommands } from '../../protocol.js';
 import { connectionEditor, OutcomeCommands } from './outcome-commands.js';
 import { campaignStatus } from './status-command.js';
+import type { TextChecker } from '../text-checker.js';
 
 export class BattleCommandHandler extends AbstractExecuteCommandHandler {
     private outcomes?: OutcomeCommands;
 
-    constructor(private readonly shared: LangiumSharedServices) {
+    constructor(private readonly shared: LangiumSharedServices, private readonly checker: TextChecker) {
         super();
     }
 
     /** Called by the base constructor, before this one's fields exist: everything is looked up late. */
     registerCommands(accept: ExecuteCommandAcceptor): void {
-        const commands = () => (this.outcomes ??= new OutcomeCommands(this.shared, connectionEditor(this.shared)));
+        const commands = () => (this.outcomes ??= new OutcomeCommands(this.shared, connectionEditor(this.shared), this.checker));
         accept(UmpireCommands.resolve, (args, token) => commands().resolve(args[0], false, token));
         accept(UmpireCommands.reroll, (args, token) => commands().resolve(args[0], true, token));
         accept(UmpireCommands.resolveAll, (args, token) => commands().resolveAll(args[0], token));

@@ -12,8 +12,7 @@ import type { LangiumSharedServices } from 'langium/lsp';
 import type { ApplyWorkspaceEditParams, CancellationToken, Diagnostic, Range } from 'vscode-languageserver';
 import { MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import type { Action, Scenario } from '../generated/ast.js';
-import type { BattleDocumentFactory } from '../battle-document-factory.js';
-import { TextChecker } from '../text-checker.js';
+import type { TextChecker } from '../text-checker.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { newSeed } from '../../core/dice.js';
@@ -73,16 +72,12 @@ interface Snapshot {
 }
 
 export class OutcomeCommands {
-    private readonly checker: TextChecker;
-
     constructor(
         private readonly shared: LangiumSharedServices,
         private readonly editor: EditorSide,
+        private readonly checker: TextChecker,
         private readonly drawSeed: () => number = newSeed
-    ) {
-        const factory = shared.workspace.LangiumDocumentFactory as BattleDocumentFactory;
-        this.checker = new TextChecker(factory.rulesets);
-    }
+    ) {}
 
     /** Resolve (`reroll` false) or Re-roll one action, and write its outcome. */
     async resolve(arg: unknown, reroll: boolean, token?: CancellationToken): Promise<ResolveResult> {

@@ -1,6 +1,5 @@
-import type { ValidationAcceptor, ValidationChecks } from 'langium';
+import type { ValidationAcceptor, ValidationChecks, ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
-import type { BattleServices } from '../battle-module.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
 import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
@@ -8,9 +7,7 @@ import { checkCampaign } from './campaign.js';
 import { Codes } from '../../core/codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limits.js';
 
-export function registerValidationChecks(services: BattleServices): void {
-    const registry = services.validation.ValidationRegistry;
-    const validator = services.validation.BattleValidator;
+export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {
         Scenario: [validator.checkScenario, checkCampaign],
         Force: [checkForce, checkForceSize],

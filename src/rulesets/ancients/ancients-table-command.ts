@@ -1,9 +1,11 @@
 /**
- * `umpire table [--dice LIST] [--json]`: the Ancients expected-hits table of seeds/004 ("For the Math
- * Geeks"), computed exactly for any pool of dice (src/rules/odds/ancients-table.ts).
+ * `umpire table [--dice LIST] [--json]`: the Ancients expected-hits table ("For the Math Geeks",
+ * docs/rules/ancients.md#a-table), computed exactly for any pool of dice (engine/ancients-table.ts).
+ * A command the Ancients rule set adds to the CLI (src/rulesets/commands.ts); it loads no Langium.
  */
-import { expectedHitsTable, MAX_TABLE_DICE, SEED_DICE, tableLines } from '../rulesets/ancients/engine/ancients-table.js';
-import { CliError } from './load.js';
+import { expectedHitsTable, MAX_TABLE_DICE, SEED_DICE, tableLines } from './engine/ancients-table.js';
+import { CommandError } from '../../core/command-error.js';
+import type { RulesetCommand } from '../../core/ruleset.js';
 
 /**
  * The pools asked for: `14,12,10`, `6..14` (every count from 6 to 14), or a mix (`6..8,12`).
@@ -14,18 +16,18 @@ export function parseDiceList(text: string | undefined): number[] {
     const out: number[] = [];
     for (const part of text.split(',').map(p => p.trim()).filter(p => p !== '')) {
         const m = /^([0-9]+)(?:\.\.([0-9]+))?$/.exec(part);
-        if (!m) throw new CliError(`--dice: '${part}' is not a count or a range: write e.g. 10, 6..14 or 6,8,10`);
+        if (!m) throw new CommandError(`--dice: '${part}' is not a count or a range: write e.g. 10, 6..14 or 6,8,10`);
         const from = Number(m[1]), to = m[2] === undefined ? from : Number(m[2]);
         if (from < 1 || to < from || to > MAX_TABLE_DICE) {
-            throw new CliError(`--dice: '${part}' must be counts from 1 to ${MAX_TABLE_DICE}, the smaller first`);
+            throw new CommandError(`--dice: '${part}' must be counts from 1 to ${MAX_TABLE_DICE}, the smaller first`);
         }
         for (let n = from; n <= to; n++) out.push(n);
     }
-    if (out.length === 0) throw new CliError('--dice: give at least one count');
+    if (out.length === 0) throw new CommandError('--dice: give at least one count');
     return out;
 }
 
-export async function tableCommand(options: { dice?: string, json?: boolean }, out: (line: string) => void): Promise<number> {
+export function tableCommand(options: { dice?: string, json?: boolean }, out: (line: string) => void): number {
     const tables = parseDiceList(options.dice).map(expectedHitsTable);
     if (options.json) {
         out(JSON.stringify({
@@ -39,7 +41,7 @@ export async function tableCommand(options: { dice?: string, json?: boolean }, o
         }, null, 2));
         return 0;
     }
-    out('Expected unsaved hits by dice thrown, to-hit score (rows) and save (columns; - = none), as in seeds/004.');
+    out('Expected unsaved hits by dice thrown, to-hit score (rows) and save (columns; - = none), as in the Ancients rules (docs/rules/ancients.md).');
     for (const line of alignedBlocks(tables.map(tableLines))) out(line);
     return 0;
 }
@@ -72,3 +74,18 @@ export function alignedBlocks(blocks: string[][]): string[] {
             .join('  ').trimEnd())
     ]);
 }
+
+export const ancientsTableCommand: RulesetCommand = {
+    name: 'table',
+    description: 'the Ancients expected unsaved hits by dice, to-hit and save, exactly, for any pools of dice (docs/rules/ancients.md)',
+    options: [
+        { flags: '-d, --dice <list>', description: 'pools to print: 10, 6..14 or 6,8,10 (default: 14,12,10,8,6, as in the rules)' },
+        { flags: '--json', description: 'print the table as JSON, with each value as an exact fraction (docs/json.md, "Ancients")' }
+    ],
+    examples: [
+        ['umpire table', 'the rules\' own blocks: 14, 12, 10, 8 and 6 dice'],
+        ['umpire table --dice 6..9', 'every pool from 6 to 9 dice'],
+        ['umpire table --dice 7 --json', 'exact fractions for 7 dice']
+    ],
+    run: (options, out) => tableCommand({ dice: typeof options.dice === 'string' ? options.dice : undefined, json: options.json === true }, out)
+};

@@ -1,0 +1,28 @@
+/**
+ * One set of language services for the tests of a worker (vitest runs each file in its own process),
+ * created once, and the Langium test helpers bound to it: `parse` and `validate` as in Langium's own
+ * examples (langium/test), so that test files do not each build and wire their own.
+ */
+import { EmptyFileSystem, type LangiumDocument } from 'langium';
+import { parseHelper, validationHelper } from 'langium/test';
+import { createBattleServices } from '../../src/language/battle-module.js';
+import { TextChecker } from '../../src/language/text-checker.js';
+import type { Scenario } from '../../src/language/generated/ast.js';
+
+export const services = createBattleServices(EmptyFileSystem);
+
+/** Parses (and links) a text into a document of the shared workspace. */
+export const parse = parseHelper<Scenario>(services.Battle);
+
+/** Parses and validates a text: the document and its diagnostics (Langium's `validationHelper`). */
+export const validate = validationHelper<Scenario>(services.Battle);
+
+/** Parses and validates, and returns the document with its diagnostics. */
+export async function checked(text: string): Promise<LangiumDocument<Scenario>> {
+    return (await validate(text)).document;
+}
+
+/** A TextChecker over a private workspace with the built-in rule sets, as the server wires it. */
+export function scratchChecker(): TextChecker {
+    return new TextChecker(() => createBattleServices(EmptyFileSystem).shared);
+}
