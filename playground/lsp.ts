@@ -27,7 +27,7 @@ export interface ServerHost {
     edited(model: monaco.editor.ITextModel, ranges: monaco.IRange[]): void;
 }
 
-export function toMonacoRange(r: Range): monaco.IRange {
+function toMonacoRange(r: Range): monaco.IRange {
     return { startLineNumber: r.start.line + 1, startColumn: r.start.character + 1, endLineNumber: r.end.line + 1, endColumn: r.end.character + 1 };
 }
 

@@ -25,11 +25,9 @@ export const UmpireCommands = {
     restartServer: 'umpire.restartServer'
 } as const;
 
-/** The commands the server executes (and so advertises in `executeCommandProvider`). */
-export const SERVER_COMMANDS: readonly string[] = [UmpireCommands.resolve, UmpireCommands.reroll, UmpireCommands.resolveAll, UmpireCommands.odds, UmpireCommands.status];
 
 /** A document as the client saw it: the edit is refused if the document has changed since. */
-export interface DocumentArgs {
+interface DocumentArgs {
     uri: string;
     version: number;
 }

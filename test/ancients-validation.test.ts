@@ -4,17 +4,12 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import { Codes } from '../src/core/codes.js';
 import { marked } from './support/marked.js';
 import { AncientsCodes } from '../src/rulesets/ancients/ancients-codes.js';
+import { parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 
 
 async function diagnose(text: string): Promise<Diagnostic[]> {

@@ -2,15 +2,11 @@
  * The campaign in the editor: the `umpire.status` server command, and turns in the outline.
  */
 import * as fs from 'node:fs';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
 import { describe, expect, it } from 'vitest';
 import type { DocumentSymbol } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
+import { parse, services as allServices } from './support/services.js';
 
-const { shared, Battle } = createBattleServices(EmptyFileSystem);
-const parse = parseHelper<Scenario>(Battle);
+const { shared, Battle } = allServices;
 const EXAMPLE = fs.readFileSync('examples/campaign.battle', 'utf8');
 
 async function status(args: unknown[]): Promise<{ available: boolean, markdown?: string, reason?: string }> {

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import type { ScenarioModel } from '../src/core/scenario.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../src/core/campaign-state.js';
+import { parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 
 async function model(text: string): Promise<ScenarioModel> {
     const doc = await parse(text);

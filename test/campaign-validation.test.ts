@@ -1,12 +1,7 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
+import { parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 
 const CAMPAIGN_CODES = ['unit-out-of-action', 'unit-not-arrived', 'force-declared-later', 'outcome-out-of-order', 'state-unknown-key', 'state-value', 'ruling-without-reason'];
 

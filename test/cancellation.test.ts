@@ -5,10 +5,10 @@
  * generous (a loaded machine): the point is "promptly", not a benchmark (npm run bench:limits measures).
  */
 import { describe, expect, it } from 'vitest';
-import { Cancellation, DocumentState, EmptyFileSystem, isOperationCancelled, TextDocument, URI, type LangiumDocument } from 'langium';
-import { createBattleServices } from '../src/language/battle-module.js';
+import { Cancellation, DocumentState, isOperationCancelled, TextDocument, URI, type LangiumDocument } from 'langium';
+import { services as allServices } from './support/services.js';
 
-const { shared, Battle } = createBattleServices(EmptyFileSystem);
+const { shared, Battle } = allServices;
 
 /** A scenario of `forces` forces of 20 units, each fought in an engagement: about 27 lines a force. */
 export function largeScenario(forces: number): string {

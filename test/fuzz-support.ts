@@ -8,15 +8,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
-import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import { TextDocument, URI, type LangiumDocument } from 'langium';
 import type { CodeAction, Command, Diagnostic, Position, Range, TextEdit } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import type { Scenario } from '../src/language/generated/ast.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 import { hasOdds, oddsForAction } from '../src/core/odds.js';
+import { services } from './support/services.js';
 
-export const services = createBattleServices(EmptyFileSystem);
+export { services };
 const { shared, Battle } = services;
 
 export interface Example { name: string, text: string }
@@ -46,12 +46,12 @@ export async function build(text: string, name = `fuzz-${counter++ % 4}`): Promi
 // ---------------------------------------------------------------- mutations
 
 /** The text cut into tokens that keep every character: words, numbers, strings, comments, blanks, single characters. */
-export function tokenize(text: string): string[] {
+function tokenize(text: string): string[] {
     return text.match(/\s+|"(?:\\.|[^"\\\r\n])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\/|[A-Za-z_][\w-]*|\d+|[\s\S]/gu) ?? [];
 }
 
 /** Numbers a file may say that no loop or allocation can follow blindly. */
-export const HUGE_NUMBERS = [
+const HUGE_NUMBERS = [
     '1000000000', '99999999999999999999', '4294967296', '4294967295', '2147483648', '9007199254740993',
     '1e308', '0', '00000000000000000000001', '-1', '-99999999999999999999'
 ];
@@ -78,7 +78,7 @@ const junk: fc.Arbitrary<string> = fc.oneof(
     fc.integer({ min: 1, max: 500 }).map(n => 'Line#1, '.repeat(n))
 );
 
-export type Mutation =
+type Mutation =
     | { kind: 'delete', at: number, length: number }
     | { kind: 'duplicate', at: number, length: number }
     | { kind: 'swap', a: number, b: number }
@@ -96,7 +96,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 );
 
 /** Applies the mutations to the example's tokens, in order. */
-export function mutate(text: string, mutations: readonly Mutation[]): string {
+function mutate(text: string, mutations: readonly Mutation[]): string {
     let tokens = tokenize(text);
     for (const m of mutations) {
         const n = Math.max(tokens.length, 1);
@@ -126,16 +126,6 @@ export function mutatedExample(all: readonly Example[], max = 6): fc.Arbitrary<{
         .map(({ example, mutations }) => ({ name: example.name, text: mutate(example.text, mutations) }));
 }
 
-/** A run of 1–12 lines from an example, mutated: small inputs, so that many can be tried. */
-export function mutatedPiece(all: readonly Example[]): fc.Arbitrary<string> {
-    return fc.record({ example: fc.constantFrom(...all), from: fc.nat(), length: fc.integer({ min: 1, max: 12 }), mutations: fc.array(mutation, { maxLength: 4 }) })
-        .map(({ example, from, length, mutations }) => {
-            const lines = example.text.split('\n');
-            const start = from % lines.length;
-            return mutate(lines.slice(start, start + length).join('\n'), mutations);
-        });
-}
-
 /** Whitespace and comments changed between tokens: the same scenario to the parser. */
 export function respacedExample(all: readonly Example[]): fc.Arbitrary<{ name: string, text: string }> {
     const blank = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\n\n', ' // note\n', ' /* c */ ', '\n    ');
@@ -151,7 +141,7 @@ export function respacedExample(all: readonly Example[]): fc.Arbitrary<{ name: s
 // ---------------------------------------------------------------- checks
 
 /** Whether a position names a real place in the document (offset and back give the same position). */
-export function inside(doc: LangiumDocument, p: Position): boolean {
+function inside(doc: LangiumDocument, p: Position): boolean {
     if (!Number.isInteger(p.line) || !Number.isInteger(p.character) || p.line < 0 || p.character < 0) return false;
     const back = doc.textDocument.positionAt(doc.textDocument.offsetAt(p));
     return back.line === p.line && back.character === p.character;
@@ -348,28 +338,3 @@ export const scrudScenario: fc.Arbitrary<string> = fc.record({
     return lines.join('\n') + '\n';
 });
 
-/** The cheap core check: parse, link and validate; every diagnostic inside the document, at most 200 + 1. */
-export async function diagnosticProblems(text: string): Promise<string[]> {
-    const doc = await build(text);
-    const problems: string[] = [];
-    const diagnostics = doc.diagnostics ?? [];
-    for (const d of diagnostics) {
-        const p = rangeProblem(doc, `diagnostic ${String(d.code)} "${d.message}"`, d.range);
-        if (p) problems.push(p);
-    }
-    if (diagnostics.length > 201) problems.push(`${diagnostics.length} diagnostics published (cap is 200 + 1)`);
-    return problems;
-}
-
-/** The odds of a generated SCRUD engagement: one entry per unit, each summing to 1. */
-export async function scrudOddsProblems(text: string): Promise<string[]> {
-    const doc = await build(text, 'odds-random');
-    const errors = (doc.diagnostics ?? []).filter(d => d.severity === 1);
-    if (errors.length > 0) return errors.map(e => `generated scenario has an error: ${e.message}`);
-    const model = modelOf(doc.parseResult.value);
-    const odds = oddsForAction(model, model.actions[0]);
-    if ('problem' in odds) return [String(odds.problem)];
-    const units = [...model.forces.values()].reduce((n, f) => n + f.units.length, 0);
-    if (odds.units.length !== units) return [`odds for ${odds.units.length} units of ${units}`];
-    return oddsProblems(odds.units);
-}

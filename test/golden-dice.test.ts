@@ -5,13 +5,10 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 import { AVERAGE, D6, dieNamed, MAX_SEED, SeededDice } from '../src/core/dice.js';
+import { parse as supportParse } from './support/services.js';
 
 const GOLDEN: Record<number, { d6: number[], average: number[], d4: number[] }> = {
     0: {
@@ -53,7 +50,7 @@ describe('SeededDice gives the same faces forever', () => {
 
 describe('a seeded engagement resolves to the same JSON forever', () => {
     it('examples/scrud-ridge.battle, engagement Ridge (seed 1806)', async () => {
-        const parse = parseHelper<Scenario>(createBattleServices(EmptyFileSystem).Battle);
+        const parse = supportParse;
         const doc = await parse(fs.readFileSync('examples/scrud-ridge.battle', 'utf8'));
         const model = modelOf(doc.parseResult.value);
         const ridge = model.actions.find(a => a.node.name === 'Ridge')!;

@@ -5,17 +5,11 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem, type LangiumDocument, type Reference } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import {
-    isAction, isDice, isFactor, isFacts, isFlag, isForce, isGrade, isModifier, isRelation, isSeed, isSides, isSplit, isTurn, isUnitState,
-    type Action, type Scenario, type Statement
-} from '../src/language/generated/ast.js';
+import { type LangiumDocument, type Reference } from 'langium';
+import { isAction, isDice, isFactor, isFacts, isFlag, isForce, isGrade, isModifier, isRelation, isSeed, isSides, isSplit, isTurn, isUnitState, type Action, type Scenario, type Statement } from '../src/language/generated/ast.js';
 import { Codes } from '../src/core/codes.js';
+import { parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 
 function syntaxProblems(doc: LangiumDocument<Scenario>): string[] {
     return [

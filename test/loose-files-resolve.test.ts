@@ -8,10 +8,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import type { ScenarioModel } from '../src/core/scenario.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { unitStateAt } from '../src/core/campaign-state.js';
@@ -21,9 +17,8 @@ import type { Resolution } from '../src/core/resolution.js';
 import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 import { AVERAGE, D6, SeededDice } from '../src/core/dice.js';
 import { ensureServerBundle } from './protocol/lsp-harness.js';
+import { parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 
 const FORCES = `
 grade Line { class 2 }

@@ -3,17 +3,12 @@
  * on the lawful neighbour of each mistake.
  */
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import { Codes } from '../src/core/codes.js';
 import { marked } from './support/marked.js';
 import { LooseFilesCodes } from '../src/rulesets/loose-files/loose-files-codes.js';
+import { parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 
 const BASE = `scenario "t"
 rules loose-files

@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem, type LangiumDocument } from 'langium';
+import { type LangiumDocument } from 'langium';
 import { parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import { Codes } from '../src/core/codes.js';
 import { FIXES } from '../src/language/lsp/code-actions.js';
 import { AncientsCodes } from '../src/rulesets/ancients/ancients-codes.js';
 import { LooseFilesCodes } from '../src/rulesets/loose-files/loose-files-codes.js';
+import { battle as services } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper(services);
 
 async function diagnosticsOf(text: string): Promise<{ doc: LangiumDocument, diagnostics: Diagnostic[] }> {

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { EmptyFileSystem } from 'langium';
 import { expectCompletion, parseHelper } from 'langium/test';
 import { CompletionItemKind, type CompletionList } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import { scrudRuleset } from '../src/rulesets/scrud/scrud-ruleset.js';
 import { ancientsRuleset } from '../src/rulesets/ancients/ancients-ruleset.js';
 import { looseFilesRuleset } from '../src/rulesets/loose-files/loose-files-ruleset.js';
+import { battle as services } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
 const complete = expectCompletion(services);
 
 /** The labels offered at the `<|>` marker. */

@@ -2,12 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { EmptyFileSystem, type AstNode } from 'langium';
+import { type AstNode } from 'langium';
 import { expectFormatting, parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { createBattleServices } from '../src/language/battle-module.js';
+import { battle as services } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper(services);
 const formatting = expectFormatting(services);
 const OPTIONS = { tabSize: 2, insertSpaces: true };

@@ -3,13 +3,12 @@
  * language server builds them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import { TextDocument, URI, type LangiumDocument } from 'langium';
 import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import { OutcomeCommands } from '../src/language/lsp/outcome-commands.js';
-import { scratchChecker } from './support/services.js';
+import { scratchChecker, services as allServices } from './support/services.js';
 
-const { shared, Battle } = createBattleServices(EmptyFileSystem);
+const { shared, Battle } = allServices;
 const URI_TEXT = 'file:///campaign/hover.battle';
 
 async function open(text: string, version = 1): Promise<LangiumDocument> {

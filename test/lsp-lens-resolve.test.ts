@@ -4,16 +4,15 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import { TextDocument, URI, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, CodeLens, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import { OutcomeCommands, type EditorSide } from '../src/language/lsp/outcome-commands.js';
 import type { OddsAnswer, ResolveAllResult, ResolveResult } from '../src/protocol.js';
 import { staleOutcomeActions } from '../src/language/lsp/stale-fix.js';
 import { renderOddsHtml } from '../src/extension/odds-html.js';
-import { scratchChecker } from './support/services.js';
+import { scratchChecker, services as allServices } from './support/services.js';
 
-const { shared, Battle } = createBattleServices(EmptyFileSystem);
+const { shared, Battle } = allServices;
 const URI_TEXT = 'file:///campaign/test.battle';
 const seedExample = fs.readFileSync(new URL('../examples/scrud-seed.battle', import.meta.url), 'utf8');
 

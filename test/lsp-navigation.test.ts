@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
 import { expectFindReferences, expectFoldings, expectGoToDefinition, expectSemanticToken, expectSymbols, highlightHelper, parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SemanticTokenTypes, SymbolKind, type DocumentSymbol } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import { TOKEN_TYPES } from '../src/language/lsp/semantic-tokens.js';
+import { battle as services } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
 const parse = parseHelper(services);
 
 const FILE = `scenario "Ridge"

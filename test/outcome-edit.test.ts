@@ -4,16 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { actionOffsets, applyEdits, detectEol, isNoOp, positionAt, resolutionEdit, toRangeEdit, type OffsetEdit } from '../src/core/outcome-edit.js';
 import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
+import { battle as services, parse } from './support/services.js';
 
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
 const seedExample = fs.readFileSync(new URL('../examples/scrud-seed.battle', import.meta.url), 'utf8');
 
 /** Resolves the named action of `text` (a fixed seed when one is drawn) and returns the edit. */

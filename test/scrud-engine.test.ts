@@ -5,14 +5,11 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
-import { createBattleServices } from '../src/language/battle-module.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { buildScrudInput, enteredScrudDice } from '../src/rulesets/scrud/scrud-reader.js';
 import { AVERAGE, D6, dieNamed, faceDistribution, type Die } from '../src/core/dice.js';
 import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnit } from '../src/rulesets/scrud/engine/scrud-engine.js';
+import { parse as supportParse } from './support/services.js';
 
 function unit(force: string, name: string, arm: string, modifier: number, die: Die = D6): ScrudUnit {
     return { id: `${force}.${name}`, force, unit: name, arm, die, modifier };
@@ -92,7 +89,7 @@ describe('the seed\'s worked example', () => {
     });
 
     it('comes out the same when read from examples/scrud-seed.battle', async () => {
-        const parse = parseHelper<Scenario>(createBattleServices(EmptyFileSystem).Battle);
+        const parse = supportParse;
         const doc = await parse(fs.readFileSync('examples/scrud-seed.battle', 'utf8'));
         const model = modelOf(doc.parseResult.value);
         const action = model.actions[0].node;
@@ -224,7 +221,7 @@ describe('S1: other dice', () => {
     });
 
     it('a d4 grade read from a scenario gives the unit a d4', async () => {
-        const parse = parseHelper<Scenario>(createBattleServices(EmptyFileSystem).Battle);
+        const parse = supportParse;
         const doc = await parse(`grade Militia 0 { die d4 }
 force A { unit M foot Militia  unit L foot }
 force B { unit N foot }
@@ -238,7 +235,7 @@ engagement E { A attacks B }`);
 
 describe('options read from a scenario', () => {
     it('`option pooled` pools every engagement and `option die` sets the die of units that name none', async () => {
-        const parse = parseHelper<Scenario>(createBattleServices(EmptyFileSystem).Battle);
+        const parse = supportParse;
         const doc = await parse(`rules scrud
 option pooled
 option die d4

@@ -4,25 +4,17 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { EmptyFileSystem } from 'langium';
-import { parseHelper } from 'langium/test';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createBattleServices } from '../src/language/battle-module.js';
 import { MAX_DIAGNOSTICS } from '../src/language/battle-document-validator.js';
-import type { Scenario } from '../src/language/generated/ast.js';
 import { Codes } from '../src/core/codes.js';
 import { modelOf } from '../src/core/model-cache.js';
 import { outcomeBlock } from '../src/core/outcome-block.js';
 import { isUnresolvable, resolveAction } from '../src/core/resolve.js';
 import { marked } from './support/marked.js';
-
-const services = createBattleServices(EmptyFileSystem).Battle;
-const parse = parseHelper<Scenario>(services);
-
+import { parse, validate } from './support/services.js';
 
 async function diagnose(text: string): Promise<Diagnostic[]> {
-    const doc = await parse(text, { validation: true });
-    return doc.diagnostics ?? [];
+    return (await validate(text)).diagnostics;
 }
 
 const brief = (d: Diagnostic) => ({ code: d.code, severity: d.severity, range: d.range });

@@ -47,7 +47,6 @@ export interface UnitCampaignState {
     readonly notes: readonly string[];
 }
 
-
 /** Keys a `state` or `ruling` line may set (docs/campaigns.md). */
 export const STATE_KEYS: readonly string[] = [
     'dp', 'casualties', 'stands', 'tokens', 'tested', 'untested',
@@ -88,7 +87,7 @@ function num(value: StatValue | undefined): number {
 }
 
 /** A unit's state before anything is written about it: what its declaration says. */
-export function initialState(unit: UnitModel): UnitCampaignState {
+function initialState(unit: UnitModel): UnitCampaignState {
     const tested = unit.stats.get('tested');
     return {
         unit: unit.id, status: 'ready',
@@ -150,7 +149,7 @@ function buildTimeline(model: ScenarioModel): Timeline {
 }
 
 /** One written outcome line: the result label and the facts the rule sets agreed on. */
-export function applyOutcomeLine(state: UnitCampaignState, result: string, facts: readonly Fact[], action: string, turn: string | undefined, where: string,
+function applyOutcomeLine(state: UnitCampaignState, result: string, facts: readonly Fact[], action: string, turn: string | undefined, where: string,
     outResults: Readonly<Record<string, UnitStatus>>): UnitCampaignState {
     let next: UnitCampaignState = { ...state, lastResult: { result, action, turn } };
     const out = Object.hasOwn(outResults, result) ? outResults[result] : undefined;
@@ -173,7 +172,7 @@ export function applyOutcomeLine(state: UnitCampaignState, result: string, facts
 }
 
 /** A hand-set `state` or an umpire's `ruling`: each key sets its value outright (not added). */
-export function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitModel): UnitCampaignState {
+function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitModel): UnitCampaignState {
     let next: UnitCampaignState = state;
     const by = line.kind === 'ruling' ? 'by ruling' : 'by hand';
     for (const fact of line.facts) {
@@ -245,12 +244,6 @@ export function unitStateAfter(model: ScenarioModel, action: ActionModel | Actio
     return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action) + 2);
 }
 
-/** One unit's state as a `state`/`ruling` line finds it (before the line applies). */
-export function unitStateBeforeLine(model: ScenarioModel, line: UnitState, unit: string): UnitCampaignState | undefined {
-    const t = timeline(model);
-    return lookup(t, unit, t.statePoint.get(line) ?? t.end + 1);
-}
-
 /** Every unit's state at the end of the file. */
 export function stateAtEnd(model: ScenarioModel): ReadonlyMap<string, UnitCampaignState> {
     return allAt(model, timeline(model).end + 1);
@@ -283,7 +276,7 @@ export function effectiveStats(model: ScenarioModel, action: ActionModel | Actio
 }
 
 /** The declared stats with a state laid over them (see `effectiveStats`). */
-export function overlay(stats: ReadonlyMap<string, StatValue>, state: UnitCampaignState): ReadonlyMap<string, StatValue> {
+function overlay(stats: ReadonlyMap<string, StatValue>, state: UnitCampaignState): ReadonlyMap<string, StatValue> {
     const out = new Map(stats);
     const setCount = (key: string, value: number) => {
         if (value !== 0 || out.has(key)) out.set(key, value);

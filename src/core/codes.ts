@@ -53,4 +53,3 @@ export const Codes = {
     rulingWithoutReason: 'ruling-without-reason'
 } as const;
 
-export type Code = typeof Codes[keyof typeof Codes];

@@ -7,7 +7,7 @@
  * Folds one more trial with success probability `p` into `dist` (in place). `dist[c]` is the
  * chance of exactly c successes; the last cell holds "cap or more", so counts past it are lumped.
  */
-export function addTrial(dist: Float64Array, p: number): void {
+function addTrial(dist: Float64Array, p: number): void {
     const cap = dist.length - 1;
     if (p === 0 || cap === 0) return;
     const q = 1 - p;

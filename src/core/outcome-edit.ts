@@ -58,7 +58,7 @@ function lineStart(text: string, offset: number): number {
 }
 
 /** The spaces and tabs that start the line holding `offset`. */
-export function lineIndent(text: string, offset: number): string {
+function lineIndent(text: string, offset: number): string {
     const start = lineStart(text, offset);
     return /^[ \t]*/.exec(text.slice(start, offset))![0];
 }
@@ -69,7 +69,7 @@ const blank = (s: string) => /^[ \t]*$/.test(s);
  * The edit that puts `block(indent, eol)` in place, where `indent` is the action's own indentation
  * and the block indents itself one level deeper (as `outcomeBlock` does).
  */
-export function outcomeEdit(text: string, action: ActionOffsets, block: (indent: string, eol: string) => string): OffsetEdit {
+function outcomeEdit(text: string, action: ActionOffsets, block: (indent: string, eol: string) => string): OffsetEdit {
     const eol = detectEol(text);
     const indent = lineIndent(text, action.start);
     const body = block(indent, eol);

@@ -42,7 +42,7 @@ export class ResolveAllError extends Error {
 }
 
 /** The outcome as written is current: same dice kind, and the fingerprint of its inputs still matches. */
-export function hasCurrentOutcome(model: ScenarioModel, action: ActionModel): boolean {
+function hasCurrentOutcome(model: ScenarioModel, action: ActionModel): boolean {
     const status = outcomeStatus(model, action).kind;
     return status === 'current' || status === 'hand-written' || status === 'unresolvable';
 }

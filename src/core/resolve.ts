@@ -38,7 +38,7 @@ export function isResolvable(model: ScenarioModel, action: ActionModel): boolean
  * else the seed asked for; else the action's `seed`; else the seed its written outcome recorded (so
  * resolving again changes nothing). Undefined when only a new seed would do.
  */
-export function knownDice(model: ScenarioModel, action: ActionModel, options: Omit<ResolveOptions, 'newSeed'> = {}): DiceChoice | undefined {
+function knownDice(model: ScenarioModel, action: ActionModel, options: Omit<ResolveOptions, 'newSeed'> = {}): DiceChoice | undefined {
     if (model.ruleset?.usesEnteredDice(model, action)) return { kind: 'entered' };
     if (options.seed !== undefined) return { kind: 'seed', seed: options.seed };
     if (options.reroll) return undefined;
@@ -54,12 +54,12 @@ export function needsNewSeed(model: ScenarioModel, action: ActionModel, options:
 }
 
 /** The dice of `knownDice`, else a new seed, which the written outcome records. */
-export function chooseDice(model: ScenarioModel, action: ActionModel, options: ResolveOptions): DiceChoice {
+function chooseDice(model: ScenarioModel, action: ActionModel, options: ResolveOptions): DiceChoice {
     return knownDice(model, action, options) ?? { kind: 'seed', seed: options.newSeed() };
 }
 
 /** Resolves with the given dice, through the guards: what every path that resolves calls. */
-export function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
+function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
     const ruleset = model.ruleset;
     if (!ruleset) return { problem: `The ${model.rules} rules are not known: nothing can be resolved.` };
     if (!ruleset.kinds.includes(action.node.kind)) return { problem: `${model.rules} has no '${action.node.kind}' action.` };

@@ -39,7 +39,7 @@ export interface RulesetVocabulary {
 export type StateColumn = 'dp' | 'casualties' | 'stands' | 'tokens' | 'tested' | 'cp';
 
 /** What a written outcome means for the next fight (docs/campaigns.md). */
-export interface CampaignKeys {
+interface CampaignKeys {
     /** The state columns worth showing for this rule set. */
     readonly columns: readonly StateColumn[];
     /** Result labels that take a unit out of the fight, with the status they leave it in. */

@@ -15,8 +15,6 @@ import type { Ruleset, RulesetRegistry } from './ruleset.js';
 
 export type StatValue = number | string | true;
 
-/** The most units one `xN` may make by default; the limit in force is `model.limits.maxCount` (docs/limits.md). */
-export const MAX_COUNT = LIMIT_DEFAULTS.maxCount;
 
 export interface UnitModel {
     /** `Force.Unit`, or `Force.Unit#k` for one of several. */
@@ -36,7 +34,7 @@ export interface UnitModel {
     readonly node: Unit;
 }
 
-export interface ForceModel {
+interface ForceModel {
     readonly name: string;
     readonly units: readonly UnitModel[];
     /** The instances of each declared unit name, so that a reference is found without a scan. */
@@ -98,7 +96,7 @@ export function unitCount(unit: Unit): number {
  * The force's units, counts expanded. At most `room` instances are built (the force and file limits,
  * docs/limits.md): the validator reports the unit lines past it (`units-limit`).
  */
-export function buildForce(force: Force, limits: LimitValues = LIMIT_DEFAULTS, room = limits.maxUnitsPerForce): ForceModel {
+function buildForce(force: Force, limits: LimitValues = LIMIT_DEFAULTS, room = limits.maxUnitsPerForce): ForceModel {
     const units: UnitModel[] = [];
     const forceName = force.name ?? '';
     for (const unit of force.units) {

@@ -90,7 +90,7 @@ export interface LimitProblem {
 export const LIMIT_MARK = 'Limit: ';
 
 /** Why a text is not parsed, or undefined when it may be. Linear in the text, no allocation per character. */
-export function refuse(text: string, limits: LimitValues = LIMIT_DEFAULTS): LimitProblem | undefined {
+function refuse(text: string, limits: LimitValues = LIMIT_DEFAULTS): LimitProblem | undefined {
     if (text.length > limits.maxFileChars) {
         const mb = (text.length / 1_000_000).toFixed(1);
         return { message: `${LIMIT_MARK}This file has ${mb} million characters; Umpire reads files up to ${limits.maxFileChars / 1_000_000} million. Split the campaign into several files.`, offset: 0, line: 1, column: 1, length: 1 };

@@ -26,7 +26,7 @@ import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
 
 /** Services this language adds to Langium's. */
-export type BattleAddedServices = {
+type BattleAddedServices = {
     validation: {
         BattleValidator: BattleValidator
     }
@@ -35,7 +35,7 @@ export type BattleAddedServices = {
 export type BattleServices = LangiumServices & BattleAddedServices;
 
 /** Wires the language's own services into Langium's by dependency injection. */
-export const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
+const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
     references: {
         ScopeProvider: (services) => new BattleScopeProvider(services)
     },
@@ -64,7 +64,7 @@ export const BattleModule: Module<BattleServices, PartialLangiumServices & Battl
  * Shared services: documents are parsed behind the size and nesting guards, each parse knowing the
  * rule sets a file may name.
  */
-export const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
+const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
         LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets),
         // Settings are `umpire.*` (package.json), not a section named after the language.

@@ -8,7 +8,7 @@ import { scrudRuleset } from './scrud/scrud-ruleset.js';
 import { ancientsRuleset } from './ancients/ancients-ruleset.js';
 import { looseFilesRuleset } from './loose-files/loose-files-ruleset.js';
 
-export const BUILT_IN_RULESETS: readonly Ruleset[] = [scrudRuleset, ancientsRuleset, looseFilesRuleset];
+const BUILT_IN_RULESETS: readonly Ruleset[] = [scrudRuleset, ancientsRuleset, looseFilesRuleset];
 
 /** A new registry of the built-in rule sets (a test may add its own to it). */
 export function builtInRulesets(): RulesetRegistry {

@@ -20,7 +20,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const serverBundle = path.join(repoRoot, 'out', 'language', 'main.cjs');
+const serverBundle = path.join(repoRoot, 'out', 'language', 'main.cjs');
 
 /** Newest modification time of any file under `dir` (0 if it does not exist). */
 function newestMtime(dir: string): number {

@@ -3,7 +3,7 @@
  * created once, and the Langium test helpers bound to it: `parse` and `validate` as in Langium's own
  * examples (langium/test), so that test files do not each build and wire their own.
  */
-import { EmptyFileSystem, type LangiumDocument } from 'langium';
+import { EmptyFileSystem } from 'langium';
 import { parseHelper, validationHelper } from 'langium/test';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { TextChecker } from '../../src/language/text-checker.js';
@@ -11,16 +11,14 @@ import type { Scenario } from '../../src/language/generated/ast.js';
 
 export const services = createBattleServices(EmptyFileSystem);
 
+/** The language's own services (`services.Battle`). */
+export const battle = services.Battle;
+
 /** Parses (and links) a text into a document of the shared workspace. */
 export const parse = parseHelper<Scenario>(services.Battle);
 
 /** Parses and validates a text: the document and its diagnostics (Langium's `validationHelper`). */
 export const validate = validationHelper<Scenario>(services.Battle);
-
-/** Parses and validates, and returns the document with its diagnostics. */
-export async function checked(text: string): Promise<LangiumDocument<Scenario>> {
-    return (await validate(text)).document;
-}
 
 /** A TextChecker over a private workspace with the built-in rule sets, as the server wires it. */
 export function scratchChecker(): TextChecker {

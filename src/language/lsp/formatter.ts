@@ -73,7 +73,7 @@ export class BattleFormatter extends AbstractFormatter {
 }
 
 /** The whitespace every gap between tokens should hold (and the file's start and end). */
-export function formatGaps(document: LangiumDocument, eol = '\n'): Array<{ start: number, end: number, text: string }> {
+function formatGaps(document: LangiumDocument, eol = '\n'): Array<{ start: number, end: number, text: string }> {
     const text = document.textDocument.getText();
     const tokens = tokensOf(document);
     const roles = tokens.map(t => t.comment ? undefined : roleOf(t));

@@ -30,7 +30,7 @@ export class BattleInlayHintProvider implements InlayHintProvider {
 }
 
 /** The hints of the actions that overlap `range`. */
-export function inlayHints(document: LangiumDocument, range: Range): InlayHint[] {
+function inlayHints(document: LangiumDocument, range: Range): InlayHint[] {
     const model = modelOf(document.parseResult.value as Scenario);
     const hints: InlayHint[] = [];
     for (const action of model.actions) {

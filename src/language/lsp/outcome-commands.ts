@@ -261,7 +261,7 @@ function inside(inner: Range, outer: Range | undefined): boolean {
  * wrong), or an error in the action itself or in the declarations it uses. Errors inside other
  * actions, and inside the old outcome block (which is about to be replaced), do not count.
  */
-export function blockingError(document: LangiumDocument, model: ScenarioModel, action: Action): string | undefined {
+function blockingError(document: LangiumDocument, model: ScenarioModel, action: Action): string | undefined {
     const diagnostics: Diagnostic[] = document.diagnostics ?? [];
     if (document.parseResult.lexerErrors.length > 0 || document.parseResult.parserErrors.length > 0) {
         const first = diagnostics.find(d => d.severity === 1);

@@ -18,13 +18,13 @@ import { sideUnits } from '../../core/scenario.js';
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
 export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
 /** The stats a unit cannot fight without (`type` may come from its arm). */
-export const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership'] as const;
+const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership'] as const;
 /** The facts an Ancients engagement reads about its units. */
 export const ANCIENTS_FACTS = ['charged', 'countercharged', 'follow-up'] as const;
 export const DICE_LABELS: readonly AncientsThrow[] = ['hit', 'save', 'test'];
 
 /** A unit's stats as read; `undefined` where a stat is missing or cannot be read. */
-export interface AncientsStats {
+interface AncientsStats {
     size: AncientsSize;
     skill: number;
     weight: AncientsWeight;
@@ -39,7 +39,7 @@ export interface AncientsStats {
 }
 
 /** A7: how many d6 a break test throws: 2, or 1 with `option break-die d6`. */
-export function breakDiceOf(model: ScenarioModel): 1 | 2 {
+function breakDiceOf(model: ScenarioModel): 1 | 2 {
     return model.options.get('break-die') === 'd6' ? 1 : 2;
 }
 
@@ -85,7 +85,7 @@ export function statValueProblem(key: string, value: StatValue, maxTest: number)
 }
 
 /** The stat's value as the engine reads it, or undefined when it is missing or unreadable. */
-export function readAncientsStats(unit: UnitModel, maxTest: number, stats: ReadonlyMap<string, StatValue> = unit.stats): Partial<AncientsStats> {
+function readAncientsStats(unit: UnitModel, maxTest: number, stats: ReadonlyMap<string, StatValue> = unit.stats): Partial<AncientsStats> {
     const get = (key: string) => {
         const v = stats.get(key);
         return v !== undefined && statValueProblem(key, v, maxTest) === undefined ? v : undefined;
@@ -131,7 +131,7 @@ export function pairingStatements(action: Action): Relation[] {
  * The pairings of an engagement. Without any `vs` line, a one-against-one engagement pairs its two
  * units front to front; otherwise units are in contact only as written.
  */
-export function readPairings(model: ScenarioModel, action: Action, sides: { attackers: UnitModel[], defenders: UnitModel[] }): AncientsPairing[] {
+function readPairings(model: ScenarioModel, action: Action, sides: { attackers: UnitModel[], defenders: UnitModel[] }): AncientsPairing[] {
     const written = pairingStatements(action);
     if (written.length === 0) {
         if (sides.attackers.length === 1 && sides.defenders.length === 1) {
@@ -152,7 +152,7 @@ export function readPairings(model: ScenarioModel, action: Action, sides: { atta
     return pairings;
 }
 
-export function readSplits(model: ScenarioModel, action: Action): AncientsSplit[] {
+function readSplits(model: ScenarioModel, action: Action): AncientsSplit[] {
     const out: AncientsSplit[] = [];
     for (const s of action.statements.filter(isSplit)) {
         const unit = oneUnit(model, s.unit);
@@ -170,7 +170,7 @@ function splitParts(model: ScenarioModel, split: Split): Array<{ target: string,
 }
 
 /** Whether a fact with this key is written for the unit (on it, its unit name, or its force). */
-export function hasFact(model: ScenarioModel, action: Action, unit: UnitModel, key: string): boolean {
+function hasFact(model: ScenarioModel, action: Action, unit: UnitModel, key: string): boolean {
     return action.statements.filter(isFacts).some(f =>
         f.facts.some(x => x.key === key && factValue(x) === true) && unitsOf(model, f.target).some(u => u.id === unit.id));
 }

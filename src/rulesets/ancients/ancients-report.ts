@@ -61,7 +61,7 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
 }
 
 /** One unit in the JSON of docs/json.md ("Ancients"). */
-export function unitJson(r: AncientsUnitResult) {
+function unitJson(r: AncientsUnitResult) {
     return {
         force: r.force, unit: r.unit, side: r.side, result: r.result,
         dice: r.dice,
@@ -82,7 +82,7 @@ export function unitJson(r: AncientsUnitResult) {
  * `G.Hoplites: holds, hits 5, tested, roll 7, total 8, tokens 1 vs P.Immortals`. The keys are the
  * ones the campaign reads back: `hits` (unsaved hits taken), `tokens` (gained), `tested`.
  */
-export function outcomeLine(r: AncientsUnitResult): OutcomeLineText {
+function outcomeLine(r: AncientsUnitResult): OutcomeLineText {
     const facts: OutcomeLineText['facts'] = [['hits', r.hits]];
     if (r.test) facts.push(['tested', true], ['roll', r.test.roll], ['total', r.test.total]);
     if (r.tokensGained > 0) facts.push(['tokens', r.tokensGained]);
@@ -101,7 +101,7 @@ function stepsText(steps: readonly AdvantageStep[]): string {
 }
 
 /** Unit by unit: the pool and its split, each throw at its to-hit; then saves, test and result. */
-export function ancientsText(input: AncientsInput, outcome: AncientsOutcome): string[] {
+function ancientsText(input: AncientsInput, outcome: AncientsOutcome): string[] {
     const out: string[] = [];
     const byId = new Map(input.units.map(u => [u.id, u]));
     for (const r of outcome.units) {

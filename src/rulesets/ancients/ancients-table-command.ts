@@ -52,7 +52,7 @@ export function tableCommand(options: { dice?: string, json?: boolean }, out: (l
  * save headings over them, one set of widths for all the blocks so they read as one table, and a blank
  * line between blocks. No cell holds a space, so splitting the seed's single spaces is safe.
  */
-export function alignedBlocks(blocks: string[][]): string[] {
+function alignedBlocks(blocks: string[][]): string[] {
     const rows = blocks.map(lines => lines.map(line => line.split(' ')));
     const body = rows.flatMap(block => block.slice(1));
     const columns = Math.max(...rows.flat().map(row => row.length));

@@ -11,11 +11,11 @@
  * action's own `dp N`, `casualties N`, `deserted N` facts about it, which set those for that action.
  */
 import {
-    isDice, isFacts, isRelation, isSides,
-    type Action, type Dice, type Fact, type Facts, type Relation, type Target
+    isFacts, isRelation, isSides,
+    type Action, type Fact, type Facts, type Relation, type Target
 } from '../../language/generated/ast.js';
 import {
-    COVERS, FORMATIONS, GUNS, WEAPONS, NO_HOUSE_RULES, HOUSE_RULE_OPTIONS, MAX_MOVE_DICE, MAX_STANDS,
+    COVERS, FORMATIONS, GUNS, WEAPONS, HOUSE_RULE_OPTIONS, MAX_MOVE_DICE, MAX_STANDS,
     type CombatInput, type CombatSide, type Cover, type FireInput, type Formation, type Guns,
     type LfOptions, type LfType, type LfUnit, type MoraleEvent, type MoraleInput, type MoveInput, type RedressInput, type Weapon
 } from './engine/loose-files-engine.js';
@@ -33,7 +33,7 @@ export function lfType(arm: string): LfType | undefined {
 }
 
 /** L1: a unit without a class is read as class 3 (the validator warns). */
-export const DEFAULT_CLASS = 3;
+const DEFAULT_CLASS = 3;
 
 export function lfOptions(model: ScenarioModel): LfOptions {
     const on = (name: string) => {
@@ -46,7 +46,7 @@ export function lfOptions(model: ScenarioModel): LfOptions {
     } satisfies LfOptions;
 }
 
-export { NO_HOUSE_RULES };
+;
 
 const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n));
 const num = (v: StatValue | undefined, fallback: number) => (typeof v === 'number' ? v : fallback);
@@ -57,7 +57,7 @@ const word = <T extends string>(v: StatValue | undefined, allowed: readonly T[])
  * The unit from a set of stats (its declared stats, or those `effectiveStats` carries to an action).
  * `declaredStands` is what it started with; stands missing from `stats` were lost to desertion.
  */
-export function lfUnitOf(u: UnitModel, stats: ReadonlyMap<string, StatValue> = u.stats): LfUnit {
+function lfUnitOf(u: UnitModel, stats: ReadonlyMap<string, StatValue> = u.stats): LfUnit {
     const s = stats;
     const type = lfType(u.arm) ?? 'infantry';
     const formation = word<Formation>(s.get('formation'), FORMATIONS) ?? (s.get('skirmish') === true ? 'skirmish' : type === 'artillery' ? 'unlimbered' : 'line');
@@ -88,11 +88,6 @@ function withFacts(unit: LfUnit, facts: readonly Fact[]): LfUnit {
     return out;
 }
 
-/** The index of an action in the file's order. */
-export function actionIndex(model: ScenarioModel, action: Action): number {
-    return model.actions.findIndex(a => a.node === action);
-}
-
 /**
  * A unit's state when an action starts: the campaign state carried to it (`effectiveStats`: declared
  * stats, earlier state lines, rulings and written outcomes), then the action's own facts about it.
@@ -103,18 +98,18 @@ export function lfUnitAt(model: ScenarioModel, u: UnitModel, action: Action): Lf
 }
 
 /** Every fact the action's `Target: facts` lines give a unit (a line on its force counts). */
-export function factsFor(model: ScenarioModel, action: Action, unitId: string): Fact[] {
+function factsFor(model: ScenarioModel, action: Action, unitId: string): Fact[] {
     return action.statements.filter(isFacts)
         .filter(f => unitsOf(model, f.target).some(u => u.id === unitId))
         .flatMap(f => f.facts);
 }
 
 export const has = (facts: readonly Fact[], key: string): boolean => facts.some(f => f.key === key);
-export const numberFact = (facts: readonly Fact[], key: string): number | undefined => {
+const numberFact = (facts: readonly Fact[], key: string): number | undefined => {
     const f = facts.find(x => x.key === key);
     return f?.number;
 };
-export const textFact = (facts: readonly Fact[], key: string): string | undefined => {
+const textFact = (facts: readonly Fact[], key: string): string | undefined => {
     const f = facts.find(x => x.key === key);
     if (!f) return undefined;
     const v = factValue(f);
@@ -122,7 +117,7 @@ export const textFact = (facts: readonly Fact[], key: string): string | undefine
 };
 
 /** The strongest cover a unit's facts name (fort, stone-building > fieldwork, wood-building > obstacle). */
-export function coverOf(facts: readonly Fact[]): Cover | undefined {
+function coverOf(facts: readonly Fact[]): Cover | undefined {
     const named = COVERS.filter(c => has(facts, c));
     return named[0];
 }
@@ -155,7 +150,7 @@ export function officerIsWith(officer: UnitModel, unit: UnitModel, relationFacts
     return unit.stats.get('attached') === officer.name || officer.stats.get('attached') === unit.name;
 }
 
-export interface Inspiration {
+interface Inspiration {
     readonly relation: Relation;
     readonly officer: UnitModel;
     readonly unit: UnitModel;
@@ -169,7 +164,7 @@ export interface CombatRead {
 }
 
 /** The inspirations an action writes: `O inspires U` relations naming an officer and a unit. */
-export function inspirationsIn(model: ScenarioModel, action: Action): Inspiration[] {
+function inspirationsIn(model: ScenarioModel, action: Action): Inspiration[] {
     const out: Inspiration[] = [];
     for (const r of action.statements.filter(isRelation)) {
         if (r.verb !== 'inspires') continue;
@@ -322,7 +317,7 @@ export interface RedressRead {
  * What a unit did earlier in the same turn, from the turn's own actions: it moved (a line in a
  * `move`), fought (a side of an `engagement`), or was shot at (the target of a `fire`).
  */
-export function turnActivity(model: ScenarioModel, action: ActionModel, unitId: string): { moved: boolean, inCombat: boolean, shotAt: boolean } {
+function turnActivity(model: ScenarioModel, action: ActionModel, unitId: string): { moved: boolean, inCombat: boolean, shotAt: boolean } {
     const done = { moved: false, inCombat: false, shotAt: false };
     if (!action.turn) return done;
     for (const other of model.actions) {
@@ -373,18 +368,6 @@ export function readCommand(model: ScenarioModel, action: ActionModel): CommandU
         }
     }
     return out;
-}
-
-/** The dice lines of an action that name one of these units, with this label (no label = `fallback`). */
-export function diceLines(model: ScenarioModel, action: Action, unitIds: ReadonlySet<string>, label: string, fallback?: string): Dice[] {
-    return action.statements.filter(isDice)
-        .filter(d => (d.label ?? fallback) === label)
-        .filter(d => unitsOf(model, d.target).some(u => unitIds.has(u.id)));
-}
-
-/** The entered values of those lines, in the order written. */
-export function enteredValues(model: ScenarioModel, action: Action, unitIds: ReadonlySet<string>, label: string, fallback?: string): number[] {
-    return diceLines(model, action, unitIds, label, fallback).flatMap(d => d.values);
 }
 
 /** The turn an action counts in for command points: its `turn`, or the file itself outside turns. */

@@ -19,7 +19,7 @@ export const CLASS_RANGE = { min: 1, max: 5 } as const;
 export const LF_TYPE_WORDS = ['infantry', 'cavalry', 'artillery', 'officer', 'commander'] as const;
 
 /** The facts each action kind reads, on `Unit:` lines and on its relation (docs/rules/loose-files.md). */
-export const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
+const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
 export const UNIT_FACTS: Readonly<Record<string, readonly string[]>> = {
     engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', ...STATE_FACTS],
     fire: [...COVERS, 'moved', 'fled', ...STATE_FACTS],

@@ -11,7 +11,7 @@ import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import type { Unresolvable } from '../../core/resolution.js';
 
 /** atLeast[label] = P(this loss or a worse one): recoil ⊂ retire ⊂ retreat ⊂ rout, read upwards. */
-export function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
+function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
     const out: Record<string, number> = {};
     let sum = 0;
     for (const label of [...SCRUD_LOSSES].reverse()) {

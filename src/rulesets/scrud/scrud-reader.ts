@@ -8,7 +8,7 @@ import type { ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js'
 import { sideUnits, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 
 /** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
-export function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
+function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
     const own = unit.stats.get('die');
     const fallback = model.options.get('die');
     const name = typeof own === 'string' ? own : typeof fallback === 'string' ? fallback : 'd6';
@@ -16,7 +16,7 @@ export function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
 }
 
 /** S2: grade value plus every factor of the engagement that names the unit, its force, or it by index. */
-export function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): number {
+function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): number {
     return unit.gradeValue + (factorTotals(model, action).get(unit.id) ?? 0);
 }
 
@@ -41,7 +41,7 @@ function factorTotals(model: ScenarioModel, action: Action): Map<string, number>
     return totals;
 }
 
-export function isPooled(model: ScenarioModel, action: Action): boolean {
+function isPooled(model: ScenarioModel, action: Action): boolean {
     return model.options.get('pooled') === true || action.statements.some(s => isFlag(s) && s.name === 'pooled');
 }
 

@@ -66,7 +66,7 @@ function outcomeLine(r: ScrudUnitResult): OutcomeLineText {
 
 
 /** Pair by pair, as the seed lays it out: each arm's sorted lines side by side. */
-export function scrudText(outcome: ScrudOutcome): string[] {
+function scrudText(outcome: ScrudOutcome): string[] {
     const out: string[] = [];
     for (const g of outcome.groups) {
         out.push(g.arm === 'all' ? 'All arms:' : `${g.arm[0].toUpperCase()}${g.arm.slice(1)}:`);

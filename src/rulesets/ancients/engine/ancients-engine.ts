@@ -23,23 +23,22 @@ export const ANCIENTS_SIZES: readonly AncientsSize[] = ['huge', 'large', 'medium
 export const ANCIENTS_WEIGHTS: readonly AncientsWeight[] = ['heavy', 'medium', 'light'];
 export const ANCIENTS_TYPES: readonly AncientsType[] = ['cavalry', 'infantry'];
 export const ANCIENTS_FORMATIONS: readonly AncientsFormation[] = ['formed', 'warband', 'skirmish'];
-export const ANCIENTS_POSITIONS: readonly AncientsPosition[] = ['front', 'flank', 'rear'];
 /** The labels in the order an umpire reads them (RULES.md). */
 export const ANCIENTS_RESULTS: readonly AncientsResult[] = ['untested', 'holds', 'gives-ground', 'destroyed'];
 
 /** A1: dice by size. */
 export const DICE_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 12, large: 10, medium: 8, small: 6 };
 /** A1: extra dice of a shock or defensive unit on the first turn of a new combat. */
-export const FIRST_TURN_BONUS = 2;
+const FIRST_TURN_BONUS = 2;
 /** A6: hit threshold by size. */
-export const THRESHOLD_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 5, large: 4, medium: 3, small: 2 };
+const THRESHOLD_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 5, large: 4, medium: 3, small: 2 };
 /** A5: the save needed by weight. */
-export const SAVE_BY_WEIGHT: Readonly<Record<AncientsWeight, number>> = { heavy: 4, medium: 5, light: 6 };
+const SAVE_BY_WEIGHT: Readonly<Record<AncientsWeight, number>> = { heavy: 4, medium: 5, light: 6 };
 /** A3: Advantage steps per category. */
-export const WEIGHT_STEPS: Readonly<Record<AncientsWeight, number>> = { heavy: 2, medium: 1, light: 0 };
-export const TYPE_STEPS: Readonly<Record<AncientsType, number>> = { cavalry: 1, infantry: 0 };
-export const FORMATION_STEPS: Readonly<Record<AncientsFormation, number>> = { formed: 2, warband: 1, skirmish: 0 };
-export const POSITION_STEPS: Readonly<Record<AncientsPosition, number>> = { rear: 2, flank: 1, front: 0 };
+const WEIGHT_STEPS: Readonly<Record<AncientsWeight, number>> = { heavy: 2, medium: 1, light: 0 };
+const TYPE_STEPS: Readonly<Record<AncientsType, number>> = { cavalry: 1, infantry: 0 };
+const FORMATION_STEPS: Readonly<Record<AncientsFormation, number>> = { formed: 2, warband: 1, skirmish: 0 };
+const POSITION_STEPS: Readonly<Record<AncientsPosition, number>> = { rear: 2, flank: 1, front: 0 };
 
 /** One unit as the melee sees it: its stats (grade and own, merged) and this engagement's facts. */
 export interface AncientsUnit {
@@ -124,7 +123,7 @@ export interface AncientsAttack {
     readonly toHit: number;
 }
 
-export interface AttackResult extends AncientsAttack {
+interface AttackResult extends AncientsAttack {
     readonly rolls: readonly number[];
     readonly hits: number;
 }
@@ -134,7 +133,7 @@ export interface TestModifier {
     readonly value: number;
 }
 
-export interface BreakTest {
+interface BreakTest {
     /** The dice thrown (2d6 or 1d6). */
     readonly dice: readonly number[];
     /** Their sum. */
@@ -218,7 +217,7 @@ export function opponentsOf(input: Pick<AncientsInput, 'pairings'>, id: string):
 }
 
 /** How `unit` engages `other` (A3's position), from the pairing that joins them. */
-export function positionOf(input: Pick<AncientsInput, 'pairings'>, unit: string, other: string): AncientsPosition {
+function positionOf(input: Pick<AncientsInput, 'pairings'>, unit: string, other: string): AncientsPosition {
     for (const p of input.pairings) {
         if (p.a === unit && p.b === other) return p.aPosition;
         if (p.b === unit && p.a === other) return p.bPosition;
@@ -286,7 +285,7 @@ export function attackPlan(input: AncientsInput): AncientsAttack[] {
 }
 
 /** The side that took fewer unsaved hits; a tie gives neither the +1 (A7). */
-export function winningSide(sideHits: Readonly<Record<AncientsSide, number>>): AncientsSide | null {
+function winningSide(sideHits: Readonly<Record<AncientsSide, number>>): AncientsSide | null {
     if (sideHits.attacker < sideHits.defender) return 'attacker';
     if (sideHits.defender < sideHits.attacker) return 'defender';
     return null;

@@ -15,9 +15,9 @@ import {
     type AncientsInput, type AncientsResult, type AncientsSide, type AncientsUnit
 } from './ancients-engine.js';
 
-export type AncientsLabelOdds = Record<AncientsResult, number>;
+type AncientsLabelOdds = Record<AncientsResult, number>;
 
-export interface AncientsUnitOdds {
+interface AncientsUnitOdds {
     readonly id: string;
     readonly force: string;
     readonly unit: string;
@@ -32,7 +32,7 @@ export interface AncientsUnitOdds {
     readonly expectedTokens: number;
 }
 
-export interface AncientsSideOdds {
+interface AncientsSideOdds {
     readonly side: AncientsSide;
     readonly forces: readonly string[];
     readonly expected: AncientsLabelOdds;
@@ -52,12 +52,12 @@ export interface AncientsOdds {
 }
 
 /** P(one d6 shows `score` or more); a score of 1 or less always succeeds (no save: 7 never does). */
-export function chanceOf(score: number): number {
+function chanceOf(score: number): number {
     return Math.min(6, Math.max(0, 7 - score)) / 6;
 }
 
 /** The law of the number of successes in n trials of chance p. */
-export function binomial(n: number, p: number): Float64Array {
+function binomial(n: number, p: number): Float64Array {
     const dist = new Float64Array(n + 1);
     dist[0] = 1;
     for (let i = 0; i < n; i++) {
@@ -68,7 +68,7 @@ export function binomial(n: number, p: number): Float64Array {
 }
 
 /** The law of the sum of two independent counts. */
-export function convolve(a: Float64Array, b: Float64Array): Float64Array {
+function convolve(a: Float64Array, b: Float64Array): Float64Array {
     const out = new Float64Array(a.length + b.length - 1);
     for (let i = 0; i < a.length; i++) {
         if (a[i] === 0) continue;
@@ -110,7 +110,7 @@ function testOdds(unit: AncientsUnit, h: number, threshold: number, wins: boolea
 }
 
 /** Each unit's law of unsaved hits taken (independent across units). */
-export function hitLaws(input: AncientsInput): Map<string, Float64Array> {
+function hitLaws(input: AncientsInput): Map<string, Float64Array> {
     const byId = new Map(input.units.map(u => [u.id, u]));
     const laws = new Map<string, Float64Array>(input.units.map(u => [u.id, Float64Array.of(1)]));
     for (const a of attackPlan(input)) {

@@ -37,7 +37,7 @@ export function rational(num: bigint, den: bigint): Rational {
 }
 
 /** Of the 36 (hit die, save die) pairs, how many make an unsaved hit. */
-export function unsavedPairs(toHit: number, save: number | null): number {
+function unsavedPairs(toHit: number, save: number | null): number {
     const hitFaces = 7 - toHit;
     const failFaces = save === null ? 6 : save - 1;
     return hitFaces * failFaces;
@@ -89,7 +89,7 @@ export function formatLikeSeed(r: Rational): string {
     return text;
 }
 
-export interface TableCell {
+interface TableCell {
     readonly save: number | null;
     readonly value: Rational;
     readonly text: string;

@@ -40,7 +40,7 @@ export type CombatResult = 'easy-victory' | 'successful' | 'stand-off' | 'driven
 export const COMBAT_RESULTS: readonly CombatResult[] = ['easy-victory', 'successful', 'stand-off', 'driven-back', 'defeated', 'routed'];
 
 /** L2: outnumbering steps, largest first; only the largest that applies counts. */
-export const OUTNUMBERED_STEPS: ReadonlyArray<{ num: number, den: number, value: number, label: string }> = [
+const OUTNUMBERED_STEPS: ReadonlyArray<{ num: number, den: number, value: number, label: string }> = [
     { num: 3, den: 1, value: -5, label: '3:1 or worse' },
     { num: 2, den: 1, value: -3, label: '2:1' },
     { num: 3, den: 2, value: -2, label: '3:2' }
@@ -59,12 +59,12 @@ export function outnumberedModifier(own: number, enemy: number): LfModifier | un
     return { reason: `outnumbered (${enemy} v ${own})`, value: -1 };
 }
 
-export function sideStrength(side: CombatSide): number {
+function sideStrength(side: CombatSide): number {
     return side.units.reduce((s, u) => s + strength(u), 0);
 }
 
 /** The cover bonus of L2 when defending: fort or stone building +3, fieldwork or wood building +2. */
-export function coverBonus(cover: Cover | undefined): LfModifier | undefined {
+function coverBonus(cover: Cover | undefined): LfModifier | undefined {
     if (cover === 'fort' || cover === 'stone-building') return { reason: `defending a ${cover === 'fort' ? 'fort' : 'stone building'}`, value: 3 };
     if (cover === 'fieldwork' || cover === 'wood-building') return { reason: `defending a ${cover === 'fieldwork' ? 'fieldwork' : 'wood building'}`, value: 2 };
     return undefined;
@@ -106,7 +106,7 @@ export const ROW_DP: Readonly<Record<CombatResult, number>> = {
 };
 
 /** Cover that L3 names for casualties: fort, building or fieldwork (not a mere obstacle). */
-export function inWorks(cover: Cover | undefined): boolean {
+function inWorks(cover: Cover | undefined): boolean {
     return cover !== undefined && cover !== 'obstacle';
 }
 
@@ -138,7 +138,7 @@ export function rowCasualties(result: CombatResult, side: CombatSide, enemy: Com
 }
 
 /** L3: the movement order of a row (easy victory depends on the class of the leading unit). */
-export function rowOrder(result: CombatResult, cls: number): string {
+function rowOrder(result: CombatResult, cls: number): string {
     switch (result) {
         case 'easy-victory': return cls <= 3 ? 'obey orders' : 'pursue';
         case 'successful': return 'halt one turn';
@@ -184,7 +184,7 @@ export interface CombatDice {
 }
 
 /** L9 Corlears Hook: does this side retreat after this combat? */
-export function corlearsRetreats(input: CombatInput, result: CombatResult, side: CombatSide, defends: boolean): boolean {
+function corlearsRetreats(input: CombatInput, result: CombatResult, side: CombatSide, defends: boolean): boolean {
     if (!input.options.corlearsHook || !input.previousStandOff || result !== 'stand-off') return false;
     return !(defends && side.cover !== undefined);
 }

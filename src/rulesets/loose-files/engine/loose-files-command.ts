@@ -19,7 +19,7 @@ export interface RedressInput {
     readonly shotAt: boolean;
 }
 
-export type RedressResult = 'redressed' | 'no-redress';
+type RedressResult = 'redressed' | 'no-redress';
 
 export interface RedressOutcome {
     readonly result: RedressResult;

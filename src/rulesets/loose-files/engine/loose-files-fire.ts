@@ -36,7 +36,7 @@ export function fireKind(firer: LfUnit): FireKind | undefined {
 }
 
 /** L4: close range is under 10". */
-export const ARTILLERY_CLOSE = 10;
+const ARTILLERY_CLOSE = 10;
 /** L4: long range ends at 30" for light guns, 36" for medium and heavy. L5: musket 8", rifle 10". */
 export function reachOf(firer: LfUnit): number {
     if (firer.type === 'artillery') return firer.guns === 'light' ? 30 : 36;
@@ -112,7 +112,7 @@ export function rerollsFor(input: FireInput, d6: readonly number[]): number {
 
 export type FireResult = 'no-effect' | 'disordered' | 'casualty';
 
-export interface FireDieOutcome {
+interface FireDieOutcome {
     readonly die: number;
     /** The die with every modifier (artillery); the die itself for infantry. */
     readonly modified: number;

@@ -5,10 +5,10 @@
 import { afterLosses, fleesField, presentStands, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 /** L7: only friends within this many inches matter. */
-export const MORALE_RANGE = 6;
+const MORALE_RANGE = 6;
 
 export type MoraleEvent = 'retreats' | 'routs';
-export type MoraleResult = 'unmoved' | 'disordered' | 'stand-deserts';
+type MoraleResult = 'unmoved' | 'disordered' | 'stand-deserts';
 
 export interface MoraleInput {
     readonly observer: LfUnit;
@@ -31,13 +31,13 @@ export interface MoraleOutcome {
 }
 
 /** How the friend's grade compares with the observer's. */
-export function gradeOfFriend(observer: LfUnit, friend: LfUnit): 'lower' | 'equal' | 'higher' {
+function gradeOfFriend(observer: LfUnit, friend: LfUnit): 'lower' | 'equal' | 'higher' {
     if (friend.class > observer.class) return 'lower';
     return friend.class === observer.class ? 'equal' : 'higher';
 }
 
 /** L7's table: DPs and deserting stands by the friend's grade and what it did. */
-export function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): { dp: number, deserted: number } {
+function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): { dp: number, deserted: number } {
     if (event === 'retreats') return { dp: grade === 'lower' ? 0 : 2, deserted: 0 };
     if (grade === 'lower') return { dp: 1, deserted: 0 };
     return grade === 'equal' ? { dp: 2, deserted: 1 } : { dp: 3, deserted: 1 };

@@ -29,9 +29,9 @@ export interface MoveInput {
 }
 
 /** L6: charging cavalry throw at least this many dice. */
-export const CHARGE_MIN_DICE = 3;
+const CHARGE_MIN_DICE = 3;
 /** L6: a Hessian's fixed bonus instead of a second die. */
-export const HESSIAN_BONUS = 2;
+const HESSIAN_BONUS = 2;
 
 /** The dice a unit may throw (L6): average dice allowed, and the most d6. */
 export function allowedMoveDice(u: LfUnit): { average: readonly number[], maxD6: number, explain: string } {
@@ -143,7 +143,7 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
 }
 
 /** L9 full-move: the distance is a duty, unless the umpire named where the unit stops. */
-export function moveOrder(input: Pick<MoveInput, 'options' | 'stop'>, inches: number): string {
+function moveOrder(input: Pick<MoveInput, 'options' | 'stop'>, inches: number): string {
     if (!input.options.fullMove) return `may move up to ${inches} inches`;
     return input.stop !== undefined ? `moves up to ${inches} inches, stopping at ${input.stop}` : `must move the full ${inches} inches`;
 }

@@ -5,7 +5,6 @@
 
 /** L1: the unit's type. Officers and commanders carry command points and do not fight. */
 export type LfType = 'infantry' | 'cavalry' | 'artillery' | 'officer' | 'commander';
-export const LF_TYPES: readonly LfType[] = ['infantry', 'cavalry', 'artillery', 'officer', 'commander'];
 
 export type Formation = 'line' | 'column' | 'skirmish' | 'limbered' | 'unlimbered';
 export const FORMATIONS: readonly Formation[] = ['line', 'column', 'skirmish', 'limbered', 'unlimbered'];
@@ -93,7 +92,7 @@ export function presentStands(u: LfUnit): number {
 }
 
 /** L1: one stand of infantry counts 1, of cavalry 3, a gun 6; officers add nothing. */
-export const STRENGTH_PER_STAND: Readonly<Record<LfType, number>> = { infantry: 1, cavalry: 3, artillery: 6, officer: 0, commander: 0 };
+const STRENGTH_PER_STAND: Readonly<Record<LfType, number>> = { infantry: 1, cavalry: 3, artillery: 6, officer: 0, commander: 0 };
 
 export function strength(u: LfUnit): number {
     return presentStands(u) * STRENGTH_PER_STAND[u.type];

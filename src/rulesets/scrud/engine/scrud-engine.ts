@@ -54,14 +54,14 @@ export interface ScrudUnitResult {
     readonly opponent: string | null;
 }
 
-export interface ScrudPair {
+interface ScrudPair {
     readonly attacker: ScrudUnitResult | null;
     readonly defender: ScrudUnitResult | null;
     /** Attacker's adjusted die minus the defender's, when both are present. */
     readonly difference: number | null;
 }
 
-export interface ScrudGroup {
+interface ScrudGroup {
     /** The arm compared, or `all` when pooled. */
     readonly arm: string;
     readonly pairs: readonly ScrudPair[];

@@ -17,7 +17,7 @@ import { noRoutChance } from './scrud-rout-odds.js';
 
 export type ScrudLabelOdds = Record<ScrudResult, number>;
 
-export interface ScrudUnitOdds {
+interface ScrudUnitOdds {
     readonly id: string;
     readonly force: string;
     readonly unit: string;
@@ -27,7 +27,7 @@ export interface ScrudUnitOdds {
     readonly probabilities: ScrudLabelOdds;
 }
 
-export interface ScrudSideOdds {
+interface ScrudSideOdds {
     readonly force: string;
     readonly side: SideRole;
     /** Expected number of the side's units with each result. */
@@ -76,7 +76,7 @@ function atLeastTable(dist: Float64Array): Float64Array {
  * opp[r·G + x] = P(the (r+1)-th highest die of the line is grid[x]) for r < ranks. The r-th highest
  * is at least v exactly when at least r dice are at least v: a Poisson-binomial tail per value.
  */
-export function orderStatistics(line: readonly Float64Array[], ranks: number): Float64Array {
+function orderStatistics(line: readonly Float64Array[], ranks: number): Float64Array {
     const G = line[0]?.length ?? 0;
     const tails: Float64Array[] = [];
     const ges = line.map(atLeastTable);
@@ -95,7 +95,7 @@ export function orderStatistics(line: readonly Float64Array[], ranks: number): F
  * Each unit's chance of every label, for a line (`own`, in declaration order) against the other
  * side's line in the same arm. Returns one array of LABELS probabilities per unit.
  */
-export function lineOdds(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[]): Float64Array[] {
+function lineOdds(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[]): Float64Array[] {
     const n = own.length, m = other.length, G = grid.length;
     const out = own.map(() => new Float64Array(LABELS));
     if (n === 0) return out;
