@@ -198,7 +198,7 @@ export function replaceFileText(file: string, text: string, expected: Buffer | s
         }
 
         // The last look: the path still names this file, and it still holds the text resolved.
-        if (!sameFile(io, file, io.fstatSync(fd))) throw changed('was moved or replaced');
+        if (!sameFile(io, file, io.fstatSync(fd))) throw changed('was deleted, moved or replaced');
         if (!readAll(io, fd).equals(before)) throw changed('changed');
 
         try {
@@ -219,18 +219,19 @@ export function replaceFileText(file: string, text: string, expected: Buffer | s
         }
 
         // Report only what is on disk.
-        let written: fs.Stats;
         let there: boolean;
+        let links = 1;
         try {
-            written = io.fstatSync(fd);
-            there = sameFile(io, file, written);
+            there = sameFile(io, file, io.fstatSync(fd));
+            // Still linked somewhere (moved), or not at all (deleted, or replaced by a rename)?
+            if (!there) links = io.fstatSync(fd).nlink;
         } catch (err) {
             keepBackup = true;
             throw new WriteError('backup', `${file} was written but could not be checked afterwards (${errorText(err)}): its text from before is kept in ${backup}.`, backup);
         }
         if (!there) {
             // The text went into the file that was opened; the path now names another file or none.
-            throw new WriteError('changed', written.nlink > 0
+            throw new WriteError('changed', links > 0
                 ? `${file} was moved while the outcomes were being written: they are in the moved file, not at ${file}.`
                 : `${file} was deleted or replaced by another program while the outcomes were being written: they were not kept. Run the command again.`);
         }
