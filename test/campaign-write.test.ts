@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { nodeIo, writeFileAtomic, type WriteIo } from '../src/cli/atomic-write.js';
+import { nodeIo, replaceFileText, type WriteIo } from '../src/cli/atomic-write.js';
 import { CliError } from '../src/cli/load.js';
 import { resolveCommand } from '../src/cli/resolve.js';
 import { resolveWriteCommand } from '../src/cli/resolve-write.js';
@@ -167,10 +167,10 @@ turn 2 "Noon" {
         expect(fs.readFileSync(p, 'utf8')).toBe(ROUTS.replace('seed 11', 'seed 11\n    dice French 9'));
     });
 
-    it('leaves the file unchanged and no temporary file behind when the rename fails', async () => {
+    it('leaves the file unchanged and no backup behind when flushing to disk fails', async () => {
         const p = file('campaign.battle', UNRESOLVED);
-        const failing: WriteIo = { ...nodeIo, renameSync: () => { throw Object.assign(new Error('EXDEV: cross-device link not permitted'), { code: 'EXDEV' }); } };
-        await expect(resolveWriteCommand(p, {}, () => undefined, failing)).rejects.toThrow(/could not be written \(EXDEV.*\): it is unchanged/);
+        const failing: WriteIo = { ...nodeIo, fsyncSync: () => { throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' }); } };
+        await expect(resolveWriteCommand(p, {}, () => undefined, failing)).rejects.toThrow(/could not be written \(.*EIO.*\): it is unchanged/);
         expect(fs.readFileSync(p, 'utf8')).toBe(UNRESOLVED);
         expect(fs.readdirSync(dir)).toEqual(['campaign.battle']);
     });
@@ -186,7 +186,7 @@ turn 2 "Noon" {
                 throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
             }
         };
-        expect(() => writeFileAtomic(p, 'a much longer new text\n', 'old text\n', failing)).toThrow(/ENOSPC.*it is unchanged/);
+        expect(() => replaceFileText(p, 'a much longer new text\n', 'old text\n', failing)).toThrow(/ENOSPC.*it is unchanged/);
         expect(calls).toBe(2);
         expect(fs.readFileSync(p, 'utf8')).toBe('old text\n');
         expect(fs.readdirSync(dir)).toEqual(['x.battle']);
@@ -196,14 +196,14 @@ turn 2 "Noon" {
         const p = file('x.battle', 'old\n');
         fs.chmodSync(p, 0o640);
         const short: WriteIo = { ...nodeIo, writeSync: (fd, data, offset) => fs.writeSync(fd, data, offset, Math.min(2, data.length - offset)) };
-        writeFileAtomic(p, 'ünïcode text\n', 'old\n', short);
+        replaceFileText(p, 'ünïcode text\n', 'old\n', short);
         expect(fs.readFileSync(p, 'utf8')).toBe('ünïcode text\n');
         expect(fs.statSync(p).mode & 0o777).toBe(0o640);
     });
 
     it('writes nothing when the file changed after it was read (an editor saved it)', () => {
         const p = file('x.battle', 'saved by the editor\n');
-        expect(() => writeFileAtomic(p, 'new\n', 'what was read\n')).toThrow(/changed while it was being resolved/);
+        expect(() => replaceFileText(p, 'new\n', 'what was read\n')).toThrow(/changed while it was being resolved/);
         expect(fs.readFileSync(p, 'utf8')).toBe('saved by the editor\n');
     });
 
@@ -211,7 +211,7 @@ turn 2 "Noon" {
         const real = file('real.battle', 'old\n');
         const link = path.join(dir, 'link.battle');
         fs.symlinkSync(real, link);
-        writeFileAtomic(link, 'new\n', 'old\n');
+        replaceFileText(link, 'new\n', 'old\n');
         expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
         expect(fs.readFileSync(real, 'utf8')).toBe('new\n');
     });

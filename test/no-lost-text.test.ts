@@ -94,7 +94,7 @@ describe('resolve --write leaves the file as it was on any failure', () => {
     });
     afterEach(() => { vi.restoreAllMocks(); fs.rmSync(dir, { recursive: true, force: true }); });
 
-    const STEPS = ['openSync', 'writeSync', 'fsyncSync', 'closeSync', 'renameSync', 'statSync', 'realpathSync'] as const;
+    const STEPS = ['openSync', 'readSync', 'writeSync', 'fsyncSync', 'closeSync', 'fstatSync', 'statSync', 'realpathSync'] as const;
 
     for (const step of STEPS) {
         it(`when ${step} fails`, async () => {

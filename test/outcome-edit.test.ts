@@ -115,7 +115,7 @@ describe('the outcome edit', () => {
     it('gives a one-line engagement its block and a closing brace on its own line', async () => {
         const oneLine = SMALL.replace(/engagement E \{[\s\S]*\}\n$/, 'engagement E { A attacks B dice A foot 4 dice B foot 5 }\n');
         const { after } = await editFor(oneLine, 'E');
-        expect(after).toContain('engagement E { A attacks B dice A foot 4 dice B foot 5\n  outcome entered');
+        expect(after).toContain('engagement E { A attacks B dice A foot 4 dice B foot 5 \n  outcome entered');
         expect(after.endsWith('  }\n}\n')).toBe(true);
         expect((await editFor(after, 'E')).after).toBe(after);
         expect(await problems(after)).toEqual([]);

@@ -20,6 +20,8 @@ function battleServices(): BattleServices {
 export interface LoadedFile {
     file: string;
     text: string;
+    /** The bytes read, when the text came from disk (`resolve --write` checks them again before writing). */
+    bytes?: Buffer;
     document: LangiumDocument<Scenario>;
     diagnostics: Diagnostic[];
 }
@@ -32,14 +34,14 @@ export class CliError extends Error {
 
 /** Reads, parses and validates one file. A file that cannot be read is a CliError, not a stack trace. */
 export async function loadFile(file: string): Promise<LoadedFile> {
-    let text: string;
+    let bytes: Buffer;
     try {
-        text = fs.readFileSync(file, 'utf8');
+        bytes = fs.readFileSync(file);
     } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         throw new CliError(code === 'ENOENT' ? `${file}: no such file` : code === 'EISDIR' ? `${file}: is a folder, not a .battle file` : `${file}: cannot be read (${code ?? err})`);
     }
-    return loadText(file, text);
+    return { ...await loadText(file, bytes.toString('utf8')), bytes };
 }
 
 export async function loadText(file: string, text: string): Promise<LoadedFile> {

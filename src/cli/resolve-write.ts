@@ -1,43 +1,62 @@
 /**
  * `umpire resolve FILE --write`: resolves every action without a current outcome, in file order,
  * each seeing the state the earlier outcomes leave (src/report/resolve-all.ts), and writes the file
- * once, atomically. Running it again on a fully resolved file changes nothing, byte for byte.
+ * once, in place, only if it still holds the text resolved (src/cli/atomic-write.ts). Running it again
+ * on a fully resolved file changes nothing, byte for byte. Exit codes: docs/campaigns.md.
  */
 import { newSeed } from '../core/dice.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
-import { writeFileAtomic, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
-import { CliError, formatDiagnostic, loadFile, loadText } from './load.js';
+import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
+import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile } from './load.js';
 import { printResolution, type ResolveCliOptions } from './resolve.js';
 
 export async function resolveWriteCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, io: WriteIo = nodeIo): Promise<number> {
-    const original = (await loadFile(file)).text;
+    try {
+        // A run killed while writing may have left the file half-written: find that out before reading it.
+        checkLeftoverBackups(file, io);
+    } catch (err) {
+        if (err instanceof WriteError) throw new CliError(err.message, EXIT_CODES[err.kind]);
+        throw err;
+    }
+    const loaded = await loadFile(file);
+    const original = loaded.text;
+    const errorsOf = (l: LoadedFile) => l.diagnostics.filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
     let result;
     try {
+        // The file as read is already checked: only the text with the outcomes is checked again.
         result = await resolveAll(original, async text => {
-            const loaded = await loadText(file, text);
-            const errors = loaded.diagnostics.filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
-            return { root: loaded.document.parseResult.value, errors };
+            const checked = text === original ? loaded : await loadText(file, text);
+            return { root: checked.document.parseResult.value, errors: errorsOf(checked) };
         }, { only: options.engagement, seed: options.seed, newSeed });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;
         for (const line of err.errors) out(line);
         throw new CliError(`${file}: ${err.message}`, 1);
     }
+    const changed = result.text !== original;
+    if (changed) write(file, result.text, original, loaded.bytes, io);
+    // Printed after the write, so that what is said is what is on disk.
     if (options.json) {
-        out(JSON.stringify({ file, written: result.text !== original, engagements: result.written.map(w => w.resolution.json) }, null, 2));
-    } else {
-        for (const w of result.written) printResolution(w.resolution, out);
-    }
-    if (result.text === original) {
-        if (!options.json) out(`${file}: every outcome is written and current; nothing changed.`);
+        out(JSON.stringify({ file, written: changed, engagements: result.written.map(w => w.resolution.json) }, null, 2));
         return 0;
     }
+    for (const w of result.written) printResolution(w.resolution, out);
+    out(changed
+        ? `${file}: wrote ${result.written.length} outcome${result.written.length === 1 ? '' : 's'}.`
+        : `${file}: every outcome is written and current; nothing changed.`);
+    return 0;
+}
+
+function write(file: string, text: string, original: string, read: Buffer | undefined, io: WriteIo): void {
+    const bytes = read ?? Buffer.from(original, 'utf8');
+    if (!Buffer.from(original, 'utf8').equals(bytes)) {
+        // Text that is not UTF-8 would come back with its odd bytes replaced, outside the outcomes too.
+        throw new CliError(`${file} is not valid UTF-8 text: writing would change bytes outside the outcomes, so nothing was written.`, EXIT_CODES.refused);
+    }
     try {
-        writeFileAtomic(file, result.text, original, io);
+        replaceFileText(file, text, bytes, io);
     } catch (err) {
-        if (err instanceof WriteError) throw new CliError(err.message, 1);
+        if (err instanceof WriteError) throw new CliError(err.message, EXIT_CODES[err.kind]);
         throw err;
     }
-    if (!options.json) out(`${file}: wrote ${result.written.length} outcome${result.written.length === 1 ? '' : 's'}.`);
-    return 0;
 }

@@ -45,10 +45,19 @@ export function actionOffsets(action: Action, text: string): ActionOffsets | und
     return { start: cst.offset, end: cst.end, outcome: out ? { start: out.offset, end: out.end } : undefined };
 }
 
-/** The file's line ending, taken from its first line break: CRLF files stay CRLF. */
-export function detectEol(text: string): '\r\n' | '\n' {
-    const lf = text.indexOf('\n');
-    return lf > 0 && text[lf - 1] === '\r' ? '\r\n' : '\n';
+/**
+ * The line ending the outcome block is written with: the first line break at or after `offset` (the
+ * action's first line), else the last one before it, else `\n`. CRLF, LF and lone-CR files keep their
+ * own; a file that mixes them gets the one its action's line uses.
+ */
+export function detectEol(text: string, offset = 0): '\r\n' | '\n' | '\r' {
+    const breakAt = (i: number) => (text[i] === '\r' ? (text[i + 1] === '\n' ? '\r\n' : '\r') : '\n');
+    for (let i = offset; i < text.length; i++) if (text[i] === '\n' || text[i] === '\r') return breakAt(i);
+    for (let i = Math.min(offset, text.length) - 1; i >= 0; i--) {
+        if (text[i] === '\n') return i > 0 && text[i - 1] === '\r' ? '\r\n' : '\n';
+        if (text[i] === '\r') return '\r';
+    }
+    return '\n';
 }
 
 function lineStart(text: string, offset: number): number {
@@ -70,7 +79,7 @@ const blank = (s: string) => /^[ \t]*$/.test(s);
  * and the block indents itself one level deeper (as `outcomeBlock` does).
  */
 function outcomeEdit(text: string, action: ActionOffsets, block: (indent: string, eol: string) => string): OffsetEdit {
-    const eol = detectEol(text);
+    const eol = detectEol(text, action.start);
     const indent = lineIndent(text, action.start);
     const body = block(indent, eol);
     if (action.outcome) {
@@ -85,11 +94,9 @@ function outcomeEdit(text: string, action: ActionOffsets, block: (indent: string
     const from = lineStart(text, close);
     // The closing `}` starts its own line: the block goes on the lines just above it.
     if (blank(text.slice(from, close))) return { start: from, end: from, newText: body + eol };
-    // `engagement E { … }` on one line: the block goes between, and the `}` gets a line of its own
-    // (the spaces before it, inside the action, make way).
-    let ws = close;
-    while (ws > action.start && (text[ws - 1] === ' ' || text[ws - 1] === '\t')) ws--;
-    return { start: ws, end: close, newText: eol + body + eol + indent };
+    // `engagement E { … }` on one line: the block is inserted just before the `}`, which gets a line of
+    // its own; every character of the line, the spaces before the `}` too, stays where it was.
+    return { start: close, end: close, newText: eol + body + eol + indent };
 }
 
 /** The outcome edit for a resolution: the block is `outcomeBlock`, in the file's own line endings. */

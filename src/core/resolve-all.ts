@@ -2,15 +2,19 @@
  * Resolve all (issue 8): every action without a current outcome, in file order, each one seeing the
  * campaign state that the outcomes written before it produce.
  *
- * State comes from written outcomes (src/model/state.ts), so an outcome must be in the text before a
- * later action can see it: the text is re-read after each batch of edits. A batch holds consecutive
- * actions that share no unit with an outcome written earlier in the same batch (their state cannot
- * have changed), so a file of independent engagements is written in one pass.
+ * State comes from written outcomes (src/model/state.ts). Re-reading the whole file after each
+ * outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements took
+ * 14 s), so the file is checked once, the actions are resolved in order with each new outcome put
+ * into the parse tree in memory (exactly what the parser makes of the written block, for the fields
+ * the model reads), and the result is checked once more. If that final check finds an error, or an
+ * outcome that is not current, the in-memory state and the file disagree; then the file is resolved
+ * again the slow way, re-read after each batch of outcomes, which names the outcome that made a later
+ * action wrong. Either way the text is the same: the one the file gives when re-read after every outcome.
  *
  * Pure over the text: the caller supplies how text becomes a checked model (the CLI's loader, or the
  * language server's), and writes the result. Nothing is returned half-done: an error anywhere throws.
  */
-import type { Scenario } from '../language/generated/ast.js';
+import type { Action, Fact, Outcome, OutcomeLine, Scenario, Target } from '../language/generated/ast.js';
 import { modelOf } from './model-cache.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 import { participants } from './campaign-state.js';
@@ -52,6 +56,110 @@ function needsOutcome(model: ScenarioModel, action: ActionModel): boolean {
 }
 
 export async function resolveAll(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] }> {
+    const checked = await check(text);
+    if (checked.errors.length > 0) throw new ResolveAllError('the file has errors: fix them before resolving', checked.errors);
+    const model = modelOf(checked.root);
+    if (options.only !== undefined && !model.actions.some(a => a.node.name === options.only)) {
+        throw new ResolveAllError(`no engagement named '${options.only}' (there are: ${model.actions.map(a => a.node.name).join(', ') || 'none'})`);
+    }
+    // Seeds drawn on the quick path are handed out again, in the same order, if the slow one has to run.
+    const drawn: number[] = [];
+    let planned: { edits: OffsetEdit[], written: WrittenOutcome[] } | undefined;
+    try {
+        planned = inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
+    } catch (err) {
+        if (!(err instanceof ResolveAllError)) throw err;
+    }
+    if (planned) {
+        if (planned.edits.length === 0) return { text, written: planned.written };
+        const result = applyEdits(text, planned.edits);
+        const final = await check(result);
+        if (final.errors.length === 0 && !modelOf(final.root).actions.some(a => selected(a, options) && needsOutcome(modelOf(final.root), a))) {
+            return { text: result, written: planned.written };
+        }
+    }
+    let replay = 0;
+    return stepByStep(text, check, { ...options, newSeed: () => (replay < drawn.length ? drawn[replay++] : options.newSeed()) });
+}
+
+function selected(action: ActionModel, options: ResolveAllOptions): boolean {
+    return options.only === undefined || action.node.name === options.only;
+}
+
+/**
+ * The quick path: one pass in file order over one parse. Each outcome written is put into the parse
+ * tree at once (and taken out again at the end), and the model is made anew, so that the campaign
+ * state of every later action includes it, as it would after re-reading the file.
+ */
+function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): { edits: OffsetEdit[], written: WrittenOutcome[] } {
+    const edits: OffsetEdit[] = [];
+    const written: WrittenOutcome[] = [];
+    const replaced: Array<[Action, Outcome | undefined]> = [];
+    let model = first;
+    try {
+        for (const action of first.actions) {
+            const name = action.node.name;
+            if (!selected(action, options) || !needsOutcome(model, action)) continue;
+            const result = resolveAction(model, action, options);
+            if (isUnresolvable(result)) throw new ResolveAllError(`'${name}' cannot be resolved: ${result.problem}`);
+            // Offsets come from the parse of `text`, and each block is its action's own: every edit is against `text`.
+            const offsets = actionOffsets(action.node, text);
+            if (!offsets) throw new ResolveAllError(`'${name}' has no closing '}'`);
+            const edit = resolutionEdit(text, offsets, result.resolution, result.dice);
+            written.push({ action: name, resolution: result.resolution, dice: result.dice });
+            if (isNoOp(text, edit)) continue;
+            edits.push(edit);
+            replaced.push([action.node, action.node.outcome]);
+            setOutcome(action.node, outcomeNode(action.node, result.resolution, result.dice));
+            // A new model object: the campaign timeline (cached per model) is built again with this outcome.
+            model = { ...model };
+        }
+    } finally {
+        for (const [node, outcome] of replaced.reverse()) setOutcome(node, outcome);
+    }
+    return { edits, written };
+}
+
+function setOutcome(action: Action, outcome: Outcome | undefined): void {
+    (action as { outcome?: Outcome }).outcome = outcome;
+}
+
+/** `Force`, `Force.Unit` or `Force.Unit#2` as the parser reads it (the model reads names as written). */
+function targetNode(text: string, container: OutcomeLine): Target {
+    const m = /^([^.#]+)(?:\.([^#]+)(?:#([0-9]+))?)?$/.exec(text);
+    const ref = (refText: string) => ({ $refText: refText, ref: undefined });
+    return {
+        $type: 'Target', $container: container, force: ref(m?.[1] ?? text),
+        unit: m?.[2] !== undefined ? ref(m[2]) : undefined, index: m?.[3] !== undefined ? Number(m[3]) : undefined
+    } as unknown as Target;
+}
+
+/** The outcome block `outcomeBlock` writes, as the parse tree the parser would make of it. */
+function outcomeNode(action: Action, resolution: Resolution, dice: DiceChoice): Outcome {
+    const outcome = {
+        $type: 'Outcome', $container: action, entered: dice.kind === 'entered', seed: dice.kind === 'seed' ? dice.seed : undefined,
+        check: resolution.json.check, summary: resolution.json.summary, lines: [] as OutcomeLine[]
+    } as unknown as Outcome;
+    for (const line of resolution.lines) {
+        const node = { $type: 'OutcomeLine', $container: outcome, result: line.result, facts: [] as Fact[] } as unknown as OutcomeLine;
+        node.unit = targetNode(line.unit, node);
+        if (line.opponent !== undefined) node.opponent = targetNode(line.opponent, node);
+        for (const [key, value] of line.facts) {
+            node.facts.push({
+                $type: 'Fact', $container: node, key,
+                number: typeof value === 'number' ? value : undefined, text: typeof value === 'string' ? value : undefined
+            } as unknown as Fact);
+        }
+        outcome.lines.push(node);
+    }
+    return outcome;
+}
+
+/**
+ * The slow path: re-read the text after each batch of edits. A batch holds consecutive actions that
+ * share no unit with an outcome written earlier in the same batch (their state cannot have changed).
+ */
+async function stepByStep(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] }> {
     const done = new Set<string>();
     const written: WrittenOutcome[] = [];
     let current = text;
@@ -65,15 +173,11 @@ export async function resolveAll(text: string, check: (text: string) => Promise<
                 : 'the file has errors: fix them before resolving', checked.errors);
         }
         const model = modelOf(checked.root);
-        if (options.only !== undefined && !model.actions.some(a => a.node.name === options.only)) {
-            throw new ResolveAllError(`no engagement named '${options.only}' (there are: ${model.actions.map(a => a.node.name).join(', ') || 'none'})`);
-        }
         const edits = batch(model, current, options, done, written);
         if (edits.length === 0) return { text: current, written };
         current = applyEdits(current, edits);
     }
 }
-
 /** Resolves the next run of actions whose state no edit of this batch can change. */
 function batch(model: ScenarioModel, text: string, options: ResolveAllOptions, done: Set<string>, written: WrittenOutcome[]): OffsetEdit[] {
     const edits: OffsetEdit[] = [];
