@@ -20,7 +20,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         const refusal = refuse(text);
         if (refusal) return this.emptyWith<T>(services, refusal);
         try {
-            return this.parserFor(services).parse<T>(text);
+            return wholeCharacters(this.parserFor(services).parse<T>(text), text);
         } catch (err) {
             this.parsers.delete(services);
             const message = err instanceof RangeError
@@ -54,6 +54,20 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         const empty = this.parserFor(services).parse<T>('');
         return { ...empty, lexerErrors: [problem], parserErrors: [] };
     }
+}
+
+/**
+ * The lexer names a character it cannot read by one UTF-16 unit: an emoji or any character outside the
+ * Basic Multilingual Plane came out as half a surrogate pair ('\ud83d'), which the editor shows as a
+ * broken glyph. The message gets the whole character back from the text.
+ */
+function wholeCharacters<T extends AstNode>(result: ParseResult<T>, text: string): ParseResult<T> {
+    for (const error of result.lexerErrors) {
+        const code = text.codePointAt(error.offset);
+        if (code === undefined || code <= 0xffff) continue;
+        error.message = error.message.replace(/->[\s\S]*?<-/, `->${String.fromCodePoint(code)}<-`);
+    }
+    return result;
 }
 
 export interface LimitProblem {

@@ -11,6 +11,7 @@ import type { RulesetId } from '../../model/scenario.js';
 import { unitCount } from '../../model/scenario.js';
 import { Limits } from '../limits.js';
 import { signed } from '../validation/common.js';
+import { NAME_SOURCE } from './names.js';
 
 /** One stat a rule set reads from a grade or unit's braces; `values` lists the words it accepts. */
 export interface StatVocabulary {
@@ -88,6 +89,9 @@ const COMMON_ARMS: Record<RulesetId, readonly string[]> = {
 const MAX_INDEX_ITEMS = 12;
 /** After `#` the numbers themselves are listed, up to this many. */
 const MAX_INDEX_LIST = 100;
+/** `Force.` and `Force.Unit#` just before the cursor, names in any script. */
+const FORCE_DOT = new RegExp(`(${NAME_SOURCE})\\s*\\.\\s*$`, 'u');
+const FORCE_UNIT_HASH = new RegExp(`(${NAME_SOURCE})\\s*\\.\\s*(${NAME_SOURCE})\\s*#\\s*$`, 'u');
 
 export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** Typing `Force.` opens the list of that force's units, `Force.Unit#` the list of its numbers. */
@@ -112,7 +116,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** After `Force.`: every unit of that force, and `Unit#k` for each unit of a counted one. */
     private completeUnits(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
-        const forceName = /([_a-zA-Z][\w]*(?:-[\w]+)*)\s*\.\s*$/.exec(before)?.[1];
+        const forceName = FORCE_DOT.exec(before)?.[1];
         const force = root.elements.find(e => isForce(e) && e.name === forceName);
         if (!isForce(force)) return;
         for (const unit of force.units) {
@@ -129,7 +133,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** After `Force.Unit#`: the numbers of that unit's instances, 1 to its count. */
     private completeIndexes(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
-        const m = /([_a-zA-Z][\w]*(?:-[\w]+)*)\s*\.\s*([_a-zA-Z][\w]*(?:-[\w]+)*)\s*#\s*$/.exec(before);
+        const m = FORCE_UNIT_HASH.exec(before);
         const force = m ? root.elements.find(e => isForce(e) && e.name === m[1]) : undefined;
         const unit = isForce(force) ? force.units.find(u => u.name === m![2]) : undefined;
         if (!unit?.count) return;
