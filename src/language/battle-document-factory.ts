@@ -1,4 +1,4 @@
-import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices } from 'langium';
+import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
 import { Limits } from './limits.js';
 import type { CancellationToken } from 'vscode-languageserver';
@@ -10,12 +10,20 @@ import type { CancellationToken } from 'vscode-languageserver';
  */
 export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private readonly parsers = new Map<LangiumCoreServices, LangiumParser>();
+    private readonly shared: LangiumSharedCoreServices;
 
     constructor(services: LangiumSharedCoreServices) {
         super(services);
+        this.shared = services;
     }
 
     protected override parse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
+        const result = this.parseGuarded<T>(uri, text);
+        PARSED_FROM.set(result.value, { text, shared: this.shared });
+        return result;
+    }
+
+    private parseGuarded<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
         const services = this.serviceRegistry.getServices(uri);
         const refusal = refuse(text);
         if (refusal) return this.emptyWith<T>(services, refusal);
@@ -54,6 +62,23 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         const empty = this.parserFor(services).parse<T>('');
         return { ...empty, lexerErrors: [problem], parserErrors: [] };
     }
+}
+
+/** What a parse was made from: the exact text, and the services that can tell whether it is still current. */
+export interface ParsedFrom {
+    readonly text: string;
+    readonly shared: LangiumSharedCoreServices;
+}
+
+/**
+ * The text each tree was parsed from, keyed by its root. The editor's text moves on with every
+ * keystroke while the tree is rebuilt later, so a provider that returns edits or positions compares
+ * the two before answering (src/language/lsp/current-version.ts).
+ */
+const PARSED_FROM = new WeakMap<AstNode, ParsedFrom>();
+
+export function parsedFrom(document: LangiumDocument): ParsedFrom | undefined {
+    return PARSED_FROM.get(document.parseResult.value);
 }
 
 /**

@@ -5,10 +5,11 @@
  * file: not a name, a keyword, a count such as `x2`, or the name of another declaration of the same kind.
  * Names may use the letters and digits of any script (`Jäger`, `Preußen`), as the grammar allows.
  */
-import { AstUtils, CstUtils, GrammarAST, type AstNode, type LangiumDocument, type Lexer } from 'langium';
+import { AstUtils, CstUtils, DocumentState, GrammarAST, type AstNode, type LangiumDocument, type Lexer } from 'langium';
 import { DefaultRenameProvider, type LangiumServices } from 'langium/lsp';
-import { ResponseError, type RenameParams, type WorkspaceEdit } from 'vscode-languageserver';
+import { ResponseError, type CancellationToken, type Range, type RenameParams, type TextDocumentPositionParams, type WorkspaceEdit } from 'vscode-languageserver';
 import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, type Scenario } from '../generated/ast.js';
+import { onCurrentVersion } from './current-version.js';
 
 /** JSON-RPC "invalid params": the client shows the message and changes nothing. */
 const INVALID_PARAMS = -32602;
@@ -25,10 +26,17 @@ export class BattleRenameProvider extends DefaultRenameProvider {
         this.lexer = services.parser.Lexer;
     }
 
-    override async rename(document: LangiumDocument, params: RenameParams): Promise<WorkspaceEdit | undefined> {
-        const problem = this.problemWith(document, params);
-        if (problem) throw new ResponseError(INVALID_PARAMS, problem);
-        return super.rename(document, params);
+    // Positions and edits belong to one version: both wait for the tree of the editor's current text.
+    override async rename(document: LangiumDocument, params: RenameParams, cancelToken?: CancellationToken): Promise<WorkspaceEdit | undefined> {
+        return onCurrentVersion(document, DocumentState.IndexedReferences, cancelToken, () => {
+            const problem = this.problemWith(document, params);
+            if (problem) throw new ResponseError(INVALID_PARAMS, problem);
+            return super.rename(document, params, cancelToken);
+        });
+    }
+
+    override async prepareRename(document: LangiumDocument, params: TextDocumentPositionParams, cancelToken?: CancellationToken): Promise<Range | undefined> {
+        return onCurrentVersion(document, DocumentState.IndexedReferences, cancelToken, () => super.prepareRename(document, params, cancelToken));
     }
 
     private problemWith(document: LangiumDocument, params: RenameParams): string | undefined {
