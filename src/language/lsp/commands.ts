@@ -201,7 +201,7 @@ export class OutcomeCommands {
         const document = this.document(a.uri);
         if (!document) return { available: false, reason: `No open document ${a.uri}` };
         return this.shared.workspace.WorkspaceLock.read(() =>
-            oddsCommand(modelOf(document.parseResult.value), typeof a.action === 'string' ? a.action : undefined));
+            oddsCommand(modelOf(document.parseResult.value), typeof a.action === 'string' ? a.action : undefined, token));
     }
 
     private document(uri: string): LangiumDocument<Scenario> | undefined {
