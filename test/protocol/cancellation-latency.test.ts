@@ -1,15 +1,16 @@
 /**
- * A cancelled odds or hover request answers at once (issue 19): the bundled server, over stdio, is
- * asked for the odds of every engagement of a 39-engagement file (about 2 s of work) and the request is
- * cancelled part-way; the answer (RequestCancelled) must come soon after the cancellation. The odds of
+ * A cancelled odds request answers at once (issue 19): the bundled server, over stdio, is
+ * asked for the odds of every engagement of a 39-engagement file and the request is cancelled after
+ * 20 ms, part-way through; the answer must be RequestCancelled, soon after the cancellation. The odds of
  * one engagement are not interruptible (the engines take no cancellation), so the bound is one
- * engagement's odds plus the server's turn-around, on a loaded machine; the figures are printed.
+ * engagement's odds plus the server's turn-around; the figures are printed. (A hover on one of these
+ * engagements answers in under 20 ms, before any cancellation could arrive, so it is not timed here.)
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancellationTokenSource, ExecuteCommandRequest, HoverRequest, LSPErrorCodes } from 'vscode-languageserver-protocol/node.js';
+import { CancellationTokenSource, ExecuteCommandRequest, LSPErrorCodes } from 'vscode-languageserver-protocol/node.js';
 import { ensureServerBundle, LspSession } from './lsp-harness.js';
 
 /** `forces` forces of 20 units ×2, each fighting the next: forces − 1 engagements with seeds. */
@@ -64,34 +65,20 @@ describe('cancelled requests answer at once', () => {
     it('umpire.odds of every engagement, cancelled part-way', async () => {
         const odds = (source?: CancellationTokenSource) => session.connection.sendRequest(ExecuteCommandRequest.type,
             { command: 'umpire.odds', arguments: [{ uri }] }, source?.token);
+        expect((await odds() as { actions: unknown[] }).actions).toHaveLength(39);
+        // Timed once warm (the first run compiles the engines).
         const t0 = performance.now();
-        const full = await odds() as { actions: unknown[] };
+        await odds();
         const fullMs = performance.now() - t0;
-        expect(full.actions).toHaveLength(39);
 
         const latencies: number[] = [];
         for (let i = 0; i < 5; i++) {
-            const { latencyMs, code } = await cancelledAfter(Math.min(200, fullMs / 4), odds);
+            const { latencyMs, code } = await cancelledAfter(20, odds);
             expect(code).toBe(LSPErrorCodes.RequestCancelled);
             latencies.push(latencyMs);
         }
         console.log(`umpire.odds of 39 engagements: ${fullMs.toFixed(0)} ms in full; answered ${latencies.map(l => l.toFixed(0)).join(', ')} ms after the cancel (median ${median(latencies).toFixed(0)} ms)`);
-        // One engagement's odds plus turn-around, well under the full computation.
-        expect(median(latencies)).toBeLessThan(Math.max(250, fullMs / 4));
+        // One engagement's odds plus the server's turn-around.
+        expect(median(latencies)).toBeLessThan(100);
     }, 120_000);
-
-    it('a hover on an engagement, cancelled after 20 ms', async () => {
-        const line = session.document(uri).getText().split('\n').findIndex(l => l.startsWith('engagement E20'));
-        const hover = (source?: CancellationTokenSource) => session.connection.sendRequest(HoverRequest.type,
-            { textDocument: { uri }, position: { line, character: 12 } }, source?.token);
-        const quiet = await hover();
-        expect(JSON.stringify(quiet)).toContain('Odds');
-        const latencies: number[] = [];
-        for (let i = 0; i < 5; i++) {
-            const { latencyMs } = await cancelledAfter(20, hover);
-            latencies.push(latencyMs);
-        }
-        console.log(`hover on an engagement: answered ${latencies.map(l => l.toFixed(0)).join(', ')} ms after the cancel (median ${median(latencies).toFixed(0)} ms)`);
-        expect(median(latencies)).toBeLessThan(250);
-    }, 60_000);
 });
