@@ -1,4 +1,4 @@
-import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices } from 'langium';
+import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
 import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
 import { setModelContext } from '../core/model-cache.js';
@@ -17,9 +17,11 @@ import type { CancellationToken } from 'vscode-languageserver';
 export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private readonly parsers = new Map<LangiumCoreServices, LangiumParser>();
     private limits: LimitValues = LIMIT_DEFAULTS;
+    private readonly shared: LangiumSharedCoreServices;
 
     constructor(services: LangiumSharedCoreServices, readonly rulesets: RulesetRegistry) {
         super(services);
+        this.shared = services;
     }
 
     /** The limits for the parses from now on (`umpire.limits.*`, docs/limits.md). */
@@ -32,17 +34,18 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     }
 
     protected override parse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
-        const result = this.guardedParse<T>(uri, text);
+        const result = this.parseGuarded<T>(uri, text);
         setModelContext(result.value as unknown as Scenario, { rulesets: this.rulesets, limits: this.limits });
+        PARSED_FROM.set(result.value, { text, shared: this.shared });
         return result;
     }
 
-    private guardedParse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
+    private parseGuarded<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
         const services = this.serviceRegistry.getServices(uri);
         const refusal = refuse(text, this.limits);
         if (refusal) return this.emptyWith<T>(services, refusal);
         try {
-            return this.parserFor(services).parse<T>(text);
+            return wholeCharacters(this.parserFor(services).parse<T>(text), text);
         } catch (err) {
             this.parsers.delete(services);
             const message = err instanceof RangeError
@@ -76,6 +79,37 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         const empty = this.parserFor(services).parse<T>('');
         return { ...empty, lexerErrors: [problem], parserErrors: [] };
     }
+}
+
+/** What a parse was made from: the exact text, and the services that can tell whether it is still current. */
+export interface ParsedFrom {
+    readonly text: string;
+    readonly shared: LangiumSharedCoreServices;
+}
+
+/**
+ * The text each tree was parsed from, keyed by its root. The editor's text moves on with every
+ * keystroke while the tree is rebuilt later, so a provider that returns edits or positions compares
+ * the two before answering (src/language/lsp/current-version.ts).
+ */
+const PARSED_FROM = new WeakMap<AstNode, ParsedFrom>();
+
+export function parsedFrom(document: LangiumDocument): ParsedFrom | undefined {
+    return PARSED_FROM.get(document.parseResult.value);
+}
+
+/**
+ * The lexer names a character it cannot read by one UTF-16 unit: an emoji or any character outside the
+ * Basic Multilingual Plane came out as half a surrogate pair ('\ud83d'), which the editor shows as a
+ * broken glyph. The message gets the whole character back from the text.
+ */
+function wholeCharacters<T extends AstNode>(result: ParseResult<T>, text: string): ParseResult<T> {
+    for (const error of result.lexerErrors) {
+        const code = text.codePointAt(error.offset);
+        if (code === undefined || code <= 0xffff) continue;
+        error.message = error.message.replace(/->[\s\S]*?<-/, `->${String.fromCodePoint(code)}<-`);
+    }
+    return result;
 }
 
 export interface LimitProblem {

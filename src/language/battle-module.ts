@@ -6,6 +6,7 @@ import {
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
 import { BattleScopeProvider } from './battle-scope.js';
 import { BattleValueConverter } from './battle-value-converter.js';
+import { BattleTokenBuilder } from './battle-token-builder.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
@@ -40,7 +41,8 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
         ScopeProvider: (services) => new BattleScopeProvider(services)
     },
     parser: {
-        ValueConverter: () => new BattleValueConverter()
+        ValueConverter: () => new BattleValueConverter(),
+        TokenBuilder: () => new BattleTokenBuilder()
     },
     lsp: {
         Formatter: () => new BattleFormatter(),

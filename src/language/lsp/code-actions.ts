@@ -3,9 +3,9 @@
  * (src/core/codes.ts); a rule set names, for its own codes, which generic fix applies (`Ruleset.fixes`). A fix never guesses a game fact: a missing die is not invented (the fix is to
  * drop the entered dice and draw a seed instead), and a missing stat is left to the umpire.
  */
-import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
+import { AstUtils, CstUtils, DocumentState, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
 import type { CodeActionProvider } from 'langium/lsp';
-import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
+import { CodeActionKind, type CancellationToken, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import {
     isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
     type Scenario, type Stat, type Target, type Unit
@@ -19,6 +19,7 @@ import { GRADE_RANGE, MODIFIER_RANGE } from '../validation/common.js';
 import { signedValue as signed } from '../../core/signed.js';
 import { factsAt } from './completion.js';
 import { staleOutcomeActions } from './stale-fix.js';
+import { whenCurrent } from './current-version.js';
 
 /** What a fix needs: the file, the diagnostic, and the AST node the diagnostic starts on. */
 interface FixContext {
@@ -32,7 +33,13 @@ interface FixContext {
 type Fix = (c: FixContext) => CodeAction[];
 
 export class BattleCodeActionProvider implements CodeActionProvider {
-    getCodeActions(document: LangiumDocument, params: CodeActionParams): CodeAction[] {
+    /** Fixes are edits at offsets of one version: they are computed on the tree of the editor's current text. */
+    async getCodeActions(document: LangiumDocument, params: CodeActionParams, cancelToken?: CancellationToken): Promise<CodeAction[]> {
+        await whenCurrent(document, DocumentState.Validated, cancelToken);
+        return this.actionsFor(document, params);
+    }
+
+    private actionsFor(document: LangiumDocument, params: CodeActionParams): CodeAction[] {
         const root = document.parseResult.value as Scenario;
         if (!isScenario(root) || !root.$cstNode) return [];
         const text = document.textDocument.getText();

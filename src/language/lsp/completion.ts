@@ -12,11 +12,15 @@ import { contextOf, modelOf } from '../../core/model-cache.js';
 import { STATE_KEYS } from '../../core/campaign-state.js';
 import type { RulesetVocabulary } from '../../core/ruleset.js';
 import { signedValue as signed } from '../../core/signed.js';
+import { NAME_SOURCE } from './names.js';
 
 /** At most this many `Unit#k` items for one counted unit; past it the umpire types the number. */
 const MAX_INDEX_ITEMS = 12;
 /** After `#` the numbers themselves are listed, up to this many. */
 const MAX_INDEX_LIST = 100;
+/** `Force.` and `Force.Unit#` just before the cursor, names in any script. */
+const FORCE_DOT = new RegExp(`(${NAME_SOURCE})\\s*\\.\\s*$`, 'u');
+const FORCE_UNIT_HASH = new RegExp(`(${NAME_SOURCE})\\s*\\.\\s*(${NAME_SOURCE})\\s*#\\s*$`, 'u');
 
 export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** Typing `Force.` opens the list of that force's units, `Force.Unit#` the list of its numbers. */
@@ -42,7 +46,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** After `Force.`: every unit of that force, and `Unit#k` for each unit of a counted one. */
     private completeUnits(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
-        const forceName = /([_a-zA-Z][\w]*(?:-[\w]+)*)\s*\.\s*$/.exec(before)?.[1];
+        const forceName = FORCE_DOT.exec(before)?.[1];
         const force = root.elements.find(e => isForce(e) && e.name === forceName);
         if (!isForce(force)) return;
         for (const unit of force.units) {
@@ -59,7 +63,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** After `Force.Unit#`: the numbers of that unit's instances, 1 to its count. */
     private completeIndexes(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
-        const m = /([_a-zA-Z][\w]*(?:-[\w]+)*)\s*\.\s*([_a-zA-Z][\w]*(?:-[\w]+)*)\s*#\s*$/.exec(before);
+        const m = FORCE_UNIT_HASH.exec(before);
         const force = m ? root.elements.find(e => isForce(e) && e.name === m[1]) : undefined;
         const unit = isForce(force) ? force.units.find(u => u.name === m![2]) : undefined;
         if (!unit?.count) return;

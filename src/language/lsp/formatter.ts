@@ -17,13 +17,16 @@
  * heuristics that move a block's blank line between its comment and the block; this formatter keeps
  * AbstractFormatter's entry points (whole file, range, error checks) and computes every gap itself.
  */
-import { GrammarAST, isCompositeCstNode, isLeafCstNode, type AstNode, type CstNode, type LangiumDocument, type LeafCstNode } from 'langium';
+import { DocumentState, GrammarAST, isCompositeCstNode, isLeafCstNode, type AstNode, type CstNode, type LangiumDocument, type LeafCstNode } from 'langium';
 import { AbstractFormatter } from 'langium/lsp';
-import type { FormattingOptions, Range, TextEdit } from 'vscode-languageserver';
+import type {
+    CancellationToken, DocumentFormattingParams, DocumentOnTypeFormattingParams, DocumentRangeFormattingParams, FormattingOptions, Range, TextEdit
+} from 'vscode-languageserver';
 import {
     Action, Dice, Factor, Facts, Flag, Force, Grade, Modifier, Outcome, OutcomeLine, Relation, RuleOption, Seed, Sides, Split, Turn, Unit, UnitState,
     isOutcome, isRuleOption, isScenario
 } from '../generated/ast.js';
+import { whenCurrent } from './current-version.js';
 
 /** One token of the file: a CST leaf, or a comment (comments are hidden tokens). */
 interface Token {
@@ -54,6 +57,23 @@ const NO_SPACE_BEFORE = new Set([',', ':', '.', '#']);
 const NO_SPACE_AFTER = new Set(['.', '#', '+', '-']);
 
 export class BattleFormatter extends AbstractFormatter {
+    // Edits are offsets into one text: computed on an older tree and applied to newer text they corrupt
+    // the file, so each entry point first waits for the tree of the editor's current text.
+    override async formatDocument(document: LangiumDocument, params: DocumentFormattingParams, cancelToken?: CancellationToken): Promise<TextEdit[]> {
+        await whenCurrent(document, DocumentState.Parsed, cancelToken);
+        return super.formatDocument(document, params);
+    }
+
+    override async formatDocumentRange(document: LangiumDocument, params: DocumentRangeFormattingParams, cancelToken?: CancellationToken): Promise<TextEdit[]> {
+        await whenCurrent(document, DocumentState.Parsed, cancelToken);
+        return super.formatDocumentRange(document, params);
+    }
+
+    override async formatDocumentOnType(document: LangiumDocument, params: DocumentOnTypeFormattingParams, cancelToken?: CancellationToken): Promise<TextEdit[]> {
+        await whenCurrent(document, DocumentState.Parsed, cancelToken);
+        return super.formatDocumentOnType(document, params);
+    }
+
     protected format(_node: AstNode): void {
         // Every gap is computed in doDocumentFormat from the tokens; nothing is collected per node.
     }

@@ -3,9 +3,9 @@
  * engagement it is in, and its written result; on an engagement, the pair-by-pair breakdown and
  * the result; on forces, grades and modifiers, what they were declared as.
  */
-import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
+import { AstUtils, CstUtils, GrammarUtils, interruptAndCheck, type AstNode, type CstNode, type LangiumDocument } from 'langium';
 import type { HoverProvider } from 'langium/lsp';
-import type { Hover, HoverParams } from 'vscode-languageserver';
+import { CancellationToken, type Hover, type HoverParams } from 'vscode-languageserver';
 import {
     isAction, isFacts, isFactor, isForce, isGrade, isModifier, isOutcomeLine, isTarget, isUnit,
     type Action, type Grade, type Scenario, type Target
@@ -21,23 +21,23 @@ import { signedTypeset as signed } from '../../core/signed.js';
 import { oddsSummary } from './odds.js';
 
 export class BattleHoverProvider implements HoverProvider {
-    getHoverContent(document: LangiumDocument, params: HoverParams): Hover | undefined {
+    async getHoverContent(document: LangiumDocument, params: HoverParams, cancelToken: CancellationToken = CancellationToken.None): Promise<Hover | undefined> {
         const root = document.parseResult.value as Scenario;
         if (!root.$cstNode) return undefined;
         const leaf = CstUtils.findLeafNodeAtOffset(root.$cstNode, document.textDocument.offsetAt(params.position));
         if (!leaf) return undefined;
-        const markdown = hoverMarkdown(document, modelOf(root), leaf);
+        const markdown = await hoverMarkdown(document, modelOf(root), leaf, cancelToken);
         return markdown ? { contents: { kind: 'markdown', value: markdown }, range: leaf.range } : undefined;
     }
 }
 
-function hoverMarkdown(document: LangiumDocument, model: ScenarioModel, leaf: CstNode): string | undefined {
+async function hoverMarkdown(document: LangiumDocument, model: ScenarioModel, leaf: CstNode, cancelToken: CancellationToken): Promise<string | undefined> {
     const node = leaf.astNode;
     const target = AstUtils.getContainerOfType(node, isTarget);
     if (target) return targetHover(model, target, leaf);
     const onName = (n: AstNode) => GrammarUtils.findNodeForProperty(n.$cstNode, 'name') === leaf;
     if (isUnit(node) && onName(node)) return unitHover(model, model.forces.get(node.$container.name)?.units.filter(u => u.node === node) ?? [], undefined);
-    if (isAction(node) && (onName(node) || leaf.text === node.kind)) return actionHover(document, model, node);
+    if (isAction(node) && (onName(node) || leaf.text === node.kind)) return actionHover(document, model, node, cancelToken);
     if (isForce(node) && onName(node)) return forceHover(model, node.name);
     if (isGrade(node) && onName(node)) return gradeHover(node);
     if (isModifier(node) && onName(node)) return `**modifier ${node.name}** ${signed(node.value)}`;
@@ -128,10 +128,15 @@ function gradeHover(grade: Grade): string {
     return `**grade ${grade.name}**${value}${stats}`;
 }
 
-function actionHover(document: LangiumDocument, model: ScenarioModel, node: Action): string {
+/**
+ * The engagement's breakdown and odds: the two costly parts of a hover. A cancelled hover (the pointer
+ * moved on) stops before each of them instead of computing an answer nobody reads.
+ */
+async function actionHover(document: LangiumDocument, model: ScenarioModel, node: Action, cancelToken: CancellationToken): Promise<string> {
     const action = model.actions.find(a => a.node === node);
     const turn = turnLabel(action?.turn);
     const out = [`**${node.kind} ${node.name}** — ${model.rules}${turn ? `, turn ${turn}` : ''}`];
+    await interruptAndCheck(cancelToken);
     const preview = action ? previewAction(document, model, action) : undefined;
     if (preview) {
         const how = preview.dice.kind === 'entered' ? 'dice entered from the table' : `seed ${preview.dice.seed}`;
@@ -143,6 +148,7 @@ function actionHover(document: LangiumDocument, model: ScenarioModel, node: Acti
     } else {
         out.push('No dice or seed yet: **Resolve** draws a seed and writes the outcome.');
     }
+    await interruptAndCheck(cancelToken);
     const odds = action ? oddsSummary(model, action) : undefined;
     if (odds) out.push(odds);
     return out.join('\n\n');

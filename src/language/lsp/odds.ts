@@ -3,15 +3,27 @@
  * odds engine (`oddsForAction`, src/core/odds.ts). Where the engine has no odds, they say why:
  * the editor never shows made-up numbers.
  */
+import { interruptAndCheck } from 'langium';
+import { CancellationToken } from 'vscode-languageserver';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { oddsForAction } from '../../core/odds.js';
 import type { OddsAnswer, OddsReport, OddsUnavailable } from '../../protocol.js';
 import { isUnresolvable } from '../../core/resolve.js';
 
-export function oddsCommand(model: ScenarioModel, action: string | undefined): OddsAnswer {
-    if (action === undefined) return { actions: model.actions.map(a => oddsOf(model, a)) };
+export async function oddsCommand(model: ScenarioModel, action: string | undefined, cancelToken: CancellationToken = CancellationToken.None): Promise<OddsAnswer> {
+    if (action === undefined) {
+        // A campaign has dozens of actions: between two, a cancelled request stops (and the server
+        // reads its messages, among them the cancellation itself).
+        const actions: Array<OddsReport | OddsUnavailable> = [];
+        for (const a of model.actions) {
+            await interruptAndCheck(cancelToken);
+            actions.push(oddsOf(model, a));
+        }
+        return { actions };
+    }
     const found = model.actions.find(a => a.node.name === action);
     if (!found) return { available: false, action, reason: `There is no action named '${action}' in this file.` };
+    await interruptAndCheck(cancelToken);
     return oddsOf(model, found);
 }
 

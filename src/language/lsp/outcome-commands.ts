@@ -7,7 +7,7 @@
  * the version of the document the lens was shown on; it is sent as a versioned `documentChanges`
  * edit, so that the client refuses it if the umpire typed in between.
  */
-import { DocumentState, URI, type LangiumDocument } from 'langium';
+import { DocumentState, OperationCancelled, URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { ApplyWorkspaceEditParams, CancellationToken, Diagnostic, Range } from 'vscode-languageserver';
 import { MessageType, ShowMessageNotification } from 'vscode-languageserver';
@@ -150,8 +150,11 @@ export class OutcomeCommands {
         if (waited) return { available: false, reason: waited };
         const document = this.document(a.uri);
         if (!document) return { available: false, reason: `No open document ${a.uri}` };
-        return this.shared.workspace.WorkspaceLock.read(() =>
-            oddsCommand(modelOf(document.parseResult.value), typeof a.action === 'string' ? a.action : undefined));
+        const answer = await this.shared.workspace.WorkspaceLock.read(() =>
+            oddsCommand(modelOf(document.parseResult.value), typeof a.action === 'string' ? a.action : undefined, token));
+        // The lock answers a cancelled action with undefined; the client is owed RequestCancelled, not null.
+        if (answer === undefined && token?.isCancellationRequested) throw OperationCancelled;
+        return answer;
     }
 
     private document(uri: string): LangiumDocument<Scenario> | undefined {

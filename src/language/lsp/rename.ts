@@ -2,15 +2,14 @@
  * Rename, as Langium does it (the declaration and every reference: `Force.` prefixes in targets,
  * outcome lines and states, `Force.Unit` and `Force.Unit#k`, grades after a unit's arm, modifiers
  * after `factor`), but refused with a reason when the new name could not be read back as the same
- * file: not a name, a keyword, or the name of another declaration of the same kind.
+ * file: not a name, a keyword, a count such as `x2`, or the name of another declaration of the same kind.
+ * Names may use the letters and digits of any script (`Jäger`, `Preußen`), as the grammar allows.
  */
-import { AstUtils, CstUtils, GrammarAST, type AstNode, type LangiumDocument } from 'langium';
+import { AstUtils, CstUtils, DocumentState, GrammarAST, type AstNode, type LangiumDocument, type Lexer } from 'langium';
 import { DefaultRenameProvider, type LangiumServices } from 'langium/lsp';
-import { ResponseError, type RenameParams, type WorkspaceEdit } from 'vscode-languageserver';
+import { ResponseError, type CancellationToken, type Range, type RenameParams, type TextDocumentPositionParams, type WorkspaceEdit } from 'vscode-languageserver';
 import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, type Scenario } from '../generated/ast.js';
-
-/** The ID terminal of the grammar: what a name may look like. */
-const NAME = /^[_a-zA-Z][\w]*(-[\w]+)*$/;
+import { onCurrentVersion } from './current-version.js';
 
 /** JSON-RPC "invalid params": the client shows the message and changes nothing. */
 const INVALID_PARAMS = -32602;
@@ -18,22 +17,37 @@ const INVALID_PARAMS = -32602;
 export class BattleRenameProvider extends DefaultRenameProvider {
     /** Every keyword of the grammar: the lexer reads them as keywords, never as names. */
     private readonly keywords: Set<string>;
+    /** The file's own lexer: a new name is good when it reads back as exactly one name token. */
+    private readonly lexer: Lexer;
 
     constructor(services: LangiumServices) {
         super(services);
         this.keywords = new Set(AstUtils.streamAllContents(services.Grammar).filter(GrammarAST.isKeyword).map(k => k.value));
+        this.lexer = services.parser.Lexer;
     }
 
-    override async rename(document: LangiumDocument, params: RenameParams): Promise<WorkspaceEdit | undefined> {
-        const problem = this.problemWith(document, params);
-        if (problem) throw new ResponseError(INVALID_PARAMS, problem);
-        return super.rename(document, params);
+    // Positions and edits belong to one version: both wait for the tree of the editor's current text.
+    override async rename(document: LangiumDocument, params: RenameParams, cancelToken?: CancellationToken): Promise<WorkspaceEdit | undefined> {
+        return onCurrentVersion(document, DocumentState.IndexedReferences, cancelToken, () => {
+            const problem = this.problemWith(document, params);
+            if (problem) throw new ResponseError(INVALID_PARAMS, problem);
+            return super.rename(document, params, cancelToken);
+        });
+    }
+
+    override async prepareRename(document: LangiumDocument, params: TextDocumentPositionParams, cancelToken?: CancellationToken): Promise<Range | undefined> {
+        return onCurrentVersion(document, DocumentState.IndexedReferences, cancelToken, () => super.prepareRename(document, params, cancelToken));
     }
 
     private problemWith(document: LangiumDocument, params: RenameParams): string | undefined {
         const name = params.newName;
-        if (!NAME.test(name)) return `'${name}' is not a name: use letters, digits, _ and inner hyphens, starting with a letter.`;
         if (this.keywords.has(name)) return `'${name}' is a keyword of the language.`;
+        const lexed = this.lexer.tokenize(name);
+        const only = lexed.tokens.length === 1 && lexed.errors.length === 0 ? lexed.tokens[0] : undefined;
+        if (only?.tokenType.name === 'COUNT') return `'${name}' reads as a count (like x2), not a name.`;
+        if (only?.tokenType.name !== 'ID' || only.image !== name) {
+            return `'${name}' is not a name: use letters and digits (of any language), _ and inner hyphens, starting with a letter.`;
+        }
         const root = document.parseResult.value;
         const cst = root.$cstNode;
         if (!cst) return undefined;

@@ -3,10 +3,18 @@
  * modifiers are coloured the same where they are declared and wherever they are used (with the
  * `declaration` modifier at the declaration), result labels in written outcomes stand out, and every
  * number (dice, seeds, grade values, counts, `#k`) is a number.
+ *
+ * Each request gets its own token list. Langium's base class keeps the document, range and token
+ * builder of "the current request" in fields and yields between nodes, so requests that interleave
+ * (two documents, the same one twice, one cancelled half-way) wrote into each other's lists: measured
+ * 10 of 10 wrong (issue 19). Only highlightElement, which holds no state, is shared.
  */
-import type { AstNode } from 'langium';
-import { AbstractSemanticTokenProvider, type SemanticTokenAcceptor } from 'langium/lsp';
-import { SemanticTokenModifiers, SemanticTokenTypes } from 'vscode-languageserver';
+import { AstUtils, CstUtils, GrammarUtils, interruptAndCheck, type AstNode, type CstNode, type LangiumDocument } from 'langium';
+import { AbstractSemanticTokenProvider, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
+import {
+    CancellationToken, SemanticTokenModifiers, SemanticTokensBuilder, SemanticTokenTypes,
+    type Range, type SemanticTokens, type SemanticTokensDeltaParams, type SemanticTokensParams, type SemanticTokensRangeParams
+} from 'vscode-languageserver';
 import {
     isAction, isDice, isFact, isFactor, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isSeed, isSplitPart, isStat, isStatValue, isTarget, isTurn, isUnit, type Target
 } from '../generated/ast.js';
@@ -25,7 +33,82 @@ export const TOKEN_TYPES = {
 
 const DECLARATION = SemanticTokenModifiers.declaration;
 
+/** One request: what it highlights and where the tokens go. Never shared between requests. */
+interface Request {
+    readonly document: LangiumDocument;
+    readonly range: Range | undefined;
+    readonly builder: SemanticTokensBuilder;
+}
+
 export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
+    override semanticHighlight(document: LangiumDocument, _params: SemanticTokensParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
+        return this.highlightRequest({ document, range: undefined, builder: new SemanticTokensBuilder() }, cancelToken);
+    }
+
+    override semanticHighlightRange(document: LangiumDocument, params: SemanticTokensRangeParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
+        return this.highlightRequest({ document, range: params.range, builder: new SemanticTokensBuilder() }, cancelToken);
+    }
+
+    /** Deltas are off (semanticTokensOptions); a full answer is a valid reply to a delta request. */
+    override semanticHighlightDelta(document: LangiumDocument, _params: SemanticTokensDeltaParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
+        return this.highlightRequest({ document, range: undefined, builder: new SemanticTokensBuilder() }, cancelToken);
+    }
+
+    private async highlightRequest(request: Request, cancelToken = CancellationToken.None): Promise<SemanticTokens> {
+        const acceptor: SemanticTokenAcceptor = options => this.accept(request, options);
+        const nodes = AstUtils.streamAst(request.document.parseResult.value, { range: request.range }).iterator();
+        for (let next = nodes.next(); !next.done; next = nodes.next()) {
+            await interruptAndCheck(cancelToken);
+            // This provider never prunes: names sit at every depth (outcome lines inside actions inside turns).
+            this.highlightElement(next.value, acceptor);
+        }
+        return request.builder.build();
+    }
+
+    /** The acceptor's four ways of naming a token, as Langium's base class reads them. */
+    private accept(request: Request, options: SemanticTokenAcceptorOptions): void {
+        const { type, modifier } = options;
+        if ('line' in options) {
+            const start = { line: options.line, character: options.char };
+            this.push(request, { start, end: { line: options.line, character: options.char + options.length } }, type, modifier);
+        } else if ('range' in options) {
+            this.push(request, options.range, type, modifier);
+        } else if ('keyword' in options) {
+            const nodes: CstNode[] = typeof options.index === 'number'
+                ? [GrammarUtils.findNodeForKeyword(options.node.$cstNode, options.keyword, options.index)].filter(n => n !== undefined)
+                : GrammarUtils.findNodesForKeyword(options.node.$cstNode, options.keyword);
+            for (const node of nodes) this.push(request, node.range, type, modifier);
+        } else if ('property' in options) {
+            const nodes: CstNode[] = typeof options.index === 'number'
+                ? [GrammarUtils.findNodeForProperty(options.node.$cstNode, options.property, options.index)].filter(n => n !== undefined)
+                : GrammarUtils.findNodesForProperty(options.node.$cstNode, options.property);
+            for (const node of nodes) this.push(request, node.range, type, modifier);
+        } else {
+            this.push(request, options.cst.range, type, modifier);
+        }
+    }
+
+    private push(request: Request, range: Range, type: string, modifier: string | string[] | undefined): void {
+        if (request.range && !CstUtils.inRange(range, request.range)) return;
+        const intType = this.tokenTypes[type];
+        let modifiers = 0;
+        for (const m of typeof modifier === 'string' ? [modifier] : modifier ?? []) modifiers |= this.tokenModifiers[m];
+        const text = request.document.textDocument;
+        if (range.start.line === range.end.line) {
+            request.builder.push(range.start.line, range.start.character, range.end.character - range.start.character, intType, modifiers);
+        } else if (this.clientCapabilities?.multilineTokenSupport) {
+            request.builder.push(range.start.line, range.start.character, text.offsetAt(range.end) - text.offsetAt(range.start), intType, modifiers);
+        } else {
+            // One token per line for clients that cannot take a token over several lines.
+            for (let line = range.start.line; line <= range.end.line; line++) {
+                const from = line === range.start.line ? range.start.character : 0;
+                const to = line === range.end.line ? range.end.character
+                    : text.offsetAt({ line: line + 1, character: 0 }) - text.offsetAt({ line, character: 0 }) - 1;
+                request.builder.push(line, from, to - from, intType, modifiers);
+            }
+        }
+    }
+
     protected highlightElement(node: AstNode, acceptor: SemanticTokenAcceptor): void {
         if (isForce(node)) acceptor({ node, property: 'name', type: TOKEN_TYPES.force, modifier: DECLARATION });
         else if (isUnit(node)) {

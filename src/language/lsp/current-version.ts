@@ -1,0 +1,75 @@
+/**
+ * Every answer belongs to the version it names. The editor's text changes with each keystroke at once,
+ * but Langium rebuilds the tree later, and a request can arrive in between: a formatter that read the
+ * older tree's tokens against the newer text returned edits that turned `unit U6 foot Line x2` into
+ * `unit U6 f` (issue 19). Providers that return edits or positions (formatting, rename, code actions)
+ * therefore wait here until the tree was parsed from exactly the text the editor holds, at the version
+ * the request found; if the editor moves on first, the request is refused with ContentModified, which
+ * tells the client the answer would be stale (VS Code then simply does not apply it).
+ */
+import { DocumentState, OperationCancelled, type LangiumDocument } from 'langium';
+import { CancellationToken, LSPErrorCodes, ResponseError } from 'vscode-languageserver';
+import { parsedFrom } from '../battle-document-factory.js';
+
+/** How long a request waits for the build of its version before giving up (a build is normally milliseconds). */
+export const CURRENT_VERSION_WAIT_MS = 30_000;
+
+/** Why a request was refused: the editor changed the document before its version was built. */
+export function contentModified(detail: string): ResponseError<void> {
+    return new ResponseError(LSPErrorCodes.ContentModified, `The document changed while this request waited (${detail}); ask again.`);
+}
+
+/**
+ * Resolves once `document` is at least in `state` and its tree was parsed from the editor's current
+ * text; rejects with ContentModified when the editor's version moves past the one found on entry, and
+ * with OperationCancelled when the request is cancelled. Documents no editor holds (the CLI, tests,
+ * files on disk) are current by definition and resolve at once.
+ */
+export async function whenCurrent(document: LangiumDocument, state: DocumentState = DocumentState.Parsed, cancelToken: CancellationToken = CancellationToken.None): Promise<void> {
+    const from = parsedFrom(document);
+    if (!from) return;
+    const uri = document.uri.toString();
+    const textDocuments = from.shared.workspace.TextDocuments;
+    const version = textDocuments?.get(uri)?.version;
+    if (version === undefined) return;
+    const current = (): boolean | 'moved' => {
+        const live = textDocuments!.get(uri);
+        if (!live || live.version !== version) return 'moved';
+        return document.state >= state && parsedFrom(document)?.text === live.getText();
+    };
+    const now = current();
+    if (now === true) return;
+    if (now === 'moved') throw contentModified('version moved');
+    await new Promise<void>((resolve, reject) => {
+        const finish = (error?: unknown) => {
+            phase.dispose();
+            cancel.dispose();
+            clearTimeout(timer);
+            if (error === undefined) resolve(); else reject(error);
+        };
+        const check = () => {
+            const result = current();
+            if (result === 'moved') finish(contentModified(`version ${version} was replaced`));
+            else if (result) finish();
+        };
+        // Any build step may be the one that brings this document to `state` with the current text.
+        const phase = from.shared.workspace.DocumentBuilder.onDocumentPhase(state, built => {
+            if (built.uri.toString() === uri) check();
+        });
+        const cancel = cancelToken.onCancellationRequested(() => finish(OperationCancelled));
+        const timer = setTimeout(() => finish(contentModified(`version ${version} was not built within ${CURRENT_VERSION_WAIT_MS / 1000} s`)), CURRENT_VERSION_WAIT_MS);
+        check();
+    });
+}
+
+/**
+ * Runs `compute` on the current tree and returns its answer only if the tree it read is still the one
+ * the answer was computed on (an asynchronous provider may yield while a new version is built).
+ */
+export async function onCurrentVersion<T>(document: LangiumDocument, state: DocumentState, cancelToken: CancellationToken | undefined, compute: () => Promise<T> | T): Promise<T> {
+    await whenCurrent(document, state, cancelToken);
+    const tree = document.parseResult;
+    const answer = await compute();
+    if (document.parseResult !== tree) throw contentModified('rebuilt during the request');
+    return answer;
+}
