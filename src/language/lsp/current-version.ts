@@ -12,10 +12,10 @@ import { CancellationToken, LSPErrorCodes, ResponseError } from 'vscode-language
 import { parsedFrom } from '../battle-document-factory.js';
 
 /** How long a request waits for the build of its version before giving up (a build is normally milliseconds). */
-export const CURRENT_VERSION_WAIT_MS = 30_000;
+const CURRENT_VERSION_WAIT_MS = 30_000;
 
 /** Why a request was refused: the editor changed the document before its version was built. */
-export function contentModified(detail: string): ResponseError<void> {
+function contentModified(detail: string): ResponseError<void> {
     return new ResponseError(LSPErrorCodes.ContentModified, `The document changed while this request waited (${detail}); ask again.`);
 }
 
