@@ -15,7 +15,7 @@ import {
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = path.join(repoRoot, 'test-output', 'e2e');
-// The worked example's result, as the SCRUD seed (seeds/000) states it.
+// The worked example's result, as the SCRUD seed (docs/rules/scrud.md) states it.
 const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
 const GUARD_LINE = 'Attacker.Guard: stand-off, die 4, mod +2, adjusted 6 vs Defender.Grenz#1';
 

@@ -12,7 +12,7 @@ import { TextDocumentEdit, type CodeLens, type MarkupContent } from 'vscode-lang
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ensureServerBundle, LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult } from './lsp-harness.js';
 
-// The worked example's result, as the SCRUD seed (seeds/000) states it.
+// The worked example's result, as the SCRUD seed (docs/rules/scrud.md) states it.
 const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
 
 let workspace: string;

@@ -105,7 +105,7 @@ describe('a rule set registered from the test folder alone', () => {
         const { document } = await validate(FILE);
         const model = modelOf(document.parseResult.value);
         const report = oddsForAction(model, model.actions[0]);
-        if ('problem' in report) throw new Error(report.problem);
+        if ('problem' in report) throw new Error(String(report.problem));
         // Red throws two d6, Blue one: count the 216 throws by hand.
         let red = 0, tie = 0;
         for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) for (let c = 1; c <= 6; c++) {
