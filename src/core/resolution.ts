@@ -8,7 +8,7 @@ export interface UnitOutcomeJson {
     force: string;
     /** The unit's name, with `#k` for one of several. */
     unit: string;
-    /** A RULES.md result label. */
+    /** A result label of the rule set (docs/rules/*.md#labels). */
     result: string;
     [extra: string]: unknown;
 }

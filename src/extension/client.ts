@@ -6,7 +6,7 @@
  *
  * The server's own commands (umpire.resolve, umpire.reroll, umpire.resolveAll, umpire.odds) are
  * registered by the language client from the server's capabilities; registering them here too
- * would fail (PITFALLS).
+ * would fail (docs/limits.md#client-commands).
  */
 import * as vscode from 'vscode';
 import {

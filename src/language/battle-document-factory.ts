@@ -7,7 +7,7 @@ import type { Scenario } from './generated/ast.js';
 import type { CancellationToken } from 'vscode-languageserver';
 
 /**
- * Parses documents behind guards (PITFALLS.md): files over the size limit or with absurd nesting are
+ * Parses documents behind guards (docs/limits.md#parser-guards): files over the size limit or with absurd nesting are
  * not handed to the parser at all, and a parser that throws is replaced, because after a throw its
  * internal state can return the previous document's tree with no errors.
  *

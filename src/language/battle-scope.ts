@@ -4,7 +4,7 @@ import { isForce, isGrade, isModifier, isScenario, isTarget, type Force, type Sc
 /**
  * Every name in a .battle file is local to that file: forces, grades and modifiers are declared at
  * the top, units inside their force. Scopes are hashed maps built once per document (the default
- * provider's linear scopes make linking quadratic on large files: see PITFALLS.md).
+ * provider's linear scopes make linking quadratic on large files: see docs/limits.md#linking).
  */
 export class BattleScopeProvider implements ScopeProvider {
     private readonly descriptions: AstNodeDescriptionProvider;

@@ -290,7 +290,7 @@ function withNode<T extends AstNode>(c: FixContext, is: (n: unknown) => n is T, 
 function quickFix(c: FixContext, title: string, edits: TextEdit[], isPreferred = false): CodeAction {
     return {
         title, kind: CodeActionKind.QuickFix, diagnostics: [c.diagnostic], isPreferred: isPreferred || undefined,
-        // Versioned, so that the client refuses the edit if the file changed since (PITFALLS.md).
+        // Versioned, so that the client refuses the edit if the file changed since (docs/limits.md#versioned-edits).
         edit: { documentChanges: [{ textDocument: { uri: c.document.uri.toString(), version: c.document.textDocument.version }, edits }] }
     };
 }

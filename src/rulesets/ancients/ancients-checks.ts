@@ -1,5 +1,5 @@
 /**
- * Ancients checks (RULES.md A1–A9): every unit's stats where they are written, the break-die option,
+ * Ancients checks (docs/rules/ancients.md, A1–A9): every unit's stats where they are written, the break-die option,
  * and each melee — pairings, positions, splits, facts, and the dice entered from the table, count by
  * count and face by face. Every problem lands on the exact value, reference or number at fault.
  */

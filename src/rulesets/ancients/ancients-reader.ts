@@ -1,5 +1,5 @@
 /**
- * Reads an Ancients melee into the engine's input (RULES.md A1–A9): each unit's stats from its
+ * Reads an Ancients melee into the engine's input (docs/rules/ancients.md, A1–A9): each unit's stats from its
  * grade bundle and its own braces, the engagement's pairings, positions, charges, splits and the
  * follow-up choices, and the dice entered from the table.
  *

@@ -1,5 +1,5 @@
 /**
- * Loose Files & American Scramble checks (RULES.md L1–L9): unit stats where they are written, and
+ * Loose Files & American Scramble checks (docs/rules/loose-files.md, L1–L9): unit stats where they are written, and
  * each action of a turn — who may fire at what and how far, moves the sheet allows, officers with
  * their units and within their command points, morale between friends, the order of play, and the
  * dice entered from the table, read exactly as resolving reads them. Every problem lands on the

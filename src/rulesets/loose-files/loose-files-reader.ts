@@ -1,5 +1,5 @@
 /**
- * Reads a Loose Files & American Scramble scenario into the engine's input (RULES.md L1–L9).
+ * Reads a Loose Files & American Scramble scenario into the engine's input (docs/rules/loose-files.md, L1–L9).
  *
  * Unit stats come from the unit's merged `stats` (grade bundle first, the unit's own over it):
  * `class 1..5`, `guns light|medium|heavy`, `formation line|column|skirmish|limbered|unlimbered`,

@@ -1,5 +1,5 @@
 /**
- * Loose Files & American Scramble as a rule set plugin (RULES.md L1–L9): reads each action, throws
+ * Loose Files & American Scramble as a rule set plugin (docs/rules/loose-files.md, L1–L9): reads each action, throws
  * or takes its dice, applies the engine, and reports.
  *
  * Seeded dice are thrown in this order (docs/rules/loose-files.md "Dice order"):

@@ -1,5 +1,5 @@
 /**
- * Reads a SCRUD engagement into the engine's input (RULES.md S1–S3): who is on each side, each
+ * Reads a SCRUD engagement into the engine's input (docs/rules/scrud.md, S1–S3): who is on each side, each
  * unit's die and modifier, and the dice entered from the table, if any.
  */
 import { isDice, isFactor, isFlag, type Action, type Dice } from '../../language/generated/ast.js';

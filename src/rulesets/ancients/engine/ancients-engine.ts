@@ -1,5 +1,5 @@
 /**
- * Ancients — the dice-pool melee of seeds/004 (RULES.md A1–A9).
+ * Ancients — the dice-pool melee of docs/rules/ancients.md (docs/rules/ancients.md, A1–A9).
  *
  * Every unit in contact throws a pool of d6 (A1), split over its opponents (A2), hitting on 3+/4+/5+
  * by the net Advantage of each pairing (A3, A4); every hit is saved on the target's weight (A5); a
@@ -23,7 +23,7 @@ export const ANCIENTS_SIZES: readonly AncientsSize[] = ['huge', 'large', 'medium
 export const ANCIENTS_WEIGHTS: readonly AncientsWeight[] = ['heavy', 'medium', 'light'];
 export const ANCIENTS_TYPES: readonly AncientsType[] = ['cavalry', 'infantry'];
 export const ANCIENTS_FORMATIONS: readonly AncientsFormation[] = ['formed', 'warband', 'skirmish'];
-/** The labels in the order an umpire reads them (RULES.md). */
+/** The labels in the order an umpire reads them (docs/rules/ancients.md#labels). */
 export const ANCIENTS_RESULTS: readonly AncientsResult[] = ['untested', 'holds', 'gives-ground', 'destroyed'];
 
 /** A1: dice by size. */

@@ -1,5 +1,5 @@
 /**
- * Exact Ancients odds (RULES.md A1–A8), by convolution — never by listing rolls or simulating.
+ * Exact Ancients odds (docs/rules/ancients.md, A1–A8), by convolution — never by listing rolls or simulating.
  *
  * Every die of an attack ends as an unsaved hit on its target with probability
  * P(hit, A4) × P(not saved, A5), independently, so one attack's unsaved hits are binomial, and a

@@ -1,5 +1,5 @@
 /**
- * The seed's "For the Math Geeks" table (seeds/004, RULES.md A4, A5): the expected number of
+ * The seed's "For the Math Geeks" table (docs/rules/ancients.md, A4, A5): the expected number of
  * unsaved hits from a pool of d6, by the score needed to hit (rows 6+ … 2+) and the target's save
  * (columns none, 6+ … 2+).
  *

@@ -1,5 +1,5 @@
 /**
- * Loose Files combat (RULES.md L2, L3, and the Corlears Hook house rule of L9).
+ * Loose Files combat (docs/rules/loose-files.md, L2, L3, and the Corlears Hook house rule of L9).
  *
  * Each side throws one average die and adds its modifiers; each side then reads its own row of the
  * results table from its own difference (own total − enemy total).

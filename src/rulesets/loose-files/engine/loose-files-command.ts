@@ -1,5 +1,5 @@
 /**
- * Loose Files command and re-dressing (RULES.md L8), and the order of play of a turn.
+ * Loose Files command and re-dressing (docs/rules/loose-files.md, L8), and the order of play of a turn.
  *
  * Re-dressing is training: a stationary unit out of combat sheds DPs by its class. Classes 4 and 5
  * shed none on their own: an officer (class 4) or the army commander (class 5) must rally them,
@@ -90,7 +90,7 @@ export function firstOverspend(budget: number, spends: readonly number[]): numbe
     return -1;
 }
 
-/** The order of play of a turn (the seed's list; RULES.md L, last line). */
+/** The order of play of a turn (the seed's list; docs/rules/loose-files.md#l0). */
 export const ORDER_OF_PLAY: ReadonlyArray<{ phase: number, name: string, kind: string | undefined }> = [
     { phase: 1, name: 'compulsory retreats and routs from earlier combats', kind: undefined },
     { phase: 2, name: 'morale', kind: 'morale' },

@@ -1,5 +1,5 @@
 /**
- * Loose Files & American Scramble (seeds/002, RULES.md L1–L9): the pure engine.
+ * Loose Files & American Scramble (docs/rules/loose-files.md, L1–L9): the pure engine.
  *
  * - units.ts     L1 unit data, strength, the house-rule options (L9), flee-losses
  * - combat.ts    L2 modifiers and totals, L3 rows, Corlears Hook (L9)

@@ -1,5 +1,5 @@
 /**
- * Loose Files fire: artillery (RULES.md L4) and infantry (L5).
+ * Loose Files fire: artillery (docs/rules/loose-files.md, L4) and infantry (L5).
  *
  * Artillery throws one d6 per stand (gun), each turned by every modifier and read on the close or
  * long table. Infantry throws one d6 per stand less its DPs, halved (rounded up) against skirmishers

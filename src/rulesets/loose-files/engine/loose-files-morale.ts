@@ -1,5 +1,5 @@
 /**
- * Loose Files morale (RULES.md L7): what a unit suffers on seeing a friend within 6" retreat or rout.
+ * Loose Files morale (docs/rules/loose-files.md, L7): what a unit suffers on seeing a friend within 6" retreat or rout.
  * Grade is class: a lower class number is a higher grade.
  */
 import { afterLosses, fleesField, presentStands, type LfOptions, type LfUnit } from './loose-files-units.js';

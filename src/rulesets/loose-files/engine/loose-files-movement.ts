@@ -1,5 +1,5 @@
 /**
- * Loose Files movement (RULES.md L6, and the full-move and brigade-move house rules of L9).
+ * Loose Files movement (docs/rules/loose-files.md, L6, and the full-move and brigade-move house rules of L9).
  *
  * A unit moves the sum of the dice it chose to throw, in inches: average dice by class, a d6 more for
  * skirmishers, one or two more for cavalry. Formed troops are disordered by low d6 (1–2, or 1–3 in

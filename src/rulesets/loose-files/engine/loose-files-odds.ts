@@ -1,5 +1,5 @@
 /**
- * Exact Loose Files odds (RULES.md L2–L5), by convolution over dice laws — never by listing rolls.
+ * Exact Loose Files odds (docs/rules/loose-files.md, L2–L5), by convolution over dice laws — never by listing rolls.
  *
  * Combat (L2, L3): each side's total is its average die plus fixed modifiers, so the difference is
  * the convolution of one die's law with the other's, mirrored; each side reads its row, DPs and

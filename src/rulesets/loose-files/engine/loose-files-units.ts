@@ -1,5 +1,5 @@
 /**
- * Loose Files & American Scramble: what the engine knows about a unit (RULES.md L1), and the
+ * Loose Files & American Scramble: what the engine knows about a unit (docs/rules/loose-files.md, L1), and the
  * house-rule options (L9). Plain data only; src/model/loose-files.ts reads it from a scenario.
  */
 

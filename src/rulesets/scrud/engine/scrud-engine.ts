@@ -1,5 +1,5 @@
 /**
- * SCRUD — Simple Combat Resolution Using Dice (RULES.md S1–S6).
+ * SCRUD — Simple Combat Resolution Using Dice (docs/rules/scrud.md, S1–S6).
  *
  * Each unit throws one die, turned by its modifier and clamped to the die's faces; within each arm
  * (or all arms pooled) both sides' dice are sorted high to low and met pair by pair.

@@ -1,5 +1,5 @@
 /**
- * Exact SCRUD odds (RULES.md S1–S6), by dynamic programming over order statistics — never by
+ * Exact SCRUD odds (docs/rules/scrud.md, S1–S6), by dynamic programming over order statistics — never by
  * listing every roll and never by simulation.
  *
  * Within one arm (or all arms pooled, S3) a unit's place in its side's sorted line is
@@ -23,7 +23,7 @@ interface ScrudUnitOdds {
     readonly unit: string;
     readonly side: SideRole;
     readonly arm: string;
-    /** P(result) for every RULES.md label; they sum to 1. */
+    /** P(result) for every result label (docs/rules/scrud.md#labels); they sum to 1. */
     readonly probabilities: ScrudLabelOdds;
 }
 
