@@ -170,13 +170,13 @@ describe('rules references: every sentence', () => {
     });
 });
 
-describe('docs and README: paths', () => {
+describe('docs, README and ARCHITECTURE: paths', () => {
     it('every source, test, example or doc path they name exists', () => {
         const missing: string[] = [];
-        const files = ['README.md', ...citingFiles().filter(f => f.startsWith('docs/'))];
+        const files = ['README.md', 'ARCHITECTURE.md', ...citingFiles().filter(f => f.startsWith('docs/'))];
         for (const file of files) {
             read(file).split('\n').forEach((line, i) => {
-                for (const m of line.matchAll(/(?<![\w/.-])((?:src|test|examples|docs|scripts)\/[\w./*-]*[\w/*])/g)) {
+                for (const m of line.matchAll(/(?<![\w/.-])((?:src|test|examples|docs|scripts|playground|syntaxes)\/[\w./*-]*[\w/*])/g)) {
                     // A glob (`test/fuzz-*.test.ts`) names a family of files, not one.
                     if (m[1].includes('*')) continue;
                     if (!fs.existsSync(path.join(ROOT, m[1]))) missing.push(`${file}:${i + 1} ${m[1]}`);
