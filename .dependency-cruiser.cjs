@@ -56,13 +56,13 @@ module.exports = {
             severity: 'error',
             comment: 'Outside src/rulesets/ only the registry is imported (by the language module, the composition root), and the list of commands rule sets add to the CLI.',
             from: { path: '^src/(language|cli|extension|core)/' },
-            to: { path: '^src/rulesets/', pathNot: ['^src/rulesets/registry\\.ts$', '^src/rulesets/commands\\.ts$'] }
+            to: { path: '^src/rulesets/', pathNot: ['^src/rulesets/registry\\.ts$', '^src/rulesets/ruleset-commands\\.ts$'] }
         },
         {
             name: 'cli-commands-load-no-langium',
             severity: 'error',
             comment: 'The commands rule sets add to the CLI are listed before Langium loads: they use only their pure engine and the pure core.',
-            from: { path: '^src/rulesets/([^/]+/[^/]+-command\\.ts|commands\\.ts)$' },
+            from: { path: '^src/rulesets/([^/]+/[^/]+-command\\.ts|ruleset-commands\\.ts)$' },
             to: { path: '^src/', pathNot: [PURE, '^src/rulesets/[^/]+/[^/]+-command\\.ts$', '^src/core/ruleset\\.ts$'], dependencyTypesNot: ['type-only'] }
         },
         {

@@ -30,7 +30,7 @@ describe('the import checker', () => {
         expect(r.status).not.toBe(0);
         const found = r.violations.map(v => `${v.rule}: ${v.from} → ${v.to}`);
         expect(found).toEqual(expect.arrayContaining([
-            'core-names-no-rule-set: src/core/bad-core.ts → src/language/lsp/hover.ts',
+            'core-names-no-rule-set: src/core/bad-core.ts → src/language/lsp/fixture-hover.ts',
             'pure-engines: src/rulesets/scrud/engine/bad-engine.ts → src/core/bad-core.ts',
             'thin-client: src/extension/bad-client.ts → src/rulesets/scrud/engine/bad-engine.ts',
             'rule-sets-only-through-the-registry: src/extension/bad-client.ts → src/rulesets/scrud/engine/bad-engine.ts'

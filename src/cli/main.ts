@@ -7,11 +7,11 @@
  * esbuild turns each `import()` into a lazy initialiser inside it).
  */
 import { Command, InvalidArgumentError } from 'commander';
-import type { ResolveCliOptions } from './resolve.js';
-import type { StatusCliOptions } from './status.js';
+import type { ResolveCliOptions } from './resolve-command.js';
+import type { StatusCliOptions } from './status-command.js';
 import { MAX_SEED } from '../core/dice.js';
 import { CommandError } from '../core/command-error.js';
-import { RULESET_COMMANDS } from '../rulesets/commands.js';
+import { RULESET_COMMANDS } from '../rulesets/ruleset-commands.js';
 
 const out = (line: string) => process.stdout.write(line + '\n');
 
@@ -70,7 +70,7 @@ program.command('check')
         ['umpire check examples/broken-scrud.battle', 'one line per problem; exit 1 on any error'],
         ['umpire check examples/*.battle', 'several files at once']
     ))
-    .action((files: string[]) => run(async () => (await import('./check.js')).checkCommand(files, out)));
+    .action((files: string[]) => run(async () => (await import('./check-command.js')).checkCommand(files, out)));
 
 program.command('resolve')
     .description('resolve engagements with the entered dice or a seed, and print their outcomes')
@@ -88,7 +88,7 @@ program.command('resolve')
     ))
     .action((file: string, options: ResolveCliOptions) => run(async () => options.write
         ? (await import('./resolve-write.js')).resolveWriteCommand(file, options, out)
-        : (await import('./resolve.js')).resolveCommand(file, options, out)));
+        : (await import('./resolve-command.js')).resolveCommand(file, options, out)));
 
 program.command('odds')
     .description('exact chances of every result, per unit and per side (docs/odds.md)')
@@ -100,7 +100,7 @@ program.command('odds')
         ['umpire odds examples/ancients-flank.battle -e Ford', 'only the engagement named Ford'],
         ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)']
     ))
-    .action((file: string, options: { engagement?: string, json?: boolean }) => run(async () => (await import('./odds.js')).oddsCommand(file, options, out)));
+    .action((file: string, options: { engagement?: string, json?: boolean }) => run(async () => (await import('./odds-command.js')).oddsCommand(file, options, out)));
 
 // Commands the rule sets add (`umpire table`): registered from their own folders.
 for (const command of RULESET_COMMANDS) {
@@ -120,7 +120,7 @@ program.command('status')
         ['umpire status examples/campaign.battle --at 1', 'as it stood after turn 1'],
         ['umpire status examples/campaign.battle --markdown', 'a Markdown table, ready to paste']
     ))
-    .action((file: string, options: StatusCliOptions) => run(async () => (await import('./status.js')).statusCommand(file, options, out)));
+    .action((file: string, options: StatusCliOptions) => run(async () => (await import('./status-command.js')).statusCommand(file, options, out)));
 
 // `umpire` alone is a request for help, not a mistake: print it to stdout and exit 0.
 if (process.argv.length <= 2) program.outputHelp();

@@ -8,7 +8,7 @@ import { newSeed } from '../core/dice.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
 import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile } from './load.js';
-import { printResolution, type ResolveCliOptions } from './resolve.js';
+import { printResolution, type ResolveCliOptions } from './resolve-command.js';
 
 export async function resolveWriteCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, io: WriteIo = nodeIo): Promise<number> {
     try {

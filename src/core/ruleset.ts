@@ -114,7 +114,7 @@ export interface Ruleset {
 
 /**
  * A command a rule set adds to the CLI (`umpire table` for Ancients), listed in
- * src/rulesets/commands.ts. It must load quickly: no Langium, only its pure engine.
+ * src/rulesets/ruleset-commands.ts. It must load quickly: no Langium, only its pure engine.
  */
 export interface RulesetCommand {
     readonly name: string;

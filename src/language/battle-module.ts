@@ -14,7 +14,7 @@ import { BattleDocumentSymbolProvider, BattleFoldingRangeProvider, BattleNodeKin
 import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
-import { BattleCommandHandler } from './lsp/commands.js';
+import { BattleCommandHandler } from './lsp/command-handler.js';
 import { TextChecker } from './text-checker.js';
 import { EmptyFileSystem } from 'langium';
 import { BattleHoverProvider } from './lsp/hover.js';

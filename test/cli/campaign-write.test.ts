@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { nodeIo, replaceFileText, type WriteIo } from '../../src/cli/atomic-write.js';
 import { CliError } from '../../src/cli/load.js';
-import { resolveCommand } from '../../src/cli/resolve.js';
+import { resolveCommand } from '../../src/cli/resolve-command.js';
 import { resolveWriteCommand } from '../../src/cli/resolve-write.js';
-import { statusCommand } from '../../src/cli/status.js';
+import { statusCommand } from '../../src/cli/status-command.js';
 
 const EXAMPLE = fs.readFileSync('examples/campaign.battle', 'utf8');
 /** The example as the umpire wrote it, before the tool wrote any outcome. */

@@ -3,7 +3,7 @@
  * per unit, with the rule sets' result labels, and the errors an umpire can make on the command line.
  */
 import { describe, expect, it } from 'vitest';
-import { oddsCommand, percent } from '../../src/cli/odds.js';
+import { oddsCommand, percent } from '../../src/cli/odds-command.js';
 import { CliError } from '../../src/cli/load.js';
 import { SCRUD_RESULTS } from '../../src/rulesets/scrud/engine/scrud-engine.js';
 import { ANCIENTS_RESULTS } from '../../src/rulesets/ancients/engine/ancients-engine.js';

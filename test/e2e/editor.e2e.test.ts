@@ -1,7 +1,7 @@
 /**
  * The shipped extension in the real editor: umpire.vsix installed into code-server 4.100.3
  * (VS Code 1.100.3), driven in Debian's Chromium with playwright-core. Run by `npm run test:e2e`
- * (scripts/e2e/run.mjs installs code-server, builds and packages, then runs this file).
+ * (scripts/e2e/e2e-run.mjs installs code-server, builds and packages, then runs this file).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * The playground page (npm run playground) in Debian's Chromium, driven with playwright-core: the
  * language server's web-worker bundle, Monaco and the page, served as static files by
- * scripts/playground-serve.mjs. Run by `npm run test:e2e` (scripts/e2e/run.mjs builds the site first).
+ * scripts/playground-serve.mjs. Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs builds the site first).
  *
  * What the page shows is compared with what the CLI (the same server code, in Node) says about the
  * same file: the diagnostics of broken-scrud.battle, the odds of scrud-seed.battle.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 
 /**
- * Notes a started process group in $UMPIRE_E2E_PIDFILE, so scripts/e2e/run.mjs can still stop it
+ * Notes a started process group in $UMPIRE_E2E_PIDFILE, so scripts/e2e/e2e-run.mjs can still stop it
  * if the test process itself dies before its afterAll runs.
  */
 export function recordPid(pid: number | undefined, what: string): void {

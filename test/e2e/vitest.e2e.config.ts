@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The real-editor test only (npm run test:e2e through scripts/e2e/run.mjs): one file, in order,
+// The real-editor test only (npm run test:e2e through scripts/e2e/e2e-run.mjs): one file, in order,
 // with time for code-server and Chromium to start on a busy two-core machine.
 export default defineConfig({
     test: {

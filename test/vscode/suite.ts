@@ -1,7 +1,7 @@
 /**
  * The same scenarios as the real-editor test (test/e2e), through the `vscode` API in a desktop
  * extension host started by @vscode/test-electron (`npm run test:vscode`; needs internet to
- * download VS Code). Bundled to out/test/vscode/suite.cjs by test/vscode/run.mjs.
+ * download VS Code). Bundled to out/test/vscode/suite.cjs by test/vscode/vscode-run.mjs.
  * No test framework: each scenario is an async function; `run` reports and throws on failure.
  */
 import * as assert from 'node:assert/strict';

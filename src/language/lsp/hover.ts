@@ -18,7 +18,7 @@ import { formatFact } from '../../core/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../core/resolution.js';
 import { isUnresolvable, needsNewSeed, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
 import { signedTypeset as signed } from '../../core/signed.js';
-import { oddsSummary } from './odds.js';
+import { oddsSummary } from './odds-request.js';
 
 export class BattleHoverProvider implements HoverProvider {
     async getHoverContent(document: LangiumDocument, params: HoverParams, cancelToken: CancellationToken = CancellationToken.None): Promise<Hover | undefined> {

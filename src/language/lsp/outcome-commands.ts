@@ -21,7 +21,7 @@ import { resolveAll as resolveAllText, ResolveAllError, type WrittenOutcome } fr
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
 import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult } from '../../protocol.js';
 import { umpireSetting } from './settings.js';
-import { oddsCommand } from './odds.js';
+import { oddsCommand } from './odds-request.js';
 
 /** What the commands need from the editor: the LSP connection in the server, a fake in tests. */
 export interface EditorSide {

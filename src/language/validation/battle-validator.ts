@@ -5,7 +5,7 @@ import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTar
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { Codes } from '../../core/codes.js';
-import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limits.js';
+import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limit-checks.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {

@@ -1,7 +1,7 @@
 /**
  * `umpire table [--dice LIST] [--json]`: the Ancients expected-hits table ("For the Math Geeks",
  * docs/rules/ancients.md#a-table), computed exactly for any pool of dice (engine/ancients-table.ts).
- * A command the Ancients rule set adds to the CLI (src/rulesets/commands.ts); it loads no Langium.
+ * A command the Ancients rule set adds to the CLI (src/rulesets/ruleset-commands.ts); it loads no Langium.
  */
 import { expectedHitsTable, MAX_TABLE_DICE, SEED_DICE, tableLines } from './engine/ancients-table.js';
 import { CommandError } from '../../core/command-error.js';

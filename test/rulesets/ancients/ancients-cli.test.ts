@@ -4,7 +4,7 @@
  * of docs/json.md, and the outcome block that the campaign reads back.
  */
 import { describe, expect, it } from 'vitest';
-import { resolveCommand } from '../../../src/cli/resolve.js';
+import { resolveCommand } from '../../../src/cli/resolve-command.js';
 import { tableCommand } from '../../../src/rulesets/ancients/ancients-table-command.js';
 import { loadFile } from '../../../src/cli/load.js';
 import { modelOf } from '../../../src/core/model-cache.js';

@@ -8,7 +8,7 @@ import type { Action, Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { UmpireCommands } from '../../protocol.js';
 import { connectionEditor, OutcomeCommands } from './outcome-commands.js';
-import { campaignStatus } from './status-command.js';
+import { campaignStatus } from './status-request.js';
 import type { TextChecker } from '../text-checker.js';
 
 export class BattleCommandHandler extends AbstractExecuteCommandHandler {

@@ -7,7 +7,7 @@ import { oddsForAction } from '../core/odds.js';
 import type { OddsReport, UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
-import { selectActions } from './resolve.js';
+import { selectActions } from './resolve-command.js';
 
 export interface OddsCliOptions {
     engagement?: string;
