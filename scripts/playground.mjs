@@ -21,13 +21,21 @@ for (const needed of [serverBundle, grammar]) {
     }
 }
 
+/** The `match` of every `keyword.*` rule, wherever it sits in the grammar. */
+function keywordMatches(node) {
+    if (Array.isArray(node)) return node.flatMap(keywordMatches);
+    if (!node || typeof node !== 'object') return [];
+    const own = typeof node.name === 'string' && node.name.startsWith('keyword.') && typeof node.match === 'string' ? [node.match] : [];
+    return [...own, ...Object.values(node).flatMap(keywordMatches)];
+}
+
 /** Every example, by name, in the picker's order; and the keywords the TextMate grammar colours. */
 function examplesModule() {
     const dir = path.join(repoRoot, 'examples');
     const examples = fs.readdirSync(dir).filter(f => f.endsWith('.battle')).sort()
         .map(f => ({ name: f.slice(0, -'.battle'.length), text: fs.readFileSync(path.join(dir, f), 'utf8') }));
-    const keywordRule = JSON.parse(fs.readFileSync(grammar, 'utf8')).patterns.find(p => p.name?.startsWith('keyword.'));
-    const keywords = /\\b\(([^)]*)\)\\b/.exec(keywordRule?.match ?? '')?.[1].split('|') ?? [];
+    // The keywords are the words of the TextMate grammar's `keyword.*` rules (syntaxes/, written by hand).
+    const keywords = [...new Set(keywordMatches(JSON.parse(fs.readFileSync(grammar, 'utf8'))).flatMap(m => /\(([a-z|-]+)\)/.exec(m)?.[1].split('|') ?? []))];
     if (examples.length === 0 || keywords.length === 0) throw new Error('no examples or no keywords found for the playground');
     return `export const examples = ${JSON.stringify(examples)};\nexport const keywords = ${JSON.stringify(keywords)};\n`;
 }
