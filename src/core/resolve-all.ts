@@ -51,7 +51,7 @@ function hasCurrentOutcome(model: ScenarioModel, action: ActionModel): boolean {
     return status === 'current' || status === 'hand-written' || status === 'unresolvable';
 }
 
-function needsOutcome(model: ScenarioModel, action: ActionModel): boolean {
+export function needsOutcome(model: ScenarioModel, action: ActionModel): boolean {
     return isResolvable(model, action) && !hasCurrentOutcome(model, action);
 }
 

@@ -17,7 +17,7 @@ import { modelOf } from '../../core/model-cache.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { newSeed } from '../../core/dice.js';
 import { actionOffsets, applyEdits, isNoOp, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
-import { resolveAll as resolveAllText, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
+import { needsOutcome, resolveAll as resolveAllText, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
 import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult } from '../../protocol.js';
 import { umpireSetting } from './settings.js';
@@ -105,7 +105,7 @@ export class OutcomeCommands {
     /**
      * Every action without a current outcome, in file order, in one edit (one undo step). Campaign
      * state flows from earlier outcomes to later actions, so the actions are resolved as the CLI's
-     * `--write` does (src/report/resolve-all.ts), on a scratch copy; the edit writes only their blocks.
+     * `--write` does (src/core/resolve-all.ts), on a scratch copy; the edit writes only their blocks.
      */
     async resolveAll(arg: unknown, token?: CancellationToken): Promise<ResolveAllResult> {
         const args = readDocumentArgs(arg);
@@ -116,9 +116,8 @@ export class OutcomeCommands {
         const snap = await this.read(args, s => ({ kind: 'snapshot' as const, text: s.text, model: s.model }));
         if (snap.kind === 'refused') return { ...none, ...this.refuse(snap.reason) };
         if (!await umpireSetting(this.shared, 'outcomes.recordNewSeeds', true)) {
-            // A dry run counts the actions that would need a new seed, to ask once for all of them.
-            let needing = 0;
-            await resolveAllText(snap.text, text => this.checker.check(text), { newSeed: () => { needing++; return 0; } }).catch(() => undefined);
+            // The actions that will be written and have neither dice nor a seed: asked once for all of them.
+            const needing = snap.model.actions.filter(a => needsOutcome(snap.model, a) && needsNewSeed(snap.model, a)).length;
             if (needing > 0) {
                 const answer = await this.editor.ask(
                     `${needing} action${needing > 1 ? 's have' : ' has'} neither dice entered nor a seed. Draw new seeds and record them?`,

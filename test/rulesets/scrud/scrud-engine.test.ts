@@ -10,18 +10,10 @@ import { buildScrudInput, enteredScrudDice } from '../../../src/rulesets/scrud/s
 import { AVERAGE, D6, dieNamed, faceDistribution, type Die } from '../../../src/core/dice.js';
 import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnit } from '../../../src/rulesets/scrud/engine/scrud-engine.js';
 import { parse as supportParse } from '../../support/services.js';
+import { scrudEngagement, scrudUnit } from '../../support/scrud-input.js';
 
-function unit(force: string, name: string, arm: string, modifier: number, die: Die = D6): ScrudUnit {
-    return { id: `${force}.${name}`, force, unit: name, arm, die, modifier };
-}
-
-function engagement(attacker: ScrudUnit[], defender: ScrudUnit[], pooled = false): ScrudInput {
-    return {
-        attacker: { force: attacker[0].force, units: attacker },
-        defender: { force: defender[0].force, units: defender },
-        pooled
-    };
-}
+const unit = scrudUnit;
+const engagement = scrudEngagement;
 
 /** One row per unit: what an umpire would read off the table. */
 function table(outcome: ScrudOutcome) {

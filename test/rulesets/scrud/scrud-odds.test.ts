@@ -5,17 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { AVERAGE, D6, dieNamed, type Die } from '../../../src/core/dice.js';
+import { AVERAGE, D6, dieNamed } from '../../../src/core/dice.js';
 import { adjust, resolveScrud, SCRUD_RESULTS, type ScrudInput, type ScrudResult, type ScrudUnit } from '../../../src/rulesets/scrud/engine/scrud-engine.js';
 import { scrudOdds } from '../../../src/rulesets/scrud/engine/scrud-odds.js';
 import { nestedCountsWithin } from '../../../src/rulesets/scrud/engine/scrud-rout-odds.js';
 import { throwScrudDice } from '../../../src/rulesets/scrud/scrud-report.js';
+import { scrudUnit } from '../../support/scrud-input.js';
 
 const D4 = dieNamed('d4')!;
 
-function unit(force: string, name: string, arm: string, die: Die, modifier: number): ScrudUnit {
-    return { id: `${force}.${name}`, force, unit: name, arm, die, modifier };
-}
+const unit = scrudUnit;
 
 interface Exact { units: Map<string, Record<ScrudResult, number>>, rout: [number, number] }
 
@@ -72,7 +71,7 @@ describe('SCRUD odds: the single pair by hand', () => {
     // d6 v d6, no modifiers. |difference| over the 36 throws: 0 six times, 1 ten, 2 eight, 3 six,
     // 4 or 5 six. So the pair stands off 1/6; when it does not, the loser recoils 5/18, retires 2/9,
     // retreats 1/6 and routs 1/6 of all throws (S6), each equally likely to fall on either side.
-    const odds = scrudOdds(pair([unit('A', 'a', 'foot', D6, 0)], [unit('D', 'd', 'foot', D6, 0)]));
+    const odds = scrudOdds(pair([unit('A', 'a', 'foot', 0, D6)], [unit('D', 'd', 'foot', 0, D6)]));
     const [a, d] = odds.units;
 
     it('gives the pair the hand-worked loser results: 1/6, 5/18, 2/9, 1/6, 1/6', () => {
@@ -97,7 +96,7 @@ describe('SCRUD odds: the single pair by hand', () => {
     });
 
     it('turns and clamps the die (S2): +2 against a d6 never routs and wins 26/36', () => {
-        const o = scrudOdds(pair([unit('A', 'a', 'foot', D6, 2)], [unit('D', 'd', 'foot', D6, 0)]));
+        const o = scrudOdds(pair([unit('A', 'a', 'foot', 2, D6)], [unit('D', 'd', 'foot', 0, D6)]));
         // Attacker adjusted: 3,4,5,6,6,6. The defender routs when 4 or more below:
         // attacker 6 (3 faces) v defender 1 or 2 → 6 throws; attacker 5 v defender 1 → 1 throw: 7/36.
         expect(o.units[0].probabilities.rout).toBe(0);
@@ -107,29 +106,29 @@ describe('SCRUD odds: the single pair by hand', () => {
 
 describe('SCRUD odds agree with brute force through resolveScrud', () => {
     it('on two arms compared apart: foot 2 v 2 with grades, horse 1 v 1', () => {
-        const a = [unit('A', 'Guard', 'foot', D6, 2), unit('A', 'Line', 'foot', D6, 1), unit('A', 'Hussars', 'horse', D6, 0)];
-        const d = [unit('D', 'Grenz', 'foot', D6, 1), unit('D', 'Infantry', 'foot', D6, 0), unit('D', 'Dragoons', 'horse', D6, 0)];
+        const a = [unit('A', 'Guard', 'foot', 2, D6), unit('A', 'Line', 'foot', 1, D6), unit('A', 'Hussars', 'horse', 0, D6)];
+        const d = [unit('D', 'Grenz', 'foot', 1, D6), unit('D', 'Infantry', 'foot', 0, D6), unit('D', 'Dragoons', 'horse', 0, D6)];
         expectAgree(pair(a, d));
         expectAgree(pair(a, d, true));
     });
 
     it('on 4 v 4 in one arm with turned dice (every throw: 4^8 adjusted combinations)', () => {
         // +2 and −2 leave a d6 four distinct adjusted faces; ties between equal modifiers test S4.
-        const a = [2, 2, -2, 2].map((m, i) => unit('A', `a${i}`, 'foot', D6, m));
-        const d = [-2, 2, -2, -2].map((m, i) => unit('D', `d${i}`, 'foot', D6, m));
+        const a = [2, 2, -2, 2].map((m, i) => unit('A', `a${i}`, 'foot', m, D6));
+        const d = [-2, 2, -2, -2].map((m, i) => unit('D', `d${i}`, 'foot', m, D6));
         expectAgree(pair(a, d));
     });
 
     it('on d8 and d10 lines, where a rout has up to six thresholds (the general count DP)', () => {
         const d8 = dieNamed('d8')!, d10 = dieNamed('d10')!;
-        const a = [unit('A', 'a0', 'foot', d10, 0), unit('A', 'a1', 'foot', d8, -1), unit('A', 'a2', 'foot', d8, 1)];
-        const d = [unit('D', 'd0', 'foot', d10, 1), unit('D', 'd1', 'foot', d10, 0)];
+        const a = [unit('A', 'a0', 'foot', 0, d10), unit('A', 'a1', 'foot', -1, d8), unit('A', 'a2', 'foot', 1, d8)];
+        const d = [unit('D', 'd0', 'foot', 1, d10), unit('D', 'd1', 'foot', 0, d10)];
         expectAgree(pair(a, d));
     });
 
     it('on 3 v 3 plain d6 (6^6 throws)', () => {
-        const a = [0, 1, 2].map(i => unit('A', `a${i}`, 'foot', D6, 0));
-        const d = [0, 1, 2].map(i => unit('D', `d${i}`, 'foot', D6, 0));
+        const a = [0, 1, 2].map(i => unit('A', `a${i}`, 'foot', 0, D6));
+        const d = [0, 1, 2].map(i => unit('D', `d${i}`, 'foot', 0, D6));
         expectAgree(pair(a, d));
     });
 
@@ -143,8 +142,8 @@ describe('SCRUD odds agree with brute force through resolveScrud', () => {
         def: fc.array(arbUnit, { minLength: 1, maxLength: 4 }),
         pooled: fc.boolean()
     }).map(({ att, def, pooled }) => pair(
-        att.map((u, i) => unit('A', `a${i}`, u.arm, u.die, u.modifier)),
-        def.map((u, i) => unit('D', `d${i}`, u.arm, u.die, u.modifier)), pooled));
+        att.map((u, i) => unit('A', `a${i}`, u.arm, u.modifier, u.die)),
+        def.map((u, i) => unit('D', `d${i}`, u.arm, u.modifier, u.die)), pooled));
 
     it('on random small cases: up to 4 dice a side, mixed dice, modifiers, arms and pooling', () => {
         fc.assert(fc.property(arbInput, input => {
@@ -169,8 +168,8 @@ describe('SCRUD odds agree with brute force through resolveScrud', () => {
 describe('SCRUD odds agree with a seeded Monte Carlo of the real resolver', () => {
     it('on 12 v 11 foot and 4 v 3 horse, every unit and label within 4 standard errors', () => {
         const mods = [2, 1, 1, 0, 0, 0, -1, 0, 1, 2, -1, 0];
-        const a = [...mods.map((m, i) => unit('A', `f${i}`, 'foot', D6, m)), ...[0, 1, 0, -1].map((m, i) => unit('A', `h${i}`, 'horse', D6, m))];
-        const d = [...mods.slice(1).map((m, i) => unit('D', `f${i}`, 'foot', D6, -m)), ...[1, 0, 0].map((m, i) => unit('D', `h${i}`, 'horse', D6, m))];
+        const a = [...mods.map((m, i) => unit('A', `f${i}`, 'foot', m, D6)), ...[0, 1, 0, -1].map((m, i) => unit('A', `h${i}`, 'horse', m, D6))];
+        const d = [...mods.slice(1).map((m, i) => unit('D', `f${i}`, 'foot', -m, D6)), ...[1, 0, 0].map((m, i) => unit('D', `h${i}`, 'horse', m, D6))];
         const input = pair(a, d);
         const samples = 10_000;
         const counts = new Map<string, Record<string, number>>();
