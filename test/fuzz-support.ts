@@ -338,3 +338,38 @@ export const scrudScenario: fc.Arbitrary<string> = fc.record({
     return lines.join('\n') + '\n';
 });
 
+/** A run of 1–12 lines from an example, mutated: small inputs, so that many can be tried. */
+export function mutatedPiece(all: readonly Example[]): fc.Arbitrary<string> {
+    return fc.record({ example: fc.constantFrom(...all), from: fc.nat(), length: fc.integer({ min: 1, max: 12 }), mutations: fc.array(mutation, { maxLength: 4 }) })
+        .map(({ example, from, length, mutations }) => {
+            const lines = example.text.split('\n');
+            const start = from % lines.length;
+            return mutate(lines.slice(start, start + length).join('\n'), mutations);
+        });
+}
+
+/** The cheap core check: parse, link and validate; every diagnostic inside the document, at most 200 + 1. */
+export async function diagnosticProblems(text: string): Promise<string[]> {
+    const doc = await build(text);
+    const problems: string[] = [];
+    const diagnostics = doc.diagnostics ?? [];
+    for (const d of diagnostics) {
+        const p = rangeProblem(doc, `diagnostic ${String(d.code)} "${d.message}"`, d.range);
+        if (p) problems.push(p);
+    }
+    if (diagnostics.length > 201) problems.push(`${diagnostics.length} diagnostics published (cap is 200 + 1)`);
+    return problems;
+}
+
+/** The odds of a generated SCRUD engagement: one entry per unit, each summing to 1. */
+export async function scrudOddsProblems(text: string): Promise<string[]> {
+    const doc = await build(text, 'odds-random');
+    const errors = (doc.diagnostics ?? []).filter(d => d.severity === 1);
+    if (errors.length > 0) return errors.map(e => `generated scenario has an error: ${e.message}`);
+    const model = modelOf(doc.parseResult.value);
+    const odds = oddsForAction(model, model.actions[0]);
+    if ('problem' in odds) return [String(odds.problem)];
+    const units = [...model.forces.values()].reduce((n, f) => n + f.units.length, 0);
+    if (odds.units.length !== units) return [`odds for ${odds.units.length} units of ${units}`];
+    return oddsProblems(odds.units);
+}
