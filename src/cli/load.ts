@@ -46,7 +46,10 @@ export async function loadFile(file: string): Promise<LoadedFile> {
 
 export async function loadText(file: string, text: string): Promise<LoadedFile> {
     const svc = battleServices();
-    const uri = URI.file(path.resolve(file));
+    // Langium picks the language by the file's extension: a scenario kept as `notes.txt` (or read
+    // from /dev/stdin) is checked as .battle, and its problems still name the file as given.
+    const resolved = path.resolve(file);
+    const uri = URI.file(resolved.endsWith('.battle') ? resolved : `${resolved}.battle`);
     const documents = svc.shared.workspace.LangiumDocuments;
     if (documents.hasDocument(uri)) documents.deleteDocument(uri);
     const document = svc.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri);

@@ -70,6 +70,24 @@ describe('umpire resolve --json on the seed\'s worked example', () => {
 });
 
 describe('umpire check', () => {
+    it('checks a scenario kept under another extension as .battle, naming the file as given', () => {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-ext-'));
+        try {
+            const notes = path.join(dir, 'notes.txt');
+            fs.copyFileSync('examples/broken-scrud.battle', notes);
+            const r = umpire('check', notes);
+            expect(r.code).toBe(1);
+            expect(r.stderr).not.toMatch(NO_STACK);
+            expect(r.stdout.split('\n')[0]).toBe(`${notes}:7:7 error duplicate-name There is already a grade named 'Elite'.`);
+            fs.copyFileSync('examples/scrud-seed.battle', notes);
+            const resolved = umpire('resolve', notes);
+            expect(resolved.code).toBe(0);
+            expect(resolved.stdout).toContain('Result: Defender foot: 3 stand-off, 1 recoil, 2 retire');
+        } finally {
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
     it('prints one located diagnostic per mistake in examples/broken-scrud.battle and exits 1', () => {
         const file = 'examples/broken-scrud.battle';
         const r = umpire('check', file);
