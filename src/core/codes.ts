@@ -24,6 +24,7 @@ export const Codes = {
     countTooLarge: 'count-too-large',
     unknownDie: 'unknown-die',
     unknownOption: 'unknown-option',
+    gradeAsArm: 'grade-as-arm',
     // References in actions
     unitIndexRange: 'unit-index-range',
     // Engagements

@@ -3,6 +3,12 @@ import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
 import { Codes } from '../core/codes.js';
 import { LIMIT_MARK } from './battle-document-factory.js';
 
+/**
+ * Where each code is explained: the editor links a problem's code to its row of docs/diagnostics.md
+ * (`codeDescription`). The repository is package.json's; a test keeps the two in step.
+ */
+export const DIAGNOSTICS_DOC = 'https://github.com/umpire-dev/umpire/blob/HEAD/docs/diagnostics.md';
+
 /** The most problems published for one file; garbage would otherwise flood the editor. */
 export const MAX_DIAGNOSTICS = 200;
 
@@ -12,12 +18,12 @@ export const MAX_DIAGNOSTICS = 200;
  */
 export class BattleDocumentValidator extends DefaultDocumentValidator {
     override async validateDocument(document: LangiumDocument, options?: ValidationOptions, cancelToken?: CancellationToken): Promise<Diagnostic[]> {
-        const diagnostics = (await super.validateDocument(document, options, cancelToken)).map(d => this.translate(d));
+        const diagnostics = (await super.validateDocument(document, options, cancelToken)).map(d => withLink(this.translate(d)));
         if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
         const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
         const last = kept[kept.length - 1];
         kept.push({
-            severity: 1, range: last.range, code: Codes.tooManyProblems, source: 'umpire',
+            severity: 1, range: last.range, code: Codes.tooManyProblems, source: 'umpire', codeDescription: { href: `${DIAGNOSTICS_DOC}#${Codes.tooManyProblems}` },
             message: `…and ${diagnostics.length - MAX_DIAGNOSTICS} more problems in this file. Fix the ones above first.`
         });
         return kept;
@@ -36,6 +42,11 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
         }
         return { ...d, source: 'umpire' };
     }
+}
+
+/** The link from a problem's code to its explanation. */
+function withLink(d: Diagnostic): Diagnostic {
+    return typeof d.code === 'string' ? { ...d, codeDescription: { href: `${DIAGNOSTICS_DOC}#${d.code}` } } : d;
 }
 
 /** Token names as an umpire would say them. */

@@ -70,6 +70,18 @@ describe('umpire resolve --json on the seed\'s worked example', () => {
 });
 
 describe('umpire check', () => {
+    it('prints what the extension\'s problem matcher reads: every line of a broken file, each part in place', () => {
+        const matcher = JSON.parse(fs.readFileSync('package.json', 'utf8')).contributes.problemMatchers[0];
+        const pattern = new RegExp(matcher.pattern.regexp);
+        const lines = umpire('check', 'examples/broken-scrud.battle').stdout.trimEnd().split('\n');
+        for (const line of lines) {
+            const m = pattern.exec(line);
+            expect(m, line).not.toBeNull();
+            expect([m![matcher.pattern.file], m![matcher.pattern.severity]]).toEqual(['examples/broken-scrud.battle', expect.stringMatching(/^(error|warning|info)$/)]);
+            expect(line.endsWith(m![matcher.pattern.message])).toBe(true);
+        }
+    });
+
     it('checks a scenario kept under another extension as .battle, naming the file as given', () => {
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-ext-'));
         try {
@@ -92,7 +104,7 @@ describe('umpire check', () => {
         const file = 'examples/broken-scrud.battle';
         const r = umpire('check', file);
         expect(r.code).toBe(1);
-        expect(r.stderr).toBe('');
+        expect(r.stderr).toMatch(/^12 problems \((\d+ errors?)(, \d+ warnings?)?\) in 1 file\n$/);
         const lines = r.stdout.trimEnd().split('\n');
         const format = /^examples\/broken-scrud\.battle:(\d+):(\d+) (error|warning) ([a-z-]+) (.+)$/;
         expect(lines.every(l => format.test(l))).toBe(true);
@@ -109,9 +121,9 @@ describe('umpire check', () => {
         expect(lines.map(l => { const m = format.exec(l)!; return `${m[1]} ${m[4]}`; })).toEqual(commented);
     });
 
-    it('is silent and exits 0 on the clean examples', () => {
+    it('says in one line that the clean examples are clean, and exits 0', () => {
         const r = umpire('check', 'examples/scrud-seed.battle', 'examples/scrud-ridge.battle');
-        expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+        expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '0 problems in 2 files\n']);
     });
 
     it('prints diagnostics, not a stack trace, for a file of random bytes', () => {

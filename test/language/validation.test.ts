@@ -12,6 +12,8 @@ import { outcomeBlock } from '../../src/core/outcome-block.js';
 import { isUnresolvable, resolveAction } from '../../src/core/resolve.js';
 import { marked } from '../support/marked.js';
 import { parse, validate } from '../support/services.js';
+import { builtInRulesets } from '../../src/rulesets/registry.js';
+import { DIAGNOSTICS_DOC } from '../../src/language/battle-document-validator.js';
 
 async function diagnose(text: string): Promise<Diagnostic[]> {
     return (await validate(text)).diagnostics;
@@ -218,9 +220,19 @@ describe('no code fires on a valid file', () => {
 });
 
 describe('docs/diagnostics.md', () => {
-    it('lists every code', () => {
+    const every = [...Object.values(Codes), ...builtInRulesets().all().flatMap(r => Object.values(r.codes))];
+
+    it('lists every code, the core\'s and each rule set\'s, each row with its anchor', () => {
         const doc = fs.readFileSync('docs/diagnostics.md', 'utf8');
-        const missing = Object.values(Codes).filter(code => !doc.includes(`\`${code}\``));
-        expect(missing, 'every code in codes.ts needs a row in docs/diagnostics.md').toEqual([]);
+        const missing = every.filter(code => !doc.includes(`<a id="${code}"></a>\`${code}\``));
+        expect(missing, 'every code needs a row in docs/diagnostics.md').toEqual([]);
+    });
+
+    it('each problem links its code to that row, in the repository package.json names', async () => {
+        const repository = JSON.parse(fs.readFileSync('package.json', 'utf8')).repository.url.replace(/\.git$/, '');
+        expect(DIAGNOSTICS_DOC).toBe(`${repository}/blob/HEAD/docs/diagnostics.md`);
+        const diagnostics = await diagnose('rules scrud\ngrade Elite +9\nforce A { unit U foot Elit }\n');
+        expect(diagnostics.length).toBeGreaterThan(1);
+        for (const d of diagnostics) expect(d.codeDescription?.href).toBe(`${DIAGNOSTICS_DOC}#${d.code}`);
     });
 });

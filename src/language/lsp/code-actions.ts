@@ -85,6 +85,7 @@ export const FIXES: Record<string, Fix> = {
         return labels.filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
     }),
     [Codes.rulesNotSupported]: replacementsFix,
+    [Codes.gradeAsArm]: replacementsFix,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;
         return last ? [quickFix(c, 'Add a reason', [insertAt(c, last.end, ', reason "…"')], true)] : [];

@@ -50,7 +50,14 @@ export function checkForce(force: Force, accept: ValidationAcceptor): void {
 }
 
 export function checkUnit(unit: Unit, accept: ValidationAcceptor): void {
-    const limits = modelOf(unit).limits;
+    const model = modelOf(unit);
+    const limits = model.limits;
+    // `unit F Veteran`: the grade written where the arm goes reads as an arm named Veteran.
+    if (unit.arm && !unit.grade && model.grades.has(unit.arm)) {
+        const arms = model.ruleset?.vocabulary.arms ?? [];
+        accept('warning', `'${unit.arm}' is a grade, written where the unit's arm goes: a unit line is 'unit Name arm [grade]', e.g. 'unit ${unit.name} ${arms[0] ?? 'foot'} ${unit.arm}'.`,
+            { node: unit, property: 'arm', code: Codes.gradeAsArm, data: { replacements: arms.map(arm => `${arm} ${unit.arm}`) } });
+    }
     if (unit.count !== undefined) {
         const n = unitCount(unit);
         if (n === 0) {

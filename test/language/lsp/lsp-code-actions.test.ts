@@ -232,6 +232,16 @@ describe('quick fixes', () => {
         expect(actions[0].command?.arguments?.[0]).toMatchObject({ action: 'Ridge' });
     });
 
+    it('puts the arm before a grade written in its place, and names a known rule set', async () => {
+        const text = 'rules scrud\ngrade Veteran +1\nforce A {\n  unit Line Veteran\n}\n';
+        const r = await applyFix(text, Codes.gradeAsArm, "Change to 'horse Veteran'");
+        expect(r.text).toBe(text.replace('unit Line Veteran', 'unit Line horse Veteran'));
+        expect(r.codes).not.toContain(Codes.gradeAsArm);
+        const rules = await applyFix('rules scrub\nforce A {\n  unit Line foot\n}\n', Codes.rulesNotSupported, "Change to 'scrud'");
+        expect(rules.text).toBe('rules scrud\nforce A {\n  unit Line foot\n}\n');
+        expect(rules.codes).toEqual([]);
+    });
+
     it('offers nothing for a diagnostic without an obvious fix', async () => {
         const { actions } = await fixesFor(`${SCRUD}engagement E {\n  dice French foot 1 2\n}\n`, Codes.missingSides);
         expect(actions).toEqual([]);

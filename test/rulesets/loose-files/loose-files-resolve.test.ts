@@ -271,7 +271,7 @@ describe('umpire on examples/cowpens.battle', () => {
 
     it('checks clean', () => {
         const r = umpire('check', 'examples/cowpens.battle');
-        expect([r.status, r.stdout.trim(), r.stderr.trim()]).toEqual([0, '', '']);
+        expect([r.status, r.stdout.trim(), r.stderr.trim()]).toEqual([0, '', '0 problems in 1 file']);
     });
 
     it('resolves every action to JSON, with the combat labels and itemised modifiers', () => {
