@@ -1,4 +1,4 @@
-import { formatDiagnostic, hasErrors, loadFile } from './load.js';
+import { formatDiagnostic, hasErrors, inFileOrder, loadFile } from './load.js';
 
 /**
  * `umpire check FILE…`: one located line per problem on stdout (what a problem matcher reads), then
@@ -10,8 +10,7 @@ export async function checkCommand(files: string[], out: (line: string) => void,
     const counts = { error: 0, warning: 0, info: 0 };
     for (const file of files) {
         const loaded = await loadFile(file);
-        const sorted = [...loaded.diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
-        for (const d of sorted) {
+        for (const d of inFileOrder(loaded.diagnostics)) {
             out(formatDiagnostic(file, d));
             const severity = d.severity === 2 ? 'warning' : d.severity === 1 || d.severity === undefined ? 'error' : 'info';
             counts[severity]++;

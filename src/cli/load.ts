@@ -66,6 +66,11 @@ export function formatDiagnostic(file: string, d: Diagnostic): string {
     return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity} ${d.code ?? 'problem'} ${d.message}`;
 }
 
+/** Problems in the order of the file, as `check` and `resolve` both print them. */
+export function inFileOrder(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+    return [...diagnostics].sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+}
+
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
     return diagnostics.some(d => (d.severity ?? 1) === 1);
 }

@@ -6,7 +6,7 @@ import { modelOf } from '../core/model-cache.js';
 import { oddsForAction } from '../core/odds.js';
 import type { OddsReport, UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
-import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile, inFileOrder } from './load.js';
 import { selectActions } from './resolve-command.js';
 
 export interface OddsCliOptions {
@@ -17,7 +17,7 @@ export interface OddsCliOptions {
 export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void): Promise<number> {
     const loaded = await loadFile(file);
     if (hasErrors(loaded.diagnostics)) {
-        for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
         throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);

@@ -3,7 +3,7 @@ import type { ActionModel, ScenarioModel } from '../core/scenario.js';
 import { newSeed } from '../core/dice.js';
 import type { Resolution, ResolutionJson } from '../core/resolution.js';
 import { isUnresolvable, resolveAction } from '../core/resolve.js';
-import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile, inFileOrder } from './load.js';
 
 export interface ResolveCliOptions {
     engagement?: string;
@@ -28,7 +28,7 @@ export function selectActions(model: ScenarioModel, name: string | undefined, fi
 export async function resolveCommand(file: string, options: ResolveCliOptions, out: (line: string) => void): Promise<number> {
     const loaded = await loadFile(file);
     if (hasErrors(loaded.diagnostics)) {
-        for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
         throw new CliError(`${file}: fix the errors above before resolving`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);
@@ -37,6 +37,10 @@ export async function resolveCommand(file: string, options: ResolveCliOptions, o
         const r = resolveAction(model, action, { seed: options.seed, newSeed });
         if (isUnresolvable(r)) throw new CliError(`${file}: ${r.problem}`, 1);
         results.push(r.resolution.json);
+        // The table's dice win over a seed: say so rather than let --seed look ignored.
+        if (options.seed !== undefined && r.dice.kind === 'entered') {
+            process.stderr.write(`umpire: ${action.node.name}: its dice were entered from the table; --seed ${options.seed} is not used for it.\n`);
+        }
         if (!options.json) printResolution(r.resolution, out);
     }
     if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results }, null, 2));

@@ -7,7 +7,7 @@
 import { newSeed } from '../core/dice.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
-import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile } from './load.js';
+import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile, inFileOrder } from './load.js';
 import { printResolution, type ResolveCliOptions } from './resolve-command.js';
 
 export async function resolveWriteCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, io: WriteIo = nodeIo): Promise<number> {
@@ -20,7 +20,7 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
     }
     const loaded = await loadFile(file);
     const original = loaded.text;
-    const errorsOf = (l: LoadedFile) => l.diagnostics.filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
+    const errorsOf = (l: LoadedFile) => inFileOrder(l.diagnostics).filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
     let result;
     try {
         // The file as read is already checked: only the text with the outcomes is checked again.

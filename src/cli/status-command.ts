@@ -4,7 +4,7 @@
  */
 import { modelOf } from '../core/model-cache.js';
 import { statusMarkdown, statusPlainLines, statusTable } from '../core/status-table.js';
-import { CliError, formatDiagnostic, loadFile } from './load.js';
+import { CliError, formatDiagnostic, loadFile, inFileOrder } from './load.js';
 
 export interface StatusCliOptions {
     at?: string;
@@ -15,7 +15,7 @@ export async function statusCommand(file: string, options: StatusCliOptions, out
     const loaded = await loadFile(file);
     const parse = loaded.document.parseResult;
     if (parse.lexerErrors.length > 0 || parse.parserErrors.length > 0) {
-        for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
         throw new CliError(`${file}: fix the syntax errors above first`, 1);
     }
     // Other errors do not stop the table (it shows what the file says), but the umpire is told.
