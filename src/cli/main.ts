@@ -9,6 +9,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { ResolveCliOptions } from './resolve.js';
 import type { StatusCliOptions } from './status.js';
+import type { ReportCliOptions } from './report.js';
 import { MAX_SEED } from '../core/dice.js';
 import { CommandError } from '../core/command-error.js';
 import { RULESET_COMMANDS } from '../rulesets/commands.js';
@@ -109,6 +110,22 @@ for (const command of RULESET_COMMANDS) {
     cli.addHelpText('after', examples(...command.examples.map(([typed, what]) => [typed, what] as [string, string])))
         .action((options: Record<string, unknown>) => run(async () => command.run(options, out)));
 }
+
+program.command('report')
+    .description('a battle report ready to publish: forces, set-ups, dice, results, exact odds, luck and the state after (docs/reports.md)')
+    .argument('<file>', '.battle file')
+    .option('-t, --turn <turn>', 'only this turn (its number or name), and the state after it')
+    .option('-e, --engagement <name>', 'only this engagement')
+    .option('-f, --format <format>', 'md or html (default: html when --out ends in .html, else md)')
+    .option('-o, --out <file>', 'write to this file (Markdown: its charts as SVG files beside it)')
+    .option('--luck', 'only how each side\'s dice ran against the exact odds')
+    .addHelpText('after', examples(
+        ['umpire report examples/campaign.battle --format html --out r.html', 'one self-contained page'],
+        ['umpire report examples/campaign.battle --out r.md', 'Markdown, with r-*.svg charts beside it'],
+        ['umpire report examples/campaign.battle --turn 2', 'only turn 2 and the state after it'],
+        ['umpire report examples/scrud-ridge.battle --luck', 'how each side\'s dice ran']
+    ))
+    .action((file: string, options: ReportCliOptions) => run(async () => (await import('./report.js')).reportCommand(file, options, out)));
 
 program.command('status')
     .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table; --markdown for a blog')
