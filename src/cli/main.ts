@@ -96,12 +96,15 @@ program.command('odds')
     .argument('<file>', '.battle file')
     .option('-e, --engagement <name>', 'only this engagement')
     .option('--json', 'print the odds as JSON (docs/json.md, "Odds")')
+    .option('--what-if <change>', 'the odds with a changed set-up, beside those as written, and the difference (repeatable; docs/reports.md): '
+        + '"without FACTOR", "with FACTOR on TARGET", "grade FORCE.UNIT GRADE", "option NAME [VALUE]", "without option NAME"', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .addHelpText('after', examples(
         ['umpire odds examples/scrud-ridge.battle', 'every engagement\'s odds'],
+        ['umpire odds examples/scrud-ridge.battle -e Ridge --what-if "without Uphill"', 'what if the French were not uphill?'],
         ['umpire odds examples/ancients-flank.battle -e Ford', 'only the engagement named Ford'],
         ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)']
     ))
-    .action((file: string, options: { engagement?: string, json?: boolean }) => run(async () => (await import('./odds.js')).oddsCommand(file, options, out)));
+    .action((file: string, options: { engagement?: string, json?: boolean, whatIf?: string[] }) => run(async () => (await import('./odds.js')).oddsCommand(file, options, out)));
 
 // Commands the rule sets add (`umpire table`): registered from their own folders.
 for (const command of RULESET_COMMANDS) {
