@@ -61,6 +61,7 @@ export const program = new Command()
         ['umpire resolve campaign.battle --write', 'write every missing outcome into the file'],
         ['umpire odds examples/scrud-ridge.battle', 'exact chances of every result'],
         ['umpire status examples/campaign.battle --markdown', 'the campaign state, for a blog'],
+        ['umpire report examples/campaign.battle --out report.html', 'a battle report to publish (HTML or Markdown)'],
         ['umpire help resolve', 'one command\'s options and examples']
     ) + '\nDocumentation: README.md and docs/ (diagnostics, json, odds, campaigns, rules).\n');
 
