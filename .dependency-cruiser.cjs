@@ -45,6 +45,13 @@ module.exports = {
             to: { path: ['^src/rulesets/', '^src/language/(?!generated/)', '^src/cli/', '^src/extension/', '^node_modules/(vscode|vscode-languageserver|vscode-languageclient)/', '^node_modules/langium/lib/lsp/'] }
         },
         {
+            name: 'report-names-no-rule-set',
+            severity: 'error',
+            comment: 'Battle reports (src/report/) are generic: they use the core and the protocol, never a rule set, the language server, the CLI or the client.',
+            from: { path: '^src/report/' },
+            to: { path: ['^src/rulesets/', '^src/language/(?!generated/)', '^src/cli/', '^src/extension/', '^node_modules/(vscode|vscode-languageserver|vscode-languageclient)/'] }
+        },
+        {
             name: 'rule-set-stays-in-its-folder',
             severity: 'error',
             comment: 'A rule set uses the core, the AST and its own files: not another rule set, the language server, the CLI or the client.',

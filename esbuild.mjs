@@ -20,7 +20,8 @@ const node = {
     platform: 'node',
     target: 'node20',
     outExtension: { '.js': '.cjs' },
-    external: ['vscode'],
+    // `canvas` is Vega's optional text measurer; without it Vega estimates widths, which the reports accept.
+    external: ['vscode', 'canvas'],
     mainFields: ['module', 'main'],
     sourcemap: true,
     minify: !watch,

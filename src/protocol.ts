@@ -17,6 +17,10 @@ export const UmpireCommands = {
     odds: 'umpire.odds',
     /** Server: the campaign state as markdown (arguments: [StatusArgs]); answers a StatusResult. */
     status: 'umpire.status',
+    /** Server: a battle report of the file (arguments: [ReportArgs]); answers a ReportResult. */
+    report: 'umpire.report',
+    /** Client: "Export battle report": writes the server's report beside the file. */
+    exportReport: 'umpire.exportReport',
     /** Client: the Odds panel beside the file (arguments: [OddsArgs]). */
     showOdds: 'umpire.showOdds',
     /** Client: the campaign state beside the file. */
@@ -118,5 +122,22 @@ export interface StatusResult {
     available: boolean;
     /** The table under a heading, ready to show or paste. */
     markdown?: string;
+    reason?: string;
+}
+
+export interface ReportArgs {
+    uri: string;
+    /** 'html' (one self-contained page, the default) or 'md' (charts then come as separate SVG files). */
+    format?: 'html' | 'md';
+    /** Only this turn (its number or name), and the state after it. */
+    turn?: string;
+}
+
+export interface ReportResult {
+    available: boolean;
+    /** The report's text: the page, or the Markdown whose chart links name the files in `charts`. */
+    text?: string;
+    /** Markdown only: each chart's file name (relative to the report, as linked) and its SVG. */
+    charts?: Record<string, string>;
     reason?: string;
 }

@@ -33,7 +33,8 @@ describe('the import checker', () => {
             'core-names-no-rule-set: src/core/bad-core.ts → src/language/lsp/fixture-hover.ts',
             'pure-engines: src/rulesets/scrud/engine/bad-engine.ts → src/core/bad-core.ts',
             'thin-client: src/extension/bad-client.ts → src/rulesets/scrud/engine/bad-engine.ts',
-            'rule-sets-only-through-the-registry: src/extension/bad-client.ts → src/rulesets/scrud/engine/bad-engine.ts'
+            'rule-sets-only-through-the-registry: src/extension/bad-client.ts → src/rulesets/scrud/engine/bad-engine.ts',
+            'report-names-no-rule-set: src/report/bad-report.ts → src/rulesets/scrud/engine/bad-engine.ts'
         ]));
         expect(found.some(f => f.startsWith('no-circular: src/core/loop-'))).toBe(true);
     }, 120_000);

@@ -9,6 +9,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import type { ResolveCliOptions } from './resolve-command.js';
 import type { StatusCliOptions } from './status-command.js';
+import type { ReportCliOptions } from './report.js';
 import { MAX_SEED } from '../core/dice.js';
 import { CommandError } from '../core/command-error.js';
 import { RULESET_COMMANDS } from '../rulesets/ruleset-commands.js';
@@ -60,6 +61,7 @@ export const program = new Command()
         ['umpire resolve campaign.battle --write', 'write every missing outcome into the file'],
         ['umpire odds examples/scrud-ridge.battle', 'exact chances of every result'],
         ['umpire status examples/campaign.battle --markdown', 'the campaign state, for a blog'],
+        ['umpire report examples/campaign.battle --out report.html', 'a battle report to publish (HTML or Markdown)'],
         ['umpire help resolve', 'one command\'s options and examples']
     ) + '\nDocumentation: README.md and docs/ (diagnostics, json, odds, campaigns, rules).\n');
 
@@ -95,12 +97,15 @@ program.command('odds')
     .argument('<file>', '.battle file')
     .option('-e, --engagement <name>', 'only this engagement')
     .option('--json', 'print the odds as JSON (docs/json.md, "Odds")')
+    .option('--what-if <change>', 'the odds with a changed set-up, beside those as written, and the difference (repeatable; docs/reports.md): '
+        + '"without FACTOR", "with FACTOR on TARGET", "grade FORCE.UNIT GRADE", "option NAME [VALUE]", "without option NAME"', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .addHelpText('after', examples(
         ['umpire odds examples/scrud-ridge.battle', 'every engagement\'s odds'],
+        ['umpire odds examples/scrud-ridge.battle -e Ridge --what-if "without Uphill"', 'what if the French were not uphill?'],
         ['umpire odds examples/ancients-flank.battle -e Ford', 'only the engagement named Ford'],
         ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)']
     ))
-    .action((file: string, options: { engagement?: string, json?: boolean }) => run(async () => (await import('./odds-command.js')).oddsCommand(file, options, out)));
+    .action((file: string, options: { engagement?: string, json?: boolean, whatIf?: string[] }) => run(async () => (await import('./odds-command.js')).oddsCommand(file, options, out)));
 
 // Commands the rule sets add (`umpire table`): registered from their own folders.
 for (const command of RULESET_COMMANDS) {
@@ -109,6 +114,22 @@ for (const command of RULESET_COMMANDS) {
     cli.addHelpText('after', examples(...command.examples.map(([typed, what]) => [typed, what] as [string, string])))
         .action((options: Record<string, unknown>) => run(async () => command.run(options, out)));
 }
+
+program.command('report')
+    .description('a battle report ready to publish: forces, set-ups, dice, results, exact odds, luck and the state after (docs/reports.md)')
+    .argument('<file>', '.battle file')
+    .option('-t, --turn <turn>', 'only this turn (its number or name), and the state after it')
+    .option('-e, --engagement <name>', 'only this engagement')
+    .option('-f, --format <format>', 'md or html (default: html when --out ends in .html, else md)')
+    .option('-o, --out <file>', 'write to this file (Markdown: its charts as SVG files beside it)')
+    .option('--luck', 'only how each side\'s dice ran against the exact odds')
+    .addHelpText('after', examples(
+        ['umpire report examples/campaign.battle --format html --out r.html', 'one self-contained page'],
+        ['umpire report examples/campaign.battle --out r.md', 'Markdown, with r-*.svg charts beside it'],
+        ['umpire report examples/campaign.battle --turn 2', 'only turn 2 and the state after it'],
+        ['umpire report examples/scrud-ridge.battle --luck', 'how each side\'s dice ran']
+    ))
+    .action((file: string, options: ReportCliOptions) => run(async () => (await import('./report.js')).reportCommand(file, options, out)));
 
 program.command('status')
     .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table; --markdown for a blog')

@@ -6,12 +6,15 @@ import { modelOf } from '../core/model-cache.js';
 import { oddsForAction } from '../core/odds.js';
 import type { OddsReport, UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
-import { CliError, formatDiagnostic, hasErrors, loadFile, inFileOrder } from './load.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder } from './load.js';
 import { selectActions } from './resolve-command.js';
+import { applyWhatIf, oddsDifference, parseWhatIf } from '../report/what-if.js';
 
 export interface OddsCliOptions {
     engagement?: string;
     json?: boolean;
+    /** Changes to the engagement's set-up, applied in order (docs/reports.md#what-if). */
+    whatIf?: string[];
 }
 
 export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void): Promise<number> {
@@ -21,6 +24,7 @@ export async function oddsCommand(file: string, options: OddsCliOptions, out: (l
         throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);
+    if (options.whatIf && options.whatIf.length > 0) return whatIfCommand(file, loaded.text, options.engagement, options.whatIf, options.json === true, out);
     const reports: OddsReport[] = [];
     const skipped: string[] = [];
     for (const action of selectActions(model, options.engagement, file)) {
@@ -36,6 +40,62 @@ export async function oddsCommand(file: string, options: OddsCliOptions, out: (l
     }
     if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: reports, skipped }, null, 2));
     else for (const s of skipped) out(`(no odds) ${s}`);
+    return 0;
+}
+
+/**
+ * `umpire odds FILE --engagement NAME --what-if CHANGE…`: the odds as written and with the changes,
+ * and the difference per unit and result. The changed set-up is the file's text edited and checked
+ * again through the same services, so both sets of figures come from the same code.
+ */
+async function whatIfCommand(file: string, text: string, engagement: string | undefined, changes: string[], json: boolean, out: (line: string) => void): Promise<number> {
+    if (engagement === undefined) throw new CliError('--what-if needs --engagement NAME: the engagement whose set-up changes');
+    let edited = text;
+    for (const change of changes) {
+        const parsed = parseWhatIf(change);
+        if ('problem' in parsed) throw new CliError(parsed.problem);
+        // Each change is made on the text the previous one left, read afresh.
+        const current = await loadText(file, edited);
+        const model = modelOf(current.document.parseResult.value);
+        const action = selectActions(model, engagement, file)[0];
+        const next = applyWhatIf(model, action, parsed, edited);
+        if (typeof next !== 'string') throw new CliError(`${file}: what if ${change}: ${next.problem}`, 1);
+        edited = next;
+    }
+    const odds = async (source: string, label: string): Promise<OddsReport> => {
+        const loaded = await loadText(file, source);
+        if (hasErrors(loaded.diagnostics)) {
+            for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(`${file} (${label})`, d));
+            throw new CliError(`${file}: the set-up ${label} has the errors above`, 1);
+        }
+        const model = modelOf(loaded.document.parseResult.value);
+        const r = oddsForAction(model, selectActions(model, engagement, file)[0]);
+        if (isUnresolvable(r)) throw new CliError(`${file} (${label}): ${r.problem}`, 1);
+        return r;
+    };
+    const whatIf = changes.join('; ');
+    const before = await odds(text, 'as written');
+    const after = await odds(edited, `what if ${whatIf}`);
+    const difference = oddsDifference(before, after);
+    if (json) {
+        out(JSON.stringify({ file, rules: before.rules, engagement, whatIf: changes, before, after, difference }, null, 2));
+        return 0;
+    }
+    out('As written:');
+    printOdds(before, out);
+    out(`What if ${whatIf}:`);
+    printOdds(after, out);
+    out(`Difference (what if ${whatIf} minus as written), in percentage points:`);
+    const labels = columns(before.units.concat(after.units), 'probabilities');
+    const worse = columns(before.units.concat(after.units), 'atLeast');
+    const pp = (d: number) => (Math.abs(d) < 5e-13 ? '0' : `${d > 0 ? '+' : '−'}${(Math.abs(d) * 100).toFixed(1)}`);
+    table([['unit', ...labels, ...worse.map(l => `≥${l}`)], ...difference.units.map(u =>
+        [u.id, ...labels.map(l => pp(u.probabilities[l] ?? 0)), ...worse.map(l => pp(u.atLeast[l] ?? 0))])], out);
+    out('  per side (expected number of units):');
+    table([['side', ...labels], ...difference.sides.map(s => [s.force, ...labels.map(l => {
+        const d = s.expected[l] ?? 0;
+        return Math.abs(d) < 5e-13 ? '0' : `${d > 0 ? '+' : '−'}${Math.abs(d).toFixed(2)}`;
+    })])], out);
     return 0;
 }
 

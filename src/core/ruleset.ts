@@ -31,6 +31,11 @@ export interface RulesetVocabulary {
     readonly arms: readonly string[];
     /** The per-unit result labels its outcomes write (docs/json.md). */
     readonly results: readonly string[];
+    /**
+     * The results worth odds, from best to worst for the unit that gets them; labels in one group are
+     * as good as each other. Battle reports measure luck against it (docs/reports.md#luck).
+     */
+    readonly resultLadder?: ReadonlyArray<readonly string[]>;
     /** The labels a `dice` line may carry in this action: arms, throws or dice. */
     diceLabels(model: ScenarioModel, line: Dice): readonly string[];
 }

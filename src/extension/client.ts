@@ -14,7 +14,7 @@ import {
     type BaseLanguageClient, type LanguageClientOptions
 } from 'vscode-languageclient';
 import { OddsPanel, type OddsTarget } from './odds-view.js';
-import { UmpireCommands, type StatusArgs, type StatusResult } from '../protocol.js';
+import { UmpireCommands, type ReportArgs, type ReportResult, type StatusArgs, type StatusResult } from '../protocol.js';
 
 /** Makes a (not yet started) client for these options: over Node IPC, or to a web worker. */
 export type ClientFactory = (context: vscode.ExtensionContext, options: LanguageClientOptions) => BaseLanguageClient;
@@ -37,6 +37,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
     context.subscriptions.push(
         vscode.commands.registerCommand(UmpireCommands.showOdds, (target?: OddsTarget) => showOdds(target, output)),
         vscode.commands.registerCommand(UmpireCommands.showStatus, () => showStatus()),
+        vscode.commands.registerCommand(UmpireCommands.exportReport, () => exportReport()),
         vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output))
     );
     await start(context, output);
@@ -109,6 +110,39 @@ async function showStatus(): Promise<void> {
     }
     const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: result.markdown + '\n' });
     await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+}
+
+/**
+ * "Umpire: Export battle report" (issue 17): the server's `umpire.report` (the same report as
+ * `umpire report`, docs/reports.md) written beside the file: NAME-report.html, or NAME-report.md
+ * with its SVG charts. Works through vscode.workspace.fs, so also in the web extension.
+ */
+async function exportReport(): Promise<void> {
+    const editor = activeBattle();
+    if (!editor || !client) {
+        void vscode.window.showInformationMessage('Open a .battle file to export its battle report.');
+        return;
+    }
+    const picked = await vscode.window.showQuickPick([
+        { label: 'HTML', description: 'one self-contained page', format: 'html' as const },
+        { label: 'Markdown', description: 'with its charts as SVG files beside it', format: 'md' as const }
+    ], { title: 'Export battle report' });
+    if (!picked) return;
+    const source = editor.document.uri;
+    const args: ReportArgs = { uri: source.toString(), format: picked.format };
+    const result = await client.sendRequest(ExecuteCommandRequest.type, { command: UmpireCommands.report, arguments: [args] }) as ReportResult | null;
+    if (!result?.available || result.text === undefined) {
+        void vscode.window.showWarningMessage(result?.reason ?? 'The battle report could not be made.');
+        return;
+    }
+    const folder = vscode.Uri.joinPath(source, '..');
+    const base = source.path.split('/').pop()!.replace(/\.[^.]*$/, '');
+    const target = vscode.Uri.joinPath(folder, `${base}-report.${picked.format}`);
+    const encode = (text: string) => new TextEncoder().encode(text);
+    for (const [name, svg] of Object.entries(result.charts ?? {})) await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder, name), encode(svg));
+    await vscode.workspace.fs.writeFile(target, encode(result.text));
+    if (picked.format === 'md') await vscode.window.showTextDocument(target, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    else void vscode.window.showInformationMessage(`Battle report written to ${vscode.workspace.asRelativePath(target)}.`);
 }
 
 function activeBattle(): vscode.TextEditor | undefined {

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextDocumentEdit, type CodeLens, type MarkupContent } from 'vscode-languageserver-protocol/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ensureServerBundle, LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult } from './lsp-harness.js';
+import type { ReportResult } from '../../src/protocol.js';
 
 // The worked example's result, as the SCRUD seed (docs/rules/scrud.md) states it.
 const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
@@ -41,7 +42,7 @@ describe('the bundled language server over stdio', () => {
         const caps = session.initializeResult!.capabilities;
         expect(caps.codeLensProvider).toBeTruthy();
         expect(caps.executeCommandProvider?.commands).toEqual(
-            expect.arrayContaining(['umpire.resolve', 'umpire.reroll', 'umpire.resolveAll', 'umpire.odds']));
+            expect.arrayContaining(['umpire.resolve', 'umpire.reroll', 'umpire.resolveAll', 'umpire.odds', 'umpire.report']));
     });
 
     it('reports no problem in any example but the broken ones, and problems with codes in those', async () => {
@@ -162,6 +163,23 @@ describe('the bundled language server over stdio', () => {
         const again = await session.executeCommand('umpire.resolveAll', [{ uri, version: session.document(uri).version }]) as ResolveAllResult;
         expect(again.resolved).toEqual([]);
         expect(session.document(uri).getText()).toBe(text);
+    });
+
+    it('umpire.report gives the same HTML page as the CLI\'s umpire report, and a reason for a broken file', async () => {
+        const uri = await session.open('campaign.battle');
+        expect(await session.diagnosticsFor(uri)).toEqual([]);
+        const out = path.join(workspace, 'campaign-cli.html');
+        const cli = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'cli', 'main.cjs'), 'report', path.join(workspace, 'campaign.battle'), '--out', out], { encoding: 'utf8' });
+        expect(cli.status, cli.stderr).toBe(0);
+        const result = await session.executeCommand('umpire.report', [{ uri, format: 'html' }]) as ReportResult;
+        expect(result.available).toBe(true);
+        expect(result.text).toBe(fs.readFileSync(out, 'utf8'));
+        const md = await session.executeCommand('umpire.report', [{ uri, format: 'md', turn: '1' }]) as ReportResult;
+        expect(Object.keys(md.charts ?? {})).toEqual(['campaign-Ford-odds.svg', 'campaign-luck.svg']);
+        expect(md.text).toContain('![Odds of Ford](campaign-Ford-odds.svg)');
+        const broken = await session.open('broken.battle');
+        await session.diagnosticsFor(broken);
+        expect(await session.executeCommand('umpire.report', [{ uri: broken }])).toEqual({ available: false, reason: 'Fix the errors in the file before writing a report.' });
     });
 
     it('shows a hover on a unit', async () => {

@@ -9,6 +9,7 @@ import { modelOf } from '../../core/model-cache.js';
 import { UmpireCommands } from '../../protocol.js';
 import { connectionEditor, OutcomeCommands } from './outcome-commands.js';
 import { campaignStatus } from './status-request.js';
+import { battleReportCommand } from './report-command.js';
 import type { TextChecker } from '../text-checker.js';
 
 export class BattleCommandHandler extends AbstractExecuteCommandHandler {
@@ -26,6 +27,7 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.resolveAll, (args, token) => commands().resolveAll(args[0], token));
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
         accept(UmpireCommands.status, (args, token) => campaignStatus(this.shared, args[0], token));
+        accept(UmpireCommands.report, (args, token) => battleReportCommand(this.shared, args[0], token));
     }
 }
 

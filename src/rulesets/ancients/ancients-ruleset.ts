@@ -37,6 +37,8 @@ export const ancientsRuleset: Ruleset = {
         options: ['break-die'],
         arms: ['infantry', 'cavalry'],
         results: ANCIENTS_RESULTS,
+        // A7: no test is better than a test held, which is better than giving ground, then destruction.
+        resultLadder: [['untested'], ['holds'], ['gives-ground'], ['destroyed']],
         // A1, A5, A7: a dice line names the throw it records.
         diceLabels: () => DICE_LABELS
     },

@@ -28,6 +28,8 @@ export const looseFilesRuleset: Ruleset = {
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
+        // L3's rows from the unit's side, and fire's effect on its target (L4); a move has no ladder.
+        resultLadder: [...COMBAT_RESULTS.map(r => [r]), ['no-effect'], ['disordered'], ['casualty']],
         diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.

@@ -28,6 +28,8 @@ export const scrudRuleset: Ruleset = {
         options: ['pooled', 'die'],
         arms: ['foot', 'horse', 'guns'],
         results: SCRUD_RESULTS,
+        // S6 read from the unit's side: a win beats a stand-off (or no opponent), then each loss is worse.
+        resultLadder: [['won'], ['stand-off', 'unpaired'], ['recoil'], ['retire'], ['retreat'], ['rout']],
         // S3: a dice line is labelled with the arm it feeds.
         diceLabels: (model, line) => [...new Set(unitsOf(model, line.target).map(u => u.arm))]
     },

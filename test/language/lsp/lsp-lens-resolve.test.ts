@@ -106,9 +106,9 @@ describe('code lenses', () => {
         expect(got.map(l => l.command!.arguments![0].action)).not.toContain('Second');
     });
 
-    it('advertises the server commands, and not the client-side odds panel', () => {
+    it('advertises the server commands, and not the client-side odds panel or report export', () => {
         const names = shared.lsp.ExecuteCommandHandler!.commands;
-        expect(names.sort()).toEqual(['umpire.odds', 'umpire.reroll', 'umpire.resolve', 'umpire.resolveAll', 'umpire.status']);
+        expect(names.sort()).toEqual(['umpire.odds', 'umpire.report', 'umpire.reroll', 'umpire.resolve', 'umpire.resolveAll', 'umpire.status']);
     });
 });
 

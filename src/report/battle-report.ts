@@ -1,0 +1,140 @@
+/**
+ * A battle report (issue 17, docs/reports.md): what the file records, gathered once, whatever the
+ * rule set. The forces, each fought action's set-up, dice, pair-by-pair results and summary (replayed
+ * from the written outcome through src/core/resolve.ts), the exact odds faced beforehand
+ * (src/core/odds.ts) and how lucky the written result was (./luck.ts), and the campaign state after
+ * (src/core/status-table.ts). Rendering is separate (./render.ts): this is plain data.
+ */
+import type { OddsReport } from '../protocol.js';
+import { oddsForAction } from '../core/odds.js';
+import { isUnresolvable, outcomeStatus, replayOutcome } from '../core/resolve.js';
+import { statusTable, type StatusTable } from '../core/status-table.js';
+import { targetText, turnLabel, unquote, type ActionModel, type ScenarioModel } from '../core/scenario.js';
+import { sideLuck, unitLuck, type SideLuck, type UnitLuck } from './luck.js';
+
+interface ForceRow {
+    force: string;
+    unit: string;
+    arm: string;
+    grade: string;
+}
+
+export interface ActionReport {
+    name: string;
+    kind: string;
+    /** "1 "The ford"", or undefined outside turns. */
+    turn: string | undefined;
+    /** The action's statements as written (sides, factors, dice, seed), without the outcome. */
+    setup: string;
+    /** "seed 6", "dice entered at the table", or why there is no written outcome. */
+    dice: string;
+    /** Whether the written outcome still follows from the file (see `outcomeStatus`). */
+    record: 'current' | 'stale' | 'hand-written' | 'dice-changed' | 'unresolvable' | 'none';
+    /** Pair-by-pair lines: the resolution's text when current, else the outcome lines as written. */
+    lines: string[];
+    summary: string | undefined;
+    odds: OddsReport | { problem: string };
+    luck: UnitLuck[];
+    sides: SideLuck[];
+}
+
+export interface BattleReport {
+    title: string;
+    rules: string;
+    forces: ForceRow[];
+    actions: ActionReport[];
+    /** Per side over every action reported: the campaign's luck (`umpire report --luck`). */
+    luck: SideLuck[];
+    state: StatusTable | { problem: string };
+}
+
+export interface ReportOptions {
+    /** Only the actions of this turn (its number, name or title), and the state after it. */
+    turn?: string;
+    /** Only the action with this name. */
+    engagement?: string;
+}
+
+/** Every unit with its arm and grade (value and stats as written). */
+function forceRows(model: ScenarioModel): ForceRow[] {
+    const rows: ForceRow[] = [];
+    for (const force of model.forces.values()) {
+        for (const u of force.units) {
+            const grade = u.grade;
+            const detail = grade?.$cstNode?.text.replace(/^grade\s+\S+\s*/, '').replace(/^\{\s*|\s*\}$/g, '').trim();
+            rows.push({ force: force.name, unit: u.id.slice(force.name.length + 1), arm: u.arm, grade: grade ? `${grade.name}${detail ? ` (${detail})` : ''}` : '—' });
+        }
+    }
+    return rows;
+}
+
+function turnText(action: ActionModel): string | undefined {
+    const label = turnLabel(action.turn);
+    if (label === undefined) return undefined;
+    return action.turn?.title ? `${label} "${unquote(action.turn.title)}"` : label;
+}
+
+function matchesTurn(action: ActionModel, turn: string): boolean {
+    const t = action.turn;
+    return t !== undefined && (turnLabel(t) === turn || (t.title !== undefined && unquote(t.title) === turn));
+}
+
+/** One action: its set-up, its record, its odds and the luck of what was written. */
+export function actionReport(model: ScenarioModel, action: ActionModel): ActionReport {
+    const node = action.node;
+    const setup = node.statements.map(s => s.$cstNode?.text ?? '').filter(t => t.length > 0).join('\n');
+    const outcome = node.outcome;
+    const status = outcomeStatus(model, action);
+    let lines: string[] = [];
+    let dice = 'not yet fought: no written outcome';
+    if (outcome) {
+        dice = outcome.entered ? 'dice entered at the table' : `seed ${outcome.seed ?? 0}`;
+        const replay = status.kind === 'current' ? replayOutcome(model, action) : undefined;
+        lines = replay && !isUnresolvable(replay) ? replay.resolution.text : outcome.lines.map(l => l.$cstNode?.text ?? '');
+    }
+    const odds = oddsForAction(model, action);
+    const ladder = model.ruleset?.vocabulary.resultLadder ?? [];
+    const luck: Array<UnitLuck & { probabilities: Record<string, number> }> = [];
+    if (outcome && !isUnresolvable(odds)) {
+        const byId = new Map(odds.units.map(u => [u.id, u]));
+        for (const line of outcome.lines) {
+            const u = byId.get(targetText(line.unit));
+            const l = u && unitLuck(ladder, u.probabilities, line.result);
+            if (u && l) luck.push({ id: u.id, force: u.force, result: line.result, ...l, probabilities: u.probabilities });
+        }
+    }
+    return {
+        name: node.name, kind: node.kind, turn: turnText(action), setup, dice,
+        record: status.kind, lines, summary: outcome?.summary !== undefined ? unquote(outcome.summary) : undefined,
+        odds, luck: luck.map(({ probabilities: _p, ...u }) => u), sides: sideLuck(luck)
+    };
+}
+
+/** The whole report, or a problem (an unknown turn or engagement) in umpire words. */
+export function battleReport(model: ScenarioModel, options: ReportOptions = {}): BattleReport | { problem: string } {
+    let actions = [...model.actions];
+    if (options.turn !== undefined) actions = actions.filter(a => matchesTurn(a, options.turn!));
+    if (options.engagement !== undefined) {
+        const named = model.actions.filter(a => a.node.name === options.engagement);
+        if (named.length === 0) return { problem: `no engagement named '${options.engagement}' (there are: ${model.actions.map(a => a.node.name).join(', ') || 'none'})` };
+        actions = actions.filter(a => named.includes(a));
+    }
+    const state = statusTable(model, options.turn);
+    if (options.turn !== undefined && 'problem' in state) return state;
+    const reports = actions.map(a => actionReport(model, a));
+    // The campaign's luck: every measured unit result of the actions reported, per side.
+    const all = reports.flatMap(r => r.sides);
+    const luck = new Map<string, SideLuck>();
+    for (const s of all) {
+        const t = luck.get(s.force);
+        if (!t) { luck.set(s.force, { ...s, expected: { ...s.expected }, actual: { ...s.actual } }); continue; }
+        t.meanPercentile = (t.meanPercentile * t.units + s.meanPercentile * s.units) / (t.units + s.units);
+        t.units += s.units;
+        for (const [k, v] of Object.entries(s.expected)) t.expected[k] = (t.expected[k] ?? 0) + v;
+        for (const [k, v] of Object.entries(s.actual)) t.actual[k] = (t.actual[k] ?? 0) + v;
+    }
+    return {
+        title: model.title ?? 'Battle report', rules: model.ruleset?.title ?? model.rules,
+        forces: forceRows(model), actions: reports, luck: [...luck.values()], state
+    };
+}

@@ -1,0 +1,122 @@
+/**
+ * What-ifs (issue 17, docs/reports.md#what-if): a change to one engagement's set-up, made as an
+ * edit of the scenario's text, so that the changed file is checked and its odds computed by exactly
+ * the services that read the original (nothing is recomputed by hand, so the figures are as exact as
+ * the odds themselves). The changes an umpire asks for:
+ *   `without Uphill`            every `factor Uphill` of the engagement removed
+ *   `with Uphill on French`     a `factor Uphill on French` line added to the engagement
+ *   `grade French.Ligne Guard`  the unit's declaration given another grade (all its instances)
+ *   `option pooled` / `option die d8` / `without option pooled`   a rule-set option set or removed
+ */
+import { GrammarUtils } from 'langium';
+import type { OddsReport } from '../protocol.js';
+import type { ActionModel, ScenarioModel } from '../core/scenario.js';
+import { isFactor, type Factor } from '../language/generated/ast.js';
+
+type WhatIf =
+    | { kind: 'without', modifier: string }
+    | { kind: 'with', modifier: string, target: string }
+    | { kind: 'grade', unit: string, grade: string }
+    | { kind: 'option', name: string, value?: string }
+    | { kind: 'without-option', name: string };
+
+const NAME = '[\\p{L}_][\\p{L}\\p{N}_-]*';
+
+export function parseWhatIf(text: string): WhatIf | { problem: string } {
+    const t = text.trim().replace(/\s+/g, ' ');
+    let m: RegExpMatchArray | null;
+    if ((m = t.match(new RegExp(`^without option (${NAME})$`, 'u')))) return { kind: 'without-option', name: m[1] };
+    if ((m = t.match(new RegExp(`^without (${NAME})$`, 'u')))) return { kind: 'without', modifier: m[1] };
+    if ((m = t.match(new RegExp(`^with (${NAME}) on (\\S.*)$`, 'u')))) return { kind: 'with', modifier: m[1], target: m[2] };
+    if ((m = t.match(new RegExp(`^grade (${NAME}\\.${NAME}) (${NAME})$`, 'u')))) return { kind: 'grade', unit: m[1], grade: m[2] };
+    if ((m = t.match(new RegExp(`^option (${NAME})(?: (\\S+))?$`, 'u')))) return { kind: 'option', name: m[1], value: m[2] };
+    return { problem: `'${text}' is not a what-if: write 'without FACTOR', 'with FACTOR on TARGET', 'grade FORCE.UNIT GRADE', 'option NAME [VALUE]' or 'without option NAME'` };
+}
+
+interface Edit { offset: number, end: number, text: string }
+
+function applyEdits(text: string, edits: Edit[]): string {
+    let out = text;
+    for (const e of [...edits].sort((a, b) => b.offset - a.offset)) out = out.slice(0, e.offset) + e.text + out.slice(e.end);
+    return out;
+}
+
+/** The whole line of a node, with its line break: what removing a statement removes. */
+function lineOf(text: string, offset: number, end: number): Edit {
+    const start = text.lastIndexOf('\n', offset - 1) + 1;
+    const next = text.indexOf('\n', end);
+    return { offset: start, end: next < 0 ? text.length : next + 1, text: '' };
+}
+
+function indentAt(text: string, offset: number): string {
+    const start = text.lastIndexOf('\n', offset - 1) + 1;
+    return /^[ \t]*/.exec(text.slice(start))![0];
+}
+
+/** The scenario's text with the change made to the action, or why it cannot be made. */
+export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: WhatIf, text: string): string | { problem: string } {
+    const node = action.node;
+    const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    switch (change.kind) {
+        case 'without': {
+            const factors = node.statements.filter((s): s is Factor => isFactor(s) && s.modifiers.some(m => m.$refText === change.modifier));
+            if (factors.length === 0) return { problem: `${node.kind} ${node.name} has no factor ${change.modifier}` };
+            return applyEdits(text, factors.map(f => {
+                const cst = f.$cstNode!;
+                const others = f.modifiers.filter(m => m.$refText !== change.modifier).map(m => m.$refText);
+                if (others.length === 0) return lineOf(text, cst.offset, cst.end);
+                const on = text.slice(cst.offset, cst.end).replace(/^factor\s+[^]*?\s+on\s+/, '');
+                return { offset: cst.offset, end: cst.end, text: `factor ${others.join(', ')} on ${on}` };
+            }));
+        }
+        case 'with': {
+            if (!model.modifiers.has(change.modifier)) return { problem: `there is no modifier ${change.modifier} (modifiers: ${[...model.modifiers.keys()].join(', ') || 'none'})` };
+            const last = node.statements.at(-1)?.$cstNode;
+            if (!last) return { problem: `${node.kind} ${node.name} has no statement to add a factor after` };
+            return applyEdits(text, [{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}factor ${change.modifier} on ${change.target}` }]);
+        }
+        case 'grade': {
+            const [force, name] = change.unit.split('.');
+            const unit = model.forces.get(force)?.byName.get(name)?.[0]?.node;
+            if (!unit?.$cstNode) return { problem: `there is no unit ${change.unit}` };
+            if (!model.grades.has(change.grade)) return { problem: `there is no grade ${change.grade} (grades: ${[...model.grades.keys()].join(', ') || 'none'})` };
+            const gradeCst = GrammarUtils.findNodeForProperty(unit.$cstNode, 'grade');
+            if (gradeCst) return applyEdits(text, [{ offset: gradeCst.offset, end: gradeCst.end, text: change.grade }]);
+            const arm = GrammarUtils.findNodeForProperty(unit.$cstNode, 'arm');
+            if (!arm) return { problem: `the unit ${change.unit} has no arm to put a grade after` };
+            return applyEdits(text, [{ offset: arm.end, end: arm.end, text: ` ${change.grade}` }]);
+        }
+        case 'option':
+        case 'without-option': {
+            const line = change.kind === 'option' ? `option ${change.name}${change.value !== undefined ? ` ${change.value}` : ''}` : '';
+            const existing = model.root.options.find(o => o.name === change.name)?.$cstNode;
+            if (existing) return applyEdits(text, [line ? { offset: existing.offset, end: existing.end, text: line } : lineOf(text, existing.offset, existing.end)]);
+            if (!line) return { problem: `the file sets no option ${change.name}` };
+            // A new option goes after the `rules` line (options come before everything else).
+            const rules = GrammarUtils.findNodeForProperty(model.root.$cstNode, 'rules') ?? GrammarUtils.findNodeForProperty(model.root.$cstNode, 'title');
+            const at = rules?.end ?? 0;
+            return applyEdits(text, [{ offset: at, end: at, text: rules ? `${eol}${line}` : `${line}${eol}` }]);
+        }
+    }
+}
+
+interface UnitDifference {
+    id: string;
+    probabilities: Record<string, number>;
+    atLeast: Record<string, number>;
+}
+
+/** After minus before, per unit (matched by id) and label, and per side's expected counts. */
+export function oddsDifference(before: OddsReport, after: OddsReport): { units: UnitDifference[], sides: Array<{ force: string, expected: Record<string, number> }> } {
+    const diff = (a: Record<string, number> = {}, b: Record<string, number> = {}) =>
+        Object.fromEntries([...new Set([...Object.keys(a), ...Object.keys(b)])].map(k => [k, (b[k] ?? 0) - (a[k] ?? 0)]));
+    const afterUnits = new Map(after.units.map(u => [u.id, u]));
+    const afterSides = new Map(after.sides.map(s => [s.force, s]));
+    return {
+        units: before.units.filter(u => afterUnits.has(u.id)).map(u => {
+            const v = afterUnits.get(u.id)!;
+            return { id: u.id, probabilities: diff(u.probabilities, v.probabilities), atLeast: diff(u.atLeast, v.atLeast) };
+        }),
+        sides: before.sides.filter(s => afterSides.has(s.force)).map(s => ({ force: s.force, expected: diff(s.expected, afterSides.get(s.force)!.expected) }))
+    };
+}

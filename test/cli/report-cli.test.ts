@@ -1,0 +1,83 @@
+/**
+ * `umpire report` end to end (docs/reports.md): the HTML is one self-contained file, the Markdown
+ * links SVG files written beside it, the options pick turns and engagements, and mistakes get a message.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { reportCommand, type ReportCliOptions } from '../../src/cli/report.js';
+import { CliError } from '../../src/cli/load.js';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-report-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+async function run(file: string, options: ReportCliOptions): Promise<string> {
+    const lines: string[] = [];
+    await reportCommand(file, options, l => lines.push(l));
+    return lines.join('\n');
+}
+
+/** Every place a page could fetch something: attributes that load, CSS that loads, any URL but the SVG namespaces. */
+function externalReferences(html: string): string[] {
+    const withoutNamespaces = html.replace(/xmlns(:\w+)?="http:\/\/www\.w3\.org\/[^"]*"/g, '');
+    return [
+        ...withoutNamespaces.matchAll(/\b(src|href|xlink:href|srcset|action|poster|data)\s*=\s*["']?[^"'\s>]*/gi),
+        ...withoutNamespaces.matchAll(/url\(|@import|<link\b|<script\b|<iframe\b|<object\b|<embed\b/gi),
+        ...withoutNamespaces.matchAll(/[a-z]+:\/\/[^\s"'<>)]*/gi)
+    ].map(m => m[0]);
+}
+
+describe('umpire report', () => {
+    it('writes examples/campaign.battle as one self-contained HTML file: every engagement, its chart, the state', async () => {
+        const out = path.join(dir, 'r.html');
+        await run('examples/campaign.battle', { format: 'html', out });
+        const html = fs.readFileSync(out, 'utf8');
+        expect(externalReferences(html)).toEqual([]);
+        for (const name of ['Ford', 'Pass', 'Camp']) expect(html).toContain(`<h3>engagement ${name}`);
+        expect(html.match(/<svg class="umpire-chart"/g)).toHaveLength(4);
+        expect(html).toContain('prefers-color-scheme: dark');
+        expect(html).toContain('@media print');
+        expect(html).toContain('Campaign state at the end of the file');
+        expect(externalReferences('<img src="x.png"><a href="https://example.org">')).toHaveLength(3);
+    });
+
+    it('writes Markdown with its charts as SVG files beside it, each linked', async () => {
+        const out = path.join(dir, 'campaign.md');
+        await run('examples/campaign.battle', { out });
+        const md = fs.readFileSync(out, 'utf8');
+        const links = [...md.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map(m => m[1]);
+        // Each action with odds gets a chart, and the written outcomes a luck chart.
+        expect(links).toContain('campaign-luck.svg');
+        for (const link of links) {
+            const svg = fs.readFileSync(path.join(dir, link), 'utf8');
+            expect(svg.startsWith('<svg ')).toBe(true);
+            expect(externalReferences(svg)).toEqual([]);
+        }
+        expect(links.filter(l => l.endsWith('-odds.svg'))).toEqual(['campaign-Ford-odds.svg', 'campaign-Pass-odds.svg', 'campaign-Camp-odds.svg']);
+    });
+
+    it('gives the odds of actions not yet fought, and no luck for them', async () => {
+        const md = await run('examples/scrud-ridge.battle', {});
+        expect(md).toContain('Dice: not yet fought: no written outcome.');
+        expect(md).toContain('No written outcome has odds to measure luck against.');
+        expect(md).not.toContain('![');
+    });
+
+    it('picks one turn (and the state after it), or one engagement', async () => {
+        const md = await run('examples/campaign.battle', { turn: '2' });
+        expect(md).toContain('### engagement Pass');
+        expect(md).not.toContain('### engagement Ford');
+        expect(md).toContain('## Campaign state after turn 2 "The pass"');
+        const one = await run('examples/campaign.battle', { engagement: 'Camp', luck: true });
+        expect(one.startsWith('## Luck')).toBe(true);
+        expect(one).toMatch(/\| Gauls \| 2 \| 40\.3% \|/);
+    });
+
+    it('says what is wrong with a bad turn, engagement or format', async () => {
+        await expect(run('examples/campaign.battle', { turn: '9' })).rejects.toThrow(/there is no turn '9'/);
+        await expect(run('examples/campaign.battle', { engagement: 'Nowhere' })).rejects.toThrow(/no engagement named 'Nowhere' \(there are: Ford, Pass, Camp\)/);
+        await expect(run('examples/campaign.battle', { format: 'pdf' })).rejects.toBeInstanceOf(CliError);
+        await expect(run('examples/broken-scrud.battle', {})).rejects.toThrow(/fix the errors above/);
+    });
+});

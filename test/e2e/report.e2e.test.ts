@@ -1,0 +1,79 @@
+/**
+ * `umpire report … --format html` opened in Debian's Chromium (playwright-core), offline: the page
+ * must show every engagement, its charts and the state table without fetching anything, in light
+ * and dark. Screenshots go to test-output/report/ (run by `npm run test:e2e`, which builds out/ first).
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type Browser, type BrowserServer } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordPid, stopProcessGroup } from './processes.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outputDir = path.join(repoRoot, 'test-output', 'report');
+const reportFile = path.join(outputDir, 'campaign-report.html');
+
+let browserServer: BrowserServer | undefined;
+let browser: Browser | undefined;
+
+beforeAll(async () => {
+    fs.mkdirSync(outputDir, { recursive: true });
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'cli', 'main.cjs'), 'report', 'examples/campaign.battle', '--format', 'html', '--out', reportFile],
+        { cwd: repoRoot, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`umpire report failed (${r.status}): ${r.stderr}`);
+    browserServer = await chromium.launchServer({
+        executablePath: '/usr/bin/chromium',
+        headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run']
+    });
+    recordPid(browserServer.process().pid, 'chromium');
+    browser = await chromium.connect(browserServer.wsEndpoint());
+}, 120000);
+
+afterAll(async () => {
+    await browser?.close().catch(() => undefined);
+    const pid = browserServer?.process().pid;
+    await browserServer?.close().catch(() => undefined);
+    await stopProcessGroup(pid);
+}, 60000);
+
+describe('the HTML battle report in Chromium', () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+        it(`shows every engagement, its chart and the state table, offline (${colorScheme})`, async () => {
+            const context = await browser!.newContext({ viewport: { width: 1100, height: 900 }, colorScheme });
+            const elsewhere: string[] = [];
+            const url = pathToFileURL(reportFile).href;
+            await context.route('**/*', route => {
+                if (route.request().url() === url) return route.continue();
+                elsewhere.push(route.request().url());
+                return route.abort();
+            });
+            const page = await context.newPage();
+            await page.goto(url);
+            const headings = await page.locator('section.action h3').allTextContents();
+            expect(headings).toEqual(['engagement Ford — turn 1 "The ford"', 'engagement Pass — turn 2 "The pass"', 'engagement Camp — turn 3 "The camp"']);
+            // Each engagement's odds chart is drawn: an SVG with one bar segment per unit and result.
+            for (const section of await page.locator('section.action').all()) {
+                const svg = section.locator('svg.umpire-chart');
+                await expect.poll(() => svg.count()).toBe(1);
+                expect((await svg.boundingBox())!.width).toBeGreaterThan(300);
+                expect(await svg.locator('.mark-rect path').count()).toBeGreaterThan(3);
+            }
+            expect(await page.getByRole('img', { name: 'Luck per engagement' }).count()).toBe(1);
+            const state = page.locator('h2', { hasText: 'Campaign state' });
+            await expect.poll(() => state.count()).toBe(1);
+            expect(await page.locator('table').last().locator('tbody tr').count()).toBe(4);
+            // The text is readable on the page's own background: dark on light, light on dark.
+            const [fg, bg] = await page.evaluate<string[]>('[getComputedStyle(document.body).color, getComputedStyle(document.body).backgroundColor]');
+            const lum = (rgb: string) => rgb.match(/\d+/g)!.slice(0, 3).map(Number).reduce((a, b) => a + b, 0) / 3;
+            if (colorScheme === 'light') expect(lum(fg)).toBeLessThan(lum(bg) - 128); else expect(lum(fg)).toBeGreaterThan(lum(bg) + 128);
+            const chartText = await page.evaluate<string>('getComputedStyle(document.querySelector("svg.umpire-chart text")).fill');
+            if (colorScheme === 'dark') expect(lum(chartText)).toBeGreaterThan(160); else expect(lum(chartText)).toBeLessThan(100);
+            await page.screenshot({ path: path.join(outputDir, `campaign-report-${colorScheme}.png`), fullPage: true });
+            expect(elsewhere).toEqual([]);
+            await context.close();
+        });
+    }
+});
