@@ -5,7 +5,7 @@
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../../language/generated/ast.js';
 import { targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
-import { buildScrudInput, diceLinesFor, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, diceLinesFor, factorRepeats, unitsFedBy } from './scrud-reader.js';
 import { canShow } from '../../core/dice.js';
 import type { ScrudSide } from './engine/scrud-engine.js';
 import { Codes } from '../../core/codes.js';
@@ -59,6 +59,9 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
                 accept('error', `Dice for units that are not in engagement '${action.name}'.`, { node: st, property: 'target', code: Codes.diceNotInEngagement });
             }
         }
+    }
+    for (const r of factorRepeats(model, action)) {
+        accept('warning', r.message, { node: r.factor, property: r.property, index: r.index, code: Codes.factorRepeated, data: { removable: r.removable } });
     }
     const diceLines = action.statements.filter(isDice);
     if (diceLines.length === 0) return;

@@ -165,6 +165,23 @@ describe('quick fixes', () => {
         expect(r.codes).toEqual([]);
     });
 
+    it('removes a factor named twice: the repeated name, the repeated target, or the repeating line', async () => {
+        const withFactors = (lines: string) => `${SCRUD}${ENGAGEMENT.replace('  dice French foot', `${lines}\n  dice French foot`)}`;
+        const once = withFactors('  factor Tired on French');
+        const name = await applyFix(withFactors('  factor Tired, Tired on French'), Codes.factorRepeated, "Remove the repeated 'Tired'");
+        expect(name.text).toBe(once);
+        const line = await applyFix(withFactors('  factor Tired on French\n  factor Tired on French.Line#2'), Codes.factorRepeated, 'Remove the repeated factor');
+        expect(line.text).toBe(once);
+        const target = await applyFix(withFactors('  factor Tired on French, French.Hussars'), Codes.factorRepeated, "Remove the repeated 'French.Hussars'");
+        expect(target.text).toBe(once);
+        const first = await applyFix(withFactors('  factor Tired on French\n  factor Tired on French.Hussars, Austrian'), Codes.factorRepeated, "Remove the repeated 'French.Hussars'");
+        expect(first.text).toBe(withFactors('  factor Tired on French\n  factor Tired on Austrian'));
+        expect([name, line, target, first].flatMap(r => r.codes)).toEqual([]);
+        // A repeat that also reaches new units cannot simply go: the warning stays, with no fix.
+        const { actions } = await fixesFor(withFactors('  factor Tired on French.Line\n  factor Tired on French'), Codes.factorRepeated);
+        expect(actions).toEqual([]);
+    });
+
     it('removes a statement SCRUD does not use', async () => {
         const r = await applyFix(`${SCRUD}${ENGAGEMENT.replace('  dice French foot', '  first turn\n  dice French foot')}`, Codes.statementNotUsed, 'Remove this statement');
         expect(r.text).toBe(`${SCRUD}${ENGAGEMENT}`);
