@@ -212,9 +212,9 @@ describe('quick fixes', () => {
         const base = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, weight heavy, formation formed, skill 2, leadership 7, tokens 0 }\n';
         const tokens = await applyFix(base.replace('tokens 0', 'tokens -2'), AncientsCodes.tokensRange, "Change to 'tokens 0'");
         expect(tokens.text).toBe(base);
-        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), AncientsCodes.leadershipRange, "Change to 'leadership 12'");
-        expect(leadership.text).toBe(base.replace('leadership 7', 'leadership 12'));
-        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), AncientsCodes.leadershipRange, "Change to 'leadership 6'");
+        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), AncientsCodes.leadershipRange, "Change to 'leadership 14'");
+        expect(leadership.text).toBe(base.replace('leadership 7', 'leadership 14'));
+        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), AncientsCodes.leadershipRange, "Change to 'leadership 8'");
         expect(oneDie.codes).not.toContain(AncientsCodes.leadershipRange);
     });
 
