@@ -2,9 +2,9 @@
  * Reads a SCRUD engagement into the engine's input (docs/rules/scrud.md, S1–S3): who is on each side, each
  * unit's die and modifier, and the dice entered from the table, if any.
  */
-import { isDice, isFactor, isFlag, type Action, type Dice, type Factor } from '../../language/generated/ast.js';
+import { isDice, isFactor, isFacts, isFlag, type Action, type Dice, type Factor } from '../../language/generated/ast.js';
 import { D6, dieNamed, type Die } from '../../core/dice.js';
-import type { ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
+import type { PursuitRule, ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
 import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 
 /** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
@@ -108,10 +108,45 @@ export function buildScrudInput(model: ScenarioModel, action: Action): ScrudInpu
     return { attacker: toSide(sides.attackers), defender: toSide(sides.defenders), pooled: isPooled(model, action) };
 }
 
-/** The dice lines that feed one side: lines whose target is one of the side's forces or units. */
+/** The dice lines that feed one side's combat dice: lines whose target is one of the side's forces or units. */
 export function diceLinesFor(model: ScenarioModel, action: Action, side: readonly ScrudUnit[]): Dice[] {
     const ids = new Set(side.map(u => u.id));
-    return action.statements.filter(isDice).filter(d => unitsOf(model, d.target).some(u => ids.has(u.id)));
+    return action.statements.filter(isDice).filter(d => d.label !== PURSUIT && unitsOf(model, d.target).some(u => ids.has(u.id)));
+}
+
+/** S-ex.6: the fact that gives a unit a pursuit throw, the label of its entered throw, and the option of its rule. */
+export const PURSUIT = 'pursuit';
+/** S1.3: the comment's variant, a 1 runs away and a 6 pursues. */
+export const RUNS_AND_PURSUES = 'runs-and-pursues';
+/** S-ex.6: a pursuit throw of 4 or more on a d6 pursues, unless `option pursuit N` says otherwise. */
+export const DEFAULT_PURSUIT_FROM = 4;
+
+/**
+ * The pursuit rule of an engagement, or undefined when it has none (no unit given a pursuit throw and
+ * no variant): then nothing is added to its input, and outcomes written before pursuit existed stay current.
+ */
+export function pursuitRuleOf(model: ScenarioModel, action: Action): PursuitRule | undefined {
+    const marked = new Set<string>();
+    for (const st of action.statements) {
+        if (isFacts(st) && st.facts.some(f => f.key === PURSUIT)) for (const u of unitsOf(model, st.target)) marked.add(u.id);
+    }
+    const runsAndPursues = model.options.get(RUNS_AND_PURSUES) === true;
+    if (marked.size === 0 && !runsAndPursues) return undefined;
+    const from = model.options.get(PURSUIT);
+    return { from: typeof from === 'number' ? from : DEFAULT_PURSUIT_FROM, runsAndPursues, marked };
+}
+
+/** The entered pursuit throws (`dice X pursuit N …`): each line's values feed, in order, the units of X that throw. */
+export function enteredPursuitDice(model: ScenarioModel, action: Action, throwers: readonly string[]): { throws: Map<string, number>, extra: Dice[] } {
+    const throws = new Map<string, number>();
+    const extra: Dice[] = [];
+    for (const line of action.statements.filter(isDice).filter(d => d.label === PURSUIT)) {
+        const named = new Set(unitsOf(model, line.target).map(u => u.id));
+        const fed = throwers.filter(id => named.has(id) && !throws.has(id));
+        fed.forEach((id, i) => { if (i < line.values.length) throws.set(id, line.values[i]); });
+        if (line.values.length > fed.length) extra.push(line);
+    }
+    return { throws, extra };
 }
 
 /**

@@ -223,7 +223,7 @@ describe('quick fixes', () => {
         expect(r.text).toContain('dice French horse 3\n');
         expect(r.codes).toEqual([]);
         const { actions } = await fixesFor(`${SCRUD}${ENGAGEMENT.replace('dice French horse 3', 'dice French hrose 3')}`, Codes.diceLabel);
-        expect(actions.map(a => a.title)).toEqual(["Change to 'foot'", "Change to 'horse'"]);
+        expect(actions.map(a => a.title)).toEqual(["Change to 'foot'", "Change to 'horse'", "Change to 'pursuit'"]);
     });
 
     it('offers the Loose Files types for an arm that is none', async () => {
