@@ -119,7 +119,7 @@ export const PURSUIT = 'pursuit';
 /** S1.3: the comment's variant, a 1 runs away and a 6 pursues. */
 export const RUNS_AND_PURSUES = 'runs-and-pursues';
 /** S-ex.6: a pursuit throw of 4 or more on a d6 pursues, unless `option pursuit N` says otherwise. */
-export const DEFAULT_PURSUIT_FROM = 4;
+const DEFAULT_PURSUIT_FROM = 4;
 
 /**
  * The pursuit rule of an engagement, or undefined when it has none (no unit given a pursuit throw and
