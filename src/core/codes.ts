@@ -35,6 +35,7 @@ export const Codes = {
     actionNotInRules: 'action-not-in-rules',
     statementNotUsed: 'statement-not-used',
     factorNotInEngagement: 'factor-not-in-engagement',
+    factorRepeated: 'factor-repeated',
     diceCount: 'dice-count',
     dieFace: 'die-face',
     diceNotInEngagement: 'dice-not-in-engagement',

@@ -22,9 +22,62 @@ export function oddsForAction(model: ScenarioModel, action: ActionModel): OddsRe
     try {
         const body = ruleset.odds(model, action);
         if ('problem' in body) return body as Unresolvable;
-        return { name: action.node.name, kind: action.node.kind, rules: model.rules, turn: turnLabel(action.turn) ?? null, ...body };
+        const report: OddsReport = { name: action.node.name, kind: action.node.kind, rules: model.rules, turn: turnLabel(action.turn) ?? null, ...body };
+        return asProbabilities(report);
     } catch (err) {
         // A bug in an odds engine must not take the editor down with it.
         return { problem: `Could not compute the odds of '${action.node.name}': ${err instanceof Error ? err.message : String(err)}` };
     }
+}
+
+/** How far a law's sum may drift from 1 by rounding before it is scaled back (docs/json.md "Odds"). */
+const SUM_TOLERANCE = 1e-12;
+
+/** Clamped into [0, 1]: a sum of products can land a rounding error outside (−6.5e-16, 1.0000000000000007). */
+function clamp01(p: number): number {
+    return p < 0 ? 0 : p > 1 ? 1 : p;
+}
+
+/** Each figure clamped into [0, 1], then scaled so that they sum to 1 if clamping moved the sum. */
+function law<T extends number[] | Record<string, number>>(figures: T): T {
+    const entries = Object.entries(figures).map(([k, v]) => [k, clamp01(v)] as const);
+    const sum = entries.reduce((s, [, v]) => s + v, 0);
+    const scaled = sum > 0 && Math.abs(sum - 1) > SUM_TOLERANCE ? entries.map(([k, v]) => [k, v / sum] as const) : entries;
+    return (Array.isArray(figures) ? scaled.map(([, v]) => v) : Object.fromEntries(scaled)) as T;
+}
+
+function clampAll(figures: Record<string, number>): Record<string, number> {
+    return Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, clamp01(v)]));
+}
+
+function isNumbers(value: unknown): value is number[] {
+    return Array.isArray(value) && value.length > 0 && value.every(v => typeof v === 'number');
+}
+
+/**
+ * Odds are probabilities, whatever the engine's rounding: every chance in [0, 1], each unit's results
+ * and each law (`hits`, `dp`, … indexed by count) summing to 1, expected counts never below 0. Done
+ * here once, for every rule set, rather than in each engine.
+ */
+export function asProbabilities(report: OddsReport): OddsReport {
+    const expected = (v: number) => Math.max(0, v);
+    const fields = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).map(([k, v]) => {
+        if (isNumbers(v)) return [k, law(v)];
+        if (typeof v === 'number' && k.startsWith('expected')) return [k, expected(v)];
+        if (typeof v === 'number' && k === 'wins') return [k, clamp01(v)];
+        return [k, v];
+    })) as T;
+    return {
+        ...report,
+        units: report.units.map(u => ({
+            ...fields(u),
+            probabilities: law(u.probabilities),
+            ...(u.atLeast ? { atLeast: clampAll(u.atLeast) } : {})
+        })),
+        sides: report.sides.map(s => ({
+            ...fields(s),
+            expected: Object.fromEntries(Object.entries(s.expected).map(([k, v]) => [k, expected(v)])),
+            atLeastOne: clampAll(s.atLeastOne)
+        }))
+    };
 }

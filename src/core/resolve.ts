@@ -92,6 +92,8 @@ export type OutcomeStatus =
     | { kind: 'hand-written' }
     /** Thrown from a seed while dice are now entered, or the other way round. */
     | { kind: 'dice-changed', enteredNow: boolean }
+    /** Thrown from one seed while the action's own `seed` line now names another. */
+    | { kind: 'seed-changed', recorded: number, own: number }
     | { kind: 'unresolvable', problem: string }
     | { kind: 'current' }
     | { kind: 'stale' };
@@ -103,6 +105,12 @@ export function outcomeStatus(model: ScenarioModel, action: ActionModel): Outcom
     if (outcome.check === undefined) return { kind: 'hand-written' };
     const enteredNow = model.ruleset.usesEnteredDice(model, action);
     if (outcome.entered !== enteredNow) return { kind: 'dice-changed', enteredNow };
+    // The action's own seed is what resolving uses (knownDice): an outcome thrown from another seed
+    // no longer says what the file would give, however well its fingerprint matches its own dice.
+    const own = action.node.statements.find(isSeed);
+    if (!enteredNow && own && outcome.seed !== undefined && own.value !== outcome.seed) {
+        return { kind: 'seed-changed', recorded: outcome.seed, own: own.value };
+    }
     const again = replayOutcome(model, action);
     if (!again) return { kind: 'none' };
     if (isUnresolvable(again)) return { kind: 'unresolvable', problem: again.problem };

@@ -7,7 +7,7 @@
  */
 import type { OddsReport } from '../protocol.js';
 import { oddsForAction } from '../core/odds.js';
-import { isUnresolvable, outcomeStatus, replayOutcome } from '../core/resolve.js';
+import { isUnresolvable, outcomeStatus, replayOutcome, type OutcomeStatus } from '../core/resolve.js';
 import { statusTable, type StatusTable } from '../core/status-table.js';
 import { targetText, turnLabel, unquote, type ActionModel, type ScenarioModel } from '../core/scenario.js';
 import { sideLuck, unitLuck, type SideLuck, type UnitLuck } from './luck.js';
@@ -29,7 +29,7 @@ export interface ActionReport {
     /** "seed 6", "dice entered at the table", or why there is no written outcome. */
     dice: string;
     /** Whether the written outcome still follows from the file (see `outcomeStatus`). */
-    record: 'current' | 'stale' | 'hand-written' | 'dice-changed' | 'unresolvable' | 'none';
+    record: OutcomeStatus['kind'];
     /** Pair-by-pair lines: the resolution's text when current, else the outcome lines as written. */
     lines: string[];
     summary: string | undefined;

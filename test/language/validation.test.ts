@@ -81,7 +81,7 @@ const cases: Case[] = [
     { name: 'a Loose Files action in SCRUD', code: Codes.actionNotInRules, text: `${DECLARATIONS}«fire» Volley { A attacks B }\n` },
     { name: 'an Ancients flag in SCRUD', code: Codes.statementNotUsed, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  «first turn» }\n` },
     { name: 'an Ancients pairing in SCRUD', code: Codes.statementNotUsed, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  «A.Horse flank vs B.Horse» }\n` },
-    { name: 'unit facts in SCRUD', code: Codes.statementNotUsed, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  «A.Horse: charged» }\n` },
+    { name: 'unit facts in SCRUD', code: Codes.statementNotUsed, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  A.Horse: «charged» }\n` },
     { name: 'a factor on a force not in the engagement', code: Codes.factorNotInEngagement, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  factor Hill on A, «C» }\n` },
     { name: 'more dice than units', code: Codes.diceCount, text: `${DECLARATIONS}engagement E { A attacks B\n  dice A 1 2 3\n  dice B 1 1 «4» }\n` },
     { name: 'fewer dice than units', code: Codes.diceCount, text: `${DECLARATIONS}engagement E { A attacks B\n  dice A foot «1»\n  dice A horse 3\n  dice B foot 1\n  dice B horse 4 }\n` },

@@ -7,7 +7,7 @@ import { AstUtils, CstUtils, DocumentState, GrammarUtils, type AstNode, type Cst
 import type { CodeActionProvider } from 'langium/lsp';
 import { CodeActionKind, type CancellationToken, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import {
-    isAction, isDice, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
+    isAction, isDice, isFactor, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
     type Scenario, type Stat, type Target, type Unit
 } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
@@ -86,11 +86,34 @@ export const FIXES: Record<string, Fix> = {
     }),
     [Codes.rulesNotSupported]: replacementsFix,
     [Codes.gradeAsArm]: replacementsFix,
+    [Codes.factorRepeated]: removeRepeatedFactor,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;
         return last ? [quickFix(c, 'Add a reason', [insertAt(c, last.end, ', reason "…"')], true)] : [];
     })
 };
+
+/**
+ * A factor named again where it already applies (the check says whether removing it changes
+ * nothing): drop the repeated name from the line, or the repeated target, or the line if that was its only target.
+ */
+function removeRepeatedFactor(c: FixContext): CodeAction[] {
+    const data = c.diagnostic.data as { removable?: boolean } | undefined;
+    if (!data?.removable) return [];
+    return withNode(c, isFactor, factor => {
+        const at = c.document.textDocument.offsetAt(c.diagnostic.range.start);
+        for (const property of ['modifiers', 'targets'] as const) {
+            const parts = GrammarUtils.findNodesForProperty(factor.$cstNode, property);
+            const index = parts.findIndex(p => p.offset === at);
+            if (index < 0) continue;
+            if (parts.length === 1) return [quickFix(c, 'Remove the repeated factor', [deleteStatement(c, factor)], true)];
+            // With the comma before it, or after it when it is the first of the list.
+            const [from, to] = index > 0 ? [parts[index - 1].end, parts[index].end] : [parts[0].offset, parts[1].offset];
+            return [quickFix(c, `Remove the repeated '${c.text.slice(parts[index].offset, parts[index].end)}'`, [{ range: rangeOf(c, from, to), newText: '' }], true)];
+        }
+        return [];
+    });
+}
 
 /** An unknown word (stat key, fact) replaced by the close spellings the rule set knows. */
 function respell(c: FixContext, known: readonly string[]): CodeAction[] {

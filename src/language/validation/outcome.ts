@@ -21,6 +21,10 @@ export function checkOutcome(model: ScenarioModel, action: Action, accept: Valid
                 : 'This outcome used dice entered from the table, which are no longer there: resolve it again.',
             { ...where, code: Codes.outcomeStale });
             return;
+        case 'seed-changed':
+            accept('warning', `This outcome was thrown from seed ${status.recorded}, but engagement '${action.name}' now says 'seed ${status.own}': resolve it again.`,
+                { ...where, code: Codes.outcomeStale });
+            return;
         case 'unresolvable':
             accept('warning', `This outcome can no longer be worked out: ${status.problem} Fix the engagement, then resolve it again.`,
                 { ...where, code: Codes.outcomeUnresolvable });

@@ -9,8 +9,8 @@ import {
     type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, enteredAncientsDice, maxTestRoll, missingStats,
-    oneUnit, pairingStatements, statValueProblem
+    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, enteredAncientsDice, leadershipRange, missingStats,
+    oneUnit, pairingStatements, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
@@ -30,17 +30,17 @@ export function checkAncientsScenario(model: ScenarioModel, accept: ValidationAc
                 { node: option, property: option.word !== undefined ? 'word' : 'name', code: AncientsCodes.breakDie });
         }
     }
-    const maxTest = maxTestRoll(model);
+    const range = leadershipRange(model);
     const visit = (el: unknown) => {
-        if (isGrade(el)) checkStats(el, maxTest, accept);
-        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, maxTest, accept); checkUnitStats(model, unit, accept); }
+        if (isGrade(el)) checkStats(el, range, accept);
+        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, range, accept); checkUnitStats(model, unit, accept); }
         else if (isTurn(el)) el.elements.forEach(visit);
     };
     scenario.elements.forEach(visit);
 }
 
 /** Each stat where it is written: a known key, and a value the rules can read. */
-function checkStats(owner: Grade | Unit, maxTest: number, accept: ValidationAcceptor): void {
+function checkStats(owner: Grade | Unit, range: LeadershipRange, accept: ValidationAcceptor): void {
     for (const stat of owner.stats) {
         // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
         if (stat.key === 'die' || stat.key === 'enters') continue;
@@ -48,17 +48,17 @@ function checkStats(owner: Grade | Unit, maxTest: number, accept: ValidationAcce
             accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
             continue;
         }
-        const problem = statValueProblem(stat.key, statValue(stat), maxTest);
+        const problem = statValueProblem(stat.key, statValue(stat), range);
         if (!problem) continue;
         const code = problem.kind === 'leadership' ? AncientsCodes.leadershipRange : problem.kind === 'tokens' ? AncientsCodes.tokensRange : AncientsCodes.statValue;
-        accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code, data: { replacements: replacementsFor(problem.kind, stat.value?.number, maxTest) } });
+        accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code, data: { replacements: replacementsFor(problem.kind, stat.value?.number, range) } });
     }
 }
 
 /** The value a quick fix offers: no tokens, or the leadership the break test can reach (A7). */
-function replacementsFor(kind: string, value: number | undefined, maxTest: number): string[] {
+function replacementsFor(kind: string, value: number | undefined, range: LeadershipRange): string[] {
     if (kind === 'tokens') return ['0'];
-    if (kind === 'leadership' && value !== undefined) return [String(Math.min(Math.max(value, 2), maxTest))];
+    if (kind === 'leadership' && value !== undefined) return [String(Math.min(Math.max(value, range.min), range.max))];
     return [];
 }
 
@@ -183,6 +183,7 @@ function checkOneUnitInEngagement(model: ScenarioModel, r: Relation, property: '
 
 /** Facts the rules read (`charged`, `countercharged`, `follow-up`) on units of the engagement. */
 function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): void {
+    const firstTurn = action.statements.some(s => isFlag(s) && s.name === 'first');
     for (const st of action.statements.filter(isFacts)) {
         const units = unitsOf(model, st.target);
         if (units.length > 0 && !units.some(u => sideOf.has(u.id))) {
@@ -191,6 +192,12 @@ function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<st
         st.facts.forEach((f, i) => {
             if (!(ANCIENTS_FACTS as readonly string[]).includes(f.key)) {
                 accept('warning', `The Ancients rules do not read '${f.key}': the facts are ${ANCIENTS_FACTS.join(', ')}.`, { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
+            }
+            // A1.5: a shock unit's charge adds dice on the first turn of a combat only; later it changes nothing.
+            const shock = units.filter(u => u.stats.get('shock') === true);
+            if ((f.key === 'charged' || f.key === 'countercharged') && !firstTurn && shock.length > 0) {
+                accept('warning', `${shock.map(u => u.id).join(', ')} ${f.key}, but engagement '${action.name}' is not marked 'first turn': a shock unit's charge adds 2 dice on the first turn of a combat only (A1.5), so it changes nothing here. Write 'first turn' if this combat is new.`,
+                    { node: st, property: 'facts', index: i, code: AncientsCodes.chargeNotFirstTurn });
             }
         });
     }

@@ -17,5 +17,6 @@ export const AncientsCodes = {
     splitTotal: 'ancients-split-total',
     splitTarget: 'ancients-split-target',
     splitMissing: 'ancients-split-missing',
-    splitDuplicate: 'ancients-split-duplicate'
+    splitDuplicate: 'ancients-split-duplicate',
+    chargeNotFirstTurn: 'ancients-charge-not-first-turn'
 } as const;

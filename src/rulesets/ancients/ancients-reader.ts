@@ -43,9 +43,28 @@ function breakDiceOf(model: ScenarioModel): 1 | 2 {
     return model.options.get('break-die') === 'd6' ? 1 : 2;
 }
 
-/** The highest score the break-test dice can roll: leadership above it can never be passed. */
-export function maxTestRoll(model: ScenarioModel): number {
-    return 6 * breakDiceOf(model);
+/** The leadership scores a break test can meet (A7.1): what its dice roll, with its own modifiers. */
+export interface LeadershipRange {
+    /** How many d6 the test throws. */
+    readonly dice: 1 | 2;
+    /** The lowest roll: a leadership below it is met by every throw before any modifier. */
+    readonly min: number;
+    /** The highest roll plus +1 for a first test (A7.2) and +1 for the winning side (A7.3). */
+    readonly max: number;
+}
+
+/** A7.1: the range of leadership a test can meet: 2d6 (or 1d6 with `option break-die d6`) +1 +1. */
+export function leadershipRange(model: ScenarioModel): LeadershipRange {
+    const dice = breakDiceOf(model);
+    return { dice, min: dice, max: 6 * dice + 2 };
+}
+
+function leadershipProblem(value: number, range: LeadershipRange): string {
+    const roll = range.dice === 1 ? `a d6 rolls 1–6` : `2d6 roll 2–12`;
+    const why = value > range.max
+        ? `${roll}, and with +1 for a first test and +1 for the winning side the test scores at most ${range.max}`
+        : `${roll}, so no test can score below ${range.min} before its modifiers`;
+    return `A leadership of ${value} cannot be tested: ${why} (A7); write ${range.min} to ${range.max}.`;
 }
 
 const oneOf = <T extends string>(list: readonly T[], v: StatValue | undefined): T | undefined =>
@@ -61,7 +80,7 @@ export interface StatProblem {
  * What is wrong with one stat's value, or undefined when it is fine. Used on each stat where it is
  * written (grade or unit), so the message lands on the value itself.
  */
-export function statValueProblem(key: string, value: StatValue, maxTest: number): StatProblem | undefined {
+export function statValueProblem(key: string, value: StatValue, range: LeadershipRange): StatProblem | undefined {
     const bad = (message: string): StatProblem => ({ kind: 'value', message });
     const words: Record<string, readonly string[]> = { size: ANCIENTS_SIZES, weight: ANCIENTS_WEIGHTS, type: ANCIENTS_TYPES, formation: ANCIENTS_FORMATIONS };
     if (key in words) {
@@ -69,10 +88,8 @@ export function statValueProblem(key: string, value: StatValue, maxTest: number)
     }
     if (key === 'skill') return typeof value === 'number' ? undefined : bad('skill is a number: write e.g. skill 2.');
     if (key === 'leadership') {
-        if (typeof value !== 'number') return bad(`leadership is the break-test score needed: a number from 2 to ${maxTest}.`);
-        if (value < 2 || value > maxTest) {
-            return { kind: 'leadership', message: `A leadership of ${value} cannot be tested: the break-test dice roll 2 to ${maxTest} before modifiers (A7); write 2 to ${maxTest}.` };
-        }
+        if (typeof value !== 'number') return bad(`leadership is the break-test score needed: a number from ${range.min} to ${range.max}.`);
+        if (value < range.min || value > range.max) return { kind: 'leadership', message: leadershipProblem(value, range) };
         return undefined;
     }
     if (key === 'tokens') {
@@ -85,10 +102,10 @@ export function statValueProblem(key: string, value: StatValue, maxTest: number)
 }
 
 /** The stat's value as the engine reads it, or undefined when it is missing or unreadable. */
-function readAncientsStats(unit: UnitModel, maxTest: number, stats: ReadonlyMap<string, StatValue> = unit.stats): Partial<AncientsStats> {
+function readAncientsStats(unit: UnitModel, range: LeadershipRange, stats: ReadonlyMap<string, StatValue> = unit.stats): Partial<AncientsStats> {
     const get = (key: string) => {
         const v = stats.get(key);
-        return v !== undefined && statValueProblem(key, v, maxTest) === undefined ? v : undefined;
+        return v !== undefined && statValueProblem(key, v, range) === undefined ? v : undefined;
     };
     const num = (key: string) => { const v = get(key); return typeof v === 'number' ? v : undefined; };
     return {
@@ -213,7 +230,7 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
     const pairings = readPairings(model, action, sides);
     if (pairings.length === 0) return { problem: `Engagement '${action.name}' has no units in contact: write 'A vs B' for each pair.` };
     const paired = new Set(pairings.flatMap(p => [p.a, p.b]));
-    const maxTest = maxTestRoll(model);
+    const range = leadershipRange(model);
     const units: AncientsUnit[] = [];
     const idle: UnitModel[] = [];
     const sideOf: Array<[AncientsSide, UnitModel[]]> = [['attacker', sides.attackers], ['defender', sides.defenders]];
@@ -223,7 +240,7 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
             if (placed.has(u.id)) continue;
             placed.add(u.id);
             if (!paired.has(u.id)) { idle.push(u); continue; }
-            const stats = readAncientsStats(u, maxTest, statsAt(u));
+            const stats = readAncientsStats(u, range, statsAt(u));
             if (!completeStats(stats)) return { problem: `${u.id} is missing stats or has stats that cannot be read: run 'umpire check'.` };
             units.push({
                 id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), side, ...stats,

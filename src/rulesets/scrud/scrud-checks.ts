@@ -5,9 +5,9 @@
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../../language/generated/ast.js';
 import { targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
-import { buildScrudInput, diceLinesFor, unitsFedBy } from './scrud-reader.js';
-import { canShow } from '../../core/dice.js';
-import type { ScrudSide } from './engine/scrud-engine.js';
+import { buildScrudInput, diceLinesFor, enteredPursuitDice, enteredScrudDice, factorRepeats, PURSUIT, pursuitRuleOf, unitsFedBy } from './scrud-reader.js';
+import { canShow, D6 } from '../../core/dice.js';
+import { pursuitThrowers, resolveScrud, type ScrudInput, type ScrudSide } from './engine/scrud-engine.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 
@@ -21,7 +21,12 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
             accept('warning', 'SCRUD does not use this; it belongs to the Ancients rules.', { node: st, code: Codes.statementNotUsed });
         } else if (isFacts(st)) {
             // S2: in SCRUD everything that changes a die is a named factor, so that it is summed and shown.
-            accept('warning', `SCRUD does not read unit facts: declare a modifier and write 'factor Name on ${targetText(st.target)}'.`, { node: st, code: Codes.statementNotUsed });
+            // The one fact it reads is S-ex.6's pursuit throw.
+            st.facts.forEach((f, i) => {
+                if (f.key === PURSUIT) return;
+                accept('warning', `SCRUD reads only '${PURSUIT}' on a unit: for what changes a die, declare a modifier and write 'factor Name on ${targetText(st.target)}'.`,
+                    { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
+            });
         }
     }
     const s = onePairOfSides(action, accept);
@@ -60,6 +65,9 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
             }
         }
     }
+    for (const r of factorRepeats(model, action)) {
+        accept('warning', r.message, { node: r.factor, property: r.property, index: r.index, code: Codes.factorRepeated, data: { removable: r.removable } });
+    }
     const diceLines = action.statements.filter(isDice);
     if (diceLines.length === 0) return;
     for (const seed of action.statements.filter(isSeed)) {
@@ -67,6 +75,52 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
     }
     checkSideDice(model, action, input.attacker, accept);
     checkSideDice(model, action, input.defender, accept);
+    checkPursuitDice(model, action, input, accept);
+}
+
+/** SCRUD's own codes (docs/diagnostics.md). */
+export const ScrudCodes = {
+    pursuitOption: 'scrud-pursuit-option'
+} as const;
+
+/** S-ex.6: `option pursuit N` names the least d6 throw that pursues. */
+export function checkScrudScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
+    for (const option of model.root.options) {
+        if (option.name !== PURSUIT) continue;
+        if (option.number === undefined || option.number < 1 || option.number > 6) {
+            accept('error', `'option ${PURSUIT}' takes the least d6 throw that pursues, 1 to 6 (S-ex.6): e.g. 'option ${PURSUIT} 4'.`,
+                { node: option, property: option.number !== undefined ? 'number' : 'name', code: ScrudCodes.pursuitOption });
+        }
+    }
+}
+
+/**
+ * S-ex.6 with entered dice: one pursuit throw for each unit given one that won its pair (the
+ * variant's 1s and 6s throw none), read in order from `dice X pursuit N` lines, each a d6 face.
+ */
+function checkPursuitDice(model: ScenarioModel, action: Action, input: ScrudInput, accept: ValidationAcceptor): void {
+    const lines = action.statements.filter(isDice).filter(d => d.label === PURSUIT);
+    const rule = pursuitRuleOf(model, action);
+    if (!rule) {
+        for (const line of lines) accept('error', `No unit here is given a pursuit throw: write 'X: ${PURSUIT}' for the unit, or remove this line.`, { node: line, property: 'label', code: Codes.diceCount });
+        return;
+    }
+    const thrown = enteredScrudDice(model, action, input);
+    if (!thrown || [...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) return;
+    const throwers = pursuitThrowers(resolveScrud(input, thrown), rule);
+    const { throws, extra } = enteredPursuitDice(model, action, throwers);
+    for (const line of lines) {
+        line.values.forEach((v, i) => {
+            if (!canShow(D6, v)) accept('error', `A pursuit throw is a d6: it cannot show ${v}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
+        });
+    }
+    for (const line of extra) {
+        accept('error', `More pursuit throws than units that won and throw for pursuit (${throwers.join(', ') || 'none'}).`, { node: line, property: 'values', code: Codes.diceCount });
+    }
+    const missing = throwers.filter(id => !throws.has(id));
+    if (missing.length > 0) {
+        accept('error', `${missing.join(', ')} won and ${missing.length === 1 ? 'throws' : 'throw'} for pursuit (S-ex.6): add 'dice ${missing[0]} ${PURSUIT} N'.`, { node: action, property: 'name', code: Codes.diceCount });
+    }
 }
 
 /** Each unit of a side needs exactly one die, from lines that follow its arm; every face must exist. */

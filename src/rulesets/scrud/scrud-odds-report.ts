@@ -2,7 +2,7 @@
  * SCRUD odds for the report layer: reads the engagement as the resolver does and hands it to the
  * exact engine in src/rules/odds/scrud.ts.
  */
-import { buildScrudInput } from './scrud-reader.js';
+import { buildScrudInput, pursuitRuleOf, RUNS_AND_PURSUES } from './scrud-reader.js';
 import { scrudOdds, type ScrudLabelOdds } from './engine/scrud-odds.js';
 import { SCRUD_LOSSES } from './engine/scrud-engine.js';
 import type { SideOdds } from '../../protocol.js';
@@ -31,11 +31,17 @@ export function scrudOddsBody(model: ScenarioModel, action: ActionModel): OddsBo
         if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
         return { force: s.force, side: s.side, expected: { ...s.expected }, atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
     });
+    const rule = pursuitRuleOf(model, action.node);
+    if (rule?.runsAndPursues) {
+        notes.push(`The results are the pairs' before '${RUNS_AND_PURSUES}' (S1.3): a unit whose die shows a 1 runs away, one whose die shows a 6 pursues; pursuit chances are left out.`);
+    }
+    // S-ex.6: the pursuit throw is its own d6, independent of the pairs: P(pursues) = P(won) × P(throw ≥ N).
+    const pursues = (id: string, won: number) => (rule && !rule.runsAndPursues && rule.marked.has(id) ? { pursues: won * (7 - rule.from) / 6 } : {});
     return {
         pooled: input.pooled,
         units: odds.units.map(u => ({
             force: u.force, unit: u.unit, id: u.id, side: u.side, arm: u.arm,
-            probabilities: { ...u.probabilities }, atLeast: scrudAtLeast(u.probabilities)
+            probabilities: { ...u.probabilities }, atLeast: scrudAtLeast(u.probabilities), ...pursues(u.id, u.probabilities.won)
         })),
         sides, notes
     };

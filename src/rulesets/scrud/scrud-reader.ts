@@ -2,10 +2,10 @@
  * Reads a SCRUD engagement into the engine's input (docs/rules/scrud.md, S1–S3): who is on each side, each
  * unit's die and modifier, and the dice entered from the table, if any.
  */
-import { isDice, isFactor, isFlag, type Action, type Dice } from '../../language/generated/ast.js';
+import { isDice, isFactor, isFacts, isFlag, type Action, type Dice, type Factor } from '../../language/generated/ast.js';
 import { D6, dieNamed, type Die } from '../../core/dice.js';
-import type { ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
-import { sideUnits, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import type { PursuitRule, ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
+import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 
 /** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
 function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
@@ -23,22 +23,72 @@ function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): n
 const factorCache = new WeakMap<Action, Map<string, number>>();
 
 /**
- * The sum of the factors each unit of an action receives, computed once per action: a factor line
- * counts once for a unit even when the unit is named twice in it. (Per-unit scans were quadratic.)
+ * The sum of the factors each unit of an action receives, computed once per action. Each named
+ * factor counts once for a unit ([S2.5] of docs/rules/scrud.md): naming it twice, in one line (`factor Uphill, Uphill on A`) or
+ * in two (`factor Uphill on A` and `factor Uphill on A.Line`), does not stack; the check
+ * `factor-repeated` tells the umpire. (Per-unit scans were quadratic.)
  */
 function factorTotals(model: ScenarioModel, action: Action): Map<string, number> {
     let totals = factorCache.get(action);
     if (totals) return totals;
     totals = new Map<string, number>();
+    const given = new Set<string>();
     for (const st of action.statements) {
         if (!isFactor(st)) continue;
-        const sum = st.modifiers.reduce((acc, m) => acc + (m.ref?.value ?? 0), 0);
-        const ids = new Set<string>();
-        for (const t of st.targets) for (const u of unitsOf(model, t)) ids.add(u.id);
-        for (const id of ids) totals.set(id, (totals.get(id) ?? 0) + sum);
+        for (const m of st.modifiers) {
+            if (!m.ref) continue;
+            for (const t of st.targets) {
+                for (const u of unitsOf(model, t)) {
+                    const key = `${m.ref.name}\u0000${u.id}`;
+                    if (given.has(key)) continue;
+                    given.add(key);
+                    totals.set(u.id, (totals.get(u.id) ?? 0) + m.ref.value);
+                }
+            }
+        }
     }
     factorCache.set(action, totals);
     return totals;
+}
+
+/** A factor named again where it already applies: where, and whether the repeat can simply go. */
+export interface FactorRepeat {
+    factor: Factor;
+    property: 'modifiers' | 'targets';
+    index: number;
+    message: string;
+    /** Removing the flagged modifier or target changes nothing (the fix offered). */
+    removable: boolean;
+}
+
+/** S2.5: every factor named more than once for a unit of the action, in the order written. */
+export function factorRepeats(model: ScenarioModel, action: Action): FactorRepeat[] {
+    const repeats: FactorRepeat[] = [];
+    const given = new Map<string, string>();
+    for (const st of action.statements) {
+        if (!isFactor(st)) continue;
+        const names = st.modifiers.map(m => m.ref?.name);
+        names.forEach((name, i) => {
+            if (name !== undefined && names.indexOf(name) < i) {
+                repeats.push({ factor: st, property: 'modifiers', index: i, removable: true, message: `'${name}' is named twice in this line: it applies once.` });
+            }
+        });
+        const distinct = [...new Set(names.filter((n): n is string => n !== undefined))];
+        st.targets.forEach((t, i) => {
+            const units = unitsOf(model, t);
+            const again = distinct.flatMap(name => units.filter(u => given.has(`${name}\u0000${u.id}`)).map(u => ({ name, unit: u.id, first: given.get(`${name}\u0000${u.id}`)! })));
+            if (again.length > 0) {
+                const first = again[0];
+                const more = again.length > 1 ? ` (and ${again.length - 1} more)` : '';
+                repeats.push({
+                    factor: st, property: 'targets', index: i, removable: again.length === distinct.length * units.length,
+                    message: `'${first.name}' already applies to ${first.unit} (from '${first.first}')${more}: a factor counts once for a unit.`
+                });
+            }
+            for (const name of distinct) for (const u of units) if (!given.has(`${name}\u0000${u.id}`)) given.set(`${name}\u0000${u.id}`, targetText(t));
+        });
+    }
+    return repeats;
 }
 
 function isPooled(model: ScenarioModel, action: Action): boolean {
@@ -58,10 +108,45 @@ export function buildScrudInput(model: ScenarioModel, action: Action): ScrudInpu
     return { attacker: toSide(sides.attackers), defender: toSide(sides.defenders), pooled: isPooled(model, action) };
 }
 
-/** The dice lines that feed one side: lines whose target is one of the side's forces or units. */
+/** The dice lines that feed one side's combat dice: lines whose target is one of the side's forces or units. */
 export function diceLinesFor(model: ScenarioModel, action: Action, side: readonly ScrudUnit[]): Dice[] {
     const ids = new Set(side.map(u => u.id));
-    return action.statements.filter(isDice).filter(d => unitsOf(model, d.target).some(u => ids.has(u.id)));
+    return action.statements.filter(isDice).filter(d => d.label !== PURSUIT && unitsOf(model, d.target).some(u => ids.has(u.id)));
+}
+
+/** S-ex.6: the fact that gives a unit a pursuit throw, the label of its entered throw, and the option of its rule. */
+export const PURSUIT = 'pursuit';
+/** S1.3: the comment's variant, a 1 runs away and a 6 pursues. */
+export const RUNS_AND_PURSUES = 'runs-and-pursues';
+/** S-ex.6: a pursuit throw of 4 or more on a d6 pursues, unless `option pursuit N` says otherwise. */
+const DEFAULT_PURSUIT_FROM = 4;
+
+/**
+ * The pursuit rule of an engagement, or undefined when it has none (no unit given a pursuit throw and
+ * no variant): then nothing is added to its input, and outcomes written before pursuit existed stay current.
+ */
+export function pursuitRuleOf(model: ScenarioModel, action: Action): PursuitRule | undefined {
+    const marked = new Set<string>();
+    for (const st of action.statements) {
+        if (isFacts(st) && st.facts.some(f => f.key === PURSUIT)) for (const u of unitsOf(model, st.target)) marked.add(u.id);
+    }
+    const runsAndPursues = model.options.get(RUNS_AND_PURSUES) === true;
+    if (marked.size === 0 && !runsAndPursues) return undefined;
+    const from = model.options.get(PURSUIT);
+    return { from: typeof from === 'number' ? from : DEFAULT_PURSUIT_FROM, runsAndPursues, marked };
+}
+
+/** The entered pursuit throws (`dice X pursuit N …`): each line's values feed, in order, the units of X that throw. */
+export function enteredPursuitDice(model: ScenarioModel, action: Action, throwers: readonly string[]): { throws: Map<string, number>, extra: Dice[] } {
+    const throws = new Map<string, number>();
+    const extra: Dice[] = [];
+    for (const line of action.statements.filter(isDice).filter(d => d.label === PURSUIT)) {
+        const named = new Set(unitsOf(model, line.target).map(u => u.id));
+        const fed = throwers.filter(id => named.has(id) && !throws.has(id));
+        fed.forEach((id, i) => { if (i < line.values.length) throws.set(id, line.values[i]); });
+        if (line.values.length > fed.length) extra.push(line);
+    }
+    return { throws, extra };
 }
 
 /**

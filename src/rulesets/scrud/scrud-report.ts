@@ -2,17 +2,21 @@
  * Resolving a SCRUD engagement: reads it, throws or takes the dice, and reports the outcome in the
  * JSON of docs/json.md, the outcome block's lines and the pair-by-pair text.
  */
-import { buildScrudInput, enteredScrudDice } from './scrud-reader.js';
+import { buildScrudInput, enteredPursuitDice, enteredScrudDice, pursuitRuleOf } from './scrud-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
-import { SeededDice } from '../../core/dice.js';
-import { resolveScrud, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from './engine/scrud-engine.js';
+import { D6, SeededDice } from '../../core/dice.js';
+import { decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from './engine/scrud-engine.js';
 import { signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
 export function throwScrudDice(input: ScrudInput, seed: number): { attacker: number[], defender: number[] } {
-    const dice = new SeededDice(seed);
+    return throwWith(input, new SeededDice(seed));
+}
+
+/** The combat dice from a seed's stream; the pursuit throws (S-ex.6) come next from the same stream. */
+function throwWith(input: ScrudInput, dice: SeededDice): { attacker: number[], defender: number[] } {
     return {
         attacker: input.attacker.units.map(u => dice.roll(u.die)),
         defender: input.defender.units.map(u => dice.roll(u.die))
@@ -22,22 +26,71 @@ export function throwScrudDice(input: ScrudInput, seed: number): { attacker: num
 export function resolveScrudAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
     const input = buildScrudInput(model, action.node);
     if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
-    const thrown = dice.kind === 'seed' ? throwScrudDice(input, dice.seed) : enteredScrudDice(model, action.node, input)!;
+    const stream = dice.kind === 'seed' ? new SeededDice(dice.seed) : undefined;
+    const thrown = stream ? throwWith(input, stream) : enteredScrudDice(model, action.node, input)!;
     if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
         return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
     }
-    const outcome = resolveScrud(input, thrown);
-    const check = fingerprint({ rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown }, nameAliases(model));
+    const combat = resolveScrud(input, thrown);
+    const rule = pursuitRuleOf(model, action.node);
+    let decisions: PursuitDecision[] = [];
+    let pursuitDice: Array<[string, number]> | undefined;
+    if (rule) {
+        const throwers = pursuitThrowers(combat, rule);
+        const throws = stream ? new Map(throwers.map(id => [id, stream.roll(D6)])) : enteredPursuitDice(model, action.node, throwers).throws;
+        const missing = throwers.filter(id => !throws.has(id));
+        if (missing.length > 0) {
+            return { problem: `${missing.join(', ')} won and ${missing.length === 1 ? 'throws' : 'throw'} for pursuit (S-ex.6): enter it with 'dice ${missing[0]} pursuit N'.` };
+        }
+        decisions = decidePursuit(combat, rule, throws);
+        if (!stream) pursuitDice = [...throws];
+    }
+    const outcome = withPursuit(combat, decisions);
+    const check = fingerprint({
+        rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
+        // Only when the engagement has a pursuit rule: outcomes written without one keep their fingerprint.
+        pursuit: rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined
+    }, nameAliases(model));
+    const byId = new Map(decisions.map(d => [d.id, d]));
     return {
         json: {
             name: action.node.name, kind: action.node.kind, rules: 'scrud', turn: turnLabel(action.turn) ?? null,
             seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check,
             pooled: input.pooled,
-            units: outcome.units.map(unitJson)
+            units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
         },
-        lines: outcome.units.map(outcomeLine),
-        text: scrudText(outcome)
+        lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
+        text: [...scrudText(outcome), ...decisions.map(pursuitText)]
     };
+}
+
+/** S1.3: a unit that runs away retreats at least; the summary names who runs, pursues and stays. */
+function withPursuit(outcome: ScrudOutcome, decisions: readonly PursuitDecision[]): ScrudOutcome {
+    if (decisions.length === 0) return outcome;
+    const runs = new Set(decisions.filter(d => d.kind === 'runs').map(d => d.id));
+    const units = outcome.units.map(u => (runs.has(u.id) && u.result !== 'retreat' && u.result !== 'rout' ? { ...u, result: 'retreat' as const } : u));
+    const named = (label: string, ids: string[]) => (ids.length > 0 ? [`${label}: ${ids.join(', ')}`] : []);
+    const summary = [
+        outcome.summary,
+        ...named('runs away', [...runs]),
+        ...named('pursues', decisions.filter(d => d.kind === 'six' || (d.kind === 'throw' && d.pursues)).map(d => d.id)),
+        ...named('stays', decisions.filter(d => d.kind === 'throw' && !d.pursues).map(d => d.id))
+    ].join(' · ');
+    return { ...outcome, units, summary };
+}
+
+function pursuitText(d: PursuitDecision): string {
+    if (d.kind === 'runs') return `${d.id} threw a 1: runs away (retreats) whatever its pair gave`;
+    if (d.kind === 'six') return `${d.id} threw a 6: pursues`;
+    return `${d.id} pursuit throw ${d.throw}: ${d.pursues ? 'pursues' : 'stays'}`;
+}
+
+/** How a pursuit decision is written on the unit's outcome line and in its JSON. */
+function pursuitFacts(d: PursuitDecision | undefined): Array<[string, number | string | true]> {
+    if (!d) return [];
+    if (d.kind === 'runs') return [['runs-away', true]];
+    if (d.kind === 'six') return [['pursues', true]];
+    return [['pursuit', d.throw], [d.pursues ? 'pursues' : 'stays', true]];
 }
 
 function stripDice(input: ScrudInput) {
@@ -49,17 +102,22 @@ function stripDice(input: ScrudInput) {
  * One unit as docs/json.md describes it. `die` is the number thrown, as in the outcome line
  * (`die 4, mod +2, adjusted 6`), so that die + modifier = adjusted before clamping (S2); `dieType` names the die (S1).
  */
-function unitJson(r: ScrudUnitResult) {
+function unitJson(r: ScrudUnitResult, pursuit: PursuitDecision | undefined) {
     return {
         force: r.force, unit: r.unit, side: r.side, arm: r.arm, dieType: r.die, die: r.thrown,
-        modifier: r.modifier, adjusted: r.adjusted, rank: r.rank, result: r.result, opponent: r.opponent
+        modifier: r.modifier, adjusted: r.adjusted, rank: r.rank, result: r.result, opponent: r.opponent,
+        // S-ex.6, S1.3: only for a unit that threw for pursuit, or that the variant sends off.
+        ...(pursuit ? {
+            pursuit: pursuit.kind === 'runs' ? 'runs-away' : pursuit.kind === 'six' || pursuit.pursues ? 'pursues' : 'stays',
+            pursuitThrow: pursuit.kind === 'throw' ? pursuit.throw : null
+        } : {})
     };
 }
 
-function outcomeLine(r: ScrudUnitResult): OutcomeLineText {
+function outcomeLine(r: ScrudUnitResult, pursuit: PursuitDecision | undefined): OutcomeLineText {
     return {
         unit: r.id, result: r.result,
-        facts: [['die', r.thrown], ['mod', r.modifier], ['adjusted', r.adjusted]],
+        facts: [['die', r.thrown], ['mod', r.modifier], ['adjusted', r.adjusted], ...pursuitFacts(pursuit)],
         opponent: r.opponent ?? undefined
     };
 }

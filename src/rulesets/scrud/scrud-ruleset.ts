@@ -8,9 +8,9 @@ import { unitsOf, type ActionModel, type ScenarioModel } from '../../core/scenar
 import type { Resolution } from '../../core/resolution.js';
 import { signedTypeset } from '../../core/signed.js';
 import { SCRUD_RESULTS } from './engine/scrud-engine.js';
-import { checkScrudAction } from './scrud-checks.js';
+import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks.js';
 import { scrudOddsBody } from './scrud-odds-report.js';
-import { buildScrudInput, diceLinesFor, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
 
 export const scrudRuleset: Ruleset = {
@@ -23,19 +23,22 @@ export const scrudRuleset: Ruleset = {
         stats: {
             die: { doc: 'The die this unit throws (S1): d6 unless named.', values: ['d4', 'd6', 'd8', 'average'] }
         },
-        facts: {},
-        // S3 pooled arms, S1 the die of every unit.
-        options: ['pooled', 'die'],
+        // S-ex.6: a winning unit may be given a pursuit throw.
+        facts: { engagement: [PURSUIT] },
+        // S3 pooled arms, S1 the die of every unit, S-ex.6 the throw that pursues, S1.3 the comment's variant.
+        options: ['pooled', 'die', PURSUIT, RUNS_AND_PURSUES],
         arms: ['foot', 'horse', 'guns'],
         results: SCRUD_RESULTS,
         // S6 read from the unit's side: a win beats a stand-off (or no opponent), then each loss is worse.
         resultLadder: [['won'], ['stand-off', 'unpaired'], ['recoil'], ['retire'], ['retreat'], ['rout']],
         // S3: a dice line is labelled with the arm it feeds.
-        diceLabels: (model, line) => [...new Set(unitsOf(model, line.target).map(u => u.arm))]
+        // S-ex.6: or `pursuit`, for the pursuit throws.
+        diceLabels: (model, line) => [...new Set(unitsOf(model, line.target).map(u => u.arm)), PURSUIT]
     },
     // S6: a rout takes the unit out of the fight; SCRUD keeps no counters.
     campaign: { columns: [], outResults: { rout: 'routed' } },
-    codes: {},
+    codes: ScrudCodes,
+    checkScenario: checkScrudScenario,
     checkAction: checkScrudAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),
     resolve: resolveScrudAction,

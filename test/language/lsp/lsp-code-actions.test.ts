@@ -165,6 +165,23 @@ describe('quick fixes', () => {
         expect(r.codes).toEqual([]);
     });
 
+    it('removes a factor named twice: the repeated name, the repeated target, or the repeating line', async () => {
+        const withFactors = (lines: string) => `${SCRUD}${ENGAGEMENT.replace('  dice French foot', `${lines}\n  dice French foot`)}`;
+        const once = withFactors('  factor Tired on French');
+        const name = await applyFix(withFactors('  factor Tired, Tired on French'), Codes.factorRepeated, "Remove the repeated 'Tired'");
+        expect(name.text).toBe(once);
+        const line = await applyFix(withFactors('  factor Tired on French\n  factor Tired on French.Line#2'), Codes.factorRepeated, 'Remove the repeated factor');
+        expect(line.text).toBe(once);
+        const target = await applyFix(withFactors('  factor Tired on French, French.Hussars'), Codes.factorRepeated, "Remove the repeated 'French.Hussars'");
+        expect(target.text).toBe(once);
+        const first = await applyFix(withFactors('  factor Tired on French\n  factor Tired on French.Hussars, Austrian'), Codes.factorRepeated, "Remove the repeated 'French.Hussars'");
+        expect(first.text).toBe(withFactors('  factor Tired on French\n  factor Tired on Austrian'));
+        expect([name, line, target, first].flatMap(r => r.codes)).toEqual([]);
+        // A repeat that also reaches new units cannot simply go: the warning stays, with no fix.
+        const { actions } = await fixesFor(withFactors('  factor Tired on French.Line\n  factor Tired on French'), Codes.factorRepeated);
+        expect(actions).toEqual([]);
+    });
+
     it('removes a statement SCRUD does not use', async () => {
         const r = await applyFix(`${SCRUD}${ENGAGEMENT.replace('  dice French foot', '  first turn\n  dice French foot')}`, Codes.statementNotUsed, 'Remove this statement');
         expect(r.text).toBe(`${SCRUD}${ENGAGEMENT}`);
@@ -195,9 +212,9 @@ describe('quick fixes', () => {
         const base = 'scenario "a"\nrules ancients\ngrade Hoplite { size large, weight heavy, formation formed, skill 2, leadership 7, tokens 0 }\n';
         const tokens = await applyFix(base.replace('tokens 0', 'tokens -2'), AncientsCodes.tokensRange, "Change to 'tokens 0'");
         expect(tokens.text).toBe(base);
-        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), AncientsCodes.leadershipRange, "Change to 'leadership 12'");
-        expect(leadership.text).toBe(base.replace('leadership 7', 'leadership 12'));
-        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), AncientsCodes.leadershipRange, "Change to 'leadership 6'");
+        const leadership = await applyFix(base.replace('leadership 7', 'leadership 15'), AncientsCodes.leadershipRange, "Change to 'leadership 14'");
+        expect(leadership.text).toBe(base.replace('leadership 7', 'leadership 14'));
+        const oneDie = await applyFix(base.replace('rules ancients', 'rules ancients\noption break-die d6').replace('leadership 7', 'leadership 9'), AncientsCodes.leadershipRange, "Change to 'leadership 8'");
         expect(oneDie.codes).not.toContain(AncientsCodes.leadershipRange);
     });
 
@@ -206,7 +223,7 @@ describe('quick fixes', () => {
         expect(r.text).toContain('dice French horse 3\n');
         expect(r.codes).toEqual([]);
         const { actions } = await fixesFor(`${SCRUD}${ENGAGEMENT.replace('dice French horse 3', 'dice French hrose 3')}`, Codes.diceLabel);
-        expect(actions.map(a => a.title)).toEqual(["Change to 'foot'", "Change to 'horse'"]);
+        expect(actions.map(a => a.title)).toEqual(["Change to 'foot'", "Change to 'horse'", "Change to 'pursuit'"]);
     });
 
     it('offers the Loose Files types for an arm that is none', async () => {

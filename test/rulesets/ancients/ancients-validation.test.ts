@@ -50,8 +50,9 @@ const cases: Case[] = [
     { name: 'a flag given a value', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, shock «2» } }\n` },
     { name: 'both shock and defensive', code: AncientsCodes.statValue, text: `${DECL}force D { unit U infantry Hoplite { «shock» } }\n` },
     { name: 'a leadership below 2', code: AncientsCodes.leadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «1» } }\n` },
-    { name: 'a leadership 2d6 cannot reach', code: AncientsCodes.leadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «13» } }\n` },
-    { name: 'a leadership 1d6 cannot reach', code: AncientsCodes.leadershipRange, text: `rules ancients\noption break-die d6\nforce D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «7» } }\n` },
+    { name: 'a leadership 2d6 cannot reach', code: AncientsCodes.leadershipRange, text: `${DECL}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «15» } }\n` },
+    { name: 'a leadership 1d6 cannot reach', code: AncientsCodes.leadershipRange, text: `rules ancients\noption break-die d6\nforce D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «9» } }\n` },
+    { name: 'a leadership below what a d6 rolls', code: AncientsCodes.leadershipRange, text: `rules ancients\noption break-die d6\nforce D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership «0» } }\n` },
     { name: 'negative tokens', code: AncientsCodes.tokensRange, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, tokens «-1» } }\n` },
     { name: 'a misspelt stat', code: AncientsCodes.statUnknown, severity: WARNING, text: `${DECL}force D { unit U infantry { size small, ${UNIT}, «wieght» heavy } }\n` },
     { name: 'a break die that is not d6', code: AncientsCodes.breakDie, text: `rules ancients\noption break-die «d8»\n${DECL.slice('rules ancients\n'.length)}` },
@@ -61,6 +62,7 @@ const cases: Case[] = [
     { name: 'no sides', code: Codes.missingSides, text: `${DECL}engagement «E» { G.Hop vs P.Imm }\n` },
     { name: 'a SCRUD factor', code: Codes.statementNotUsed, severity: WARNING, text: `${DECL}modifier Hill +1\n${DUEL.slice(DECL.length)}  «factor Hill on G.Hop»\n}\n` },
     { name: 'a fact the rules do not read', code: Codes.statementNotUsed, severity: WARNING, text: `${DUEL}  G.Hop: charged, «tired»\n}\n` },
+    { name: 'a shock unit charging after the first turn', code: AncientsCodes.chargeNotFirstTurn, severity: WARNING, text: `${DECL}engagement E {\n  G.Cav attacks P.Imm\n  G.Cav: «charged»\n}\n` },
     { name: 'facts after a pairing', code: Codes.statementNotUsed, severity: WARNING, text: `${DUEL}  G.Hop vs P.Imm: «charged»\n}\n` },
     { name: 'a unit on both sides', code: Codes.unitOnBothSides, text: `${DECL}engagement E { G.Hop attacks P.Imm, «G.Hop» }\n`, also: [AncientsCodes.noOpponent] },
     { name: 'a pairing of several units', code: AncientsCodes.notOneUnit, text: `${DECL}engagement E { G attacks P\n  «G.Pelt» vs P.Imm }\n`, also: [AncientsCodes.noOpponent, AncientsCodes.noOpponent] },
@@ -156,6 +158,33 @@ engagement Entered {
   dice P.Arch test 6
 }
 `;
+
+describe('the leadership a break test can meet (A7.1) counts the test\'s own +1s', () => {
+    const unitWith = (leadership: number, oneDie: boolean) =>
+        `rules ancients\n${oneDie ? 'option break-die d6\n' : ''}force D { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership ${leadership} } }\n`;
+    it('1d6 reaches 8 (6 +1 first test +1 winning side), 2d6 reaches 14; one more is refused, saying what the dice roll', async () => {
+        // By hand: 1d6 rolls 1–6, +1 first test (A7.2), +1 winning side (A7.3): 1 to 8. 2d6: 2 to 14.
+        for (const ok of [[1, true], [7, true], [8, true], [2, false], [13, false], [14, false]] as const) {
+            expect((await diagnose(unitWith(ok[0], ok[1]))).map(d => d.message), `leadership ${ok[0]}`).toEqual([]);
+        }
+        expect((await diagnose(unitWith(9, true))).map(d => d.message)).toEqual([
+            'A leadership of 9 cannot be tested: a d6 rolls 1–6, and with +1 for a first test and +1 for the winning side the test scores at most 8 (A7); write 1 to 8.'
+        ]);
+        expect((await diagnose(unitWith(15, false))).map(d => d.message)).toEqual([
+            'A leadership of 15 cannot be tested: 2d6 roll 2–12, and with +1 for a first test and +1 for the winning side the test scores at most 14 (A7); write 2 to 14.'
+        ]);
+        expect((await diagnose(unitWith(1, false))).map(d => d.message)).toEqual([
+            'A leadership of 1 cannot be tested: 2d6 roll 2–12, so no test can score below 2 before its modifiers (A7); write 2 to 14.'
+        ]);
+    });
+
+    it('a charge on a shock unit with first turn, or on a unit that is not shock, is not flagged', async () => {
+        const codes = async (body: string) => (await diagnose(`${DECL}engagement E {\n  G.Cav attacks P.Imm\n${body}}\n`)).map(d => d.code);
+        expect(await codes('  first turn\n  G.Cav: charged\n')).toEqual([]);
+        expect(await codes('  G.Cav: countercharged\n')).toEqual([AncientsCodes.chargeNotFirstTurn]);
+        expect((await diagnose(`${DECL}engagement E {\n  G.Hop attacks P.Imm\n  G.Hop: charged\n}\n`)).map(d => d.code)).toEqual([]);
+    });
+});
 
 describe('no Ancients code fires on valid files', () => {
     it('a file using every feature', async () => {

@@ -242,9 +242,32 @@ engagement E { A attacks B
         const input = buildScrudInput(model, model.actions[0].node)!;
         expect(input.pooled).toBe(true);
         expect([...input.attacker.units, ...input.defender.units].map(u => [u.id, u.die.name, u.modifier])).toEqual([
-            // Each factor line counts once per modifier it names (S2: the sum of every factor).
-            ['A.Foot', 'd4', 3], ['A.Horse', 'd6', 1], ['B.Foot', 'average', 0]
+            // A factor counts once for a unit, however often it is named (S2.5).
+            ['A.Foot', 'd4', 1], ['A.Horse', 'd6', 1], ['B.Foot', 'average', 0]
         ]);
+    });
+
+    it('a factor named twice is applied once, and flagged where it is repeated', async () => {
+        const text = `rules scrud
+modifier Hill +1
+modifier Woods +1
+force A { unit Foot foot  unit Horse horse }
+force B { unit Foot foot }
+engagement E { A attacks B
+  factor Hill, Hill on A.Foot
+  factor Hill, Woods on A
+  factor Woods on A.Horse, B.Foot }`;
+        const doc = await supportParse(text, { validation: true });
+        const model = modelOf(doc.parseResult.value);
+        const input = buildScrudInput(model, model.actions[0].node)!;
+        // By hand: A.Foot gets Hill once and Woods once (+2); A.Horse Hill and Woods (+2); B.Foot Woods (+1).
+        expect([...input.attacker.units, ...input.defender.units].map(u => [u.id, u.modifier])).toEqual([['A.Foot', 2], ['A.Horse', 2], ['B.Foot', 1]]);
+        const repeated = (doc.diagnostics ?? []).filter(d => d.code === 'factor-repeated');
+        const at = (d: { range: { start: { line: number, character: number } } }) => [d.range.start.line, d.range.start.character];
+        // The second Hill of line 7; A in line 8 (Hill again for A.Foot: Woods is new, so the target cannot go); A.Horse in line 9.
+        expect(repeated.map(at)).toEqual([[6, 15], [7, 24], [8, 18]]);
+        expect(repeated.map(d => (d.data as { removable: boolean }).removable)).toEqual([true, false, true]);
+        expect(repeated[2].message).toBe("'Woods' already applies to A.Horse (from 'A'): a factor counts once for a unit.");
     });
 });
 

@@ -188,3 +188,46 @@ function countResults(results: readonly ScrudUnitResult[], order: readonly Scrud
         .map(([label, n]) => `${n} ${label}`)
         .join(', ');
 }
+
+/**
+ * After the combat (docs/rules/scrud.md S-ex.6, S1.3): which units pursue. The worked example's
+ * "further dice throw" is a pursuit throw for a winning unit given one (`X: pursuit`), a d6 that
+ * pursues on `from` or more (`option pursuit N`, default 4). The comment's variant
+ * (`option runs-and-pursues`): a unit whose own die shows a 1 runs away (retreats) whatever its
+ * pair gave, one whose die shows a 6 pursues if it did not lose, without a pursuit throw.
+ */
+export interface PursuitRule {
+    /** A pursuit throw of this or more pursues (S-ex.6). */
+    readonly from: number;
+    /** S1.3: a 1 runs away, a 6 pursues. */
+    readonly runsAndPursues: boolean;
+    /** Units given a pursuit throw, if they win. */
+    readonly marked: ReadonlySet<string>;
+}
+
+export type PursuitDecision =
+    | { readonly id: string, readonly kind: 'throw', readonly throw: number, readonly pursues: boolean }
+    | { readonly id: string, readonly kind: 'six' }
+    | { readonly id: string, readonly kind: 'runs' };
+
+/** S-ex.6: the units that throw for pursuit, in the order their throws are read: winners given one, attacker side first. */
+export function pursuitThrowers(outcome: ScrudOutcome, rule: PursuitRule): string[] {
+    return outcome.units
+        .filter(u => rule.marked.has(u.id) && u.result === 'won' && !(rule.runsAndPursues && (u.thrown === 1 || u.thrown === 6)))
+        .map(u => u.id);
+}
+
+/** What happens after the pairs: the variant's runs and pursuits, and each pursuit throw against its rule. */
+export function decidePursuit(outcome: ScrudOutcome, rule: PursuitRule, throws: ReadonlyMap<string, number>): PursuitDecision[] {
+    const decisions: PursuitDecision[] = [];
+    const throwers = new Set(pursuitThrowers(outcome, rule));
+    for (const u of outcome.units) {
+        if (rule.runsAndPursues && u.thrown === 1) decisions.push({ id: u.id, kind: 'runs' });
+        else if (rule.runsAndPursues && u.thrown === 6 && !SCRUD_LOSSES.includes(u.result)) decisions.push({ id: u.id, kind: 'six' });
+        else if (throwers.has(u.id) && throws.has(u.id)) {
+            const t = throws.get(u.id)!;
+            decisions.push({ id: u.id, kind: 'throw', throw: t, pursues: t >= rule.from });
+        }
+    }
+    return decisions;
+}
