@@ -97,6 +97,13 @@ export interface Ruleset {
      * and a new one would change nothing.
      */
     usesEnteredDice(model: ScenarioModel, action: ActionModel): boolean;
+    /**
+     * The order in which one turn's actions are resolved and their outcomes carried, when the rule set
+     * has an order of play (Loose Files: fire before movement before combat): a permutation of
+     * `actions`, which come in file order. Without it, file order. The file keeps the umpire's order;
+     * the campaign state and Resolve all follow this one.
+     */
+    orderWithinTurn?(model: ScenarioModel, actions: readonly ActionModel[]): readonly ActionModel[];
     /** Applies the rules. Never throws on a broken action: it says what is missing instead. */
     resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
     /** Exact odds of an action of one of `oddsKinds`. */

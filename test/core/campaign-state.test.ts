@@ -123,6 +123,8 @@ turn 1 {
       Br.Militia: shaken, dp 2, deserted 1
     }
   }
+}
+turn 2 {
   command Rally {
     Br.Guards: rallied
     outcome seed 1 check "x" {
@@ -130,8 +132,6 @@ turn 1 {
       Br.Guards: rallied, dp -2, cp 4
     }
   }
-}
-turn 2 {
   engagement Again {
     Br.Militia attacks Am.Line
     outcome seed 1 check "x" {

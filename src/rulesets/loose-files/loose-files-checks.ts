@@ -11,7 +11,7 @@ import {
     type Action, type Fact, type Grade, type Relation, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, officerIsWith, readCommand, readFire, readMorale, readMoves,
+    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCommand, readFire, readMorale, readMoves,
     turnKeyOf
 } from './loose-files-reader.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
@@ -216,6 +216,10 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         } else if (range.number < 0) {
             accept('error', 'A range is a distance in inches, 0 or more.', { node: range, property: 'number', code: LooseFilesCodes.range });
         }
+        const moveAction = read.input.moved ? undefined : moveInTurn(model, am, read.firer.id);
+        if (moveAction && firer.type === 'infantry' && firer.formation !== 'skirmish') {
+            accept('error', `${read.firer.id} moves this turn (move '${moveAction.node.name}') and is not in skirmish order: only skirmishers move and fire (L5).`, { node: r, property: 'subject', code: LooseFilesCodes.movedFire });
+        }
         if (read.input.moved && firer.type === 'infantry' && firer.formation !== 'skirmish') {
             const moved = r.facts.find(f => f.key === 'moved')
                 ?? action.statements.filter(isFacts).filter(f => unitsOf(model, f.target).some(u => u.id === read.firer.id)).flatMap(f => f.facts).find(f => f.key === 'moved');
@@ -226,6 +230,7 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
 
 function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     if (!requireLine(am.node, am.node.statements.some(isFacts), `'Unit: average N, d6 N'`, accept)) return;
+    checkFormationWords(model, am, accept);
     const reported = new Set<object>();
     for (const read of readMoves(model, am)) {
         if (reported.has(read.line)) continue;
@@ -243,6 +248,30 @@ function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             const charging = f.find(x => x.key === 'charging')!;
             accept('error', `Charging cavalry throw at least 3 dice (L6): ${read.unit.id} throws ${read.input.average + read.input.d6}.`, { node: charging, property: 'key', code: LooseFilesCodes.chargeDice });
             reported.add(read.line);
+        }
+    }
+}
+
+/** L6.11: a formation word names where a `formation-change` ends; guns limber and unlimber, foot and horse do not. */
+function checkFormationWords(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    for (const line of am.node.statements.filter(isFacts)) {
+        const words = line.facts.filter(x => (FORMATIONS as readonly string[]).includes(x.key));
+        if (words.length === 0) continue;
+        if (!has(line.facts, 'formation-change')) {
+            accept('warning', `'${words[0].key}' names the formation a change ends in: add 'formation-change' (L6.11), or it changes nothing.`, { node: words[0], property: 'key', code: LooseFilesCodes.formation });
+            continue;
+        }
+        if (words.length > 1) {
+            accept('error', `A formation change ends in one formation: '${words[0].key}' and '${words[1].key}' are both named.`, { node: words[1], property: 'key', code: LooseFilesCodes.formation });
+            continue;
+        }
+        const to = newFormationOf(line.facts).newFormation;
+        for (const u of unitsOf(model, line.target)) {
+            const guns = lfType(u.arm) === 'artillery';
+            if (to && guns !== (to === 'limbered' || to === 'unlimbered')) {
+                accept('error', `${u.id} is ${u.arm}: ${guns ? 'guns are limbered or unlimbered' : 'only guns limber and unlimber; foot and horse take line, column or skirmish'} (L6.11).`, { node: words[0], property: 'key', code: LooseFilesCodes.formation });
+                break;
+            }
         }
     }
 }
@@ -297,7 +326,10 @@ function problemsOf(model: ScenarioModel): TurnProblems {
             for (const i of outOfOrder(actions.map(a => a.node.kind))) {
                 const a = actions[i].node;
                 const phase = ORDER_OF_PLAY.find(x => x.phase === phaseOf(a.kind));
-                p.outOfOrder.set(a, `${a.kind} '${a.name}' comes after a later phase of the turn: the order of play puts ${phase?.name ?? a.kind} (phase ${phase?.phase}) earlier.`);
+                // The first action written above it that the order of play puts after it.
+                const later = actions.slice(0, i).find(b => (phaseOf(b.node.kind) ?? 0) > (phase?.phase ?? 0))?.node;
+                p.outOfOrder.set(a, `${a.kind} '${a.name}' is written after ${later ? `${later.kind} '${later.name}'` : 'a later step'} but resolved before it: `
+                    + `the order of play puts ${phase?.name ?? a.kind} (step ${phase?.phase}) earlier (L0). The file keeps your order.`);
             }
         }
     }
@@ -340,7 +372,8 @@ function checkTurnWide(model: ScenarioModel, action: Action, accept: ValidationA
         if (message) accept('error', message, at({ node: st, property: isRelation(st) ? 'subject' : 'target', code: LooseFilesCodes.cpOverspent }));
     }
     const order = p.outOfOrder.get(action);
-    if (order) accept('warning', order, { node: action, property: 'kind', code: LooseFilesCodes.orderOfPlay });
+    // Not a fault: the turn is resolved in the order of play whatever the file order (L0); this says so.
+    if (order) accept('info', order, { node: action, property: 'kind', code: LooseFilesCodes.orderOfPlay });
 }
 
 // ─── Entered dice ────────────────────────────────────────────────────────────────────────────────

@@ -22,5 +22,6 @@ export const LooseFilesCodes = {
     needsCommander: 'lf-needs-commander',
     cpOverspent: 'lf-cp-overspent',
     moraleNotFriend: 'lf-morale-not-friend',
-    orderOfPlay: 'lf-order-of-play'
+    orderOfPlay: 'lf-order-of-play',
+    formation: 'lf-formation'
 } as const;

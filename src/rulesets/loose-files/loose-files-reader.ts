@@ -270,13 +270,19 @@ export function readMoves(model: ScenarioModel, action: ActionModel): MoveRead[]
                     d6: clamp(numberFact(f, 'd6') ?? (has(f, 'd6') ? 1 : 0), 0, MAX_MOVE_DICE),
                     plus: numberFact(f, 'plus') ?? 0,
                     woods: has(f, 'woods'), uphill: has(f, 'uphill'), charging: has(f, 'charging'), wheel: has(f, 'wheel'),
-                    formationChange: has(f, 'formation-change'), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),
+                    formationChange: has(f, 'formation-change'), ...newFormationOf(f), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),
                     stop: textFact(f, 'stop'), options
                 }
             });
         }
     }
     return out;
+}
+
+/** L6.11: the formation a `formation-change` ends in, named by its word as a fact (`formation-change, column`). */
+export function newFormationOf(facts: readonly Fact[]): { newFormation?: Formation } {
+    const named = FORMATIONS.find(w => has(facts, w));
+    return named && has(facts, 'formation-change') ? { newFormation: named } : {};
 }
 
 export interface MoraleRead {
@@ -328,6 +334,16 @@ function turnActivity(model: ScenarioModel, action: ActionModel, unitId: string)
         if (other.node.kind === 'fire' && st.some(x => isRelation(x) && x.verb === 'fires' && firstUnit(model, x.object)?.id === unitId)) done.shotAt = true;
     }
     return done;
+}
+
+/**
+ * L5: the `move` action of the same turn in which the unit moves (throws movement dice; a change of
+ * formation or facing is not a move), if any: "only skirmishing infantry can fire and move in the same turn".
+ */
+export function moveInTurn(model: ScenarioModel, action: ActionModel, unitId: string): ActionModel | undefined {
+    if (!action.turn) return undefined;
+    return model.actions.find(other => other.turn === action.turn && other !== action && other.node.kind === 'move'
+        && other.node.statements.some(x => isFacts(x) && !has(x.facts, 'formation-change') && unitsOf(model, x.target).some(u => u.id === unitId)));
 }
 
 /**

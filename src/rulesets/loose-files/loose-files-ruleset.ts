@@ -5,6 +5,7 @@
 import { isDice } from '../../language/generated/ast.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
+import { inOrderOfPlay } from './engine/loose-files-command.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-checks.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
@@ -40,6 +41,9 @@ export const looseFilesRuleset: Ruleset = {
         [LooseFilesCodes.unknownFact]: 'respell-fact',
         [LooseFilesCodes.unitType]: 'replacements'
     },
+    // L0: a turn resolves in the sheet's order of play (fire before command, movement and combat),
+    // whatever order its actions are written in; within one step, file order stands.
+    orderWithinTurn: (_model, actions) => inOrderOfPlay(actions, a => a.node.kind),
     checkScenario: checkLooseFilesScenario,
     checkAction: checkLooseFilesAction,
     // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:

@@ -6,7 +6,7 @@
  * woods); wheeling, changing formation and retiring add DPs of their own.
  */
 import { AVERAGE, D6, canShow } from '../../../core/dice.js';
-import { isFormed, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
+import { isFormed, type Formation, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface MoveInput {
     readonly unit: LfUnit;
@@ -21,6 +21,8 @@ export interface MoveInput {
     readonly charging: boolean;
     readonly wheel: boolean;
     readonly formationChange: boolean;
+    /** L6.11: the formation the change ends in (`formation-change, column`); none for a change of facing. */
+    readonly newFormation?: Formation;
     readonly retire: boolean;
     readonly underFire: boolean;
     /** L9 full-move: the stopping point the umpire named (a fence line, a hill top). */
@@ -93,6 +95,8 @@ export interface MoveOutcome {
     readonly dp: number;
     /** What the unit must do with the distance (full-move house rule). */
     readonly order: string;
+    /** The formation the unit is in from now on, when the move changed it (L6.11). */
+    readonly formation?: Formation;
 }
 
 /** L6: the highest d6 face that disorders formed troops: 2, or 3 in woods. */
@@ -111,7 +115,8 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
     const dpReasons: LfModifier[] = [];
     if (input.formationChange) {
         dpReasons.push({ reason: input.underFire ? 'formation change under fire' : 'formation change', value: input.underFire ? 2 : 1 });
-        return { result: 'changed-formation', average: [], d6: [], inchModifiers: [], inches: 0, dpReasons, dp: sumDp(dpReasons), order: 'stays in place this turn' };
+        const formation = input.newFormation && input.newFormation !== u.formation ? { formation: input.newFormation } : {};
+        return { result: 'changed-formation', average: [], d6: [], inchModifiers: [], inches: 0, dpReasons, dp: sumDp(dpReasons), order: 'stays in place this turn', ...formation };
     }
     const all = [...dice.average, ...dice.d6];
     const rolled = all.reduce((s, v) => s + v, 0);
