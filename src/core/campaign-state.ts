@@ -128,6 +128,7 @@ function buildTimeline(model: ScenarioModel, into: Timeline): void {
     const modelOfAction = new Map<Action, ActionModel>(model.actions.map(a => [a.node, a]));
     // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
     const outResults = model.ruleset?.campaign.outResults ?? {};
+    const settles = model.ruleset?.carriesSettledOutcomes === true;
     /** The units an outcome line names: a unit by its id, or every unit of a force. */
     const unitsNamed = (id: string): readonly UnitModel[] => units.has(id) ? [units.get(id)!] : model.forces.get(id)?.units ?? [];
     let k = 0;
@@ -149,10 +150,11 @@ function buildTimeline(model: ScenarioModel, into: Timeline): void {
                     carry(unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
                 }
             } else {
-                // Not written yet, but its dice are in the file (entered, or its own seed): its outcome is
-                // already settled, and Resolve will write exactly this, so later actions see it now
-                // (docs/campaigns.md#pending). Resolving reads only the points before this one.
-                const am = modelOfAction.get(el);
+                // Not written yet, but its dice are in the file (entered, its own seed, or none thrown): its
+                // outcome is settled, and Resolve will write exactly this, so later actions see it now when
+                // the rule set asks for it (`Ruleset.carriesSettledOutcomes`, docs/campaigns.md#settled).
+                // Resolving reads only the points before this one, already built.
+                const am = settles ? modelOfAction.get(el) : undefined;
                 const pending = am ? settledOutcome(model, am) : undefined;
                 for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
             }

@@ -104,6 +104,13 @@ export interface Ruleset {
      * the campaign state and Resolve all follow this one.
      */
     orderWithinTurn?(model: ScenarioModel, actions: readonly ActionModel[]): readonly ActionModel[];
+    /**
+     * Whether an action not yet written, whose dice the file already holds (entered, its own `seed`, or
+     * none thrown), carries its outcome to later actions as a written one would: then `check`, the
+     * editor and Resolve all judge later actions from the same state (docs/campaigns.md). Off, only
+     * written outcomes carry.
+     */
+    readonly carriesSettledOutcomes?: boolean;
     /** Applies the rules. Never throws on a broken action: it says what is missing instead. */
     resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
     /** Exact odds of an action of one of `oddsKinds`. */

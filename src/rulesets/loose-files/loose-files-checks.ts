@@ -12,7 +12,7 @@ import {
 } from '../../language/generated/ast.js';
 import {
     ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCommand, readFire, readMorale, readMoves,
-    turnKeyOf
+    stepKind, turnKeyOf
 } from './loose-files-reader.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
@@ -26,6 +26,7 @@ import { onePairOfSides } from '../../core/sides-check.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { CLASS_RANGE, DICE_LABELS, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { closeSpellings } from '../../core/spelling.js';
+import { checkOrdersAfterCombat } from './loose-files-orders.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
 type Where = { node: AstNode, property?: string, index?: number, code: string };
@@ -43,6 +44,7 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
         else if (isTurn(el)) el.elements.forEach(visit);
     };
     scenario.elements.forEach(visit);
+    checkOrdersAfterCombat(model, accept);
 }
 
 const WORD_STATS: Readonly<Record<string, readonly string[]>> = { guns: GUNS, formation: FORMATIONS, weapon: WEAPONS };
@@ -323,11 +325,11 @@ function problemsOf(model: ScenarioModel): TurnProblems {
     for (const actions of byTurn.values()) {
         collectSpends(model, actions, p.overspent);
         if (actions[0].turn) {
-            for (const i of outOfOrder(actions.map(a => a.node.kind))) {
+            for (const i of outOfOrder(actions.map(a => stepKind(a.node)))) {
                 const a = actions[i].node;
-                const phase = ORDER_OF_PLAY.find(x => x.phase === phaseOf(a.kind));
+                const phase = ORDER_OF_PLAY.find(x => x.phase === phaseOf(stepKind(a)));
                 // The first action written above it that the order of play puts after it.
-                const later = actions.slice(0, i).find(b => (phaseOf(b.node.kind) ?? 0) > (phase?.phase ?? 0))?.node;
+                const later = actions.slice(0, i).find(b => (phaseOf(stepKind(b.node)) ?? 0) > (phase?.phase ?? 0))?.node;
                 p.outOfOrder.set(a, `${a.kind} '${a.name}' is written after ${later ? `${later.kind} '${later.name}'` : 'a later step'} but resolved before it: `
                     + `the order of play puts ${phase?.name ?? a.kind} (step ${phase?.phase}) earlier (L0). The file keeps your order.`);
             }

@@ -23,5 +23,7 @@ export const LooseFilesCodes = {
     cpOverspent: 'lf-cp-overspent',
     moraleNotFriend: 'lf-morale-not-friend',
     orderOfPlay: 'lf-order-of-play',
-    formation: 'lf-formation'
+    formation: 'lf-formation',
+    orderNotKept: 'lf-order-not-kept',
+    cavalrySpeed: 'lf-cavalry-speed'
 } as const;

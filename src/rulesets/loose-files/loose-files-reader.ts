@@ -271,7 +271,7 @@ export function readMoves(model: ScenarioModel, action: ActionModel): MoveRead[]
                     plus: numberFact(f, 'plus') ?? 0,
                     woods: has(f, 'woods'), uphill: has(f, 'uphill'), charging: has(f, 'charging'), wheel: has(f, 'wheel'),
                     formationChange: has(f, 'formation-change'), ...newFormationOf(f), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),
-                    stop: textFact(f, 'stop'), options
+                    stop: textFact(f, 'stop'), ...(has(f, 'obstacle') ? { obstacle: true } : {}), options
                 }
             });
         }
@@ -384,6 +384,16 @@ export function readCommand(model: ScenarioModel, action: ActionModel): CommandU
         }
     }
     return out;
+}
+
+/**
+ * The step of the order of play an action belongs to, as a kind (L0): its own kind, except that a
+ * `move` whose every line is a compulsory `retreat` or `rout` from an earlier combat is step 1, 'retreat'.
+ */
+export function stepKind(action: Action): string {
+    if (action.kind !== 'move') return action.kind;
+    const lines = action.statements.filter(isFacts);
+    return lines.length > 0 && lines.every(l => has(l.facts, 'retreat') || has(l.facts, 'rout')) ? 'retreat' : 'move';
 }
 
 /** The turn an action counts in for command points: its `turn`, or the file itself outside turns. */

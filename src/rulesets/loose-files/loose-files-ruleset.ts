@@ -10,6 +10,7 @@ import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-ch
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
+import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
@@ -43,7 +44,10 @@ export const looseFilesRuleset: Ruleset = {
     },
     // L0: a turn resolves in the sheet's order of play (fire before command, movement and combat),
     // whatever order its actions are written in; within one step, file order stands.
-    orderWithinTurn: (_model, actions) => inOrderOfPlay(actions, a => a.node.kind),
+    orderWithinTurn: (_model, actions) => inOrderOfPlay(actions, a => stepKind(a.node)),
+    // A turn's DPs and casualties pass from step to step before they are written: a volley after a
+    // combat throws the dice the combat left it (issue 13, item 12).
+    carriesSettledOutcomes: true,
     checkScenario: checkLooseFilesScenario,
     checkAction: checkLooseFilesAction,
     // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:

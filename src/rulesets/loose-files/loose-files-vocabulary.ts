@@ -23,7 +23,7 @@ const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
 export const UNIT_FACTS: Readonly<Record<string, readonly string[]>> = {
     engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', ...STATE_FACTS],
     fire: [...COVERS, 'moved', 'fled', ...STATE_FACTS],
-    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', ...FORMATIONS, 'retire', 'under-fire', 'stop', ...STATE_FACTS],
+    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', ...FORMATIONS, 'retire', 'retreat', 'rout', 'under-fire', 'stop', 'obstacle', ...STATE_FACTS],
     morale: ['fled', ...STATE_FACTS],
     redress: ['stationary', 'moved', 'in-combat', 'shot-at', ...STATE_FACTS],
     command: ['move', 'average', 'd6', ...STATE_FACTS]

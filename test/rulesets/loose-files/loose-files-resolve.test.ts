@@ -281,7 +281,7 @@ describe('umpire on examples/cowpens.battle', () => {
         expect(out.rules).toBe('loose-files');
         expect(out.engagements.map(e => [e.turn, e.kind, e.name])).toEqual([
             ['1', 'fire', 'Rifles'], ['1', 'fire', 'Grasshoppers'], ['1', 'command', 'Orders'], ['1', 'move', 'Advance'], ['1', 'engagement', 'Charge'],
-            ['2', 'morale', 'Shaken'], ['2', 'fire', 'Volley'], ['2', 'command', 'Rally'], ['2', 'move', 'Countercharge'], ['2', 'engagement', 'Bayonets'],
+            ['2', 'move', 'Rout'], ['2', 'morale', 'Shaken'], ['2', 'fire', 'Volley'], ['2', 'command', 'Rally'], ['2', 'move', 'Countercharge'], ['2', 'engagement', 'Bayonets'],
             ['2', 'redress', 'Dress']
         ]);
         const charge = out.engagements.find(e => e.name === 'Charge')!;

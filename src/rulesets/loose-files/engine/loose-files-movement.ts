@@ -25,6 +25,8 @@ export interface MoveInput {
     readonly newFormation?: Formation;
     readonly retire: boolean;
     readonly underFire: boolean;
+    /** L6: "cross fence/wall; stop at obstacle, continue next turn": the move ends at the obstacle. */
+    readonly obstacle?: boolean;
     /** L9 full-move: the stopping point the umpire named (a fence line, a hill top). */
     readonly stop: string | undefined;
     readonly options: LfOptions;
@@ -148,7 +150,8 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
 }
 
 /** L9 full-move: the distance is a duty, unless the umpire named where the unit stops. */
-function moveOrder(input: Pick<MoveInput, 'options' | 'stop'>, inches: number): string {
+function moveOrder(input: Pick<MoveInput, 'options' | 'stop' | 'obstacle'>, inches: number): string {
+    if (input.obstacle) return `stops at the fence or wall within ${inches} inches; crosses it next turn`;
     if (!input.options.fullMove) return `may move up to ${inches} inches`;
     return input.stop !== undefined ? `moves up to ${inches} inches, stopping at ${input.stop}` : `must move the full ${inches} inches`;
 }
