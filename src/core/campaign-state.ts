@@ -420,10 +420,14 @@ export function lastResultText(state: UnitCampaignState): string {
     return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''})`;
 }
 
-/** The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. */
-export function standsText(unit: UnitModel, state: UnitCampaignState): string {
+/**
+ * The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. Net of
+ * casualties too when the rule set counts a casualty as a stand (`casualtiesAreStands`).
+ */
+export function standsText(model: ScenarioModel, unit: UnitModel, state: UnitCampaignState): string {
     const stands = unit.stats.get('stands');
-    return typeof stands === 'number' ? `${Math.max(0, stands - state.standsLost)} of ${stands}` : (state.standsLost > 0 ? `−${state.standsLost}` : '—');
+    const lost = state.standsLost + (model.ruleset?.campaign.casualtiesAreStands ? state.casualties : 0);
+    return typeof stands === 'number' ? `${Math.max(0, stands - lost)} of ${stands}` : (lost > 0 ? `−${lost}` : '—');
 }
 
 /**
@@ -441,7 +445,7 @@ export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atActi
     for (const c of stateColumns(model)) {
         if (c === 'dp') facts.push(`DP ${state.dp}`);
         else if (c === 'casualties') facts.push(`casualties ${state.casualties}`);
-        else if (c === 'stands') facts.push(`stands ${standsText(unit, state)}`);
+        else if (c === 'stands') facts.push(`stands ${standsText(model, unit, state)}`);
         else if (c === 'tokens') facts.push(`damage tokens ${state.tokens}`);
         else if (c === 'tested') facts.push(state.tested ? 'has made a break test' : 'no break test yet (+1)');
         else if (c === 'cp' && state.cpSpent > 0) facts.push(`CP spent ${state.cpSpent}`);

@@ -44,6 +44,8 @@ interface CampaignKeys {
     readonly columns: readonly StateColumn[];
     /** Result labels that take a unit out of the fight, with the status they leave it in. */
     readonly outResults: Readonly<Record<string, UnitStatus>>;
+    /** A casualty is one stand lost: the stands shown are net of casualties as well as of stands lost. */
+    readonly casualtiesAreStands?: boolean;
 }
 
 /** How a quick fix repairs one of the rule set's own diagnostics; the fixes themselves are generic. */

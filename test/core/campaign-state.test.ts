@@ -157,7 +157,8 @@ turn 2 {
         expect(effectiveStats(m, action(m, 'Fight'), unit(m, 'Br.Guards')).get('dp')).toBe(1);
         expect(effectiveStats(m, action(m, 'Rally'), unit(m, 'Br.Guards')).get('dp')).toBe(3);
         expect(stateAtEnd(m).get('Am.Line')!.dp).toBe(2);
-        expect(stateHoverMarkdown(m, unit(m, 'Br.Militia'))).toContain('DP 6 · casualties 2 · stands 5 of 6');
+        // A Loose Files casualty is one stand (L1.2): 6 − 1 deserted − 2 casualties.
+        expect(stateHoverMarkdown(m, unit(m, 'Br.Militia'))).toContain('DP 6 · casualties 2 · stands 3 of 6');
     });
 });
 

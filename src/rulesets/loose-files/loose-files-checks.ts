@@ -206,6 +206,14 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
             continue;
         }
+        if (isOfficer(read.target)) {
+            accept('error', `${read.target.id} is ${read.target.arm}: officers take no DPs or casualties from fire (L8); fire at the unit it is with.`, { node: r, property: 'object', code: LooseFilesCodes.officerTarget });
+        }
+        const same = r.facts.find(f => f.key === 'same-target'), fresh = r.facts.find(f => f.key === 'new-target');
+        if (same && fresh) {
+            const second = r.facts.indexOf(same) > r.facts.indexOf(fresh) ? same : fresh;
+            accept('error', `'same-target' and 'new-target' contradict each other: ${read.firer.id} either keeps last turn's target and range (L4.3) or takes a new one (L5).`, { node: second, property: 'key', code: LooseFilesCodes.contradictoryFacts });
+        }
         if (read.firer.force === read.target.force) {
             accept('error', `${read.firer.id} fires at its own side: ${read.target.id} is of ${read.target.force} too.`, { node: r, property: 'object', code: LooseFilesCodes.fireOwnSide });
         }
@@ -282,6 +290,9 @@ function checkMorale(model: ScenarioModel, am: ActionModel, accept: ValidationAc
     if (!requireLine(am.node, am.node.statements.some(s => isRelation(s) && s.verb === 'sees'), `'Unit sees Friend: routs' (or retreats)`, accept)) return;
     for (const read of readMorale(model, am)) {
         const r = read.relation;
+        if (isOfficer(read.observer)) {
+            accept('error', `${read.observer.id} is ${read.observer.arm}: officers take no DPs or desertions from morale (L8); name the unit that sees it.`, { node: r, property: 'subject', code: LooseFilesCodes.officerTarget });
+        }
         if (read.observer.id === read.friend.id) {
             accept('error', `${read.observer.id} cannot see itself retreat or rout: name the friend it sees.`, { node: r, property: 'object', code: LooseFilesCodes.moraleNotFriend });
         } else if (read.observer.force !== read.friend.force) {

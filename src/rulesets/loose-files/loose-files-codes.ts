@@ -25,5 +25,7 @@ export const LooseFilesCodes = {
     orderOfPlay: 'lf-order-of-play',
     formation: 'lf-formation',
     orderNotKept: 'lf-order-not-kept',
-    cavalrySpeed: 'lf-cavalry-speed'
+    cavalrySpeed: 'lf-cavalry-speed',
+    officerTarget: 'lf-officer-target',
+    contradictoryFacts: 'lf-contradictory-facts'
 } as const;

@@ -33,7 +33,8 @@ export const looseFilesRuleset: Ruleset = {
         diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
-    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' } },
+    // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.
+    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' }, casualtiesAreStands: true },
     codes: LooseFilesCodes,
     fixes: {
         [LooseFilesCodes.statValue]: 'stat-value',

@@ -199,6 +199,25 @@ describe('dice judged from the state the actions before them leave (issue 13, it
     });
 });
 
+describe('smaller holes (issue 13, item 6)', () => {
+    it("'same-target' with 'new-target' is a contradiction; an officer as a fire or morale target is refused", async () => {
+        const text = `${FORCES.replace('force B {', 'force B {\n  unit Colonel officer { cp 2 }')}fire F {\n  B.Guns fires at A.Line: range 6, same-target, new-target\n  A.Line fires at B.Colonel: range 5\n}\nmorale M { B.Colonel sees B.Foot: routs }\n`;
+        const { diagnostics } = await load(text);
+        expect(lineOf(diagnostics, LooseFilesCodes.contradictoryFacts)).toEqual([13]);
+        expect(lineOf(diagnostics, LooseFilesCodes.officerTarget)).toEqual([14, 16]);
+        const lawful = await load(`${FORCES}fire F { B.Guns fires at A.Line: range 6, same-target }\n`);
+        expect(codes(lawful.diagnostics)).not.toContain(LooseFilesCodes.contradictoryFacts);
+    });
+
+    it('umpire status counts stands net of casualties (a casualty is one stand, L1.2)', async () => {
+        const file = fs.mkdtempSync(path.join(os.tmpdir(), 'lf-status-'));
+        fs.writeFileSync(path.join(file, 's.battle'), `${FORCES}${MELEE}`);
+        const r = spawnSync(process.execPath, ['bin/umpire.cjs', 'status', path.join(file, 's.battle')], { encoding: 'utf8' });
+        // B.Foot driven back: 1 casualty, 3 of 4 stands.
+        expect(r.stdout).toMatch(/B\s+Foot\s+ready\s+driven-back \(Melee\)\s+2\s+1\s+3 of 4/);
+    });
+});
+
 describe('the CLI: order of play, dice after a combat, and resolve --write', () => {
     beforeAll(() => ensureServerBundle(), 120_000);
     const umpire = (...args: string[]) => spawnSync(process.execPath, ['bin/umpire.cjs', ...args], { encoding: 'utf8' });
