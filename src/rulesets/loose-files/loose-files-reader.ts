@@ -42,7 +42,8 @@ export function lfOptions(model: ScenarioModel): LfOptions {
     };
     return {
         fullMove: on(HOUSE_RULE_OPTIONS.fullMove), brigadeMove: on(HOUSE_RULE_OPTIONS.brigadeMove),
-        corlearsHook: on(HOUSE_RULE_OPTIONS.corlearsHook), fleeLosses: on(HOUSE_RULE_OPTIONS.fleeLosses)
+        corlearsHook: on(HOUSE_RULE_OPTIONS.corlearsHook), fleeLosses: on(HOUSE_RULE_OPTIONS.fleeLosses),
+        ...(on(HOUSE_RULE_OPTIONS.wheelAsUphill) ? { wheelAsUphill: true } : {})
     } satisfies LfOptions;
 }
 

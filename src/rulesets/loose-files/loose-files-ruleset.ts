@@ -26,7 +26,7 @@ export const looseFilesRuleset: Ruleset = {
         stats: LF_STAT_DOCS,
         facts: Object.fromEntries(Object.keys(UNIT_FACTS).map(kind => [kind, factsOf(kind)])),
         // L9: the sheet's house rules, off unless a file turns them on.
-        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses'],
+        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill'],
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],

@@ -218,6 +218,19 @@ describe('smaller holes (issue 13, item 6)', () => {
     });
 });
 
+describe('wheeling, both readings (L6.10)', () => {
+    const wheel = (option: string) => `${FORCES.replace('rules loose-files\n', `rules loose-files\n${option}`)}move M {\n  A.Line: average 2, wheel\n  dice A.Line average 3 4\n}\n`;
+
+    it('reads 1 DP only by default; option wheel-as-uphill also takes 1" a die', async () => {
+        const plain = resolved((await load(wheel(''))).model, 'M').json.units[0];
+        expect([plain.inches, plain.dp]).toEqual([7, 1]);
+        const { model, diagnostics } = await load(wheel('option wheel-as-uphill\n'));
+        expect(codes(diagnostics)).not.toContain(Codes.unknownOption);
+        const uphill = resolved(model, 'M').json.units[0];
+        expect([uphill.inches, uphill.dp]).toEqual([5, 1]);
+    });
+});
+
 describe('the CLI: order of play, dice after a combat, and resolve --write', () => {
     beforeAll(() => ensureServerBundle(), 120_000);
     const umpire = (...args: string[]) => spawnSync(process.execPath, ['bin/umpire.cjs', ...args], { encoding: 'utf8' });

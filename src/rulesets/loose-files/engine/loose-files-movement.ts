@@ -124,9 +124,12 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
     const rolled = all.reduce((s, v) => s + v, 0);
     const inchModifiers: LfModifier[] = [];
     // Each die loses an inch, but a die never moves a unit backwards.
-    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
+    // L6.10 read as `option wheel-as-uphill`: a wheel loses 1" a die as uphill does (and 1 DP below).
+    const wheelCostsInches = input.wheel && input.options.wheelAsUphill === true;
+    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0) + (wheelCostsInches ? 1 : 0);
     if (input.woods) inchModifiers.push({ reason: `woods: −1" on each of ${all.length} dice`, value: -all.length });
     if (input.uphill) inchModifiers.push({ reason: `uphill: −1" on each of ${all.length} dice`, value: -all.length });
+    if (wheelCostsInches) inchModifiers.push({ reason: `wheeling, as uphill: −1" on each of ${all.length} dice`, value: -all.length });
     let inches = all.reduce((s, v) => s + Math.max(0, v - perDie), 0);
     const floorLoss = rolled - perDie * all.length - inches;
     if (floorLoss < 0) inchModifiers.push({ reason: 'no die moves less than 0"', value: -floorLoss });
