@@ -309,7 +309,7 @@ describe('umpire on examples/cowpens.battle', () => {
             fs.copyFileSync('examples/cowpens.battle', file);
             expect(umpire('resolve', file, '--write').status).toBe(0);
             const once = fs.readFileSync(file, 'utf8');
-            expect(once.match(/outcome (seed \d+|entered) check/g)).toHaveLength(11);
+            expect(once.match(/outcome (seed \d+|entered) check/g)).toHaveLength(12);
             expect(once).toContain('American.Riflemen: routed, die 3, total -5, dp 4, casualties 2');
             expect(once).toContain('American.Pickens: rally, cp 2 vs American.Carolinians');
             const check = umpire('check', file);
