@@ -16,7 +16,8 @@
  *
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
-import type { Action, Fact, Target, Turn, UnitState } from '../language/generated/ast.js';
+import type { Action, Target, Turn, UnitState } from '../language/generated/ast.js';
+import { settledOutcome } from './resolve.js';
 import { isAction, isDice, isFactor, isFacts, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
 import type { StateColumn } from './ruleset.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
@@ -43,6 +44,11 @@ export interface UnitCampaignState {
     readonly tested: boolean;
     /** Loose Files command points spent (L8), for the record. */
     readonly cpSpent: number;
+    /**
+     * The formation the unit has taken since the file began (a written `formation X` fact, or a `state`
+     * line); undefined while it keeps its declared one. The rule set gives the words their meaning.
+     */
+    readonly formation?: string;
     /** Reasons and notes from rulings and hand-set states, in file order. */
     readonly notes: readonly string[];
 }
@@ -50,7 +56,7 @@ export interface UnitCampaignState {
 /** Keys a `state` or `ruling` line may set (docs/campaigns.md). */
 export const STATE_KEYS: readonly string[] = [
     'dp', 'casualties', 'stands', 'tokens', 'tested', 'untested',
-    'routed', 'destroyed', 'fled', 'rallied', 'reason', 'note'
+    'routed', 'destroyed', 'fled', 'rallied', 'formation', 'reason', 'note'
 ];
 
 // ─── The timeline ────────────────────────────────────────────────────────────────────────────────
@@ -76,8 +82,11 @@ const timelines = new WeakMap<ScenarioModel, Timeline>();
 function timeline(model: ScenarioModel): Timeline {
     let t = timelines.get(model);
     if (!t) {
-        t = buildTimeline(model);
+        t = { initial: new Map(), history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0 };
+        // Cached before it is filled: settling a pending outcome resolves an action, which reads the
+        // state of the points before it from this same timeline, already built that far.
         timelines.set(model, t);
+        buildTimeline(model, t);
     }
     return t;
 }
@@ -97,14 +106,14 @@ function initialState(unit: UnitModel): UnitCampaignState {
     };
 }
 
-function buildTimeline(model: ScenarioModel): Timeline {
-    const initial = new Map<string, UnitCampaignState>();
+function buildTimeline(model: ScenarioModel, into: Timeline): void {
+    const initial = into.initial as Map<string, UnitCampaignState>;
     const units = new Map<string, UnitModel>();
     for (const force of model.forces.values()) {
         for (const u of force.units) { initial.set(u.id, initialState(u)); units.set(u.id, u); }
     }
     const current = new Map(initial);
-    const history = new Map<string, Array<{ point: number, state: UnitCampaignState }>>();
+    const history = into.history as Map<string, Array<{ point: number, state: UnitCampaignState }>>;
     const set = (point: number, next: UnitCampaignState) => {
         current.set(next.unit, next);
         const h = history.get(next.unit) ?? [];
@@ -112,25 +121,42 @@ function buildTimeline(model: ScenarioModel): Timeline {
         else h.push({ point, state: next });
         history.set(next.unit, h);
     };
-    const actionPoint = new Map<Action, number>();
-    const statePoint = new Map<UnitState, number>();
-    const turnEnd = new Map<Turn, number>();
+    const actionPoint = into.actionPoint as Map<Action, number>;
+    const statePoint = into.statePoint as Map<UnitState, number>;
+    const turnEnd = into.turnEnd as Map<Turn, number>;
     const turnOf = new Map<Action, Turn | undefined>(model.actions.map(a => [a.node, a.turn]));
+    const modelOfAction = new Map<Action, ActionModel>(model.actions.map(a => [a.node, a]));
     // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
     const outResults = model.ruleset?.campaign.outResults ?? {};
+    const settles = model.ruleset?.carriesSettledOutcomes === true;
+    /** The units an outcome line names: a unit by its id, or every unit of a force. */
+    const unitsNamed = (id: string): readonly UnitModel[] => units.has(id) ? [units.get(id)!] : model.forces.get(id)?.units ?? [];
     let k = 0;
     const visit = (el: unknown) => {
         if (isAction(el)) {
             const point = 2 * k++;
             actionPoint.set(el, point);
             const where = `${el.kind} ${el.name}${turnOf.get(el) ? ` (turn ${turnLabel(turnOf.get(el))})` : ''}`;
-            for (const line of el.outcome?.lines ?? []) {
-                // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
-                if (!line.unit || line.result === undefined) continue;
-                for (const u of unitsOf(model, line.unit)) {
+            const carry = (unitsOfLine: readonly UnitModel[], result: string, facts: ReadonlyArray<readonly [string, StatValue]>) => {
+                for (const u of unitsOfLine) {
                     const before = current.get(u.id);
-                    if (before) set(point + 1, applyOutcomeLine(before, line.result, line.facts, el.name, turnLabel(turnOf.get(el)), where, outResults));
+                    if (before) set(point + 1, applyOutcomeLine(before, result, facts, el.name, turnLabel(turnOf.get(el)), where, outResults));
                 }
+            };
+            if (el.outcome) {
+                for (const line of el.outcome.lines) {
+                    // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
+                    if (!line.unit || line.result === undefined) continue;
+                    carry(unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
+                }
+            } else {
+                // Not written yet, but its dice are in the file (entered, its own seed, or none thrown): its
+                // outcome is settled, and Resolve will write exactly this, so later actions see it now when
+                // the rule set asks for it (`Ruleset.carriesSettledOutcomes`, docs/campaigns.md#settled).
+                // Resolving reads only the points before this one, already built.
+                const am = settles ? modelOfAction.get(el) : undefined;
+                const pending = am ? settledOutcome(model, am) : undefined;
+                for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
             }
         } else if (isUnitState(el)) {
             const point = 2 * k++;
@@ -140,25 +166,50 @@ function buildTimeline(model: ScenarioModel): Timeline {
                 if (before) set(point, applyStateLine(before, el, units.get(u.id)!));
             }
         } else if (isTurn(el)) {
-            el.elements.forEach(visit);
+            resolutionOrderOfTurn(model, el).forEach(visit);
             turnEnd.set(el, 2 * k);
         }
     };
     model.root.elements.forEach(visit);
-    return { initial, history, actionPoint, statePoint, turnEnd, end: 2 * k };
+    (into as { end: number }).end = 2 * k;
+}
+
+/**
+ * A turn's elements in the order their outcomes take effect: the rule set's order of play for its
+ * actions (`Ruleset.orderWithinTurn`), each `state` and `ruling` line staying in its place among them
+ * (the slots of the actions are filled in the new order). Without an order of play, file order.
+ */
+function resolutionOrderOfTurn(model: ScenarioModel, turn: Turn): ReadonlyArray<Action | UnitState> {
+    const order = model.ruleset?.orderWithinTurn;
+    if (!order) return turn.elements;
+    const inTurn = model.actions.filter(a => a.turn === turn);
+    const ordered = order(model, inTurn);
+    // A rule set that returns other than a permutation of the turn's actions is ignored: file order.
+    if (ordered.length !== inTurn.length || new Set(ordered).size !== inTurn.length || !ordered.every(a => inTurn.includes(a))) return turn.elements;
+    let next = 0;
+    return turn.elements.map(el => (isAction(el) ? ordered[next++].node : el));
+}
+
+/**
+ * Every action in the order it is resolved and its outcome carried: file order, except that within a
+ * turn the rule set's order of play decides (`Ruleset.orderWithinTurn`). Resolve all follows it.
+ */
+export function resolutionOrder(model: ScenarioModel): ActionModel[] {
+    const t = timeline(model);
+    return [...model.actions].sort((a, b) => (t.actionPoint.get(a.node) ?? 0) - (t.actionPoint.get(b.node) ?? 0));
 }
 
 /** One written outcome line: the result label and the facts the rule sets agreed on. */
-function applyOutcomeLine(state: UnitCampaignState, result: string, facts: readonly Fact[], action: string, turn: string | undefined, where: string,
+function applyOutcomeLine(state: UnitCampaignState, result: string, facts: ReadonlyArray<readonly [string, StatValue]>, action: string, turn: string | undefined, where: string,
     outResults: Readonly<Record<string, UnitStatus>>): UnitCampaignState {
     let next: UnitCampaignState = { ...state, lastResult: { result, action, turn } };
     const out = Object.hasOwn(outResults, result) ? outResults[result] : undefined;
     if (out) next = { ...next, status: out, statusSource: `${out} in ${where}` };
     // An officer's rally (L8) that finds the unit out of the fight brings it back; otherwise it only removed DPs.
     if (result === 'rallied' && next.status !== 'ready') next = { ...next, status: 'ready', statusSource: `rallied in ${where}` };
-    for (const fact of facts) {
-        const n = num(factValue(fact));
-        switch (fact.key) {
+    for (const [key, value] of facts) {
+        const n = num(value);
+        switch (key) {
             case 'dp': next = { ...next, dp: Math.max(0, next.dp + n) }; break;
             case 'casualties': next = { ...next, casualties: Math.max(0, next.casualties + n) }; break;
             case 'deserted': next = { ...next, standsLost: Math.max(0, next.standsLost + n) }; break;
@@ -166,6 +217,7 @@ function applyOutcomeLine(state: UnitCampaignState, result: string, facts: reado
             case 'cp': next = { ...next, cpSpent: next.cpSpent + n }; break;
             case 'tested': next = { ...next, tested: true }; break;
             case 'fled': next = { ...next, status: 'fled', statusSource: `fled in ${where}` }; break;
+            case 'formation': if (typeof value === 'string') next = { ...next, formation: value }; break;
         }
     }
     return next;
@@ -192,6 +244,7 @@ function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitMod
             case 'routed': case 'destroyed': case 'fled':
                 next = { ...next, status: fact.key, statusSource: `${fact.key} ${by}` }; break;
             case 'rallied': next = { ...next, status: 'ready', statusSource: `rallied ${by}` }; break;
+            case 'formation': if (typeof value === 'string') next = { ...next, formation: value }; break;
             case 'reason': case 'note':
                 next = { ...next, notes: [...next.notes, `${line.kind === 'ruling' ? 'Ruling' : 'State'}: ${String(value)}`] }; break;
         }
@@ -285,6 +338,7 @@ function overlay(stats: ReadonlyMap<string, StatValue>, state: UnitCampaignState
     setCount('casualties', state.casualties);
     setCount('tokens', state.tokens);
     if (state.tested) out.set('tested', true); else out.delete('tested');
+    if (state.formation !== undefined) out.set('formation', state.formation);
     const stands = stats.get('stands');
     if (typeof stands === 'number') out.set('stands', Math.max(0, stands - state.standsLost));
     return out;
@@ -366,10 +420,14 @@ export function lastResultText(state: UnitCampaignState): string {
     return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''})`;
 }
 
-/** The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. */
-export function standsText(unit: UnitModel, state: UnitCampaignState): string {
+/**
+ * The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. Net of
+ * casualties too when the rule set counts a casualty as a stand (`casualtiesAreStands`).
+ */
+export function standsText(model: ScenarioModel, unit: UnitModel, state: UnitCampaignState): string {
     const stands = unit.stats.get('stands');
-    return typeof stands === 'number' ? `${Math.max(0, stands - state.standsLost)} of ${stands}` : (state.standsLost > 0 ? `−${state.standsLost}` : '—');
+    const lost = state.standsLost + (model.ruleset?.campaign.casualtiesAreStands ? state.casualties : 0);
+    return typeof stands === 'number' ? `${Math.max(0, stands - lost)} of ${stands}` : (lost > 0 ? `−${lost}` : '—');
 }
 
 /**
@@ -387,7 +445,7 @@ export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atActi
     for (const c of stateColumns(model)) {
         if (c === 'dp') facts.push(`DP ${state.dp}`);
         else if (c === 'casualties') facts.push(`casualties ${state.casualties}`);
-        else if (c === 'stands') facts.push(`stands ${standsText(unit, state)}`);
+        else if (c === 'stands') facts.push(`stands ${standsText(model, unit, state)}`);
         else if (c === 'tokens') facts.push(`damage tokens ${state.tokens}`);
         else if (c === 'tested') facts.push(state.tested ? 'has made a break test' : 'no break test yet (+1)');
         else if (c === 'cp' && state.cpSpent > 0) facts.push(`CP spent ${state.cpSpent}`);

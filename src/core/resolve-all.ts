@@ -1,6 +1,7 @@
 /**
- * Resolve all (issue 8): every action without a current outcome, in file order, each one seeing the
- * campaign state that the outcomes written before it produce.
+ * Resolve all (issue 8): every action without a current outcome, in the order it is resolved (file
+ * order, or within a turn the rule set's order of play: `resolutionOrder`), each one seeing the
+ * campaign state that the outcomes carried before it produce.
  *
  * State comes from written outcomes (src/model/state.ts). Re-reading the whole file after each
  * outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements took
@@ -17,7 +18,7 @@
 import type { Action, Fact, Outcome, OutcomeLine, Scenario, Target } from '../language/generated/ast.js';
 import { modelOf } from './model-cache.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
-import { participants } from './campaign-state.js';
+import { participants, resolutionOrder } from './campaign-state.js';
 import { actionOffsets, applyEdits, isNoOp, resolutionEdit, type OffsetEdit } from './outcome-edit.js';
 import type { DiceChoice, Resolution } from './resolution.js';
 import { isResolvable, isUnresolvable, outcomeStatus, resolveAction, type ResolveOptions } from './resolve.js';
@@ -97,7 +98,7 @@ function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions)
     const replaced: Array<[Action, Outcome | undefined]> = [];
     let model = first;
     try {
-        for (const action of first.actions) {
+        for (const action of resolutionOrder(first)) {
             const name = action.node.name;
             if (!selected(action, options) || !needsOutcome(model, action)) continue;
             const result = resolveAction(model, action, options);
@@ -182,7 +183,7 @@ async function stepByStep(text: string, check: (text: string) => Promise<Checked
 function batch(model: ScenarioModel, text: string, options: ResolveAllOptions, done: Set<string>, written: WrittenOutcome[]): OffsetEdit[] {
     const edits: OffsetEdit[] = [];
     const touched = new Set<string>();
-    for (const action of model.actions) {
+    for (const action of resolutionOrder(model)) {
         const name = action.node.name;
         if ((options.only !== undefined && name !== options.only) || done.has(name) || !needsOutcome(model, action)) continue;
         if (touched.size > 0 && participants(model, action.node).some(p => touched.has(p.unit.id))) break;

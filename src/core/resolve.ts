@@ -126,3 +126,17 @@ export function resolveAction(model: ScenarioModel, action: ActionModel, options
     const resolution = resolveWith(model, action, dice);
     return isUnresolvable(resolution) ? resolution : { resolution, dice };
 }
+
+/**
+ * The outcome an action without a written one is sure to get from its own dice (entered from the
+ * table, or its own `seed`), or undefined when it has none yet or cannot be resolved. The campaign
+ * state carries it to later actions, so that `check`, the editor and Resolve all judge them from the
+ * same state (a volley after a combat that drove its unit back throws the dice it has left).
+ */
+export function settledOutcome(model: ScenarioModel, action: ActionModel): Resolution | undefined {
+    if (action.node.outcome || !model.ruleset?.kinds.includes(action.node.kind)) return undefined;
+    const dice = knownDice(model, action);
+    if (!dice) return undefined;
+    const resolution = resolveWith(model, action, dice);
+    return isUnresolvable(resolution) ? undefined : resolution;
+}

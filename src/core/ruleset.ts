@@ -49,6 +49,8 @@ interface CampaignKeys {
     readonly columns: readonly StateColumn[];
     /** Result labels that take a unit out of the fight, with the status they leave it in. */
     readonly outResults: Readonly<Record<string, UnitStatus>>;
+    /** A casualty is one stand lost: the stands shown are net of casualties as well as of stands lost. */
+    readonly casualtiesAreStands?: boolean;
 }
 
 /** How a quick fix repairs one of the rule set's own diagnostics; the fixes themselves are generic. */
@@ -102,6 +104,20 @@ export interface Ruleset {
      * and a new one would change nothing.
      */
     usesEnteredDice(model: ScenarioModel, action: ActionModel): boolean;
+    /**
+     * The order in which one turn's actions are resolved and their outcomes carried, when the rule set
+     * has an order of play (Loose Files: fire before movement before combat): a permutation of
+     * `actions`, which come in file order. Without it, file order. The file keeps the umpire's order;
+     * the campaign state and Resolve all follow this one.
+     */
+    orderWithinTurn?(model: ScenarioModel, actions: readonly ActionModel[]): readonly ActionModel[];
+    /**
+     * Whether an action not yet written, whose dice the file already holds (entered, its own `seed`, or
+     * none thrown), carries its outcome to later actions as a written one would: then `check`, the
+     * editor and Resolve all judge later actions from the same state (docs/campaigns.md). Off, only
+     * written outcomes carry.
+     */
+    readonly carriesSettledOutcomes?: boolean;
     /** Applies the rules. Never throws on a broken action: it says what is missing instead. */
     resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
     /** Exact odds of an action of one of `oddsKinds`. */

@@ -32,7 +32,7 @@ export function statusTable(model: ScenarioModel, at?: string): StatusTable | { 
         for (const unit of force.units) {
             const s = states.get(unit.id);
             if (!s) continue;
-            const cells = columns.map(c => c === 'stands' ? standsText(unit, s)
+            const cells = columns.map(c => c === 'stands' ? standsText(model, unit, s)
                 : c === 'tested' ? (s.tested ? 'taken' : '—')
                 : c === 'cp' ? String(s.cpSpent) : String(s[c]));
             const source = s.status !== 'ready' && s.statusSource ? [s.statusSource] : [];

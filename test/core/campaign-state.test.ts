@@ -123,6 +123,8 @@ turn 1 {
       Br.Militia: shaken, dp 2, deserted 1
     }
   }
+}
+turn 2 {
   command Rally {
     Br.Guards: rallied
     outcome seed 1 check "x" {
@@ -130,8 +132,6 @@ turn 1 {
       Br.Guards: rallied, dp -2, cp 4
     }
   }
-}
-turn 2 {
   engagement Again {
     Br.Militia attacks Am.Line
     outcome seed 1 check "x" {
@@ -157,7 +157,8 @@ turn 2 {
         expect(effectiveStats(m, action(m, 'Fight'), unit(m, 'Br.Guards')).get('dp')).toBe(1);
         expect(effectiveStats(m, action(m, 'Rally'), unit(m, 'Br.Guards')).get('dp')).toBe(3);
         expect(stateAtEnd(m).get('Am.Line')!.dp).toBe(2);
-        expect(stateHoverMarkdown(m, unit(m, 'Br.Militia'))).toContain('DP 6 · casualties 2 · stands 5 of 6');
+        // A Loose Files casualty is one stand (L1.2): 6 − 1 deserted − 2 casualties.
+        expect(stateHoverMarkdown(m, unit(m, 'Br.Militia'))).toContain('DP 6 · casualties 2 · stands 3 of 6');
     });
 });
 

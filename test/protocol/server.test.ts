@@ -55,7 +55,8 @@ describe('the bundled language server over stdio', () => {
                 expect(diagnostics.length, file).toBeGreaterThan(0);
                 for (const d of diagnostics) expect(d.code, `${file}: ${d.message}`).toMatch(/^[a-z]+(-[a-z]+)*$/);
             } else {
-                expect(diagnostics.map(d => `${d.code} ${d.message}`), file).toEqual([]);
+                // Information notes are no problem (the Loose Files turn example is written out of order on purpose).
+                expect(diagnostics.filter(d => d.severity !== 3).map(d => `${d.code} ${d.message}`), file).toEqual([]);
             }
         }
     });

@@ -25,7 +25,7 @@ export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): v
         checkExists(action.node, refs.map(r => r.target), late, turns, accept);
     }
     for (const { node } of model.states) {
-        checkStateLine(node, accept);
+        checkStateLine(node, model.ruleset?.vocabulary.stats.formation?.values, accept);
         if (node.target) checkExists(node, [node.target], late, turns, accept);
     }
     checkOrder(model, accept);
@@ -111,7 +111,8 @@ function checkExists(node: Action | UnitState, targets: readonly Target[], late:
 
 const COUNT_KEYS = new Set(['dp', 'casualties', 'stands', 'tokens']);
 
-function checkStateLine(line: UnitState, accept: ValidationAcceptor): void {
+/** `formations`: the words the rule set's `formation` stat takes; none when it has no formations. */
+function checkStateLine(line: UnitState, formations: readonly string[] | undefined, accept: ValidationAcceptor): void {
     for (const fact of line.facts) {
         if (fact.key === undefined) continue; // half-typed: the parser reports it
         if (!STATE_KEYS.includes(fact.key)) {
@@ -120,6 +121,14 @@ function checkStateLine(line: UnitState, accept: ValidationAcceptor): void {
             continue;
         }
         const value = factValue(fact);
+        if (fact.key === 'formation') {
+            if (!formations) {
+                accept('warning', 'These rules have no formations: \'formation\' changes nothing.', { node: fact, property: 'key', code: Codes.stateUnknownKey });
+            } else if (typeof value !== 'string' || !formations.includes(value)) {
+                accept('error', `'formation' is one of ${formations.join(', ')}: 'formation ${formations[0]}'.`, { node: fact, code: Codes.stateValue });
+            }
+            continue;
+        }
         const needsCount = COUNT_KEYS.has(fact.key);
         const needsText = fact.key === 'reason' || fact.key === 'note';
         if ((needsCount && (typeof value !== 'number' || value < 0)) || (needsText && typeof value !== 'string')) {

@@ -11,8 +11,8 @@ import {
     type Action, type Fact, type Grade, type Relation, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, officerIsWith, readCommand, readFire, readMorale, readMoves,
-    turnKeyOf
+    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCommand, readFire, readMorale, readMoves,
+    stepKind, turnKeyOf
 } from './loose-files-reader.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
@@ -26,6 +26,7 @@ import { onePairOfSides } from '../../core/sides-check.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { CLASS_RANGE, DICE_LABELS, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { closeSpellings } from '../../core/spelling.js';
+import { checkOrdersAfterCombat } from './loose-files-orders.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
 type Where = { node: AstNode, property?: string, index?: number, code: string };
@@ -43,6 +44,7 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
         else if (isTurn(el)) el.elements.forEach(visit);
     };
     scenario.elements.forEach(visit);
+    checkOrdersAfterCombat(model, accept);
 }
 
 const WORD_STATS: Readonly<Record<string, readonly string[]>> = { guns: GUNS, formation: FORMATIONS, weapon: WEAPONS };
@@ -204,6 +206,14 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
             continue;
         }
+        if (isOfficer(read.target)) {
+            accept('error', `${read.target.id} is ${read.target.arm}: officers take no DPs or casualties from fire (L8); fire at the unit it is with.`, { node: r, property: 'object', code: LooseFilesCodes.officerTarget });
+        }
+        const same = r.facts.find(f => f.key === 'same-target'), fresh = r.facts.find(f => f.key === 'new-target');
+        if (same && fresh) {
+            const second = r.facts.indexOf(same) > r.facts.indexOf(fresh) ? same : fresh;
+            accept('error', `'same-target' and 'new-target' contradict each other: ${read.firer.id} either keeps last turn's target and range (L4.3) or takes a new one (L5).`, { node: second, property: 'key', code: LooseFilesCodes.contradictoryFacts });
+        }
         if (read.firer.force === read.target.force) {
             accept('error', `${read.firer.id} fires at its own side: ${read.target.id} is of ${read.target.force} too.`, { node: r, property: 'object', code: LooseFilesCodes.fireOwnSide });
         }
@@ -216,6 +226,10 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         } else if (range.number < 0) {
             accept('error', 'A range is a distance in inches, 0 or more.', { node: range, property: 'number', code: LooseFilesCodes.range });
         }
+        const moveAction = read.input.moved ? undefined : moveInTurn(model, am, read.firer.id);
+        if (moveAction && firer.type === 'infantry' && firer.formation !== 'skirmish') {
+            accept('error', `${read.firer.id} moves this turn (move '${moveAction.node.name}') and is not in skirmish order: only skirmishers move and fire (L5).`, { node: r, property: 'subject', code: LooseFilesCodes.movedFire });
+        }
         if (read.input.moved && firer.type === 'infantry' && firer.formation !== 'skirmish') {
             const moved = r.facts.find(f => f.key === 'moved')
                 ?? action.statements.filter(isFacts).filter(f => unitsOf(model, f.target).some(u => u.id === read.firer.id)).flatMap(f => f.facts).find(f => f.key === 'moved');
@@ -226,6 +240,7 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
 
 function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     if (!requireLine(am.node, am.node.statements.some(isFacts), `'Unit: average N, d6 N'`, accept)) return;
+    checkFormationWords(model, am, accept);
     const reported = new Set<object>();
     for (const read of readMoves(model, am)) {
         if (reported.has(read.line)) continue;
@@ -247,10 +262,37 @@ function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
     }
 }
 
+/** L6.11: a formation word names where a `formation-change` ends; guns limber and unlimber, foot and horse do not. */
+function checkFormationWords(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    for (const line of am.node.statements.filter(isFacts)) {
+        const words = line.facts.filter(x => (FORMATIONS as readonly string[]).includes(x.key));
+        if (words.length === 0) continue;
+        if (!has(line.facts, 'formation-change')) {
+            accept('warning', `'${words[0].key}' names the formation a change ends in: add 'formation-change' (L6.11), or it changes nothing.`, { node: words[0], property: 'key', code: LooseFilesCodes.formation });
+            continue;
+        }
+        if (words.length > 1) {
+            accept('error', `A formation change ends in one formation: '${words[0].key}' and '${words[1].key}' are both named.`, { node: words[1], property: 'key', code: LooseFilesCodes.formation });
+            continue;
+        }
+        const to = newFormationOf(line.facts).newFormation;
+        for (const u of unitsOf(model, line.target)) {
+            const guns = lfType(u.arm) === 'artillery';
+            if (to && guns !== (to === 'limbered' || to === 'unlimbered')) {
+                accept('error', `${u.id} is ${u.arm}: ${guns ? 'guns are limbered or unlimbered' : 'only guns limber and unlimber; foot and horse take line, column or skirmish'} (L6.11).`, { node: words[0], property: 'key', code: LooseFilesCodes.formation });
+                break;
+            }
+        }
+    }
+}
+
 function checkMorale(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     if (!requireLine(am.node, am.node.statements.some(s => isRelation(s) && s.verb === 'sees'), `'Unit sees Friend: routs' (or retreats)`, accept)) return;
     for (const read of readMorale(model, am)) {
         const r = read.relation;
+        if (isOfficer(read.observer)) {
+            accept('error', `${read.observer.id} is ${read.observer.arm}: officers take no DPs or desertions from morale (L8); name the unit that sees it.`, { node: r, property: 'subject', code: LooseFilesCodes.officerTarget });
+        }
         if (read.observer.id === read.friend.id) {
             accept('error', `${read.observer.id} cannot see itself retreat or rout: name the friend it sees.`, { node: r, property: 'object', code: LooseFilesCodes.moraleNotFriend });
         } else if (read.observer.force !== read.friend.force) {
@@ -294,10 +336,13 @@ function problemsOf(model: ScenarioModel): TurnProblems {
     for (const actions of byTurn.values()) {
         collectSpends(model, actions, p.overspent);
         if (actions[0].turn) {
-            for (const i of outOfOrder(actions.map(a => a.node.kind))) {
+            for (const i of outOfOrder(actions.map(a => stepKind(a.node)))) {
                 const a = actions[i].node;
-                const phase = ORDER_OF_PLAY.find(x => x.phase === phaseOf(a.kind));
-                p.outOfOrder.set(a, `${a.kind} '${a.name}' comes after a later phase of the turn: the order of play puts ${phase?.name ?? a.kind} (phase ${phase?.phase}) earlier.`);
+                const phase = ORDER_OF_PLAY.find(x => x.phase === phaseOf(stepKind(a)));
+                // The first action written above it that the order of play puts after it.
+                const later = actions.slice(0, i).find(b => (phaseOf(stepKind(b.node)) ?? 0) > (phase?.phase ?? 0))?.node;
+                p.outOfOrder.set(a, `${a.kind} '${a.name}' is written after ${later ? `${later.kind} '${later.name}'` : 'a later step'} but resolved before it: `
+                    + `the order of play puts ${phase?.name ?? a.kind} (step ${phase?.phase}) earlier (L0). The file keeps your order.`);
             }
         }
     }
@@ -340,7 +385,8 @@ function checkTurnWide(model: ScenarioModel, action: Action, accept: ValidationA
         if (message) accept('error', message, at({ node: st, property: isRelation(st) ? 'subject' : 'target', code: LooseFilesCodes.cpOverspent }));
     }
     const order = p.outOfOrder.get(action);
-    if (order) accept('warning', order, { node: action, property: 'kind', code: LooseFilesCodes.orderOfPlay });
+    // Not a fault: the turn is resolved in the order of play whatever the file order (L0); this says so.
+    if (order) accept('info', order, { node: action, property: 'kind', code: LooseFilesCodes.orderOfPlay });
 }
 
 // ─── Entered dice ────────────────────────────────────────────────────────────────────────────────

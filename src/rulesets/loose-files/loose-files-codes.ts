@@ -22,5 +22,10 @@ export const LooseFilesCodes = {
     needsCommander: 'lf-needs-commander',
     cpOverspent: 'lf-cp-overspent',
     moraleNotFriend: 'lf-morale-not-friend',
-    orderOfPlay: 'lf-order-of-play'
+    orderOfPlay: 'lf-order-of-play',
+    formation: 'lf-formation',
+    orderNotKept: 'lf-order-not-kept',
+    cavalrySpeed: 'lf-cavalry-speed',
+    officerTarget: 'lf-officer-target',
+    contradictoryFacts: 'lf-contradictory-facts'
 } as const;

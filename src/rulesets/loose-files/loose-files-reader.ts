@@ -42,7 +42,8 @@ export function lfOptions(model: ScenarioModel): LfOptions {
     };
     return {
         fullMove: on(HOUSE_RULE_OPTIONS.fullMove), brigadeMove: on(HOUSE_RULE_OPTIONS.brigadeMove),
-        corlearsHook: on(HOUSE_RULE_OPTIONS.corlearsHook), fleeLosses: on(HOUSE_RULE_OPTIONS.fleeLosses)
+        corlearsHook: on(HOUSE_RULE_OPTIONS.corlearsHook), fleeLosses: on(HOUSE_RULE_OPTIONS.fleeLosses),
+        ...(on(HOUSE_RULE_OPTIONS.wheelAsUphill) ? { wheelAsUphill: true } : {})
     } satisfies LfOptions;
 }
 
@@ -270,13 +271,19 @@ export function readMoves(model: ScenarioModel, action: ActionModel): MoveRead[]
                     d6: clamp(numberFact(f, 'd6') ?? (has(f, 'd6') ? 1 : 0), 0, MAX_MOVE_DICE),
                     plus: numberFact(f, 'plus') ?? 0,
                     woods: has(f, 'woods'), uphill: has(f, 'uphill'), charging: has(f, 'charging'), wheel: has(f, 'wheel'),
-                    formationChange: has(f, 'formation-change'), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),
-                    stop: textFact(f, 'stop'), options
+                    formationChange: has(f, 'formation-change'), ...newFormationOf(f), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),
+                    stop: textFact(f, 'stop'), ...(has(f, 'obstacle') ? { obstacle: true } : {}), options
                 }
             });
         }
     }
     return out;
+}
+
+/** L6.11: the formation a `formation-change` ends in, named by its word as a fact (`formation-change, column`). */
+export function newFormationOf(facts: readonly Fact[]): { newFormation?: Formation } {
+    const named = FORMATIONS.find(w => has(facts, w));
+    return named && has(facts, 'formation-change') ? { newFormation: named } : {};
 }
 
 export interface MoraleRead {
@@ -331,6 +338,16 @@ function turnActivity(model: ScenarioModel, action: ActionModel, unitId: string)
 }
 
 /**
+ * L5: the `move` action of the same turn in which the unit moves (throws movement dice; a change of
+ * formation or facing is not a move), if any: "only skirmishing infantry can fire and move in the same turn".
+ */
+export function moveInTurn(model: ScenarioModel, action: ActionModel, unitId: string): ActionModel | undefined {
+    if (!action.turn) return undefined;
+    return model.actions.find(other => other.turn === action.turn && other !== action && other.node.kind === 'move'
+        && other.node.statements.some(x => isFacts(x) && !has(x.facts, 'formation-change') && unitsOf(model, x.target).some(u => u.id === unitId)));
+}
+
+/**
  * L8: each `Unit: stationary` line of a redress action. Whether it moved, fought or was shot at comes
  * from its facts (`moved`, `in-combat`, `shot-at`) or from the other actions of the same turn.
  */
@@ -368,6 +385,16 @@ export function readCommand(model: ScenarioModel, action: ActionModel): CommandU
         }
     }
     return out;
+}
+
+/**
+ * The step of the order of play an action belongs to, as a kind (L0): its own kind, except that a
+ * `move` whose every line is a compulsory `retreat` or `rout` from an earlier combat is step 1, 'retreat'.
+ */
+export function stepKind(action: Action): string {
+    if (action.kind !== 'move') return action.kind;
+    const lines = action.statements.filter(isFacts);
+    return lines.length > 0 && lines.every(l => has(l.facts, 'retreat') || has(l.facts, 'rout')) ? 'retreat' : 'move';
 }
 
 /** The turn an action counts in for command points: its `turn`, or the file itself outside turns. */

@@ -301,10 +301,12 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
         const o = resolveMove(r.input, thrown);
         units.push({
             force: r.unit.force, unit: shortId(r.unit), result: o.result, average: o.average, d6: o.d6,
-            inchModifiers: mods(o.inchModifiers), inches: o.inches, dpReasons: mods(o.dpReasons), dp: o.dp, order: o.order,
+            inchModifiers: mods(o.inchModifiers), inches: o.inches, dpReasons: mods(o.dpReasons), dp: o.dp, order: o.order, ...(o.formation ? { formation: o.formation } : {}),
             brigadeRoll: Boolean(sameAsBrigade)
         });
-        lines.push({ unit: r.unit.id, result: o.result, facts: [['inches', o.inches], ...stateFacts({ dp: o.dp }), ['order', o.order]] });
+        // `formation X` is campaign state: later fire and combat read the new formation (L6.11).
+        const formation: Fact[] = o.formation ? [['formation', o.formation]] : [];
+        lines.push({ unit: r.unit.id, result: o.result, facts: [['inches', o.inches], ...stateFacts({ dp: o.dp }), ...formation, ['order', o.order]] });
         text.push(...moveText(r.unit.id, o, Boolean(sameAsBrigade)));
         summary.push(`${r.unit.id} ${o.result} ${o.inches} inches${o.dp ? `, ${o.dp} DP` : ''}`);
     }
@@ -321,6 +323,7 @@ function moveText(id: string, o: MoveOutcome, brigade: boolean): string[] {
     if (o.average.length || o.d6.length) out.push(`  dice: average ${o.average.join(' ') || '—'} · d6 ${o.d6.join(' ') || '—'}`);
     for (const m of o.inchModifiers) out.push(`  ${signed(m.value)}" ${m.reason}`);
     out.push(`  ${o.inches} inches: ${o.order}`);
+    if (o.formation) out.push(`  now in ${o.formation}`);
     for (const m of o.dpReasons) out.push(`  +${m.value} DP ${m.reason}`);
     return out;
 }
@@ -389,9 +392,16 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
     return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, inputs, source, dice)), lines, text };
 }
 
-/** Morale and re-dressing throw nothing; a command throws only for a commander's move. */
+/**
+ * Morale and re-dressing throw nothing; a command throws only for a commander's move; a move whose
+ * every line changes formation or facing (L6.11: no dice, no movement) throws nothing either.
+ */
 export function throwsNoDice(model: ScenarioModel, action: ActionModel): boolean {
     const kind = action.node.kind;
+    if (kind === 'move') {
+        const reads = readMoves(model, action);
+        return reads.length > 0 && reads.every(r => r.input.formationChange);
+    }
     return kind === 'morale' || kind === 'redress' || (kind === 'command' && readCommand(model, action).every(u => u.kind !== 'move'));
 }
 

@@ -5,10 +5,12 @@
 import { isDice } from '../../language/generated/ast.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
+import { inOrderOfPlay } from './engine/loose-files-command.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-checks.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
+import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
@@ -24,7 +26,7 @@ export const looseFilesRuleset: Ruleset = {
         stats: LF_STAT_DOCS,
         facts: Object.fromEntries(Object.keys(UNIT_FACTS).map(kind => [kind, factsOf(kind)])),
         // L9: the sheet's house rules, off unless a file turns them on.
-        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses'],
+        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill'],
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
@@ -33,7 +35,8 @@ export const looseFilesRuleset: Ruleset = {
         diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
-    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' } },
+    // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.
+    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' }, casualtiesAreStands: true },
     codes: LooseFilesCodes,
     fixes: {
         [LooseFilesCodes.statValue]: 'stat-value',
@@ -42,6 +45,12 @@ export const looseFilesRuleset: Ruleset = {
         [LooseFilesCodes.unknownFact]: 'respell-fact',
         [LooseFilesCodes.unitType]: 'replacements'
     },
+    // L0: a turn resolves in the sheet's order of play (fire before command, movement and combat),
+    // whatever order its actions are written in; within one step, file order stands.
+    orderWithinTurn: (_model, actions) => inOrderOfPlay(actions, a => stepKind(a.node)),
+    // A turn's DPs and casualties pass from step to step before they are written: a volley after a
+    // combat throws the dice the combat left it (issue 13, item 12).
+    carriesSettledOutcomes: true,
     checkScenario: checkLooseFilesScenario,
     checkAction: checkLooseFilesAction,
     // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:

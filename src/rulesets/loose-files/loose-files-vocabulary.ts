@@ -2,7 +2,7 @@
  * The words Loose Files gives meaning to (docs/rules/loose-files.md): unit stats, the facts of each
  * action kind, dice labels and unit types. The single source for its checks, completion and quick fixes.
  */
-import { COVERS } from './engine/loose-files-engine.js';
+import { COVERS, FORMATIONS } from './engine/loose-files-engine.js';
 import type { StatVocabulary } from '../../core/ruleset.js';
 
 /** Every stat Loose Files reads (docs/rules/loose-files.md). */
@@ -23,7 +23,7 @@ const STATE_FACTS = ['dp', 'casualties', 'deserted', 'reason', 'note'];
 export const UNIT_FACTS: Readonly<Record<string, readonly string[]>> = {
     engagement: [...COVERS, 'bayonet', 'terrain', 'flank', 'rear', ...STATE_FACTS],
     fire: [...COVERS, 'moved', 'fled', ...STATE_FACTS],
-    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', 'retire', 'under-fire', 'stop', ...STATE_FACTS],
+    move: ['average', 'd6', 'plus', 'woods', 'uphill', 'charging', 'wheel', 'formation-change', ...FORMATIONS, 'retire', 'retreat', 'rout', 'under-fire', 'stop', 'obstacle', ...STATE_FACTS],
     morale: ['fled', ...STATE_FACTS],
     redress: ['stationary', 'moved', 'in-combat', 'shot-at', ...STATE_FACTS],
     command: ['move', 'average', 'd6', ...STATE_FACTS]

@@ -281,7 +281,7 @@ describe('umpire on examples/cowpens.battle', () => {
         expect(out.rules).toBe('loose-files');
         expect(out.engagements.map(e => [e.turn, e.kind, e.name])).toEqual([
             ['1', 'fire', 'Rifles'], ['1', 'fire', 'Grasshoppers'], ['1', 'command', 'Orders'], ['1', 'move', 'Advance'], ['1', 'engagement', 'Charge'],
-            ['2', 'morale', 'Shaken'], ['2', 'fire', 'Volley'], ['2', 'command', 'Rally'], ['2', 'move', 'Countercharge'], ['2', 'engagement', 'Bayonets'],
+            ['2', 'move', 'Rout'], ['2', 'morale', 'Shaken'], ['2', 'fire', 'Volley'], ['2', 'command', 'Rally'], ['2', 'move', 'Countercharge'], ['2', 'engagement', 'Bayonets'],
             ['2', 'redress', 'Dress']
         ]);
         const charge = out.engagements.find(e => e.name === 'Charge')!;
@@ -296,8 +296,9 @@ describe('umpire on examples/cowpens.battle', () => {
         // Light guns at 12" (long) on skirmishers: −1 light, −2 skirmish; 5 → 2, 3 → 0: no effect.
         expect(grasshoppers.units.find(u => u.unit === 'Riflemen')!.result).toBe('no-effect');
         const bayonets = out.engagements.find(e => e.name === 'Bayonets')!;
+        // The Volley before it in the same turn (its own seed, not yet written) left the Fusiliers 1 DP: 3 − 2 = 1.
         expect(bayonets.units.filter(u => u.side).map(u => [u.unit, u.result, u.total])).toEqual([
-            ['Continentals', 'easy-victory', 9], ['Fusiliers', 'defeated', 3]
+            ['Continentals', 'easy-victory', 9], ['Fusiliers', 'defeated', 1]
         ]);
     });
 
@@ -308,7 +309,7 @@ describe('umpire on examples/cowpens.battle', () => {
             fs.copyFileSync('examples/cowpens.battle', file);
             expect(umpire('resolve', file, '--write').status).toBe(0);
             const once = fs.readFileSync(file, 'utf8');
-            expect(once.match(/outcome (seed \d+|entered) check/g)).toHaveLength(11);
+            expect(once.match(/outcome (seed \d+|entered) check/g)).toHaveLength(12);
             expect(once).toContain('American.Riflemen: routed, die 3, total -5, dp 4, casualties 2');
             expect(once).toContain('American.Pickens: rally, cp 2 vs American.Carolinians');
             const check = umpire('check', file);
@@ -328,7 +329,7 @@ describe('umpire on examples/cowpens.battle', () => {
         const file = 'examples/broken-loose-files.battle';
         const r = umpire('check', file);
         expect(r.status).toBe(1);
-        const format = /^examples\/broken-loose-files\.battle:(\d+):(\d+) (error|warning) ([a-z-]+) (.+)$/;
+        const format = /^examples\/broken-loose-files\.battle:(\d+):(\d+) (error|warning|info) ([a-z-]+) (.+)$/;
         const found = r.stdout.trim().split('\n').map(line => {
             const m = format.exec(line);
             expect(m, line).not.toBeNull();
@@ -348,6 +349,8 @@ describe('umpire on examples/cowpens.battle', () => {
         expect(r.stdout).toContain('Attacker American.Continentals (strength 5): average die 4');
         expect(r.stdout).toContain('+2 bayonet attack');
         expect(r.stdout).toContain('-1 outnumbered (6 v 5)');
-        expect(r.stdout).toContain('Defender -6: defeated, 2 DP, 2 casualties; retreat at full speed behind the next friendly line');
+        // The Volley's DP (seed 8, written or not) counts: −2.
+        expect(r.stdout).toContain('-2 1 DP');
+        expect(r.stdout).toContain('Defender -8: defeated, 2 DP, 2 casualties; retreat at full speed behind the next friendly line');
     });
 });

@@ -92,7 +92,8 @@ export function firstOverspend(budget: number, spends: readonly number[]): numbe
 
 /** The order of play of a turn (the seed's list; docs/rules/loose-files.md#l0). */
 export const ORDER_OF_PLAY: ReadonlyArray<{ phase: number, name: string, kind: string | undefined }> = [
-    { phase: 1, name: 'compulsory retreats and routs from earlier combats', kind: undefined },
+    // Not an action kind of its own: a `move` whose every line is a `retreat` or `rout` (stepKind).
+    { phase: 1, name: 'compulsory retreats and routs from earlier combats', kind: 'retreat' },
     { phase: 2, name: 'morale', kind: 'morale' },
     { phase: 3, name: 'firing', kind: 'fire' },
     { phase: 4, name: 'command points; commanders and couriers move', kind: 'command' },

@@ -6,7 +6,7 @@
  * woods); wheeling, changing formation and retiring add DPs of their own.
  */
 import { AVERAGE, D6, canShow } from '../../../core/dice.js';
-import { isFormed, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
+import { isFormed, type Formation, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface MoveInput {
     readonly unit: LfUnit;
@@ -21,8 +21,12 @@ export interface MoveInput {
     readonly charging: boolean;
     readonly wheel: boolean;
     readonly formationChange: boolean;
+    /** L6.11: the formation the change ends in (`formation-change, column`); none for a change of facing. */
+    readonly newFormation?: Formation;
     readonly retire: boolean;
     readonly underFire: boolean;
+    /** L6: "cross fence/wall; stop at obstacle, continue next turn": the move ends at the obstacle. */
+    readonly obstacle?: boolean;
     /** L9 full-move: the stopping point the umpire named (a fence line, a hill top). */
     readonly stop: string | undefined;
     readonly options: LfOptions;
@@ -93,6 +97,8 @@ export interface MoveOutcome {
     readonly dp: number;
     /** What the unit must do with the distance (full-move house rule). */
     readonly order: string;
+    /** The formation the unit is in from now on, when the move changed it (L6.11). */
+    readonly formation?: Formation;
 }
 
 /** L6: the highest d6 face that disorders formed troops: 2, or 3 in woods. */
@@ -111,15 +117,19 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
     const dpReasons: LfModifier[] = [];
     if (input.formationChange) {
         dpReasons.push({ reason: input.underFire ? 'formation change under fire' : 'formation change', value: input.underFire ? 2 : 1 });
-        return { result: 'changed-formation', average: [], d6: [], inchModifiers: [], inches: 0, dpReasons, dp: sumDp(dpReasons), order: 'stays in place this turn' };
+        const formation = input.newFormation && input.newFormation !== u.formation ? { formation: input.newFormation } : {};
+        return { result: 'changed-formation', average: [], d6: [], inchModifiers: [], inches: 0, dpReasons, dp: sumDp(dpReasons), order: 'stays in place this turn', ...formation };
     }
     const all = [...dice.average, ...dice.d6];
     const rolled = all.reduce((s, v) => s + v, 0);
     const inchModifiers: LfModifier[] = [];
     // Each die loses an inch, but a die never moves a unit backwards.
-    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
+    // L6.10 read as `option wheel-as-uphill`: a wheel loses 1" a die as uphill does (and 1 DP below).
+    const wheelCostsInches = input.wheel && input.options.wheelAsUphill === true;
+    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0) + (wheelCostsInches ? 1 : 0);
     if (input.woods) inchModifiers.push({ reason: `woods: −1" on each of ${all.length} dice`, value: -all.length });
     if (input.uphill) inchModifiers.push({ reason: `uphill: −1" on each of ${all.length} dice`, value: -all.length });
+    if (wheelCostsInches) inchModifiers.push({ reason: `wheeling, as uphill: −1" on each of ${all.length} dice`, value: -all.length });
     let inches = all.reduce((s, v) => s + Math.max(0, v - perDie), 0);
     const floorLoss = rolled - perDie * all.length - inches;
     if (floorLoss < 0) inchModifiers.push({ reason: 'no die moves less than 0"', value: -floorLoss });
@@ -143,7 +153,8 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
 }
 
 /** L9 full-move: the distance is a duty, unless the umpire named where the unit stops. */
-function moveOrder(input: Pick<MoveInput, 'options' | 'stop'>, inches: number): string {
+function moveOrder(input: Pick<MoveInput, 'options' | 'stop' | 'obstacle'>, inches: number): string {
+    if (input.obstacle) return `stops at the fence or wall within ${inches} inches; crosses it next turn`;
     if (!input.options.fullMove) return `may move up to ${inches} inches`;
     return input.stop !== undefined ? `moves up to ${inches} inches, stopping at ${input.stop}` : `must move the full ${inches} inches`;
 }

@@ -62,6 +62,12 @@ export interface LfOptions {
     readonly corlearsHook: boolean;
     /** `option flee-losses`: militia at 50% losses, others at 75%, flee the field. */
     readonly fleeLosses: boolean;
+    /**
+     * `option wheel-as-uphill`: the other reading of "Wheeling, as uphill get 1 DP" (L6.10): wheeling
+     * costs 1" a die as uphill does, and 1 DP. Absent (not false) when off, so that files without it
+     * keep their outcomes' fingerprints.
+     */
+    readonly wheelAsUphill?: boolean;
 }
 
 /** The most stands a unit may have: a unit is a battalion or battery, and dice per stand stay few. */
@@ -73,7 +79,8 @@ export const NO_HOUSE_RULES: LfOptions = { fullMove: false, brigadeMove: false, 
 
 /** The scenario option names of the house rules (L9). */
 export const HOUSE_RULE_OPTIONS: Readonly<Record<keyof LfOptions, string>> = {
-    fullMove: 'full-move', brigadeMove: 'brigade-move', corlearsHook: 'corlears-hook', fleeLosses: 'flee-losses'
+    fullMove: 'full-move', brigadeMove: 'brigade-move', corlearsHook: 'corlears-hook', fleeLosses: 'flee-losses',
+    wheelAsUphill: 'wheel-as-uphill'
 };
 
 /** A modifier with the reason an umpire reads it by (every modifier is itemised). */

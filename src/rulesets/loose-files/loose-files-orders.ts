@@ -1,0 +1,130 @@
+/**
+ * Loose Files: the orders a combat leaves for the next turn, checked against that turn's actions
+ * (docs/rules/loose-files.md#orders, L0.1 and L3), and cavalry's change of speed from turn to turn (L6).
+ *
+ * The orders come from the campaign record: each engagement's written outcome, or the outcome its
+ * own dice settle when it is not written yet (the same one Resolve would write). A unit's order is
+ * that of its last combat in the turn; the next turn written in the file is where it must be kept.
+ * Nothing is checked for the last turn of the file: its next turn is not played yet.
+ */
+import type { ValidationAcceptor } from 'langium';
+import { isFacts, isSides, type Facts, type Turn } from '../../language/generated/ast.js';
+import { resolutionOrder, turnsOf } from '../../core/campaign-state.js';
+import { settledOutcome } from '../../core/resolve.js';
+import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { fightingUnits, has, lfType } from './loose-files-reader.js';
+import { LooseFilesCodes } from './loose-files-codes.js';
+
+/** A combat result and where it was fought. */
+interface CombatOrder {
+    readonly result: string;
+    readonly engagement: string;
+    /** The unit it fought (the other side's leading unit), for the stand-off pair. */
+    readonly opponent: string | undefined;
+}
+
+/** Each unit's last combat result in one engagement: its written outcome lines, else those its dice settle. */
+function combatResults(model: ScenarioModel, action: ActionModel): Array<{ unitId: string, result: string, opponent: string | undefined }> {
+    const out: Array<{ unitId: string, result: string, opponent: string | undefined }> = [];
+    if (action.node.outcome) {
+        for (const line of action.node.outcome.lines) {
+            if (!line.unit || line.result === undefined) continue;
+            const opponent = line.opponent ? unitsOf(model, line.opponent)[0]?.id : undefined;
+            for (const u of unitsOf(model, line.unit)) out.push({ unitId: u.id, result: line.result, opponent });
+        }
+    } else {
+        for (const line of settledOutcome(model, action)?.lines ?? []) out.push({ unitId: line.unit, result: line.result, opponent: line.opponent });
+    }
+    return out;
+}
+
+/** Every unit's order after the combats of a turn, in the order they were resolved. */
+function ordersAfter(model: ScenarioModel, actions: readonly ActionModel[]): Map<string, CombatOrder> {
+    const orders = new Map<string, CombatOrder>();
+    for (const a of actions) {
+        if (a.node.kind !== 'engagement') continue;
+        for (const r of combatResults(model, a)) orders.set(r.unitId, { result: r.result, engagement: a.node.name, opponent: r.opponent });
+    }
+    return orders;
+}
+
+/** The move lines of a turn that move a unit (a formation change or change of facing is not a move). */
+function moveLinesOf(model: ScenarioModel, actions: readonly ActionModel[], unitId: string): Facts[] {
+    return actions.filter(a => a.node.kind === 'move')
+        .flatMap(a => a.node.statements.filter(isFacts))
+        .filter(line => !has(line.facts, 'formation-change') && unitsOf(model, line.target).some(u => u.id === unitId));
+}
+
+function fightsIn(model: ScenarioModel, actions: readonly ActionModel[], unitId: string): boolean {
+    return actions.some(a => a.node.kind === 'engagement' && a.node.statements.some(st => isSides(st)
+        && fightingUnits(model, [...st.attackers, ...st.defenders]).some(u => u.id === unitId)));
+}
+
+const MUST_RETREAT = new Set(['driven-back', 'defeated', 'routed']);
+const MUST_HALT = new Set(['successful', 'stand-off']);
+
+/** L0.1, L3: each combat's order kept (or not) in the next turn of the file. */
+export function checkOrdersAfterCombat(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const turns = turnsOf(model);
+    const order = resolutionOrder(model);
+    const byTurn = new Map<Turn, ActionModel[]>(turns.map(t => [t, order.filter(a => a.turn === t)]));
+    const unitById = new Map<string, UnitModel>();
+    for (const f of model.forces.values()) for (const u of f.units) unitById.set(u.id, u);
+    for (let i = 0; i + 1 < turns.length; i++) {
+        const before = turns[i], next = turns[i + 1];
+        const nextActions = byTurn.get(next) ?? [];
+        const when = `in turn ${turnLabel(before)}`;
+        const reportedPairs = new Set<string>();
+        for (const [unitId, o] of ordersAfter(model, byTurn.get(before) ?? [])) {
+            const unit = unitById.get(unitId);
+            if (!unit) continue;
+            const moves = moveLinesOf(model, nextActions, unitId);
+            if (MUST_HALT.has(o.result)) {
+                for (const line of moves) {
+                    accept('warning', `${unitId} must halt this turn: its combat '${o.engagement}' ${when} was ${o.result === 'successful' ? 'successful ("halt one turn")' : 'a stand-off ("both sides halt")'} (L3).`,
+                        { node: line, property: 'target', code: LooseFilesCodes.orderNotKept });
+                }
+            }
+            if (o.result === 'stand-off' && o.opponent && !reportedPairs.has([unitId, o.opponent].sort().join(' '))) {
+                reportedPairs.add([unitId, o.opponent].sort().join(' '));
+                if (!fightsIn(model, nextActions, unitId) || !fightsIn(model, nextActions, o.opponent)) {
+                    accept('warning', `${unitId} and ${o.opponent} fought a stand-off in '${o.engagement}' ${when}: the fight continues this turn, but no engagement here has them both (L3).`,
+                        { node: next, keyword: 'turn', code: LooseFilesCodes.orderNotKept });
+                }
+            }
+            if (MUST_RETREAT.has(o.result) && moves.length === 0) {
+                accept('warning', `${unitId} was ${o.result} in '${o.engagement}' ${when}: it must retreat at the start of this turn (step 1 of the order of play), but no move here moves it (L0.1, L3).`,
+                    { node: next, keyword: 'turn', code: LooseFilesCodes.orderNotKept });
+            }
+            if (o.result === 'easy-victory' && lfType(unit.arm) !== 'officer' && (typeof unit.stats.get('class') === 'number' ? unit.stats.get('class') as number : 3) >= 4 && moves.length === 0) {
+                accept('warning', `${unitId} (class 4–5) won an easy victory in '${o.engagement}' ${when}: it pursues this turn, but no move here moves it (L3).`,
+                    { node: next, keyword: 'turn', code: LooseFilesCodes.orderNotKept });
+            }
+        }
+        checkCavalrySpeed(model, byTurn.get(before) ?? [], nextActions, before, accept);
+    }
+}
+
+/** L6: cavalry "can change speed 1 dice up or down per turn", against its move of the turn before. */
+function checkCavalrySpeed(model: ScenarioModel, before: readonly ActionModel[], next: readonly ActionModel[], beforeTurn: Turn, accept: ValidationAcceptor): void {
+    const diceOf = (line: Facts) => {
+        const n = (key: string) => line.facts.find(f => f.key === key)?.number ?? (has(line.facts, key) ? 1 : 0);
+        return n('average') + n('d6');
+    };
+    for (const a of next.filter(x => x.node.kind === 'move')) {
+        for (const line of a.node.statements.filter(isFacts)) {
+            if (has(line.facts, 'formation-change')) continue;
+            for (const u of unitsOf(model, line.target)) {
+                if (lfType(u.arm) !== 'cavalry') continue;
+                const previous = moveLinesOf(model, before, u.id).pop();
+                if (!previous) continue;
+                const was = diceOf(previous), now = diceOf(line);
+                if (Math.abs(now - was) > 1) {
+                    accept('warning', `${u.id} moved with ${was} dice in turn ${turnLabel(beforeTurn)}: cavalry change speed by one die a turn, so ${Math.max(0, was - 1)} to ${was + 1} here, not ${now} (L6).`,
+                        { node: line, property: 'target', code: LooseFilesCodes.cavalrySpeed });
+                    break;
+                }
+            }
+        }
+    }
+}
