@@ -5,7 +5,9 @@
 //   2. build and package umpire.vsix (`npm run build`, `npm run package`),
 //   3. build the playground site into playground-dist/ (scripts/playground.mjs),
 //   4. run test/e2e/*.e2e.test.ts with vitest: editor.e2e.test.ts installs the .vsix into a throw-away
-//      extensions folder, starts code-server and Chromium, clicks the code lens; playground.e2e.test.ts
+//      extensions folder, starts code-server and Chromium, clicks the code lens (Node extension host);
+//      web-extension.e2e.test.ts installs the same .vsix into the browser side of code-server from an
+//      http location and does the same in the web-worker extension host; playground.e2e.test.ts
 //      serves playground-dist/ and drives the page in Chromium. Each stops what it started.
 // Whatever the test started is stopped here too, by pid, if the test process died before its cleanup.
 import { spawnSync } from 'node:child_process';

@@ -7,11 +7,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserServer, type Locator, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-    freePort, installExtension, processesMentioning, recordPid, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
+    freePort, installExtension, processesMentioning, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
 } from './processes.js';
+import * as workbench from './workbench.js';
+import { openWorkbench, startChromium, stopChromium, waitFor, type StartedChromium } from './workbench.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = path.join(repoRoot, 'test-output', 'e2e');
@@ -28,8 +30,7 @@ function required(name: string): string {
 let tmp: string;
 let workspace: string;
 let codeServer: StartedCodeServer | undefined;
-let browserServer: BrowserServer | undefined;
-let browser: Browser | undefined;
+let chromium: StartedChromium | undefined;
 let page: Page;
 
 beforeAll(async () => {
@@ -48,24 +49,13 @@ beforeAll(async () => {
     expect(fs.readdirSync(dirs.extensionsDir)).toContainEqual(expect.stringMatching(/^umpire-dev\.umpire-\d/));
 
     codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server.log'));
-    browserServer = await chromium.launchServer({
-        executablePath: '/usr/bin/chromium',
-        headless: true,
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-            '--disable-sync', '--no-first-run']
-    });
-    recordPid(browserServer.process().pid, 'chromium');
-    browser = await chromium.connect(browserServer.wsEndpoint());
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await page.goto(`${codeServer.url}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator('.monaco-workbench .explorer-folders-view').waitFor({ timeout: 90000 });
+    chromium = await startChromium();
+    page = await chromium.browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    await openWorkbench(page, codeServer.url, workspace);
 }, 300000);
 
 afterAll(async () => {
-    await browser?.close().catch(() => undefined);
-    const chromiumPid = browserServer?.process().pid;
-    await browserServer?.close().catch(() => undefined);
-    await stopProcessGroup(chromiumPid);
+    await stopChromium(chromium);
     await stopProcessGroup(codeServer?.child);
     // Nothing started from the temp folder (extension host, the language server from the
     // installed .vsix) may outlive the test.
@@ -75,42 +65,10 @@ afterAll(async () => {
     expect(leftovers, 'processes left running after code-server was stopped').toEqual([]);
 }, 60000);
 
-/** Opens a file by clicking its row in the Explorer, as an umpire would. */
-async function openFromExplorer(name: string): Promise<void> {
-    const row = page.locator('.explorer-folders-view .monaco-list-row')
-        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
-    await row.click({ timeout: 30000 });
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30000 });
-}
-
-/** The active editor's visible text, line by line, top to bottom (Monaco renders spaces as U+00A0). */
-async function editorText(): Promise<string> {
-    // A string, evaluated in the page: this project's TypeScript has no DOM types.
-    return page.evaluate(`[...document.querySelectorAll('.editor-group-container.active .monaco-editor .view-lines .view-line')]
-        .map(el => ({ top: parseFloat(el.style.top || '0'), text: (el.textContent || '').replace(/\\u00a0/g, ' ') }))
-        .sort((a, b) => a.top - b.top)
-        .map(l => l.text)
-        .join('\\n')`);
-}
-
-function lens(title: string): Locator {
-    return page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${title}$`) });
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T> | T, ok: (value: T) => boolean, timeoutMs = 30000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let last: T = await probe();
-    while (!ok(last)) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last seen:\n${String(last)}`);
-        await new Promise(r => setTimeout(r, 250));
-        last = await probe();
-    }
-    return last;
-}
-
-async function screenshot(name: string): Promise<void> {
-    await page.screenshot({ path: path.join(outputDir, name) });
-}
+const openFromExplorer = (name: string) => workbench.openFromExplorer(page, name);
+const editorText = () => workbench.editorText(page);
+const lens = (title: string) => workbench.lens(page, title);
+const screenshot = (name: string) => workbench.screenshot(page, outputDir, name);
 
 describe('umpire.vsix in code-server 4.100.3', () => {
     const seedFile = () => path.join(workspace, 'scrud-seed.battle');

@@ -44,8 +44,8 @@ export function installExtension(entry: string, vsix: string, dirs: CodeServerDi
     return output;
 }
 
-/** Settings that keep the workbench quiet and the editor roomy for the screenshots. */
-export function writeUserSettings(userDataDir: string): void {
+/** Settings that keep the workbench quiet and the editor roomy for the screenshots, plus `extra`. */
+export function writeUserSettings(userDataDir: string, extra: Record<string, unknown> = {}): void {
     fs.mkdirSync(`${userDataDir}/User`, { recursive: true });
     fs.writeFileSync(`${userDataDir}/User/settings.json`, JSON.stringify({
         'workbench.startupEditor': 'none',
@@ -59,7 +59,8 @@ export function writeUserSettings(userDataDir: string): void {
         'update.mode': 'none',
         'editor.minimap.enabled': false,
         'editor.fontSize': 14,
-        'files.autoSave': 'off'
+        'files.autoSave': 'off',
+        ...extra
     }, null, 2));
 }
 
