@@ -160,7 +160,8 @@ describe('the web extension in code-server\'s web-worker extension host', () => 
     it('writes the seed\'s result into the editor when Resolve is clicked, and saves it', async () => {
         const before = fs.readFileSync(seedFile(), 'utf8');
         await lens('Resolve').click();
-        const text = await waitFor('the outcome block in the editor', editorText, t => t.includes(SEED_RESULT));
+        // The example's own header comment quotes the result: wait for the written block, not the words.
+        const text = await waitFor('the outcome block in the editor', editorText, t => t.includes(`summary "${SEED_RESULT}`));
         expect(text).toMatch(/\n {2}outcome entered check "[0-9a-f]{8}" \{\n/);
         expect(text).toContain(`    summary "${SEED_RESULT} · `);
         expect(fs.readFileSync(seedFile(), 'utf8')).toBe(before);
