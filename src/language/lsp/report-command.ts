@@ -2,10 +2,9 @@
  * `umpire.report` (issue 17, "Umpire: Export battle report"): the battle report that `umpire report`
  * writes (src/report/, docs/reports.md), built from the open document. Arguments: [{ uri, format?, turn? }].
  */
-import { DocumentState, URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
-import type { Scenario } from '../generated/ast.js';
+import { validatedDocument } from './validated-document.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { ReportResult } from '../../protocol.js';
 import { battleReport } from '../../report/battle-report.js';
@@ -17,16 +16,9 @@ export async function battleReportCommand(shared: LangiumSharedServices, arg: un
     if (typeof a.uri !== 'string') return { available: false, reason: 'umpire.report needs [{ uri, format?, turn? }]: run it from an open .battle file.' };
     if (a.format !== undefined && a.format !== 'html' && a.format !== 'md') return { available: false, reason: "'format' is html or md." };
     if (a.turn !== undefined && typeof a.turn !== 'string') return { available: false, reason: "'turn' is a turn's number or name." };
-    const uri = URI.parse(a.uri);
-    const documents = shared.workspace.LangiumDocuments;
-    if (!documents.getDocument(uri)) return { available: false, reason: `The file ${a.uri} is not open in the language server.` };
-    try {
-        await shared.workspace.DocumentBuilder.waitUntil(DocumentState.Validated, uri, token);
-    } catch (err) {
-        return { available: false, reason: `The file could not be checked: ${err instanceof Error ? err.message : String(err)}` };
-    }
-    const document = documents.getDocument(uri) as LangiumDocument<Scenario> | undefined;
-    if (!document) return { available: false, reason: `The file ${a.uri} was closed.` };
+    const document = await validatedDocument(shared, a.uri, token);
+    if (typeof document === 'string') return { available: false, reason: document };
+    const uri = document.uri;
     if ((document.diagnostics ?? []).some(d => (d.severity ?? 1) === 1)) return { available: false, reason: 'Fix the errors in the file before writing a report.' };
     const model = modelOf(document.parseResult.value);
     const report = battleReport(model, { turn: a.turn });
