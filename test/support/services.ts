@@ -3,7 +3,7 @@
  * created once, and the Langium test helpers bound to it: `parse` and `validate` as in Langium's own
  * examples (langium/test), so that test files do not each build and wire their own.
  */
-import { EmptyFileSystem } from 'langium';
+import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import { parseHelper, validationHelper } from 'langium/test';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { TextChecker } from '../../src/language/text-checker.js';
@@ -23,4 +23,15 @@ export const validate = validationHelper<Scenario>(services.Battle);
 /** A TextChecker over a private workspace with the built-in rule sets, as the server wires it. */
 export function scratchChecker(): TextChecker {
     return new TextChecker(() => createBattleServices(EmptyFileSystem).shared);
+}
+
+/** Opens (or replaces) a document at `version` in the shared workspace and builds it with validation, as the server does. */
+export async function openDocument(uri: string, text: string, version = 1): Promise<LangiumDocument> {
+    const documents = services.shared.workspace.LangiumDocuments;
+    const parsed = URI.parse(uri);
+    if (documents.hasDocument(parsed)) documents.deleteDocument(parsed);
+    const doc = services.shared.workspace.LangiumDocumentFactory.fromTextDocument(TextDocument.create(uri, 'battle', version, text));
+    documents.addDocument(doc);
+    await services.shared.workspace.DocumentBuilder.build([doc], { validation: true });
+    return doc;
 }

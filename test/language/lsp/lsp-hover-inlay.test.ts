@@ -3,23 +3,15 @@
  * language server builds them.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { TextDocument, URI, type LangiumDocument } from 'langium';
+import { TextDocument, type LangiumDocument } from 'langium';
 import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
 import { OutcomeCommands } from '../../../src/language/lsp/outcome-commands.js';
-import { scratchChecker, services as allServices } from '../../support/services.js';
+import { scratchChecker, services as allServices, openDocument } from '../../support/services.js';
 
 const { shared, Battle } = allServices;
 const URI_TEXT = 'file:///campaign/hover.battle';
 
-async function open(text: string, version = 1): Promise<LangiumDocument> {
-    const documents = shared.workspace.LangiumDocuments;
-    const uri = URI.parse(URI_TEXT);
-    if (documents.hasDocument(uri)) documents.deleteDocument(uri);
-    const doc = shared.workspace.LangiumDocumentFactory.fromTextDocument(TextDocument.create(URI_TEXT, 'battle', version, text));
-    documents.addDocument(doc);
-    await shared.workspace.DocumentBuilder.build([doc], { validation: true });
-    return doc;
-}
+const open = (text: string, version = 1): Promise<LangiumDocument> => openDocument(URI_TEXT, text, version);
 
 /** Resolves `action` through the command, as the lens does, and returns the new document. */
 async function resolved(text: string, action: string): Promise<LangiumDocument> {

@@ -10,22 +10,13 @@ import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outc
 import type { OddsAnswer, ResolveAllResult, ResolveResult } from '../../../src/protocol.js';
 import { staleOutcomeActions } from '../../../src/language/lsp/stale-fix.js';
 import { renderOddsHtml } from '../../../src/extension/odds-html.js';
-import { scratchChecker, services as allServices } from '../../support/services.js';
+import { scratchChecker, services as allServices, openDocument } from '../../support/services.js';
 
 const { shared, Battle } = allServices;
 const URI_TEXT = 'file:///campaign/test.battle';
 const seedExample = fs.readFileSync(new URL('../../../examples/scrud-seed.battle', import.meta.url), 'utf8');
 
-/** Opens (or replaces) the document at `version`, and builds it with validation, as the server does. */
-async function open(text: string, version: number): Promise<LangiumDocument> {
-    const documents = shared.workspace.LangiumDocuments;
-    const uri = URI.parse(URI_TEXT);
-    if (documents.hasDocument(uri)) documents.deleteDocument(uri);
-    const doc = shared.workspace.LangiumDocumentFactory.fromTextDocument(TextDocument.create(URI_TEXT, 'battle', version, text));
-    documents.addDocument(doc);
-    await shared.workspace.DocumentBuilder.build([doc], { validation: true });
-    return doc;
-}
+const open = (text: string, version = 1): Promise<LangiumDocument> => openDocument(URI_TEXT, text, version);
 
 const current = () => shared.workspace.LangiumDocuments.getDocument(URI.parse(URI_TEXT))!;
 
