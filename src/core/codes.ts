@@ -52,6 +52,13 @@ export const Codes = {
     outcomeOutOfOrder: 'outcome-out-of-order',
     stateUnknownKey: 'state-unknown-key',
     stateValue: 'state-value',
-    rulingWithoutReason: 'ruling-without-reason'
+    rulingWithoutReason: 'ruling-without-reason',
+    // House rules (docs/house-rules.md, validation/house-checks.ts)
+    houseUnknownTable: 'house-unknown-table',
+    houseKey: 'house-key',
+    houseValue: 'house-value',
+    houseRepeatedKey: 'house-repeated-key',
+    houseBandOverlap: 'house-band-overlap',
+    houseBandGap: 'house-band-gap'
 } as const;
 

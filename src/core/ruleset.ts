@@ -4,7 +4,8 @@
  * no code outside a rule set's folder names one (ARCHITECTURE.md, "How to add a rule set").
  */
 import type { ValidationAcceptor } from 'langium';
-import type { Action, Dice } from '../language/generated/ast.js';
+import type { Action, Dice, House } from '../language/generated/ast.js';
+import type { TableSchemas, TablesInForce } from './house-rules.js';
 import type { UnitStatus } from './campaign-state.js';
 import type { OddsReport } from '../protocol.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
@@ -95,6 +96,16 @@ export interface Ruleset {
     readonly codes: Readonly<Record<string, string>>;
     /** Quick fixes for its own codes, by code. */
     readonly fixes?: Readonly<Record<string, FixKind>>;
+    /**
+     * Its tables (results by difference, dice by size, …) with the seed's values: what `house` blocks may
+     * change (docs/house-rules.md). Its engines read the tables in force (src/core/house-rules.ts).
+     */
+    readonly tables?: TableSchemas;
+    /**
+     * Checks of the tables in force after a house block, beyond each entry's own fit (which the core
+     * checks): an override that makes another rule impossible.
+     */
+    checkTables?(model: ScenarioModel, tables: TablesInForce, house: House, accept: ValidationAcceptor): void;
     /** Checks of the whole file (options, unit stats), once per file. */
     checkScenario?(model: ScenarioModel, accept: ValidationAcceptor): void;
     /** Checks of one action, which has parsed whole. */

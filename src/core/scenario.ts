@@ -7,8 +7,8 @@
  * be read is left out, and the validator says why.
  */
 import {
-    isAction, isForce, isGrade, isModifier, isSides, isTurn, isUnitState,
-    type Action, type Fact, type Force, type Grade, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
+    isAction, isForce, isGrade, isHouse, isModifier, isSides, isTurn, isUnitState,
+    type Action, type Fact, type Force, type Grade, type House, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
 } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import type { Ruleset, RulesetRegistry } from './ruleset.js';
@@ -64,6 +64,8 @@ export interface ScenarioModel {
     readonly actions: readonly ActionModel[];
     /** Hand-set states and rulings in file order, with the action index they come before. */
     readonly states: ReadonlyArray<{ node: UnitState, beforeAction: number }>;
+    /** House rules in file order, each with the turn it sits in (undefined: the whole file), docs/house-rules.md. */
+    readonly houses: ReadonlyArray<{ node: House, turn: Turn | undefined }>;
     readonly root: Scenario;
 }
 
@@ -130,6 +132,7 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
     const forces = new Map<string, ForceModel>();
     const actions: ActionModel[] = [];
     const states: Array<{ node: UnitState, beforeAction: number }> = [];
+    const houses: Array<{ node: House, turn: Turn | undefined }> = [];
     const options = new Map<string, StatValue>();
     let unitsLeft = limits.maxUnitsPerFile;
     for (const o of root.options) {
@@ -146,6 +149,7 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
         }
         else if (isAction(el)) actions.push({ node: el, turn });
         else if (isUnitState(el)) states.push({ node: el, beforeAction: actions.length });
+        else if (isHouse(el)) houses.push({ node: el, turn });
         else if (isTurn(el)) for (const inner of el.elements) visit(inner, el);
     };
     for (const el of root.elements) visit(el, undefined);
@@ -153,7 +157,7 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
     return {
         title: root.title !== undefined ? unquote(root.title) : undefined,
         rules, ruleset: context.rulesets.get(rules), limits,
-        options, grades, modifiers, forces, actions, states, root
+        options, grades, modifiers, forces, actions, states, houses, root
     };
 }
 

@@ -152,7 +152,7 @@ describe('parsing', () => {
         const s = (await parse(EVERY_FORM)).parseResult.value;
         const [dawn, dusk] = s.elements.filter(isTurn);
         expect([dawn.number, dawn.title, dusk.name, dusk.elements]).toEqual([1, 'Dawn', 'Dusk', []]);
-        expect(dawn.elements.map(el => (isAction(el) ? `${el.kind} ${el.name}` : `${el.kind}`))).toEqual([
+        expect(dawn.elements.map(el => (isAction(el) ? `${el.kind} ${el.name}` : `${el.$type === 'UnitState' ? el.kind : el.$type}`))).toEqual([
             'state', 'ruling', 'fire Volley', 'move March', 'morale Panic', 'redress Rest', 'command Orders', 'engagement Later'
         ]);
         const command = dawn.elements.find(el => isAction(el) && el.kind === 'command') as Action;

@@ -86,6 +86,9 @@ export const FIXES: Record<string, Fix> = {
     }),
     [Codes.rulesNotSupported]: replacementsFix,
     [Codes.gradeAsArm]: replacementsFix,
+    [Codes.houseUnknownTable]: replacementsFix,
+    [Codes.houseKey]: replacementsFix,
+    [Codes.houseValue]: replacementsFix,
     [Codes.factorRepeated]: removeRepeatedFactor,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;

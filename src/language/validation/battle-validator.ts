@@ -4,6 +4,7 @@ import { contextOf, modelOf } from '../../core/model-cache.js';
 import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
+import { checkHouse } from './house-checks.js';
 import { Codes } from '../../core/codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limit-checks.js';
 
@@ -18,7 +19,8 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
         Target: checkTarget,
         Seed: checkSeed,
         RuleOption: checkOption,
-        Action: validator.checkAction
+        Action: validator.checkAction,
+        House: checkHouse
     };
     registry.register(checks, validator);
 }

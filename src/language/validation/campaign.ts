@@ -7,7 +7,7 @@
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
 import type { ValidationAcceptor } from 'langium';
-import { isAction, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { isAction, isHouse, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
@@ -74,7 +74,7 @@ function turnNumbers(scenario: Scenario): TurnNumbers {
             ordinal++;
             current = turnNumber(el, ordinal);
             byLabel.set(turnLabel(el)!, current);
-            for (const inner of el.elements) ofElement.set(inner, current);
+            for (const inner of el.elements) if (!isHouse(inner)) ofElement.set(inner, current);
         } else if (isAction(el) || isUnitState(el)) ofElement.set(el, current);
     }
     return { ofElement, byLabel };
