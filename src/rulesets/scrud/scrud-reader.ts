@@ -6,13 +6,30 @@ import { isDice, isFactor, isFacts, isFlag, type Action, type Dice, type Factor 
 import { D6, dieNamed, type Die } from '../../core/dice.js';
 import type { PursuitRule, ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
 import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { tablesFor } from '../../core/house-rules.js';
+import type { ScrudPairResult, ScrudTables } from './engine/scrud-tables.js';
 
-/** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
-function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
+/**
+ * The die a unit throws (S1): its own or its grade's `die` stat; else the house rules' die for its
+ * grade, or for `all`; else the scenario's `option die`; else d6.
+ */
+function scrudDie(model: ScenarioModel, action: Action, unit: UnitModel): Die {
     const own = unit.stats.get('die');
+    const tables = tablesFor(model, action);
+    const house = (unit.grade ? tables.word<string>('die', unit.grade.name) : undefined) ?? tables.word<string>('die', ALL_GRADES);
     const fallback = model.options.get('die');
-    const name = typeof own === 'string' ? own : typeof fallback === 'string' ? fallback : 'd6';
+    const name = typeof own === 'string' ? own : house ?? (typeof fallback === 'string' ? fallback : 'd6');
     return dieNamed(name) ?? D6;
+}
+
+/** The key of the house `die` table that names every grade. */
+export const ALL_GRADES = 'all';
+
+/** SCRUD's engine tables in force for an engagement: the seed's, as the file's house rules change them. */
+export function scrudTables(model: ScenarioModel, action: Action): ScrudTables {
+    const tables = tablesFor(model, action);
+    const clamp = (key: string) => tables.word<string>('clamp', key) !== 'no';
+    return { results: tables.bands<ScrudPairResult>('result'), clampLow: clamp('low'), clampHigh: clamp('high') };
 }
 
 /** S2: grade value plus every factor of the engagement that names the unit, its force, or it by index. */
@@ -102,7 +119,7 @@ export function buildScrudInput(model: ScenarioModel, action: Action): ScrudInpu
         force: units[0].force,
         units: units.map((u): ScrudUnit => ({
             id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), arm: u.arm,
-            die: scrudDie(model, u), modifier: scrudModifier(model, action, u)
+            die: scrudDie(model, action, u), modifier: scrudModifier(model, action, u)
         }))
     });
     return { attacker: toSide(sides.attackers), defender: toSide(sides.defenders), pooled: isPooled(model, action) };

@@ -2,12 +2,13 @@
  * Resolving a SCRUD engagement: reads it, throws or takes the dice, and reports the outcome in the
  * JSON of docs/json.md, the outcome block's lines and the pair-by-pair text.
  */
-import { buildScrudInput, enteredPursuitDice, enteredScrudDice, pursuitRuleOf } from './scrud-reader.js';
+import { buildScrudInput, enteredPursuitDice, enteredScrudDice, pursuitRuleOf, scrudTables } from './scrud-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
 import { D6, SeededDice } from '../../core/dice.js';
 import { decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from './engine/scrud-engine.js';
 import { signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
+import { keyText, tablesFor } from '../../core/house-rules.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
@@ -31,7 +32,7 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
     if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
         return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
     }
-    const combat = resolveScrud(input, thrown);
+    const combat = resolveScrud(input, thrown, scrudTables(model, action.node));
     const rule = pursuitRuleOf(model, action.node);
     let decisions: PursuitDecision[] = [];
     let pursuitDice: Array<[string, number]> | undefined;
@@ -60,7 +61,7 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
             units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
         },
         lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
-        text: [...scrudText(outcome), ...decisions.map(pursuitText)]
+        text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(pursuitText)]
     };
 }
 
@@ -123,15 +124,31 @@ function outcomeLine(r: ScrudUnitResult, pursuit: PursuitDecision | undefined): 
 }
 
 
+/** What a pair came to: the loser's result, or a stand-off (a house rule may give equal dice a result for both). */
+function pairText(attacker: ScrudUnitResult, defender: ScrudUnitResult, difference: number): string {
+    if (attacker.result === 'stand-off') return 'stand-off';
+    if (difference === 0) return `both ${attacker.result}`;
+    return difference > 0 ? `${defender.id} ${defender.result}` : `${attacker.id} ${attacker.result}`;
+}
+
+/** For a pair's difference, the house row that decided it (`house: 3..4 retreat`), when a house rule did. */
+function houseRow(model: ScenarioModel, action: ActionModel): (difference: number) => string {
+    const tables = tablesFor(model, action);
+    return difference => {
+        const entry = tables.bandEntry('result', Math.abs(difference));
+        return entry?.node ? `  (house: ${keyText(entry.key)} ${entry.value})` : '';
+    };
+}
+
 /** Pair by pair, as the seed lays it out: each arm's sorted lines side by side. */
-function scrudText(outcome: ScrudOutcome): string[] {
+function scrudText(outcome: ScrudOutcome, houseRow: (difference: number) => string): string[] {
     const out: string[] = [];
     for (const g of outcome.groups) {
         out.push(g.arm === 'all' ? 'All arms:' : `${g.arm[0].toUpperCase()}${g.arm.slice(1)}:`);
         for (const p of g.pairs) {
             const side = (r: ScrudUnitResult | null) => (r ? `${r.id} ${r.thrown}${signed(r.modifier)}=${r.adjusted}` : '—');
             const res = p.attacker && p.defender
-                ? (p.difference === 0 ? 'stand-off' : p.difference! > 0 ? `${p.defender.id} ${p.defender.result}` : `${p.attacker.id} ${p.attacker.result}`)
+                ? pairText(p.attacker, p.defender, p.difference!) + houseRow(p.difference!)
                 : `${(p.attacker ?? p.defender)!.id} unpaired`;
             out.push(`  ${side(p.attacker)}  v  ${side(p.defender)}  →  ${res}`);
         }

@@ -12,6 +12,7 @@ import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks
 import { scrudOddsBody } from './scrud-odds-report.js';
 import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
+import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
 
 export const scrudRuleset: Ruleset = {
     id: 'scrud',
@@ -37,7 +38,9 @@ export const scrudRuleset: Ruleset = {
     },
     // S6: a rout takes the unit out of the fight; SCRUD keeps no counters.
     campaign: { columns: [], outResults: { rout: 'routed' } },
-    codes: ScrudCodes,
+    codes: { ...ScrudCodes, ...ScrudHouseCodes },
+    tables: SCRUD_TABLES,
+    checkTables: checkScrudTables,
     checkScenario: checkScrudScenario,
     checkAction: checkScrudAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),
