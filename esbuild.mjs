@@ -106,10 +106,20 @@ const webExtension = {
     external: ['vscode']
 };
 
+/**
+ * The Odds panel's page script (src/extension/odds-webview.ts): Vega and Vega-Lite draw its charts in
+ * the webview, so that neither the extension nor the server carries them for the panel.
+ */
+const oddsWebview = {
+    ...worker,
+    entryPoints: { 'extension/odds-webview': 'src/extension/odds-webview.ts' },
+    plugins: [noNodeBuiltins]
+};
+
 // Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (run && watch) {
-    for (const options of [node, worker, workerCharts, webExtension]) await (await esbuild.context(options)).watch();
+    for (const options of [node, worker, workerCharts, oddsWebview, webExtension]) await (await esbuild.context(options)).watch();
 } else if (run) {
-    await Promise.all([node, worker, workerCharts, webExtension].map(options => esbuild.build(options)));
+    await Promise.all([node, worker, workerCharts, oddsWebview, webExtension].map(options => esbuild.build(options)));
 }
