@@ -25,7 +25,7 @@ function parseCsv(text: string): string[][] {
     return text.slice(0, -2).split('\r\n').map(line => [...line.matchAll(/(?:^|,)("(?:[^"]|"")*"|[^,]*)/g)].map(m => m[1].startsWith('"') ? m[1].slice(1, -1).replace(/""/g, '"') : m[1]));
 }
 
-const reports = (a: OddsAnswer) => ('actions' in a ? a.actions : [a]).filter((r): r is OddsReport => !('available' in r));
+const reports = (a: OddsAnswer): OddsReport[] => ('actions' in a && Array.isArray(a.actions) ? a.actions : [a as OddsReport]).filter((r): r is OddsReport => !('available' in r));
 
 describe('Copy as CSV', () => {
     it('gives every unit of every action a line with the engine\'s chance of each result, as percentages', async () => {
