@@ -21,6 +21,7 @@ import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 interface El {
     dataset: Record<string, string | undefined>;
     hidden: boolean;
+    clientWidth: number;
     textContent: string | null;
     classList: { toggle(name: string, on: boolean): void };
     setAttribute(name: string, value: string): void;
@@ -43,6 +44,9 @@ const reports: Array<OddsReport | OddsUnavailable> = !answer ? [] : 'actions' in
 const saved = vscode.getState() as Partial<State> | undefined;
 const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results' };
 const views = new Map<number, View>();
+/** The figures the charts were last drawn for: they are drawn when first shown, and again when the figures change. */
+let drawnFor: OddsDistribution | undefined;
+let drawing: Promise<void> = Promise.resolve();
 
 const COLOURS: Record<string, string> = {
     'won': '#3f9b4f', 'stand-off': '#8a8f98', 'unpaired': '#c4c8ce', 'recoil': '#e3c14b',
@@ -50,7 +54,7 @@ const COLOURS: Record<string, string> = {
 };
 const OTHERS = ['#4f7fc0', '#8e5ec4', '#2aa1a1', '#b5497d', '#6d8f2f', '#a0703a'];
 
-function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string): TopLevelSpec {
+function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, width: number): TopLevelSpec {
     const pick = distribution === 'results' ? (u: OddsReport['units'][number]) => u.probabilities : (u: OddsReport['units'][number]) => u.atLeast ?? {};
     const labels = labelOrder(report.units, pick);
     const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
@@ -60,8 +64,9 @@ function chartSpec(report: OddsReport, distribution: OddsDistribution, foregroun
     const common = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
         background: 'transparent',
-        width: 420,
-        config: { axis, legend: { labelColor: foreground, titleColor: foreground }, title: { color: foreground }, view: { stroke: null } },
+        width,
+        // The legend below the bars: the panel is often a narrow column beside the file.
+        config: { axis, legend: { labelColor: foreground, titleColor: foreground, orient: 'bottom', direction: 'horizontal' }, title: { color: foreground, anchor: 'start' }, view: { stroke: null } },
         title: `${report.kind} ${report.name}: ${distribution === 'results' ? 'chance of each result' : 'chance of each result or worse'}`,
         data: { values }
     } as const;
@@ -69,22 +74,34 @@ function chartSpec(report: OddsReport, distribution: OddsDistribution, foregroun
     const colour = { field: 'label', type: 'nominal', title: 'result', sort: named, scale: { domain: named, range } } as const;
     const tooltip = [{ field: 'unit', title: 'unit' }, { field: 'label', title: 'result' }, { field: 'p', title: 'chance', format: '.1%' }];
     if (distribution === 'results') {
-        return { ...common, mark: 'bar', encoding: { y, x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, order: { field: 'rank', type: 'quantitative' }, tooltip } };
+        return { ...common, height: { step: 22 }, mark: 'bar', encoding: { y, x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, order: { field: 'rank', type: 'quantitative' }, tooltip } };
     }
-    return { ...common, mark: 'bar', encoding: { y, yOffset: { field: 'label', type: 'nominal', sort: named }, x: { field: 'p', type: 'quantitative', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, tooltip } };
+    // One thin bar per result in each unit's band: the bars fall from the mildest result to the worst.
+    return { ...common, height: { step: 7 }, mark: 'bar', encoding: { y, yOffset: { field: 'label', type: 'nominal', sort: named }, x: { field: 'p', type: 'quantitative', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, tooltip } };
 }
 
-async function drawCharts(): Promise<void> {
+function drawCharts(): Promise<void> {
+    if (drawnFor !== state.distribution) {
+        drawnFor = state.distribution;
+        const distribution = drawnFor;
+        drawing = drawing.then(() => drawAll(distribution));
+    }
+    return drawing;
+}
+
+async function drawAll(distribution: OddsDistribution): Promise<void> {
     for (const v of views.values()) v.finalize();
     views.clear();
     const foreground = (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(doc.body).color || '#888';
     for (const el of doc.querySelectorAll('.chart')) {
+        // The bars take the panel's width, less the units' names on the left.
+        const width = Math.max(200, Math.min(720, (el.clientWidth || 600) - 160));
         const index = Number(el.dataset.index);
         const report = reports[index];
         if (!report || (report as OddsUnavailable).available === false) continue;
         try {
             // `ast: true` and the interpreter: no `new Function`, which the page's policy forbids.
-            const runtime = parse(compile(chartSpec(report as OddsReport, state.distribution, foreground)).spec, undefined, { ast: true });
+            const runtime = parse(compile(chartSpec(report as OddsReport, distribution, foreground, width)).spec, undefined, { ast: true });
             const view = new View(runtime, { expr: expressionInterpreter, renderer: 'canvas', container: el as never, hover: true });
             await view.runAsync();
             views.set(index, view);
@@ -103,9 +120,11 @@ function show(): void {
     for (const b of doc.querySelectorAll('button[data-distribution]')) b.setAttribute('aria-pressed', String(b.dataset.distribution === state.distribution));
     vscode.setState(state);
     vscode.postMessage({ type: 'choices', distribution: state.distribution });
+    if (state.showAs === 'chart') void drawCharts();
 }
 
 async function save(format: 'svg' | 'png', index?: number): Promise<void> {
+    await drawCharts();
     const at = index ?? [...views.keys()][0];
     const view = at === undefined ? undefined : views.get(at);
     const report = at === undefined ? undefined : reports[at];
@@ -122,7 +141,6 @@ for (const b of doc.querySelectorAll('button[data-distribution]')) {
     b.addEventListener('click', () => {
         state.distribution = b.dataset.distribution === 'orWorse' ? 'orWorse' : 'results';
         show();
-        void drawCharts();
     });
 }
 for (const b of doc.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', format: b.dataset.copy === 'csv' ? 'csv' : 'markdown', distribution: state.distribution }));
@@ -131,4 +149,3 @@ for (const b of doc.querySelectorAll('button[data-save]')) b.addEventListener('c
 page.addEventListener('message', e => { if (e.data?.type === 'save') void save(e.data.format); });
 
 show();
-void drawCharts();
