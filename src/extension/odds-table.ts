@@ -10,7 +10,7 @@ import type { OddsAnswer, OddsReport, OddsUnavailable, UnitOdds } from '../proto
 export type OddsDistribution = 'results' | 'orWorse';
 
 /** Result labels in the order an umpire reads them, best to worst; others follow as they come. */
-export const RESULT_ORDER = ['won', 'stand-off', 'unpaired', 'recoil', 'retire', 'retreat', 'rout'];
+const RESULT_ORDER = ['won', 'stand-off', 'unpaired', 'recoil', 'retire', 'retreat', 'rout'];
 
 interface OddsTable {
     header: string[];

@@ -33,4 +33,9 @@ function load(): ChartsModule {
     return scope.umpireCharts;
 }
 
+/**
+ * What ./charts-loader.ts gets in the worker's bundle in place of ./charts.ts (by esbuild.mjs, which
+ * is why no source file names it).
+ * @public
+ */
 export const reportCharts: ChartsModule['reportCharts'] = (...args) => load().reportCharts(...args);
