@@ -23,6 +23,14 @@ export const UmpireCommands = {
     exportReport: 'umpire.exportReport',
     /** Client: the Odds panel beside the file (arguments: [OddsArgs]). */
     showOdds: 'umpire.showOdds',
+    /** Client: the open Odds panel's figures (as shown: each result, or each result or worse) to the clipboard as a Markdown table; answers the text. */
+    copyOddsMarkdown: 'umpire.copyOddsMarkdown',
+    /** Client: the same as CSV (percentages as numbers); answers the text. */
+    copyOddsCsv: 'umpire.copyOddsCsv',
+    /** Client: the open Odds panel's (first) chart saved as SVG, where the umpire says. */
+    saveOddsChartSvg: 'umpire.saveOddsChartSvg',
+    /** Client: the same as PNG. */
+    saveOddsChartPng: 'umpire.saveOddsChartPng',
     /** Client: the campaign state beside the file. */
     showStatus: 'umpire.showStatus',
     /** Client: restart the language server. */

@@ -38,7 +38,8 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
         vscode.commands.registerCommand(UmpireCommands.showOdds, (target?: OddsTarget) => showOdds(target, output)),
         vscode.commands.registerCommand(UmpireCommands.showStatus, () => showStatus()),
         vscode.commands.registerCommand(UmpireCommands.exportReport, () => exportReport()),
-        vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output))
+        vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output)),
+        ...OddsPanel.registerCommands()
     );
     await start(context, output);
 }
