@@ -425,10 +425,11 @@ export function throwsNoDice(model: ScenarioModel, action: ActionModel): boolean
 
 /** Resolves any Loose Files action (L2–L8) with the dice chosen. */
 export function resolveLooseFilesAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
-    return resolveWith(model, action, dice, sourceFor(model, action, dice));
+    return resolveLooseFilesWith(model, action, dice, sourceFor(model, action, dice));
 }
 
-function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+/** Resolves with the dice of a given source (tests hold it against the dice plan). */
+export function resolveLooseFilesWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     switch (action.node.kind) {
         case 'engagement': return resolveEngagement(model, action, dice, source);
         case 'fire': return resolveFireAction(model, action, dice, source);
