@@ -1,6 +1,6 @@
 /**
  * A dice plan: which dice an action needs, as requests, in the order its rule set takes them
- * (docs/dice.md "Dice plans"). Most requests are fixed before a die is thrown; some depend on earlier
+ * (docs/rules/<id>.md#dice-plan). Most requests are fixed before a die is thrown; some depend on earlier
  * dice (a save for each hit received, a pursuit throw for each winner): those are conditional, with
  * the reason and the most dice they can take.
  *

@@ -3,7 +3,7 @@
  * label, the die and how many), and gets them from a seed or from the values entered at the table.
  *
  * Seeded dice are thrown from one stream in the order the requests come, so a rule set's order of
- * requests is its documented dice order (docs/dice.md "Dice order"): the same seed gives the same
+ * requests is its documented dice order (docs/rules/<id>.md#dice-plan): the same seed gives the same
  * dice on every machine. Entered dice are read from the values the rule set mapped from its `dice`
  * lines; reading records which value fed which die and which requests went short (an audit), so
  * that checks report die faces and dice counts on the right line without resolving.

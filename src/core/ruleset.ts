@@ -133,10 +133,10 @@ export interface Ruleset {
     /** Hints after entered dice: which unit each value feeds, and what came of it. */
     dieHints?(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[];
     /**
-     * The dice the action needs, as requests in the order resolving takes them (docs/dice.md "Dice
-     * plans"): fixed ones counted before any die is thrown, conditional ones with their reason and
-     * bound. Its checks walk it against the entered dice instead of resolving. Undefined when the
-     * action cannot be read far enough to say.
+     * The dice the action needs, as requests in the order resolving takes them
+     * (docs/rules/<id>.md#dice-plan): fixed ones counted before any die is thrown, conditional ones
+     * with their reason and bound. Its checks walk it against the entered dice instead of resolving.
+     * Undefined when the action cannot be read far enough to say.
      */
     dicePlan?(model: ScenarioModel, action: ActionModel): DicePlan | undefined;
 }

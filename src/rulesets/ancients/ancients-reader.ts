@@ -304,7 +304,7 @@ export function ancientsActionDicePlan(model: ScenarioModel, action: Action, sta
 const d6By = (unitId: string, label: AncientsThrow, count: number): DiceRequest => ({ who: [unitId], label, die: D6, count });
 
 /**
- * The dice of a melee, in the order the engine takes them (docs/rules/ancients.md "Dice order"): the
+ * The dice of a melee, in the order the engine takes them (docs/rules/ancients.md#dice-plan): the
  * hit dice are fixed by the pools and splits (A1, A2); the saves, one per hit received (A5), and the
  * break tests, for a unit whose unsaved hits reach its threshold (A6, A7), follow from the dice before them.
  */

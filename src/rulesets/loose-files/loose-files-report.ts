@@ -2,7 +2,7 @@
  * Loose Files & American Scramble as a rule set plugin (docs/rules/loose-files.md, L1–L9): reads each action, throws
  * or takes its dice, applies the engine, and reports.
  *
- * Seeded dice are thrown in this order (docs/rules/loose-files.md "Dice order"):
+ * Seeded dice are thrown in this order (docs/rules/loose-files.md#dice-plan):
  * - engagement: the attacker's average die, the defender's; then, under Corlears Hook, one average
  *   die for each side that must retreat (attacker first);
  * - fire: for each `fires at` line in order, the firer's d6, then one d6 per 5 for skirmishers;

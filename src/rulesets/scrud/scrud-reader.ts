@@ -190,7 +190,7 @@ export function enteredScrudDice(model: ScenarioModel, action: Action, input: Sc
 }
 
 /**
- * The dice of an engagement, in the order they are taken (docs/rules/scrud.md "Dice order"): one die
+ * The dice of an engagement, in the order they are taken (docs/rules/scrud.md#dice-plan): one die
  * for each unit, attacker first, each side in declaration order; then, with a pursuit rule, one d6
  * for each unit given a pursuit throw that won its pair (S-ex.6), which only the combat dice decide.
  */

@@ -1,5 +1,5 @@
 /**
- * The Ancients dice plan (docs/dice.md "Dice plans") against the engine: on random small melees and
+ * The Ancients dice plan (docs/rules/ancients.md#dice-plan) against the engine: on random small melees and
  * seeds, walking the plan takes exactly the dice resolving takes (who, throw, count and values, in
  * order); its fixed dice are the hit dice, and its conditional saves and tests stay within their bound.
  */

@@ -1,5 +1,5 @@
 /**
- * The Loose Files dice plan (docs/dice.md "Dice plans") against resolving: on random small turns
+ * The Loose Files dice plan (docs/rules/loose-files.md#dice-plan) against resolving: on random small turns
  * (fire at random ranges by line infantry and skirmishers, moves with their dice, a commander's move,
  * and two engagements in a row under Corlears Hook or not) and seeds, walking the plan takes exactly the
  * dice resolving takes: who, throw, die, count and values, in order. Its fixed dice are all but the

@@ -1,5 +1,5 @@
 /**
- * The SCRUD dice plan (docs/dice.md "Dice plans") against resolving: on random small engagements
+ * The SCRUD dice plan (docs/rules/scrud.md#dice-plan) against resolving: on random small engagements
  * (units, arms, dice, pursuit marks and options) and seeds, the plan's fixed dice are one per unit,
  * and walking it from the seed gives each unit the die resolving gave it and a pursuit throw to exactly
  * the units resolving gave one, with the same value.
