@@ -9,6 +9,7 @@ import type { TableSchemas, TablesInForce } from './house-rules.js';
 import type { UnitStatus } from './campaign-state.js';
 import type { OddsReport } from '../protocol.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
+import type { DicePlan } from './dice-plan.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 
 /** One stat a rule set reads from a grade's or unit's braces; `values` lists the words it accepts. */
@@ -142,6 +143,13 @@ export interface Ruleset {
     modifierHover?(actionName: string, gradeValue: number, here: ReadonlyArray<{ name: string, value: number }>): string | undefined;
     /** Hints after entered dice: which unit each value feeds, and what came of it. */
     dieHints?(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[];
+    /**
+     * The dice the action needs, as requests in the order resolving takes them
+     * (docs/rules/<id>.md#dice-plan): fixed ones counted before any die is thrown, conditional ones
+     * with their reason and bound. Its checks walk it against the entered dice instead of resolving.
+     * Undefined when the action cannot be read far enough to say.
+     */
+    dicePlan?(model: ScenarioModel, action: ActionModel): DicePlan | undefined;
 }
 
 /**

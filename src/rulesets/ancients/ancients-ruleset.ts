@@ -8,7 +8,7 @@ import { ANCIENTS_RESULTS } from './engine/ancients-engine.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients-checks.js';
 import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
-import { ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
+import { ancientsActionDicePlan, ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
 
 export const ancientsRuleset: Ruleset = {
@@ -56,5 +56,6 @@ export const ancientsRuleset: Ruleset = {
     usesEnteredDice: (_model, action) => hasEnteredAncientsDice(action.node),
     // Issue 8: each unit fights with the tokens and break test that earlier outcomes left it.
     resolve: (model, action, dice) => resolveAncientsAction(model, action, dice, u => effectiveStats(model, action.node, u)),
+    dicePlan: (model, action) => ancientsActionDicePlan(model, action.node, u => effectiveStats(model, action.node, u)),
     odds: ancientsOddsBody
 };

@@ -409,9 +409,9 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
             continue;
         }
-        const reads = audit.reads.get(line) ?? [];
+        const reads = audit.reads.get(line);
         line.values.forEach((v, i) => {
-            const die = reads[i];
+            const die = reads?.get(i);
             if (die === undefined) {
                 const label = line.label ?? DEFAULT_LABEL[am.node.kind];
                 accept('error', `This die is not used: ${targetText(line.target)} throws ${i === 0 ? 'no' : i} ${label} ${i === 1 ? 'die' : 'dice'} here.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
@@ -420,13 +420,14 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             }
         });
     }
-    for (const s of audit.shortages) {
+    for (const { request: s, got } of audit.shortages) {
         if (s.label === 'retreat') continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
-        const who = s.unitIds.join(', ');
-        const naming = lines.filter(l => unitsOf(model, l.target).some(u => s.unitIds.includes(u.id)));
+        const unitIds = s.who;
+        const who = unitIds.join(', ');
+        const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));
         // On the last value of a line of that label, else of any line for those units, else the action's name.
         const line = naming.filter(l => (l.label ?? DEFAULT_LABEL[am.node.kind]) === s.label).pop() ?? naming.pop();
-        accept('error', `${who} throw${s.unitIds.length === 1 ? 's' : ''} ${s.needed} ${s.die.name} (${s.label}), but ${s.got} ${s.got === 1 ? 'is' : 'are'} entered: add 'dice ${s.unitIds[0]} ${s.label} …'.`,
+        accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${s.count} ${s.die.name} (${s.label}), but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
 }

@@ -9,7 +9,7 @@ import { inOrderOfPlay } from './engine/loose-files-command.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-checks.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
-import { resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
+import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 
@@ -57,5 +57,6 @@ export const looseFilesRuleset: Ruleset = {
     // it is resolved like entered dice, so its outcome never changes with a seed.
     usesEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
     resolve: resolveLooseFilesAction,
+    dicePlan: looseFilesDicePlan,
     odds: looseFilesOddsBody
 };

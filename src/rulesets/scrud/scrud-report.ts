@@ -2,10 +2,14 @@
  * Resolving a SCRUD engagement: reads it, throws or takes the dice, and reports the outcome in the
  * JSON of docs/json.md, the outcome block's lines and the pair-by-pair text.
  */
-import { buildScrudInput, enteredPursuitDice, enteredScrudDice, pursuitRuleOf, scrudTables } from './scrud-reader.js';
+import { buildScrudInput, PURSUIT, pursuitRuleOf, scrudCombatDice, scrudEnteredValues, scrudTables } from './scrud-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
-import { D6, SeededDice } from '../../core/dice.js';
-import { decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from './engine/scrud-engine.js';
+import { D6 } from '../../core/dice.js';
+import { enteredDiceSource, seededDiceSource, type DiceSource, type EnteredDiceSource, type ValueRead } from '../../core/dice-source.js';
+import type { Dice } from '../../language/generated/ast.js';
+import {
+    decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult
+} from './engine/scrud-engine.js';
 import { signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
@@ -13,22 +17,17 @@ import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../.
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
 export function throwScrudDice(input: ScrudInput, seed: number): { attacker: number[], defender: number[] } {
-    return throwWith(input, new SeededDice(seed));
-}
-
-/** The combat dice from a seed's stream; the pursuit throws (S-ex.6) come next from the same stream. */
-function throwWith(input: ScrudInput, dice: SeededDice): { attacker: number[], defender: number[] } {
-    return {
-        attacker: input.attacker.units.map(u => dice.roll(u.die)),
-        defender: input.defender.units.map(u => dice.roll(u.die))
-    };
+    return scrudCombatDice(input, seededDiceSource(seed));
 }
 
 export function resolveScrudAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
     const input = buildScrudInput(model, action.node);
     if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
-    const stream = dice.kind === 'seed' ? new SeededDice(dice.seed) : undefined;
-    const thrown = stream ? throwWith(input, stream) : enteredScrudDice(model, action.node, input)!;
+    let entered: EnteredDiceSource<Dice> | undefined;
+    let source: DiceSource;
+    if (dice.kind === 'seed') source = seededDiceSource(dice.seed);
+    else source = entered = enteredDiceSource(scrudEnteredValues(model, action.node, input));
+    const thrown = scrudCombatDice(input, source);
     if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
         return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
     }
@@ -38,13 +37,19 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
     let pursuitDice: Array<[string, number]> | undefined;
     if (rule) {
         const throwers = pursuitThrowers(combat, rule);
-        const throws = stream ? new Map(throwers.map(id => [id, stream.roll(D6)])) : enteredPursuitDice(model, action.node, throwers).throws;
+        const taken = throwers.map(id => {
+            const values = source.take({ who: [id], label: PURSUIT, die: D6, count: 1 });
+            return { id, values, at: entered?.readFrom.at(-1)?.[0] };
+        });
+        // Entered throws are recorded in the order the lines give them (line by line), as the fingerprint always has.
+        if (entered) taken.sort((a, b) => enteredOrder(action, a.at) - enteredOrder(action, b.at) || (a.at?.index ?? 0) - (b.at?.index ?? 0));
+        const throws = new Map(taken.filter(t => t.values.length > 0).map(t => [t.id, t.values[0]]));
         const missing = throwers.filter(id => !throws.has(id));
         if (missing.length > 0) {
             return { problem: `${missing.join(', ')} won and ${missing.length === 1 ? 'throws' : 'throw'} for pursuit (S-ex.6): enter it with 'dice ${missing[0]} pursuit N'.` };
         }
         decisions = decidePursuit(combat, rule, throws);
-        if (!stream) pursuitDice = [...throws];
+        if (entered) pursuitDice = [...throws];
     }
     const outcome = withPursuit(combat, decisions);
     const check = fingerprint({
@@ -63,6 +68,11 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
         lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
         text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(pursuitText)]
     };
+}
+
+/** Where a value's line stands in the action (an unread value: last). */
+function enteredOrder(action: ActionModel, at: ValueRead<Dice> | undefined): number {
+    return at ? action.node.statements.indexOf(at.origin) : Number.MAX_SAFE_INTEGER;
 }
 
 /** S1.3: a unit that runs away retreats at least; the summary names who runs, pursues and stays. */

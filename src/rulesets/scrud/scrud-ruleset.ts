@@ -10,7 +10,7 @@ import { signedTypeset } from '../../core/signed.js';
 import { SCRUD_RESULTS } from './engine/scrud-engine.js';
 import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks.js';
 import { scrudOddsBody } from './scrud-odds-report.js';
-import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
 import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
 
@@ -45,6 +45,10 @@ export const scrudRuleset: Ruleset = {
     checkAction: checkScrudAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),
     resolve: resolveScrudAction,
+    dicePlan(model, action) {
+        const input = buildScrudInput(model, action.node);
+        return input && scrudDicePlan(model, action.node, input);
+    },
     odds: scrudOddsBody,
     // S2: the grade and every factor add up to one modifier, which turns the die.
     modifierHover(actionName, gradeValue, here) {
