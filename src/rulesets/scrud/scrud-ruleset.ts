@@ -12,11 +12,13 @@ import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks
 import { scrudOddsBody } from './scrud-odds-report.js';
 import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
+import { SCRUD_NEW_SCENARIO } from './scrud-new-scenario.js';
 
 export const scrudRuleset: Ruleset = {
     id: 'scrud',
     title: 'SCRUD',
     reference: 'docs/rules/scrud.md',
+    newScenario: SCRUD_NEW_SCENARIO,
     kinds: ['engagement'],
     oddsKinds: ['engagement'],
     vocabulary: {
