@@ -27,7 +27,7 @@ export class CampaignStatePreview implements vscode.TextDocumentContentProvider 
     async show(source: vscode.Uri, markdown: string): Promise<void> {
         const name = source.path.split('/').pop() ?? 'battle';
         // One virtual document per .battle file: a second request replaces the text and refreshes the preview.
-        const uri = vscode.Uri.from({ scheme: SCHEME, path: `/${name.replace(/\.battle$/, '')} campaign state.md`, query: source.toString() });
+        const uri = vscode.Uri.from({ scheme: SCHEME, path: `/Campaign state of ${name.replace(/\.battle$/, '')}.md`, query: source.toString() });
         this.texts.set(uri.toString(), markdown + '\n');
         this.changed.fire(uri);
         try {
