@@ -15,6 +15,7 @@ export const Codes = {
     actionTooLarge: 'action-too-large',
     diceLineTooLong: 'dice-line-too-long',
     rulesNotSupported: 'rules-not-supported',
+    rulesDefault: 'rules-default',
     // Declarations
     duplicateName: 'duplicate-name',
     gradeValueRange: 'grade-value-range',

@@ -95,6 +95,11 @@ export interface Ruleset {
     readonly campaign: CampaignKeys;
     /** Its own diagnostic codes (stable, documented in docs/diagnostics.md). */
     readonly codes: Readonly<Record<string, string>>;
+    /**
+     * A small scenario that checks clean, for "Umpire: New scenario": grades, two forces and one
+     * action, written as its reference does. Without it the editor offers a skeleton.
+     */
+    readonly newScenario?: string;
     /** Quick fixes for its own codes, by code. */
     readonly fixes?: Readonly<Record<string, FixKind>>;
     /**

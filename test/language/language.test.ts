@@ -180,7 +180,8 @@ describe('parsing', () => {
     });
 });
 
-const LINKED = `grade Veteran +1
+const LINKED = `rules scrud
+grade Veteran +1
 modifier Hill +1
 force French {
   unit Line foot Veteran x3

@@ -10,11 +10,13 @@ import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
 import { ancientsActionDicePlan, ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
+import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
 
 export const ancientsRuleset: Ruleset = {
     id: 'ancients',
     title: 'Ancients',
     reference: 'docs/rules/ancients.md',
+    newScenario: ANCIENTS_NEW_SCENARIO,
     kinds: ['engagement'],
     oddsKinds: ['engagement'],
     vocabulary: {

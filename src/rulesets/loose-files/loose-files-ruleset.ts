@@ -12,6 +12,7 @@ import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
 
@@ -19,6 +20,7 @@ export const looseFilesRuleset: Ruleset = {
     id: 'loose-files',
     title: 'Loose Files',
     reference: 'docs/rules/loose-files.md',
+    newScenario: LOOSE_FILES_NEW_SCENARIO,
     kinds: KINDS,
     // Morale, re-dressing and command points throw no dice worth odds (docs/odds.md).
     oddsKinds: ['engagement', 'fire', 'move'],

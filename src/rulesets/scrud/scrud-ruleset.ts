@@ -13,11 +13,13 @@ import { scrudOddsBody } from './scrud-odds-report.js';
 import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
 import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
+import { SCRUD_NEW_SCENARIO } from './scrud-new-scenario.js';
 
 export const scrudRuleset: Ruleset = {
     id: 'scrud',
     title: 'SCRUD',
     reference: 'docs/rules/scrud.md',
+    newScenario: SCRUD_NEW_SCENARIO,
     kinds: ['engagement'],
     oddsKinds: ['engagement'],
     vocabulary: {
