@@ -115,7 +115,7 @@ function featureOf(next: NextFeature, node: AstNode | undefined): string | undef
     const rule = AstUtils.getContainerOfType(next.feature, GrammarAST.isParserRule);
     // `rules NAME`: any name parses; the registry knows which there are.
     if (rule?.name === 'RulesetName') return 'Scenario.rules';
-    if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property) {
+    if ((rule?.name === 'Word' || rule?.name === 'Signed' || rule?.name === 'Measure') && next.property) {
         const inBraces = node !== undefined && AstUtils.getContainerOfType(node, n => isGrade(n) || isUnit(n)) !== undefined;
         switch (next.property) {
             case 'arm': return 'Unit.arm';

@@ -1,7 +1,7 @@
 import type { ValidationAcceptor, ValidationChecks, ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
-import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
+import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { Codes } from '../../core/codes.js';
@@ -18,7 +18,8 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
         Target: checkTarget,
         Seed: checkSeed,
         RuleOption: checkOption,
-        Action: validator.checkAction
+        Action: validator.checkAction,
+        Fact: checkFraction
     };
     registry.register(checks, validator);
 }
