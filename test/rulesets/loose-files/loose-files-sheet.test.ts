@@ -11,6 +11,7 @@ import { isUnresolvable, resolveAction } from '../../../src/core/resolve.js';
 import type { Resolution } from '../../../src/core/resolution.js';
 import type { ScenarioModel } from '../../../src/core/scenario.js';
 import { actionOffsets, applyEdits, resolutionEdit } from '../../../src/core/outcome-edit.js';
+import { oddsForAction } from '../../../src/core/odds.js';
 import { stateAtEnd, standsText } from '../../../src/core/campaign-state.js';
 import { Codes } from '../../../src/core/codes.js';
 import { LooseFilesCodes } from '../../../src/rulesets/loose-files/loose-files-codes.js';
@@ -197,5 +198,28 @@ describe('officers take no DPs, casualties or desertions from fire and morale (L
         const sees = (observer: LfUnit) => resolveMorale({ observer, friend: unit({ id: 'A.f' }), event: 'routs', distance: 4, friendFled: false, options: NO_HOUSE_RULES });
         expect(sees(unit({}))).toMatchObject({ result: 'stand-deserts', dp: 2, deserted: 1 });
         expect(sees(unit({ type: 'officer' }))).toMatchObject({ result: 'unmoved', dp: 0, deserted: 0 });
+    });
+});
+
+describe('a side\'s expected DPs are its total (docs/json.md, "Odds")', () => {
+    it('an engagement side of two units expects twice the row\'s DPs; its casualties fall on the leading unit', async () => {
+        const { model } = await load(`${FORCES}engagement Melee {\n  A.Line, A.Horse attacks B.Foot\n}\n`);
+        const report = oddsForAction(model, model.actions[0]);
+        if (isUnresolvable(report)) throw new Error(report.problem);
+        const mean = (law: readonly number[]) => law.reduce((s, p, k) => s + p * k, 0);
+        const attackers = report.units.filter(u => u.side === 'attacker');
+        const side = report.sides.find(s => s.side === 'attacker')!;
+        expect(attackers).toHaveLength(2);
+        expect(side.expectedDp as number).toBeCloseTo(attackers.reduce((s, u) => s + mean(u.dp as number[]), 0), 12);
+        expect(side.expectedDp as number).toBeCloseTo(2 * mean(attackers[0].dp as number[]), 12);
+        expect(side.expectedCasualties as number).toBeCloseTo(mean(attackers[0].casualties as number[]), 12);
+    });
+
+    it('a fire\'s side totals its targets', async () => {
+        const { model } = await load(`${FORCES}fire V {\n  B.Guns fires at A.Line: range 6\n  B.Foot fires at A.Horse: range 5\n}\n`);
+        const report = oddsForAction(model, model.actions[0]);
+        if (isUnresolvable(report)) throw new Error(report.problem);
+        const side = report.sides.find(s => s.force === 'A')!;
+        expect(side.expectedDp as number).toBeCloseTo(report.units.reduce((s, u) => s + (u.expectedDp as number), 0), 12);
     });
 });
