@@ -230,7 +230,7 @@ export interface FireRead {
 }
 
 /** One `A fires at B: range N` of the turn before this action's turn. */
-export interface LastTurnFire {
+interface LastTurnFire {
     readonly action: ActionModel;
     readonly turn: string;
     readonly targetId: string;
@@ -243,7 +243,7 @@ export interface LastTurnFire {
  * turns, in the first turn, or when the firer did not fire then: "last turn" is then the umpire's to say.
  * Read from the text alone, not the campaign timeline: a settled fire is resolved while that is built.
  */
-export function lastTurnFire(model: ScenarioModel, action: ActionModel, firerId: string): LastTurnFire | undefined {
+function lastTurnFire(model: ScenarioModel, action: ActionModel, firerId: string): LastTurnFire | undefined {
     if (!action.turn) return undefined;
     const turns = model.root.elements.filter(isTurn);
     const previous = turns[turns.indexOf(action.turn) - 1];

@@ -79,7 +79,7 @@ export const MAX_MOVE_DICE = 6;
  * Distances the umpire measures (`range 9.5`, `distance 4.5`) may be fractions (docs/rules/loose-files.md#l-dist); none is
  * below 0, and none is longer than any table (100 feet): such a number is a slip of the pen.
  */
-export const MAX_TABLE_INCHES = 1200;
+const MAX_TABLE_INCHES = 1200;
 export function distanceProblem(inches: number): string | undefined {
     if (inches < 0) return `a distance is in inches, 0 or more (not ${inches})`;
     if (inches > MAX_TABLE_INCHES) return `${inches}" is longer than any table (${MAX_TABLE_INCHES}", 100 feet)`;
