@@ -35,6 +35,7 @@ export const Codes = {
     sideMixesForces: 'side-mixes-forces',
     actionNotInRules: 'action-not-in-rules',
     statementNotUsed: 'statement-not-used',
+    fractionNotAllowed: 'fraction-not-allowed',
     factorNotInEngagement: 'factor-not-in-engagement',
     factorRepeated: 'factor-repeated',
     diceCount: 'dice-count',

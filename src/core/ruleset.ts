@@ -27,6 +27,11 @@ export interface RulesetVocabulary {
     readonly stats: Readonly<Record<string, StatVocabulary>>;
     /** Facts read on `Unit: fact, fact` lines, by action kind. */
     readonly facts: Readonly<Record<string, readonly string[]>>;
+    /**
+     * Fact keys whose number may be a fraction (distances: `range 9.5`); every other fact takes a
+     * whole number (`fraction-not-allowed`). None when absent.
+     */
+    readonly fractionalFacts?: readonly string[];
     /** `option NAME …` lines the rule set understands. */
     readonly options: readonly string[];
     /** Arms offered for a new unit (besides those the file already uses). */

@@ -147,7 +147,7 @@ function featureOf(next: NextFeature, node: AstNode | undefined): string | undef
             default: return undefined;
         }
     }
-    if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property) {
+    if ((rule?.name === 'Word' || rule?.name === 'Signed' || rule?.name === 'Measure') && next.property) {
         const inBraces = node !== undefined && AstUtils.getContainerOfType(node, n => isGrade(n) || isUnit(n)) !== undefined;
         switch (next.property) {
             case 'arm': return 'Unit.arm';

@@ -1,7 +1,7 @@
 import { GrammarUtils, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
-import { checkForce, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
+import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { checkHouse } from './house-checks.js';
@@ -20,7 +20,8 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
         Seed: checkSeed,
         RuleOption: checkOption,
         Action: validator.checkAction,
-        House: checkHouse
+        House: checkHouse,
+        Fact: checkFraction
     };
     registry.register(checks, validator);
 }

@@ -214,7 +214,8 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
                 force: u.force, unit: shortId(u), side: o.role, leading: lead, result: o.result,
                 die: o.die, modifiers: mods(o.modifiers), total: o.total, difference: o.difference,
                 dp: o.dp, casualties: lead ? o.casualties : 0, fled, order: o.order, strength: o.strength,
-                retreat: retreat === undefined ? null : retreat, opponent: foe.id
+                retreat: retreat === undefined ? null : retreat, opponent: foe.id,
+                ...(lead && o.casualtiesOver > 0 ? { casualtiesOver: o.casualtiesOver } : {})
             });
             const facts: Fact[] = lead ? [['die', o.die], ['total', o.total]] : [];
             facts.push(...stateFacts({ dp: o.dp, casualties: lead ? o.casualties : 0, fled }));
@@ -272,7 +273,7 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
         });
         units.push({
             force: r.target.force, unit: shortId(r.target), result: o.result, firer: r.firer.id,
-            dp: o.dp, casualties: o.casualties, fled: o.fled,
+            dp: o.dp, casualties: o.casualties, ...(o.casualtiesOver > 0 ? { casualtiesOver: o.casualtiesOver } : {}), fled: o.fled,
             dice: o.dice.map(d => ({ die: d.die, modified: d.modified, dp: d.dp, casualties: d.casualties })),
             rerolls: o.rerolls.map(d => ({ die: d.die, dp: d.dp }))
         });

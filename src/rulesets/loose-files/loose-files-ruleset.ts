@@ -28,6 +28,8 @@ export const looseFilesRuleset: Ruleset = {
         stats: LF_STAT_DOCS,
         facts: Object.fromEntries(Object.keys(UNIT_FACTS).map(kind => [kind, factsOf(kind)])),
         // L9: the sheet's house rules, off unless a file turns them on.
+        // Distances the umpire measures may be fractions (docs/rules/loose-files.md#l-dist); counts are whole.
+        fractionalFacts: ['range', 'distance'],
         options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill'],
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
