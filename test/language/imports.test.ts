@@ -181,4 +181,11 @@ describe('import "file.battle"', () => {
         expect(edits[0].edits[0].newText).toContain('French.Ligne#2:');
         expect(armies.textDocument.getText()).toBe(ARMIES);
     });
+
+    it('Format Document keeps an import on its own line in the header', async () => {
+        const { 'season.battle': season } = await campaign({ 'armies.battle': ARMIES, 'season.battle': 'scenario "S"\nrules scrud   import   "armies.battle"\n\n\nimport "armies.battle"  engagement E {\n French attacks Austrian\n seed 1 }\n' });
+        const edits = await battle.lsp.Formatter!.formatDocument(season, { textDocument: { uri: season.uri.toString() }, options: { tabSize: 2, insertSpaces: true } });
+        expect(TextDocument.applyEdits(season.textDocument, edits)).toBe(
+            'scenario "S"\nrules scrud\nimport "armies.battle"\nimport "armies.battle"\n\nengagement E {\n  French attacks Austrian\n  seed 1\n}\n');
+    });
 });
