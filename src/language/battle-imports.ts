@@ -13,9 +13,9 @@ import { isScenario, type Import, type Scenario } from './generated/ast.js';
 import { importsOf, unquote } from '../core/scenario.js';
 
 /** At most this many files are loaded through imports in one build: a file cannot make the tool read without bound. */
-export const MAX_IMPORTED_FILES = 500;
+const MAX_IMPORTED_FILES = 500;
 
-export interface ImportLink {
+interface ImportLink {
     readonly node: Import;
     readonly uri: URI;
     /** The document, when the file is in the workspace. */
