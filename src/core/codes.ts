@@ -16,6 +16,12 @@ export const Codes = {
     diceLineTooLong: 'dice-line-too-long',
     rulesNotSupported: 'rules-not-supported',
     rulesDefault: 'rules-default',
+    // Imports (docs/campaigns.md#campaigns-across-files, validation/imports.ts)
+    importMissing: 'import-missing',
+    importUnreadable: 'import-unreadable',
+    importCycle: 'import-cycle',
+    importNameClash: 'import-name-clash',
+    importRulesDiffer: 'import-rules-differ',
     // Declarations
     duplicateName: 'duplicate-name',
     gradeValueRange: 'grade-value-range',

@@ -1,20 +1,29 @@
-import { AstUtils, DocumentCache, MapScope, EMPTY_SCOPE, type AstNodeDescription, type LangiumCoreServices, type ReferenceInfo, type Scope, type ScopeProvider, type AstNodeDescriptionProvider } from 'langium';
+import { AstUtils, DocumentCache, MapScope, EMPTY_SCOPE, type AstNodeDescription, type LangiumCoreServices, type LangiumDocument, type ReferenceInfo, type Scope, type ScopeProvider, type AstNodeDescriptionProvider, type IndexManager, type LangiumSharedCoreServices } from 'langium';
 import { isForce, isGrade, isModifier, isScenario, isTarget, type Force, type Scenario } from './generated/ast.js';
+import { importGraphOf } from './battle-imports.js';
+import { importsOf } from '../core/scenario.js';
 
 /**
- * Every name in a .battle file is local to that file: forces, grades and modifiers are declared at
- * the top, units inside their force. Scopes are hashed maps built once per document (the default
- * provider's linear scopes make linking quadratic on large files: see docs/limits.md#linking).
+ * Names are those a file declares, then those of the files it imports (docs/campaigns.md#campaigns-across-files):
+ * forces, grades and modifiers are declared at the top, units inside their force. Scopes are hashed
+ * maps built once per document (the default provider's linear scopes make linking quadratic on large
+ * files: see docs/limits.md#linking); an importing file's scope is built again when an imported file
+ * changes, from Langium's index of the imported files' declarations.
  */
 export class BattleScopeProvider implements ScopeProvider {
     private readonly descriptions: AstNodeDescriptionProvider;
+    private readonly index: IndexManager;
+    private readonly shared: LangiumSharedCoreServices;
     private readonly topLevel: DocumentCache<string, Scope>;
-    private readonly unitScopes: DocumentCache<Force, Scope>;
+    /** Keyed by the force's node, which belongs to one parse: a force in an imported file gets a fresh scope when that file changes. */
+    private readonly unitScopes = new WeakMap<Force, Scope>();
+    private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
 
     constructor(services: LangiumCoreServices) {
         this.descriptions = services.workspace.AstNodeDescriptionProvider;
+        this.index = services.shared.workspace.IndexManager;
+        this.shared = services.shared;
         this.topLevel = new DocumentCache(services.shared);
-        this.unitScopes = new DocumentCache(services.shared);
     }
 
     getScope(context: ReferenceInfo): Scope {
@@ -26,11 +35,29 @@ export class BattleScopeProvider implements ScopeProvider {
             // `.Unit` with no force before it (a half-typed line) names no force.
             const force = container.force?.ref;
             if (!force) return EMPTY_SCOPE;
-            return this.unitScopes.get(document.uri, force, () => this.scopeOf(force.units));
+            let scope = this.unitScopes.get(force);
+            if (!scope) this.unitScopes.set(force, scope = this.scopeOf(force.units));
+            return scope;
         }
         const type = context.reference.$refText !== undefined ? this.referenceType(context) : undefined;
         if (!type) return EMPTY_SCOPE;
+        if (importsOf(root).length > 0) return this.importingScope(root, type);
         return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type)));
+    }
+
+    /** The file's own declarations first, then each imported file's in import order (the first of a name wins). */
+    private importingScope(root: Scenario, type: string): Scope {
+        const imported = importGraphOf(this.shared)?.closure(root) ?? [];
+        let cached = this.withImports.get(root);
+        if (!cached || cached.imported !== imported) this.withImports.set(root, cached = { imported, scopes: new Map() });
+        let scope = cached.scopes.get(type);
+        if (!scope) {
+            const outer: AstNodeDescription[] = [];
+            for (const document of imported) outer.push(...this.index.allElements(type, new Set([document.uri.toString()])));
+            scope = this.scopeOf(elementsOf(root, type), new MapScope(outer.reverse()));
+            cached.scopes.set(type, scope);
+        }
+        return scope;
     }
 
     private referenceType(context: ReferenceInfo): string | undefined {
@@ -40,13 +67,13 @@ export class BattleScopeProvider implements ScopeProvider {
         return undefined;
     }
 
-    private scopeOf(nodes: Iterable<{ name: string } & import('langium').AstNode>): Scope {
+    private scopeOf(nodes: Iterable<{ name: string } & import('langium').AstNode>, outer?: Scope): Scope {
         const descriptions: AstNodeDescription[] = [];
         for (const node of nodes) {
             if (node.name) descriptions.push(this.descriptions.createDescription(node, node.name));
         }
         // The first declaration wins; duplicates are reported by the validator.
-        return new MapScope(descriptions.reverse());
+        return new MapScope(descriptions.reverse(), outer);
     }
 }
 

@@ -5,10 +5,11 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type LangiumDocument, type Reference } from 'langium';
+import * as path from 'node:path';
+import { URI, type LangiumDocument, type Reference } from 'langium';
 import { isAction, isDice, isFactor, isFacts, isFlag, isForce, isGrade, isModifier, isRelation, isSeed, isSides, isSplit, isTurn, isUnitState, type Action, type Scenario, type Statement } from '../../src/language/generated/ast.js';
 import { Codes } from '../../src/core/codes.js';
-import { parse } from '../support/services.js';
+import { openDocument, parse } from '../support/services.js';
 
 
 function syntaxProblems(doc: LangiumDocument<Scenario>): string[] {
@@ -174,7 +175,11 @@ describe('parsing', () => {
 
     const examples = fs.readdirSync('examples').filter(f => f.endsWith('.battle') && !f.startsWith('broken'));
     it.each(examples)('examples/%s parses and links cleanly', async file => {
-        const doc = await parse(fs.readFileSync(`examples/${file}`, 'utf8'));
+        // An example that imports its forces (season-*.battle) is read at its own path, beside the files it imports.
+        for (const imported of fs.readFileSync(`examples/${file}`, 'utf8').matchAll(/^import "(.*)"/gm)) {
+            await openDocument(URI.file(path.resolve('examples', imported[1])).toString(), fs.readFileSync(`examples/${imported[1]}`, 'utf8'));
+        }
+        const doc = await parse(fs.readFileSync(`examples/${file}`, 'utf8'), { documentUri: URI.file(path.resolve('examples', file)).toString() });
         expect(syntaxProblems(doc)).toEqual([]);
         expect(unresolved(doc)).toEqual([]);
     });

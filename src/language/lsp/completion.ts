@@ -51,7 +51,8 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     private completeUnits(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
         const forceName = FORCE_DOT.exec(before)?.[1];
-        const force = root.elements.find(e => isForce(e) && e.name === forceName);
+        // The force may be declared in an imported file: the model holds both.
+        const force = forceName === undefined ? undefined : modelOf(root).forces.get(forceName)?.node;
         if (!isForce(force)) return;
         for (const unit of force.units) {
             if (!unit.name) continue;
@@ -68,7 +69,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     private completeIndexes(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
         const m = FORCE_UNIT_HASH.exec(before);
-        const force = m ? root.elements.find(e => isForce(e) && e.name === m[1]) : undefined;
+        const force = m ? modelOf(root).forces.get(m[1])?.node : undefined;
         const unit = isForce(force) ? force.units.find(u => u.name === m![2]) : undefined;
         if (!unit?.count) return;
         const count = Math.min(unitCount(unit), modelOf(root).limits.maxCount);

@@ -1,4 +1,4 @@
-import { GrammarUtils, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
+import { GrammarUtils, type LangiumSharedCoreServices, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
 import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
@@ -7,6 +7,8 @@ import { checkCampaign } from './campaign.js';
 import { checkHouse } from './house-checks.js';
 import { Codes } from '../../core/codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limit-checks.js';
+import { checkImports } from './imports.js';
+import { importGraphOf } from '../battle-imports.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {
@@ -31,8 +33,11 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
  * `checkScenario` once per file, its `checkAction` once per action that parsed whole).
  */
 export class BattleValidator {
+    constructor(private readonly shared?: LangiumSharedCoreServices) {}
+
     checkScenario(scenario: Scenario, accept: ValidationAcceptor): void {
         checkUniqueNames(scenario, accept);
+        if (this.shared) checkImports(scenario, importGraphOf(this.shared), accept);
         const model = modelOf(scenario);
         if (!model.ruleset) {
             const known = contextOf(scenario).rulesets.ids();

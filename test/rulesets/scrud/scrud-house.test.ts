@@ -228,3 +228,25 @@ turn 2 {
         expect(through(current.model)).not.toBe(own(current.model));
     });
 });
+
+describe('shared house rules (docs/house-rules.md#shared)', () => {
+    it("a club's house rules in an imported file apply to the importer, and the file's own come after", async () => {
+        const fs = await import('node:fs');
+        const os = await import('node:os');
+        const path = await import('node:path');
+        const { loadFile } = await import('../../../src/cli/load.js');
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-club-'));
+        fs.writeFileSync(path.join(dir, 'club.battle'), 'rules scrud\nhouse {\n  result 0..1 stand-off, 2 retire, 3.. rout\n}\n');
+        const game = (own: string) => `rules scrud\nimport "club.battle"\n${own}force Blue { unit Foot foot }\nforce Red { unit Foot foot }\nengagement Hill { Blue attacks Red\n  dice Blue 4\n  dice Red 1 }\n`;
+        const results = async (text: string) => {
+            fs.writeFileSync(path.join(dir, 'game.battle'), text);
+            const loaded = await loadFile(path.join(dir, 'game.battle'));
+            const model = modelOf(loaded.document.parseResult.value);
+            const r = resolveAction(model, model.actions[0], { newSeed: () => 1 });
+            return isUnresolvable(r) ? r.problem : r.resolution.json.units.map(u => u.result);
+        };
+        // 4 v 1 is a retreat by the seed (S6); the club's table makes 3 or more a rout.
+        expect(await results(game(''))).toEqual(['won', 'rout']);
+        expect(await results(game('house {\n  result 0.. stand-off\n}\n'))).toEqual(['stand-off', 'stand-off']);
+    });
+});
