@@ -7,7 +7,8 @@
  * nothing else: no inline style attribute, no eval, no network. No vscode import, so that it is
  * tested like any other function.
  */
-import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds } from '../protocol.js';
+import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds, WhatIfChoice } from '../protocol.js';
+import { labelOrder as atLeastOrder, orWorseLabel, signedPoints } from './odds-table.js';
 
 /** Result labels in the order an umpire reads them, best to worst; the colours follow. */
 const LABEL_COLOURS: Record<string, string> = {
@@ -96,21 +97,93 @@ function unavailable(u: OddsUnavailable): string {
 }
 
 function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefined): string {
-    const forces = [...new Set([...r.sides.map(s => s.force), ...r.units.map(u => u.force)])];
-    const labels = labelOrder(r.units);
+    const after = r.whatIf?.after;
+    const labels = labelOrder(after ? r.units.concat(after.units) : r.units);
     const legend = labels.map(l => `<span class="key"><span class="swatch ${styles.colour(l)}"></span>${escapeHtml(l)}</span>`).join(' ');
-    const sides = forces.map(force => sideSection(force, r.sides.find(s => s.force === force), r.units.filter(u => u.force === force), labels, styles)).join('\n');
     const notes = r.notes.map(n => `<p class="why">${escapeHtml(n)}</p>`).join('');
     const turn = r.turn ? ` · turn ${escapeHtml(r.turn)}` : '';
+    // The toggles need the page's script: without it (tests of the bare table), none are offered.
+    const toggles = chartIndex !== undefined && r.whatIfChoices && r.whatIfChoices.length > 0 ? whatIfToggles(r.whatIfChoices, r.whatIf?.changes ?? []) : '';
+    const problem = r.whatIf?.problem ? `<p class="whatif-problem" role="alert">No what-if odds: ${escapeHtml(r.whatIf.problem)}</p>` : '';
+    const tables = after
+        ? `<div class="compare">
+<div class="setup as-written"><h3 class="setup-name">As written</h3>${sides(r, labels, styles)}</div>
+<div class="setup what-if"><h3 class="setup-name">What if ${escapeHtml(r.whatIf!.changes.join('; '))}</h3>${sides(after, labels, styles)}</div>
+</div>`
+        : sides(r, labels, styles);
     return `<section>
 <h2>${escapeHtml(r.kind)} ${escapeHtml(r.name)} <small>${escapeHtml(r.rules)}${turn} · exact odds, before the dice</small></h2>
+${toggles}${problem}
 ${chartIndex !== undefined ? chartPlace(chartIndex, r.name) : ''}
 <div class="tables">
 <p class="legend">${legend}</p>
-${sides}
+${tables}
 </div>
+${after ? changeTables(r, after) : ''}
 ${notes}
 </section>`;
+}
+
+function sides(r: OddsReport, labels: string[], styles: StyleSheet): string {
+    const forces = [...new Set([...r.sides.map(s => s.force), ...r.units.map(u => u.force)])];
+    return forces.map(force => sideSection(force, r.sides.find(s => s.force === force), r.units.filter(u => u.force === force), labels, styles)).join('\n');
+}
+
+/**
+ * The what-ifs the action offers, as native controls (so Tab, Space and the arrow keys work): a
+ * checkbox per factor, modifier and option, a grade picker per unit, and a box for any other change.
+ * Those on are read from the answer, so that the page shows what its figures were computed with.
+ */
+export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly string[]): string {
+    const used = new Set<string>();
+    const box = (c: WhatIfChoice) => {
+        const checked = on.includes(c.change);
+        if (checked) used.add(c.change);
+        return `<label class="toggle"><input type="checkbox" data-whatif="${escapeHtml(c.change)}"${checked ? ' checked' : ''}> ${escapeHtml(c.change)}</label>`;
+    };
+    const group = (kind: WhatIfChoice['kind'], name: string) => {
+        const items = choices.filter(c => c.kind === kind);
+        return items.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="${name}"><span class="group-name">${name}</span> ${items.map(box).join(' ')}</div>\n`;
+    };
+    const pickers = choices.filter(c => c.kind === 'grade').map(c => {
+        const chosen = c.grades?.find(g => on.includes(`${c.change} ${g}`));
+        if (chosen) used.add(`${c.change} ${chosen}`);
+        const options = [`<option value="">${escapeHtml(c.grade || 'no grade')} (as written)</option>`,
+            ...(c.grades ?? []).filter(g => g !== c.grade).map(g => `<option value="${escapeHtml(g)}"${g === chosen ? ' selected' : ''}>${escapeHtml(g)}</option>`)];
+        return `<label class="toggle">${escapeHtml(c.unit ?? '')} <select data-grade="${escapeHtml(c.change)}" aria-label="Grade of ${escapeHtml(c.unit ?? '')}">${options.join('')}</select></label>`;
+    });
+    const grades = pickers.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="Grades"><span class="group-name">Grades</span> ${pickers.join(' ')}</div>\n`;
+    const factors = group('factor', 'Factors applied');
+    const modifiers = group('modifier', 'Modifiers not applied');
+    const options = group('option', 'Options');
+    const other = on.filter(c => !used.has(c)).join('; ');
+    return `<fieldset class="whatif">
+<legend>What if…</legend>
+${factors}${modifiers}${grades}${options}<div class="whatif-group"><label class="toggle">Other change <input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</div>
+</fieldset>
+`;
+}
+
+/** The change in each unit's chances, in signed percentage points: each result, and each result or worse. */
+function changeTables(before: OddsReport, after: OddsReport): string {
+    const difference = before.whatIf?.difference;
+    if (!difference) return '';
+    type UnitChange = typeof difference.units[number];
+    const results = labelOrder(before.units.concat(after.units));
+    const worse = atLeastOrder(before.units.concat(after.units), u => u.atLeast);
+    // No green or red: more of a result is good or bad depending on the result and whose side it is.
+    const cell = (d: number | undefined) => `<td class="delta">${escapeHtml(signedPoints(d ?? 0))}</td>`;
+    const table = (cls: string, labels: string[], named: string[], pick: (d: UnitChange) => Record<string, number>) => `<table class="change ${cls}">
+<thead><tr><th>Unit</th>${named.map(l => `<th class="delta">${escapeHtml(l)}</th>`).join('')}</tr></thead>
+<tbody>
+${difference.units.map(d => `<tr><td class="unit" title="${escapeHtml(d.id)}">${escapeHtml(d.id)}</td>${labels.map(l => cell(pick(d)[l])).join('')}</tr>`).join('\n')}
+</tbody>
+</table>`;
+    return `<div class="whatif-change">
+<h3>Change: what if ${escapeHtml(before.whatIf!.changes.join('; '))}, minus as written</h3>
+${table('results', results, results, d => d.probabilities)}
+${table('or-worse', worse, worse.map(l => orWorseLabel(l, worse)), d => d.atLeast)}
+</div>`;
 }
 
 function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[], labels: string[], styles: StyleSheet): string {
@@ -202,4 +275,18 @@ button:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); ou
 body.show-chart .chart-area { display: block; }
 body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
+.whatif { margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
+.whatif legend { font-weight: 600; }
+.whatif-group { margin: 0.25em 0; display: flex; flex-wrap: wrap; gap: 0.3em 1em; align-items: center; }
+.group-name { opacity: 0.7; min-width: 9em; }
+.toggle { white-space: nowrap; }
+input[type=text], select { font: inherit; font-size: 0.9em; color: var(--vscode-input-foreground, #222); background: var(--vscode-input-background, #fff); border: 1px solid var(--vscode-input-border, #ccc); }
+input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
+.whatif-problem { color: var(--vscode-errorForeground, #c0392b); }
+.compare { display: flex; flex-wrap: wrap; gap: 1.5em; }
+.compare .setup { flex: 1 1 22em; min-width: 0; }
+.setup-name { border-bottom: 2px solid var(--vscode-focusBorder, #0090f1); }
+.what-if .setup-name { border-bottom-style: dashed; }
+.whatif-change { margin-top: 1em; overflow-x: auto; }
+td.delta, th.delta { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 `;

@@ -24,7 +24,7 @@ async function separately(text: string, action: string): Promise<OddsReport> {
     expect((document.diagnostics ?? []).filter(d => d.severity === 1)).toEqual([]);
     const model = modelOf(document.parseResult.value);
     const report = oddsForAction(model, model.actions.find(a => a.node.name === action)!);
-    if ('problem' in report) throw new Error(report.problem);
+    if ('problem' in report) throw new Error(String(report.problem));
     return report;
 }
 
