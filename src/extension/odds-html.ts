@@ -105,28 +105,25 @@ function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefine
     // The toggles need the page's script: without it (tests of the bare table), none are offered.
     const toggles = chartIndex !== undefined && r.whatIfChoices && r.whatIfChoices.length > 0 ? whatIfToggles(r.whatIfChoices, r.whatIf?.changes ?? []) : '';
     const problem = r.whatIf?.problem ? `<p class="whatif-problem" role="alert">No what-if odds: ${escapeHtml(r.whatIf.problem)}</p>` : '';
-    const tables = after
-        ? `<div class="compare">
-<div class="setup as-written"><h3 class="setup-name">As written</h3>${sides(r, labels, styles)}</div>
-<div class="setup what-if"><h3 class="setup-name">What if ${escapeHtml(r.whatIf!.changes.join('; '))}</h3>${sides(after, labels, styles)}</div>
-</div>`
-        : sides(r, labels, styles);
+    // With a what-if: the change first (the umpire's question), then each unit with both set-ups' bars.
     return `<section>
 <h2>${escapeHtml(r.kind)} ${escapeHtml(r.name)} <small>${escapeHtml(r.rules)}${turn} · exact odds, before the dice</small></h2>
-${toggles}${problem}
+${toggles}${problem}${after ? changeTables(r, after) : ''}
 ${chartIndex !== undefined ? chartPlace(chartIndex, r.name) : ''}
 <div class="tables">
 <p class="legend">${legend}</p>
-${tables}
+${after ? `<p class="compare-key"><span class="bar-name">as written</span> the odds as the file has them · <span class="bar-name what-if">what if</span> ${escapeHtml(r.whatIf!.changes.join('; '))}</p>\n` : ''}${sides(r, labels, styles, after)}
 </div>
-${after ? changeTables(r, after) : ''}
 ${notes}
 </section>`;
 }
 
-function sides(r: OddsReport, labels: string[], styles: StyleSheet): string {
+/** Each side's units; with a what-if, each unit's row has both set-ups' bars, one above the other. */
+function sides(r: OddsReport, labels: string[], styles: StyleSheet, after?: OddsReport): string {
     const forces = [...new Set([...r.sides.map(s => s.force), ...r.units.map(u => u.force)])];
-    return forces.map(force => sideSection(force, r.sides.find(s => s.force === force), r.units.filter(u => u.force === force), labels, styles)).join('\n');
+    const afterUnits = new Map((after?.units ?? []).map(u => [u.id, u]));
+    return forces.map(force => sideSection(force, r.sides.find(s => s.force === force), r.units.filter(u => u.force === force), labels, styles,
+        after ? { side: after.sides.find(s => s.force === force), units: afterUnits } : undefined)).join('\n');
 }
 
 /**
@@ -143,7 +140,7 @@ export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly str
     };
     const group = (kind: WhatIfChoice['kind'], name: string) => {
         const items = choices.filter(c => c.kind === kind);
-        return items.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="${name}"><span class="group-name">${name}</span> ${items.map(box).join(' ')}</div>\n`;
+        return items.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="${name}"><span class="group-name">${name}</span><span class="items">${items.map(box).join(' ')}</span></div>\n`;
     };
     const pickers = choices.filter(c => c.kind === 'grade').map(c => {
         const chosen = c.grades?.find(g => on.includes(`${c.change} ${g}`));
@@ -152,14 +149,14 @@ export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly str
             ...(c.grades ?? []).filter(g => g !== c.grade).map(g => `<option value="${escapeHtml(g)}"${g === chosen ? ' selected' : ''}>${escapeHtml(g)}</option>`)];
         return `<label class="toggle">${escapeHtml(c.unit ?? '')} <select data-grade="${escapeHtml(c.change)}" aria-label="Grade of ${escapeHtml(c.unit ?? '')}">${options.join('')}</select></label>`;
     });
-    const grades = pickers.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="Grades"><span class="group-name">Grades</span> ${pickers.join(' ')}</div>\n`;
+    const grades = pickers.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="Grades"><span class="group-name">Grades</span><span class="items">${pickers.join(' ')}</span></div>\n`;
     const factors = group('factor', 'Factors applied');
     const modifiers = group('modifier', 'Modifiers not applied');
     const options = group('option', 'Options');
     const other = on.filter(c => !used.has(c)).join('; ');
     return `<fieldset class="whatif">
 <legend>What if…</legend>
-${factors}${modifiers}${grades}${options}<div class="whatif-group"><label class="toggle">Other change <input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</div>
+${factors}${modifiers}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
 </fieldset>
 `;
 }
@@ -186,12 +183,17 @@ ${table('or-worse', worse, worse.map(l => orWorseLabel(l, worse)), d => d.atLeas
 </div>`;
 }
 
-function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[], labels: string[], styles: StyleSheet): string {
-    const expected = side ? Object.entries(side.expected).filter(([, n]) => n >= 0.005).map(([l, n]) => `${n.toFixed(2)} ${escapeHtml(l)}`).join(', ') : '';
-    const joint = side ? Object.entries(side.atLeastOne).map(([l, p]) => `at least one ${escapeHtml(l)}: <b>${percent(p)}</b>`).join(' · ') : '';
-    const rows = units.map(u => unitRow(u, labels, styles)).join('\n');
+function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[], labels: string[], styles: StyleSheet,
+    after?: { side: SideOdds | undefined, units: ReadonlyMap<string, UnitOdds> }): string {
+    const expected = (s: SideOdds | undefined) => s ? Object.entries(s.expected).filter(([, n]) => n >= 0.005).map(([l, n]) => `${n.toFixed(2)} ${escapeHtml(l)}`).join(', ') : '';
+    const joint = (s: SideOdds | undefined) => s ? Object.entries(s.atLeastOne).map(([l, p]) => `at least one ${escapeHtml(l)}: <b>${percent(p)}</b>`).join(' · ') : '';
+    const line = (s: SideOdds | undefined) => `${expected(s)}${joint(s) ? `<br>${joint(s)}` : ''}`;
+    const rows = units.map(u => unitRow(u, labels, styles, after ? after.units.get(u.id) ?? null : undefined)).join('\n');
+    const summary = !expected(side) ? ''
+        : after ? `<p class="side">As written, expected: ${line(side)}<br>What if, expected: ${line(after.side)}</p>`
+            : `<p class="side">Expected: ${line(side)}</p>`;
     return `<h3>${escapeHtml(force)}</h3>
-${expected ? `<p class="side">Expected: ${expected}${joint ? `<br>${joint}` : ''}</p>` : ''}
+${summary}
 <table>
 <thead><tr><th>Unit</th><th class="results">Results</th><th class="or-worse">At least</th></tr></thead>
 <tbody>
@@ -200,17 +202,36 @@ ${rows}
 </table>`;
 }
 
-function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet): string {
+function bar(u: UnitOdds, labels: string[], styles: StyleSheet, extra = ''): string {
     const segments = labels
         .filter(l => (u.probabilities[l] ?? 0) > 0)
         .map(l => {
             const p = u.probabilities[l];
             return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${p >= 0.18 ? escapeHtml(`${l} ${percent(p)}`) : ''}</span>`;
         }).join('');
-    const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
-    const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
+    return `<div class="bar${extra}">${segments}</div>`;
+}
+
+/**
+ * One unit's row. With a what-if (`after`: the unit's odds then, null when it is no longer in the
+ * fight), its two bars one above the other and each figure as `as written → what if (change)`.
+ */
+function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: UnitOdds | null): string {
     // The side's heading names the force: the row names the unit (`Line#2`).
-    return `<tr><td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td><td class="results"><div class="bar">${segments}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
+    const name = `<td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td>`;
+    if (after === undefined) {
+        const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
+        const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
+        return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
+    }
+    const moved = (was: number, now: number | undefined) => now === undefined ? `<b>${percent(was)}</b> → —`
+        : `<b>${percent(was)}</b> → <b>${percent(now)}</b> (${escapeHtml(signedPoints(now - was))})`;
+    const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0 || (after?.probabilities[l] ?? 0) > 0)
+        .map(l => `${escapeHtml(l)} ${moved(u.probabilities[l] ?? 0, after ? after.probabilities[l] ?? 0 : undefined)}`).join(' · ');
+    const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) =>
+        `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
+    const second = after ? bar(after, labels, styles, ' what-if-bar') : '<div class="why">not in the fight with the what-if</div>';
+    return `<tr>${name}<td class="results"><div class="pair"><span class="bar-name">as written</span>${bar(u, labels, styles)}</div><div class="pair"><span class="bar-name what-if">what if</span>${second}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
 }
 
 /** Known labels best to worst, then any others in the order they appear. */
@@ -277,16 +298,18 @@ body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
 .whatif { margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
 .whatif legend { font-weight: 600; }
-.whatif-group { margin: 0.25em 0; display: flex; flex-wrap: wrap; gap: 0.3em 1em; align-items: center; }
-.group-name { opacity: 0.7; min-width: 9em; }
+.whatif-group { margin: 0.25em 0; display: flex; gap: 0.5em; align-items: baseline; }
+.whatif-group .items { display: flex; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
+.group-name { opacity: 0.7; flex: 0 0 8.5em; }
 .toggle { white-space: nowrap; }
 input[type=text], select { font: inherit; font-size: 0.9em; color: var(--vscode-input-foreground, #222); background: var(--vscode-input-background, #fff); border: 1px solid var(--vscode-input-border, #ccc); }
 input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
 .whatif-problem { color: var(--vscode-errorForeground, #c0392b); }
-.compare { display: flex; flex-wrap: wrap; gap: 1.5em; }
-.compare .setup { flex: 1 1 22em; min-width: 0; }
-.setup-name { border-bottom: 2px solid var(--vscode-focusBorder, #0090f1); }
-.what-if .setup-name { border-bottom-style: dashed; }
-.whatif-change { margin-top: 1em; overflow-x: auto; }
+.pair { display: flex; align-items: center; gap: 0.4em; margin-bottom: 2px; }
+.bar-name { flex: 0 0 5.5em; font-size: 0.75em; opacity: 0.75; white-space: nowrap; }
+.bar-name.what-if, .what-if-bar { outline: 1px dashed var(--vscode-focusBorder, #0090f1); outline-offset: 1px; }
+.compare-key .bar-name { display: inline-block; flex: none; padding: 0 0.3em; }
+.whatif-change { margin: 0.6em 0 1em; overflow-x: auto; }
+.whatif-change h3 { margin-top: 0.4em; }
 td.delta, th.delta { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 `;

@@ -9,7 +9,7 @@ import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { modelOf } from '../../src/core/model-cache.js';
 import { whatIfOddsCommand } from '../../src/language/lsp/odds-request.js';
-import { escapeHtml, renderOddsHtml, whatIfToggles } from '../../src/extension/odds-html.js';
+import { escapeHtml, percent, renderOddsHtml, whatIfToggles } from '../../src/extension/odds-html.js';
 import { oddsCsv, oddsMarkdown, oddsTable, signedPoints } from '../../src/extension/odds-table.js';
 import type { OddsReport } from '../../src/protocol.js';
 import { openDocument, scratchChecker } from '../support/services.js';
@@ -38,7 +38,7 @@ describe('the what-if toggles', () => {
             ['', 'Veteran (as written)'], ['Guard', 'Guard'], ['Line', 'Line'], ['Raw', 'Raw'], ['Landwehr', 'Landwehr']]);
         expect(html).toMatch(/<input type="text" data-whatif-other value=""/);
         // Nothing compared yet.
-        expect(html).not.toContain('class="compare"');
+        expect(html).not.toContain('<div class="bar what-if-bar">');
         expect(html).not.toContain('Clear what-ifs');
     });
 
@@ -64,12 +64,19 @@ describe('the second set-up beside the first', () => {
     it('shows both set-ups and the change of each unit\'s chances in signed percentage points, each result and each result or worse', async () => {
         const answer = await ridgeOdds(['without Uphill']);
         const html = page(answer);
-        expect(html).toContain('<h3 class="setup-name">As written</h3>');
-        expect(html).toContain('<h3 class="setup-name">What if without Uphill</h3>');
+        // Each unit's row has both set-ups' bars, and each figure as written → what if (change).
+        const after0 = answer.whatIf!.after!;
+        expect(html.match(/<div class="bar what-if-bar">/g)).toHaveLength(answer.units.length);
+        expect(html.match(/<span class="bar-name">as written<\/span><div class="bar">/g)).toHaveLength(answer.units.length);
+        const g = answer.units[0];
+        expect(html).toContain(`won <b>${percent(g.probabilities.won)}</b> → <b>${percent(after0.units[0].probabilities.won)}</b> (${escapeHtml(signedPoints(after0.units[0].probabilities.won - g.probabilities.won))})`);
+        expect(html).toContain('<span class="bar-name what-if">what if</span> without Uphill');
+        // The change comes before the set-ups: the umpire's question answered first.
+        expect(html.indexOf('<div class="whatif-change">')).toBeLessThan(html.indexOf('<div class="tables">'));
         expect(html).toContain('<input type="checkbox" data-whatif="without Uphill" checked>');
         const change = html.slice(html.indexOf('<div class="whatif-change">'));
         const results = change.slice(change.indexOf('<table class="change results">'), change.indexOf('<table class="change or-worse">'));
-        const orWorse = change.slice(change.indexOf('<table class="change or-worse">'));
+        const orWorse = change.slice(change.indexOf('<table class="change or-worse">'), change.indexOf('</div>'));
         const after = answer.whatIf!.after!;
         const heads = (table: string) => [...table.matchAll(/<th class="delta">([^<]*)</g)].map(m => m[1]);
         const rows = (table: string) => table.split('<tr>').slice(2).map(r => [...r.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map(m => m[1]));
@@ -92,7 +99,7 @@ describe('the second set-up beside the first', () => {
     it('says why when a change is refused, and still shows the odds as written', async () => {
         const html = page(await ridgeOdds(['with Fog on French']));
         expect(html).toMatch(/<p class="whatif-problem" role="alert">No what-if odds: what if with Fog on French: there is no modifier Fog/);
-        expect(html).not.toContain('class="compare"');
+        expect(html).not.toContain('<div class="bar what-if-bar">');
         expect(html).toContain('data-whatif-other value="with Fog on French"');
     });
 

@@ -87,7 +87,7 @@ async function reread(text: string, action: string, check: (text: string) => Pro
  * (`grade Force.Unit G`, one unit declaration for all its instances), and each option the rule set
  * reads (`option X`, or `without option X` when the file sets it).
  */
-export function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsReport): WhatIfChoice[] {
+function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsReport): WhatIfChoice[] {
     const choices: WhatIfChoice[] = [];
     const applied = new Set<string>();
     for (const s of action.node.statements) {
