@@ -148,4 +148,25 @@ describe('the Odds panel\'s what-ifs in code-server 4.100.3', () => {
             expect(Number(lines[i + 1][won + 1])).toBeCloseTo(100 * cli.difference.units[i].probabilities.won, 4);
         });
     });
+
+    it('adds a grade picked from the keyboard to the what-if, and keeps the box ticked', async () => {
+        const ligne = panel().getByRole('combobox', { name: 'Grade of French.Ligne' });
+        await ligne.focus();
+        // The first choice below "as written" is the first grade the file declares: Guard.
+        await page.keyboard.press('ArrowDown');
+        await panel().getByRole('heading', { name: 'Change: what if without Uphill; grade French.Ligne Guard, minus as written', exact: true }).waitFor({ timeout: 60000 });
+        await expect(panel().getByRole('checkbox', { name: 'without Uphill' }).isChecked()).resolves.toBe(true);
+        await expect(panel().getByRole('combobox', { name: 'Grade of French.Ligne' }).inputValue()).resolves.toBe('Guard');
+        const cli = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'umpire.cjs'), 'odds', path.join(workspace, 'scrud-ridge.battle'), '--engagement', 'Ridge',
+            '--what-if', 'without Uphill', '--what-if', 'grade French.Ligne Guard', '--json'], { encoding: 'utf8' });
+        expect(cli.status, cli.stderr).toBe(0);
+        const difference = (JSON.parse(cli.stdout) as CliWhatIf).difference;
+        const ligne1 = await panel().locator('table.change.results tbody tr', { hasText: 'French.Ligne#1' }).locator('td').allTextContents();
+        const heads = await panel().locator('table.change.results th.delta').allTextContents();
+        const exact = difference.units.find(u => u.id === 'French.Ligne#1')!.probabilities;
+        heads.forEach((label, k) => {
+            if (!ligne1[k + 1].includes('<')) expect(Math.abs(points(ligne1[k + 1]) - 100 * exact[label]), label).toBeLessThanOrEqual(0.051);
+        });
+        await workbench.screenshot(page, outputDir, 'odds-what-if-grade.png');
+    });
 });
