@@ -82,8 +82,11 @@ export interface OddsArgs {
 
 /** A change the Odds view offers for one action's set-up, built from what the action and file have. */
 export interface WhatIfChoice {
-    /** factor: a factor applied (`without X`); modifier: one not applied (`with X on Side`); grade: a unit's grade; option: a rule-set option. */
-    kind: 'factor' | 'modifier' | 'grade' | 'option';
+    /**
+     * factor: a factor applied (`without X`); modifier: one not applied (`with X on Side`); fact: a fact
+     * written on a unit (`without fact charged on Greeks.Companions`); grade: a unit's grade; option: a rule-set option.
+     */
+    kind: 'factor' | 'modifier' | 'fact' | 'grade' | 'option';
     /** The what-if to send back in `OddsArgs.whatIf`; for a grade, `grade UNIT` without the grade. */
     change: string;
     /** grade: the unit (`French.Ligne`), its grade as written, and the grades the file declares. */

@@ -128,7 +128,7 @@ function sides(r: OddsReport, labels: string[], styles: StyleSheet, after?: Odds
 
 /**
  * The what-ifs the action offers, as native controls (so Tab, Space and the arrow keys work): a
- * checkbox per factor, modifier and option, a grade picker per unit, and a box for any other change.
+ * checkbox per factor, modifier, fact and option, a grade picker per unit, and a box for any other change.
  * Those on are read from the answer, so that the page shows what its figures were computed with.
  */
 export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly string[]): string {
@@ -152,11 +152,12 @@ export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly str
     const grades = pickers.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="Grades"><span class="group-name">Grades</span><span class="items">${pickers.join(' ')}</span></div>\n`;
     const factors = group('factor', 'Factors applied');
     const modifiers = group('modifier', 'Modifiers not applied');
+    const facts = group('fact', 'Facts written');
     const options = group('option', 'Options');
     const other = on.filter(c => !used.has(c)).join('; ');
     return `<fieldset class="whatif">
 <legend>What if…</legend>
-${factors}${modifiers}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
+${factors}${modifiers}${facts}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
 </fieldset>
 `;
 }

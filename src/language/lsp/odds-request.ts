@@ -12,7 +12,7 @@ import { isUnresolvable } from '../../core/resolve.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { CheckedText } from '../../core/resolve-all.js';
 import { applyWhatIf, oddsDifference, parseWhatIf } from '../../report/what-if.js';
-import { isFactor } from '../generated/ast.js';
+import { isFactor, isFacts } from '../generated/ast.js';
 
 export async function oddsCommand(model: ScenarioModel, action: string | undefined, cancelToken: CancellationToken = CancellationToken.None): Promise<OddsAnswer> {
     if (action === undefined) {
@@ -83,7 +83,8 @@ async function reread(text: string, action: string, check: (text: string) => Pro
 
 /**
  * The what-ifs an action's set-up offers, from what it has: each factor applied (`without X`),
- * each modifier of the file not applied here on each side (`with X on Side`), each unit's grade
+ * each modifier of the file not applied here on each side (`with X on Side`), each fact written on
+ * a unit (`without fact charged on Greeks.Companions`), each unit's grade
  * (`grade Force.Unit G`, one unit declaration for all its instances), and each option the rule set
  * reads (`option X`, or `without option X` when the file sets it).
  */
@@ -98,6 +99,11 @@ function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsRepo
     for (const m of model.modifiers.keys()) {
         if (applied.has(m)) continue;
         for (const side of sides) choices.push({ kind: 'modifier', change: `with ${m} on ${side}` });
+    }
+    // Facts written on units (a charge, a formation, cover): each can be taken away.
+    for (const s of action.node.statements) {
+        if (!isFacts(s) || !s.target.$cstNode) continue;
+        for (const f of s.facts) choices.push({ kind: 'fact', change: `without fact ${f.key} on ${s.target.$cstNode.text.replace(/\s+/g, '')}` });
     }
     const grades = [...model.grades.keys()];
     if (grades.length > 0) {

@@ -87,6 +87,15 @@ describe('umpire.odds with what-ifs', () => {
         expect(asReport(await commands().odds({ uri: URI_TEXT, action: 'Ridge' })).whatIfChoices).toBeUndefined();
     });
 
+    it('offers each fact written on a unit (the ford\'s charge) as a toggle, and takes it away', async () => {
+        const ford = fs.readFileSync(new URL('../../../examples/ancients-flank.battle', import.meta.url), 'utf8').replace(/^ {2}dice .*\n/gm, '');
+        await openDocument('file:///what-if/ford.battle', ford);
+        const answer = asReport(await commands().odds({ uri: 'file:///what-if/ford.battle', action: 'Ford', whatIf: [] }));
+        expect(answer.whatIfChoices!.filter(c => c.kind === 'fact').map(c => c.change)).toEqual(['without fact charged on Greeks.Companions', 'without fact follow-up on Greeks.Companions']);
+        const without = asReport(await commands().odds({ uri: 'file:///what-if/ford.battle', action: 'Ford', whatIf: ['without fact charged on Greeks.Companions'] }));
+        expect(without.whatIf?.after?.units).toEqual((await separately(ford.replace(/^ {2}Greeks\.Companions: charged\n/m, ''), 'Ford')).units);
+    });
+
     it('refuses unknown changes with a clear message, and keeps the odds as written', async () => {
         await openDocument(URI_TEXT, ridge);
         const cases: Array<[string, RegExp]> = [
