@@ -172,7 +172,9 @@ for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventLis
 function restoreFocus(): void {
     const key = state.focus;
     if (!key) return;
+    // Once: a later refresh (the umpire typing in the file) must not take the focus back.
     state.focus = undefined;
+    vscode.setState(state);
     const [kind, value] = [key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
     const candidates = kind === 'whatif' ? [...doc.querySelectorAll('input[data-whatif]')].filter(b => b.dataset.whatif === value)
         : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
@@ -215,7 +217,9 @@ for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventLis
 function restoreFocus(): void {
     const key = state.focus;
     if (!key) return;
+    // Once: a later refresh (the umpire typing in the file) must not take the focus back.
     state.focus = undefined;
+    vscode.setState(state);
     const [kind, value] = [key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
     const candidates = kind === 'whatif' ? [...doc.querySelectorAll('input[data-whatif]')].filter(b => b.dataset.whatif === value)
         : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
