@@ -83,6 +83,40 @@ export interface OddsArgs {
     uri: string;
     /** Without it, every action's odds in file order. */
     action?: string;
+    /**
+     * What-ifs on `action`'s set-up (docs/reports.md#what-if), made in order: `without Uphill`,
+     * `with Uphill on French`, `grade French.Ligne Guard`, `option NAME [VALUE]`, `without option NAME`.
+     * Given (even empty), the answer also lists the what-ifs the action offers (`whatIfChoices`); with
+     * changes, it holds the changed set-up's odds in `whatIf`. An unknown change is refused there, with why.
+     */
+    whatIf?: string[];
+}
+
+/** A change the Odds view offers for one action's set-up, built from what the action and file have. */
+export interface WhatIfChoice {
+    /**
+     * factor: a factor applied (`without X`); modifier: one not applied (`with X on Side`); fact: a fact
+     * written on a unit (`without fact charged on Greeks.Companions`); grade: a unit's grade; option: a rule-set option.
+     */
+    kind: 'factor' | 'modifier' | 'fact' | 'grade' | 'option';
+    /** The what-if to send back in `OddsArgs.whatIf`; for a grade, `grade UNIT` without the grade. */
+    change: string;
+    /** grade: the unit (`French.Ligne`), its grade as written, and the grades the file declares. */
+    unit?: string;
+    grade?: string;
+    grades?: string[];
+}
+
+/** The changed set-up's odds, beside those as written; or why there are none. */
+export interface WhatIfOdds {
+    changes: string[];
+    after?: OddsReport;
+    /** After minus as written, per unit (by id) and label, and per side's expected counts. */
+    difference?: {
+        units: Array<{ id: string, probabilities: Record<string, number>, atLeast: Record<string, number> }>;
+        sides: Array<{ force: string, expected: Record<string, number> }>;
+    };
+    problem?: string;
 }
 
 /** One unit's chances. Probabilities are keyed by the rule set's result labels and sum to 1. */
@@ -119,6 +153,10 @@ export interface OddsReport {
     sides: SideOdds[];
     /** Anything the umpire should know about these figures (e.g. a joint chance left out). */
     notes: string[];
+    /** Only when one action was asked for with `OddsArgs.whatIf`: the what-ifs its set-up offers. */
+    whatIfChoices?: WhatIfChoice[];
+    /** Only when `OddsArgs.whatIf` was given: the changed set-up. */
+    whatIf?: WhatIfOdds;
     [extra: string]: unknown;
 }
 

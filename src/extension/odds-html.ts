@@ -7,7 +7,8 @@
  * nothing else: no inline style attribute, no eval, no network. No vscode import, so that it is
  * tested like any other function.
  */
-import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds } from '../protocol.js';
+import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds, WhatIfChoice } from '../protocol.js';
+import { labelOrder as atLeastOrder, orWorseLabel, signedPoints } from './odds-table.js';
 
 /** Result labels in the order an umpire reads them, best to worst; the colours follow. */
 const LABEL_COLOURS: Record<string, string> = {
@@ -96,29 +97,104 @@ function unavailable(u: OddsUnavailable): string {
 }
 
 function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefined): string {
-    const forces = [...new Set([...r.sides.map(s => s.force), ...r.units.map(u => u.force)])];
-    const labels = labelOrder(r.units);
+    const after = r.whatIf?.after;
+    const labels = labelOrder(after ? r.units.concat(after.units) : r.units);
     const legend = labels.map(l => `<span class="key"><span class="swatch ${styles.colour(l)}"></span>${escapeHtml(l)}</span>`).join(' ');
-    const sides = forces.map(force => sideSection(force, r.sides.find(s => s.force === force), r.units.filter(u => u.force === force), labels, styles)).join('\n');
     const notes = r.notes.map(n => `<p class="why">${escapeHtml(n)}</p>`).join('');
     const turn = r.turn ? ` · turn ${escapeHtml(r.turn)}` : '';
+    // The toggles need the page's script: without it (tests of the bare table), none are offered.
+    const toggles = chartIndex !== undefined && r.whatIfChoices && r.whatIfChoices.length > 0 ? whatIfToggles(r.whatIfChoices, r.whatIf?.changes ?? []) : '';
+    const problem = r.whatIf?.problem ? `<p class="whatif-problem" role="alert">No what-if odds: ${escapeHtml(r.whatIf.problem)}</p>` : '';
+    // With a what-if: the change first (the umpire's question), then each unit with both set-ups' bars.
     return `<section>
 <h2>${escapeHtml(r.kind)} ${escapeHtml(r.name)} <small>${escapeHtml(r.rules)}${turn} · exact odds, before the dice</small></h2>
+${toggles}${problem}${after ? changeTables(r, after) : ''}
 ${chartIndex !== undefined ? chartPlace(chartIndex, r.name) : ''}
 <div class="tables">
 <p class="legend">${legend}</p>
-${sides}
+${after ? `<p class="compare-key"><span class="bar-name">as written</span> the odds as the file has them · <span class="bar-name what-if">what if</span> ${escapeHtml(r.whatIf!.changes.join('; '))}</p>\n` : ''}${sides(r, labels, styles, after)}
 </div>
 ${notes}
 </section>`;
 }
 
-function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[], labels: string[], styles: StyleSheet): string {
-    const expected = side ? Object.entries(side.expected).filter(([, n]) => n >= 0.005).map(([l, n]) => `${n.toFixed(2)} ${escapeHtml(l)}`).join(', ') : '';
-    const joint = side ? Object.entries(side.atLeastOne).map(([l, p]) => `at least one ${escapeHtml(l)}: <b>${percent(p)}</b>`).join(' · ') : '';
-    const rows = units.map(u => unitRow(u, labels, styles)).join('\n');
+/** Each side's units; with a what-if, each unit's row has both set-ups' bars, one above the other. */
+function sides(r: OddsReport, labels: string[], styles: StyleSheet, after?: OddsReport): string {
+    const forces = [...new Set([...r.sides.map(s => s.force), ...r.units.map(u => u.force)])];
+    const afterUnits = new Map((after?.units ?? []).map(u => [u.id, u]));
+    return forces.map(force => sideSection(force, r.sides.find(s => s.force === force), r.units.filter(u => u.force === force), labels, styles,
+        after ? { side: after.sides.find(s => s.force === force), units: afterUnits } : undefined)).join('\n');
+}
+
+/**
+ * The what-ifs the action offers, as native controls (so Tab, Space and the arrow keys work): a
+ * checkbox per factor, modifier, fact and option, a grade picker per unit, and a box for any other change.
+ * Those on are read from the answer, so that the page shows what its figures were computed with.
+ */
+export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly string[]): string {
+    const used = new Set<string>();
+    const box = (c: WhatIfChoice) => {
+        const checked = on.includes(c.change);
+        if (checked) used.add(c.change);
+        return `<label class="toggle"><input type="checkbox" data-whatif="${escapeHtml(c.change)}"${checked ? ' checked' : ''}> ${escapeHtml(c.change)}</label>`;
+    };
+    const group = (kind: WhatIfChoice['kind'], name: string) => {
+        const items = choices.filter(c => c.kind === kind);
+        return items.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="${name}"><span class="group-name">${name}</span><span class="items">${items.map(box).join(' ')}</span></div>\n`;
+    };
+    const pickers = choices.filter(c => c.kind === 'grade').map(c => {
+        const chosen = c.grades?.find(g => on.includes(`${c.change} ${g}`));
+        if (chosen) used.add(`${c.change} ${chosen}`);
+        const options = [`<option value="">${escapeHtml(c.grade || 'no grade')} (as written)</option>`,
+            ...(c.grades ?? []).filter(g => g !== c.grade).map(g => `<option value="${escapeHtml(g)}"${g === chosen ? ' selected' : ''}>${escapeHtml(g)}</option>`)];
+        return `<label class="toggle">${escapeHtml(c.unit ?? '')} <select data-grade="${escapeHtml(c.change)}" aria-label="Grade of ${escapeHtml(c.unit ?? '')}">${options.join('')}</select></label>`;
+    });
+    const grades = pickers.length === 0 ? '' : `<div class="whatif-group" role="group" aria-label="Grades"><span class="group-name">Grades</span><span class="items">${pickers.join(' ')}</span></div>\n`;
+    const factors = group('factor', 'Factors applied');
+    const modifiers = group('modifier', 'Modifiers not applied');
+    const facts = group('fact', 'Facts written');
+    const options = group('option', 'Options');
+    const other = on.filter(c => !used.has(c)).join('; ');
+    return `<fieldset class="whatif">
+<legend>What if…</legend>
+${factors}${modifiers}${facts}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
+</fieldset>
+`;
+}
+
+/** The change in each unit's chances, in signed percentage points: each result, and each result or worse. */
+function changeTables(before: OddsReport, after: OddsReport): string {
+    const difference = before.whatIf?.difference;
+    if (!difference) return '';
+    type UnitChange = typeof difference.units[number];
+    const results = labelOrder(before.units.concat(after.units));
+    const worse = atLeastOrder(before.units.concat(after.units), u => u.atLeast);
+    // No green or red: more of a result is good or bad depending on the result and whose side it is.
+    const cell = (d: number | undefined) => `<td class="delta">${escapeHtml(signedPoints(d ?? 0))}</td>`;
+    const table = (cls: string, labels: string[], named: string[], pick: (d: UnitChange) => Record<string, number>) => `<table class="change ${cls}">
+<thead><tr><th>Unit</th>${named.map(l => `<th class="delta">${escapeHtml(l)}</th>`).join('')}</tr></thead>
+<tbody>
+${difference.units.map(d => `<tr><td class="unit" title="${escapeHtml(d.id)}">${escapeHtml(d.id)}</td>${labels.map(l => cell(pick(d)[l])).join('')}</tr>`).join('\n')}
+</tbody>
+</table>`;
+    return `<div class="whatif-change">
+<h3>Change: what if ${escapeHtml(before.whatIf!.changes.join('; '))}, minus as written</h3>
+${table('results', results, results, d => d.probabilities)}
+${table('or-worse', worse, worse.map(l => orWorseLabel(l, worse)), d => d.atLeast)}
+</div>`;
+}
+
+function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[], labels: string[], styles: StyleSheet,
+    after?: { side: SideOdds | undefined, units: ReadonlyMap<string, UnitOdds> }): string {
+    const expected = (s: SideOdds | undefined) => s ? Object.entries(s.expected).filter(([, n]) => n >= 0.005).map(([l, n]) => `${n.toFixed(2)} ${escapeHtml(l)}`).join(', ') : '';
+    const joint = (s: SideOdds | undefined) => s ? Object.entries(s.atLeastOne).map(([l, p]) => `at least one ${escapeHtml(l)}: <b>${percent(p)}</b>`).join(' · ') : '';
+    const line = (s: SideOdds | undefined) => `${expected(s)}${joint(s) ? `<br>${joint(s)}` : ''}`;
+    const rows = units.map(u => unitRow(u, labels, styles, after ? after.units.get(u.id) ?? null : undefined)).join('\n');
+    const summary = !expected(side) ? ''
+        : after ? `<p class="side">As written, expected: ${line(side)}<br>What if, expected: ${line(after.side)}</p>`
+            : `<p class="side">Expected: ${line(side)}</p>`;
     return `<h3>${escapeHtml(force)}</h3>
-${expected ? `<p class="side">Expected: ${expected}${joint ? `<br>${joint}` : ''}</p>` : ''}
+${summary}
 <table>
 <thead><tr><th>Unit</th><th class="results">Results</th><th class="or-worse">At least</th></tr></thead>
 <tbody>
@@ -127,17 +203,36 @@ ${rows}
 </table>`;
 }
 
-function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet): string {
+function bar(u: UnitOdds, labels: string[], styles: StyleSheet, extra = ''): string {
     const segments = labels
         .filter(l => (u.probabilities[l] ?? 0) > 0)
         .map(l => {
             const p = u.probabilities[l];
             return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${p >= 0.18 ? escapeHtml(`${l} ${percent(p)}`) : ''}</span>`;
         }).join('');
-    const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
-    const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
+    return `<div class="bar${extra}">${segments}</div>`;
+}
+
+/**
+ * One unit's row. With a what-if (`after`: the unit's odds then, null when it is no longer in the
+ * fight), its two bars one above the other and each figure as `as written → what if (change)`.
+ */
+function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: UnitOdds | null): string {
     // The side's heading names the force: the row names the unit (`Line#2`).
-    return `<tr><td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td><td class="results"><div class="bar">${segments}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
+    const name = `<td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td>`;
+    if (after === undefined) {
+        const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
+        const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
+        return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
+    }
+    const moved = (was: number, now: number | undefined) => now === undefined ? `<b>${percent(was)}</b> → —`
+        : `<b>${percent(was)}</b> → <b>${percent(now)}</b> (${escapeHtml(signedPoints(now - was))})`;
+    const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0 || (after?.probabilities[l] ?? 0) > 0)
+        .map(l => `${escapeHtml(l)} ${moved(u.probabilities[l] ?? 0, after ? after.probabilities[l] ?? 0 : undefined)}`).join(' · ');
+    const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) =>
+        `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
+    const second = after ? bar(after, labels, styles, ' what-if-bar') : '<div class="why">not in the fight with the what-if</div>';
+    return `<tr>${name}<td class="results"><div class="pair"><span class="bar-name">as written</span>${bar(u, labels, styles)}</div><div class="pair"><span class="bar-name what-if">what if</span>${second}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
 }
 
 /** Known labels best to worst, then any others in the order they appear. */
@@ -202,4 +297,20 @@ button:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); ou
 body.show-chart .chart-area { display: block; }
 body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
+.whatif { margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
+.whatif legend { font-weight: 600; }
+.whatif-group { margin: 0.25em 0; display: flex; gap: 0.5em; align-items: baseline; }
+.whatif-group .items { display: flex; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
+.group-name { opacity: 0.7; flex: 0 0 8.5em; }
+.toggle { white-space: nowrap; }
+input[type=text], select { font: inherit; font-size: 0.9em; color: var(--vscode-input-foreground, #222); background: var(--vscode-input-background, #fff); border: 1px solid var(--vscode-input-border, #ccc); }
+input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
+.whatif-problem { color: var(--vscode-errorForeground, #c0392b); }
+.pair { display: flex; align-items: center; gap: 0.4em; margin-bottom: 2px; }
+.bar-name { flex: 0 0 5.5em; font-size: 0.75em; opacity: 0.75; white-space: nowrap; }
+.bar-name.what-if, .what-if-bar { outline: 1px dashed var(--vscode-focusBorder, #0090f1); outline-offset: 1px; }
+.compare-key .bar-name { display: inline-block; flex: none; padding: 0 0.3em; }
+.whatif-change { margin: 0.6em 0 1em; overflow-x: auto; }
+.whatif-change h3 { margin-top: 0.4em; }
+td.delta, th.delta { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 `;

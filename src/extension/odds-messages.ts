@@ -9,7 +9,9 @@ export type OddsPageMessage =
     | { type: 'choices', distribution: OddsDistribution }
     | { type: 'copy', format: 'markdown' | 'csv', distribution: OddsDistribution }
     | { type: 'save', format: 'svg' | 'png', action: string, data: string }
-    | { type: 'problem', text: string };
+    | { type: 'problem', text: string }
+    /** The what-ifs now on (none: the set-up as written only). */
+    | { type: 'whatIf', changes: string[] };
 
 /** Extension → page: the palette's "Save odds chart as …". */
 export type OddsPanelMessage = { type: 'save', format: 'svg' | 'png' };

@@ -14,10 +14,14 @@ const RESULT_ORDER = ['won', 'stand-off', 'unpaired', 'recoil', 'retire', 'retre
 
 interface OddsTable {
     header: string[];
-    /** Action, force, unit, then one probability (0..1) per figure column. */
+    /** Of each figure column: a chance (0..1), or a change in chance (what-if minus as written). */
+    kinds: Array<'chance' | 'change'>;
+    /** Action, force, unit, then one figure per figure column. */
     rows: Array<{ action: string, force: string, unit: string, figures: number[] }>;
     /** Why an action shown has no figures. */
     missing: Array<{ action: string, reason: string }>;
+    /** The what-if shown beside the set-up as written, when there is one (its columns are in the table). */
+    whatIf?: string;
 }
 
 function reportsOf(answer: OddsAnswer): Array<OddsReport | OddsUnavailable> {
@@ -40,18 +44,48 @@ export function orWorseLabel(label: string, labels: readonly string[]): string {
     return label === labels.at(-1) ? label : `${label} or worse`;
 }
 
+/**
+ * The rows to copy. With a what-if shown (one action, `whatIf.after`), each figure comes three
+ * times: as written, with the what-if, and the change (the what-if's figure minus the one as written).
+ */
 export function oddsTable(answer: OddsAnswer, distribution: OddsDistribution): OddsTable {
     const all = reportsOf(answer);
     const reports = all.filter((r): r is OddsReport => !isUnavailable(r));
-    const units = reports.flatMap(r => r.units);
+    const after = reports.length === 1 ? reports[0].whatIf?.after : undefined;
+    const units = reports.flatMap(r => r.units).concat(after?.units ?? []);
     const pick = distribution === 'results' ? (u: UnitOdds) => u.probabilities : (u: UnitOdds) => u.atLeast;
     const labels = labelOrder(units, pick);
-    const header = ['Action', 'Force', 'Unit', ...(distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels)))];
+    const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
+    const missing = all.filter(isUnavailable).map(u => ({ action: u.action ?? 'odds', reason: u.reason }));
+    const rows = (r: OddsReport) => r.units.map(u => ({ action: r.name, force: u.force, unit: u.unit, figures: labels.map(l => pick(u)?.[l] ?? 0) }));
+    if (!after) return { header: ['Action', 'Force', 'Unit', ...named], kinds: labels.map(() => 'chance'), rows: reports.flatMap(rows), missing };
+    const whatIf = reports[0].whatIf!.changes.join('; ');
+    const afterUnits = new Map(after.units.map(u => [u.id, u]));
     return {
-        header,
-        rows: reports.flatMap(r => r.units.map(u => ({ action: r.name, force: u.force, unit: u.unit, figures: labels.map(l => pick(u)?.[l] ?? 0) }))),
-        missing: all.filter(isUnavailable).map(u => ({ action: u.action ?? 'odds', reason: u.reason }))
+        header: ['Action', 'Force', 'Unit', ...named.flatMap(l => [l, `${l} (what if)`, `${l} (change)`])],
+        kinds: labels.flatMap(() => ['chance', 'chance', 'change'] as const),
+        rows: reports[0].units.map(u => {
+            const v = afterUnits.get(u.id);
+            return {
+                action: reports[0].name, force: u.force, unit: u.unit,
+                figures: labels.flatMap(l => {
+                    const was = pick(u)?.[l] ?? 0;
+                    const now = v ? pick(v)?.[l] ?? 0 : NaN;
+                    return [was, now, now - was];
+                })
+            };
+        }),
+        missing,
+        whatIf
     };
+}
+
+/** A change in chance as signed percentage points: `+3.2 pp`, `−0.4 pp`, `0 pp`. */
+export function signedPoints(d: number): string {
+    if (Number.isNaN(d)) return '—';
+    if (Math.abs(d) < 5e-13) return '0 pp';
+    const points = Math.abs(100 * d);
+    return `${d > 0 ? '+' : '−'}${points < 0.05 ? '<0.1' : points.toFixed(1)} pp`;
 }
 
 function percent(p: number): string {
@@ -70,7 +104,8 @@ export function oddsMarkdown(answer: OddsAnswer, distribution: OddsDistribution)
     const lines: string[] = [];
     if (t.rows.length > 0) {
         lines.push(`| ${t.header.map(mdCell).join(' | ')} |`, `| ${t.header.map((_, i) => (i < 3 ? '---' : '---:')).join(' | ')} |`);
-        for (const r of t.rows) lines.push(`| ${[r.action, r.force, r.unit].map(mdCell).join(' | ')} | ${r.figures.map(percent).join(' | ')} |`);
+        for (const r of t.rows) lines.push(`| ${[r.action, r.force, r.unit].map(mdCell).join(' | ')} | ${r.figures.map((p, i) => (t.kinds[i] === 'change' ? signedPoints(p) : Number.isNaN(p) ? '—' : percent(p))).join(' | ')} |`);
+        if (t.whatIf) lines.push('', `What if: ${mdCell(t.whatIf)} (change: what if minus as written, in percentage points)`);
     }
     for (const m of t.missing) lines.push('', `No odds for ${mdCell(m.action)}: ${mdCell(m.reason)}`);
     return lines.join('\n').replace(/^\n/, '') + '\n';
@@ -86,8 +121,9 @@ function csvField(text: string): string {
  */
 export function oddsCsv(answer: OddsAnswer, distribution: OddsDistribution): string {
     const t = oddsTable(answer, distribution);
-    const header = t.header.map((h, i) => (i < 3 ? h : `${h} (%)`));
+    // A what-if's columns name it: the CSV may be pasted far from the panel.
+    const header = t.header.map((h, i) => (i < 3 ? h : `${t.whatIf ? h.replace(/\(what if\)$/, `(what if: ${t.whatIf})`) : h} (${t.kinds[i - 3] === 'change' ? 'pp' : '%'})`));
     const lines = [header.map(csvField).join(',')];
-    for (const r of t.rows) lines.push([r.action, r.force, r.unit].map(csvField).concat(r.figures.map(p => (100 * p).toFixed(4))).join(','));
+    for (const r of t.rows) lines.push([r.action, r.force, r.unit].map(csvField).concat(r.figures.map(p => (Number.isNaN(p) ? '' : (100 * p).toFixed(4)))).join(','));
     return lines.join('\r\n') + '\r\n';
 }

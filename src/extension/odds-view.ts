@@ -11,7 +11,7 @@ import { ExecuteCommandRequest, type BaseLanguageClient } from 'vscode-languagec
 import { renderOddsHtml } from './odds-html.js';
 import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 import { oddsCsv, oddsMarkdown, oddsTable, type OddsDistribution } from './odds-table.js';
-import { UmpireCommands, type OddsAnswer } from '../protocol.js';
+import { UmpireCommands, type OddsAnswer, type OddsArgs } from '../protocol.js';
 
 /** The extension's own id (package.json publisher.name): where the page's script is. */
 const EXTENSION_ID = 'umpire-dev.umpire';
@@ -22,6 +22,8 @@ export interface OddsTarget {
     uri: string;
     /** One action; all of the file's when absent. */
     action?: string;
+    /** What-ifs on the action's set-up, as the page's toggles set them (docs/reports.md#what-if). */
+    whatIf?: string[];
 }
 
 export class OddsPanel {
@@ -82,7 +84,7 @@ export class OddsPanel {
         try {
             const client = this.client();
             answer = client
-                ? await client.sendRequest(ExecuteCommandRequest.type, { command: UmpireCommands.odds, arguments: [target] }) as OddsAnswer
+                ? await client.sendRequest(ExecuteCommandRequest.type, { command: UmpireCommands.odds, arguments: [oddsArgs(target)] }) as OddsAnswer
                 : { available: false, reason: 'the Umpire language server is not running.' };
         } catch (err) {
             this.output.appendLine(`Odds for ${target.action ?? target.uri}: ${String(err)}`);
@@ -103,6 +105,11 @@ export class OddsPanel {
             else if (m.type === 'copy') await this.copy(m.format === 'csv' ? 'csv' : 'markdown', m.distribution === 'orWorse' ? 'orWorse' : 'results');
             else if (m.type === 'save') await this.save(m.format === 'png' ? 'png' : 'svg', String(m.action), String(m.data));
             else if (m.type === 'problem') void vscode.window.showWarningMessage(String(m.text));
+            else if (m.type === 'whatIf' && this.target.action !== undefined) {
+                const changes = Array.isArray(m.changes) ? m.changes.map(String).filter(c => c.trim().length > 0) : [];
+                this.target = { ...this.target, whatIf: changes.length > 0 ? changes : undefined };
+                await this.refresh();
+            }
         } catch (err) {
             this.output.appendLine(`Odds panel: ${String(err)}`);
             void vscode.window.showErrorMessage(`The Odds panel could not do that: ${String(err)}`);
@@ -167,6 +174,11 @@ function pngBytes(url: string): Uint8Array | undefined {
 function freshNonce(): string {
     const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
     return btoa(String.fromCharCode(...bytes));
+}
+
+/** One action's odds are asked with its what-ifs (none: the toggles it offers, and the odds as written). */
+function oddsArgs(target: OddsTarget): OddsArgs {
+    return target.action === undefined ? { uri: target.uri } : { uri: target.uri, action: target.action, whatIf: target.whatIf ?? [] };
 }
 
 function title(target: OddsTarget): string {

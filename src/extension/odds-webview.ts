@@ -6,7 +6,10 @@
  *   "Each result" / "This or worse"  which figures: the chance of each result, or of it or worse;
  *   "Copy as Markdown" / "Copy as CSV"  ask the extension to copy the figures shown (odds-table.ts);
  *   "Save chart as SVG" / "Save chart as PNG"  send Vega's image to the extension, which asks where
- *                                   to save it: the page itself never writes files.
+ *                                   to save it: the page itself never writes files;
+ *   "What if…"                      the toggles, grade pickers and "Other change" box: each change
+ *                                   sends the what-ifs now on to the extension, which asks the server
+ *                                   for both set-ups and draws the page again (the control keeps focus).
  * The page's Content-Security-Policy forbids eval, so Vega runs with its expression interpreter.
  * The choices survive a refresh of the page (the webview's state).
  */
@@ -23,6 +26,9 @@ interface El {
     hidden: boolean;
     clientWidth: number;
     textContent: string | null;
+    checked?: boolean;
+    value?: string;
+    focus(): void;
     classList: { toggle(name: string, on: boolean): void };
     setAttribute(name: string, value: string): void;
     addEventListener(type: string, listener: (e: unknown) => void): void;
@@ -34,7 +40,7 @@ interface Page {
 }
 
 type ShowAs = 'table' | 'chart';
-interface State { showAs: ShowAs, distribution: OddsDistribution }
+interface State { showAs: ShowAs, distribution: OddsDistribution, focus?: string }
 
 const page = globalThis as unknown as Page;
 const doc = page.document;
@@ -42,7 +48,7 @@ const vscode = page.acquireVsCodeApi();
 const answer = JSON.parse(doc.getElementById('odds-data')?.textContent ?? 'null') as OddsAnswer | null;
 const reports: Array<OddsReport | OddsUnavailable> = !answer ? [] : 'actions' in answer && Array.isArray(answer.actions) ? answer.actions : [answer as OddsReport];
 const saved = vscode.getState() as Partial<State> | undefined;
-const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results' };
+const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results', focus: saved?.focus };
 const views = new Map<number, View>();
 /** The figures the charts were last drawn for: they are drawn when first shown, and again when the figures change. */
 let drawnFor: OddsDistribution | undefined;
@@ -140,7 +146,44 @@ for (const b of doc.querySelectorAll('button[data-show]')) b.addEventListener('c
 for (const b of doc.querySelectorAll('button[data-distribution]')) {
     b.addEventListener('click', () => {
         state.distribution = b.dataset.distribution === 'orWorse' ? 'orWorse' : 'results';
-        show();
+        /** The what-ifs now on: the boxes ticked, the grades picked, then the "Other change" text (split at `;`). */
+function whatIfChanges(): string[] {
+    const changes: string[] = [];
+    for (const b of doc.querySelectorAll('input[data-whatif]')) if (b.checked && b.dataset.whatif) changes.push(b.dataset.whatif);
+    for (const s of doc.querySelectorAll('select[data-grade]')) if (s.value) changes.push(`${s.dataset.grade} ${s.value}`);
+    for (const o of doc.querySelectorAll('input[data-whatif-other]')) changes.push(...(o.value ?? '').split(';').map(t => t.trim()).filter(t => t.length > 0));
+    return changes;
+}
+
+/** Asks for the odds with `changes`; the page is drawn again, and `focus` names the control to focus then. */
+function askWhatIf(focus: string, changes = whatIfChanges()): void {
+    state.focus = focus;
+    vscode.setState(state);
+    vscode.postMessage({ type: 'whatIf', changes });
+}
+
+for (const b of doc.querySelectorAll('input[data-whatif]')) b.addEventListener('change', () => askWhatIf(`whatif:${b.dataset.whatif}`));
+for (const s of doc.querySelectorAll('select[data-grade]')) s.addEventListener('change', () => askWhatIf(`grade:${s.dataset.grade}`));
+for (const o of doc.querySelectorAll('input[data-whatif-other]')) o.addEventListener('keydown', e => { if ((e as { key?: string }).key === 'Enter') askWhatIf('other'); });
+for (const b of doc.querySelectorAll('button[data-whatif-apply]')) b.addEventListener('click', () => askWhatIf('other'));
+for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventListener('click', () => askWhatIf('other', []));
+
+/** After a what-if, the control that made it has the focus again (the page was drawn anew). */
+function restoreFocus(): void {
+    const key = state.focus;
+    if (!key) return;
+    // Once: a later refresh (the umpire typing in the file) must not take the focus back.
+    state.focus = undefined;
+    vscode.setState(state);
+    const [kind, value] = [key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const candidates = kind === 'whatif' ? [...doc.querySelectorAll('input[data-whatif]')].filter(b => b.dataset.whatif === value)
+        : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
+            : [...doc.querySelectorAll('input[data-whatif-other]')];
+    candidates[0]?.focus();
+}
+
+show();
+restoreFocus();
     });
 }
 for (const b of doc.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', format: b.dataset.copy === 'csv' ? 'csv' : 'markdown', distribution: state.distribution }));
@@ -148,4 +191,41 @@ for (const b of doc.querySelectorAll('button[data-save]')) b.addEventListener('c
 // The palette's "Save odds chart as SVG/PNG" asks the page for its first chart.
 page.addEventListener('message', e => { if (e.data?.type === 'save') void save(e.data.format); });
 
+/** The what-ifs now on: the boxes ticked, the grades picked, then the "Other change" text (split at `;`). */
+function whatIfChanges(): string[] {
+    const changes: string[] = [];
+    for (const b of doc.querySelectorAll('input[data-whatif]')) if (b.checked && b.dataset.whatif) changes.push(b.dataset.whatif);
+    for (const s of doc.querySelectorAll('select[data-grade]')) if (s.value) changes.push(`${s.dataset.grade} ${s.value}`);
+    for (const o of doc.querySelectorAll('input[data-whatif-other]')) changes.push(...(o.value ?? '').split(';').map(t => t.trim()).filter(t => t.length > 0));
+    return changes;
+}
+
+/** Asks for the odds with `changes`; the page is drawn again, and `focus` names the control to focus then. */
+function askWhatIf(focus: string, changes = whatIfChanges()): void {
+    state.focus = focus;
+    vscode.setState(state);
+    vscode.postMessage({ type: 'whatIf', changes });
+}
+
+for (const b of doc.querySelectorAll('input[data-whatif]')) b.addEventListener('change', () => askWhatIf(`whatif:${b.dataset.whatif}`));
+for (const s of doc.querySelectorAll('select[data-grade]')) s.addEventListener('change', () => askWhatIf(`grade:${s.dataset.grade}`));
+for (const o of doc.querySelectorAll('input[data-whatif-other]')) o.addEventListener('keydown', e => { if ((e as { key?: string }).key === 'Enter') askWhatIf('other'); });
+for (const b of doc.querySelectorAll('button[data-whatif-apply]')) b.addEventListener('click', () => askWhatIf('other'));
+for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventListener('click', () => askWhatIf('other', []));
+
+/** After a what-if, the control that made it has the focus again (the page was drawn anew). */
+function restoreFocus(): void {
+    const key = state.focus;
+    if (!key) return;
+    // Once: a later refresh (the umpire typing in the file) must not take the focus back.
+    state.focus = undefined;
+    vscode.setState(state);
+    const [kind, value] = [key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+    const candidates = kind === 'whatif' ? [...doc.querySelectorAll('input[data-whatif]')].filter(b => b.dataset.whatif === value)
+        : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
+            : [...doc.querySelectorAll('input[data-whatif-other]')];
+    candidates[0]?.focus();
+}
+
 show();
+restoreFocus();

@@ -7,18 +7,22 @@
  *   `with Uphill on French`     a `factor Uphill on French` line added to the engagement
  *   `grade French.Ligne Guard`  the unit's declaration given another grade (all its instances)
  *   `option pooled` / `option die d8` / `without option pooled`   a rule-set option set or removed
+ *   `without fact charged on Greeks.Companions`   a fact written on a unit in the engagement removed
+ *   `with fact charged on Greeks.Hoplites`        a `Greeks.Hoplites: charged` line added
  */
 import { GrammarUtils } from 'langium';
 import type { OddsReport } from '../protocol.js';
 import type { ActionModel, ScenarioModel } from '../core/scenario.js';
-import { isFactor, type Factor } from '../language/generated/ast.js';
+import { isFactor, isFacts, type Factor, type Facts } from '../language/generated/ast.js';
 
 type WhatIf =
     | { kind: 'without', modifier: string }
     | { kind: 'with', modifier: string, target: string }
     | { kind: 'grade', unit: string, grade: string }
     | { kind: 'option', name: string, value?: string }
-    | { kind: 'without-option', name: string };
+    | { kind: 'without-option', name: string }
+    | { kind: 'fact', key: string, value?: string, target: string }
+    | { kind: 'without-fact', key: string, target: string };
 
 const NAME = '[\\p{L}_][\\p{L}\\p{N}_-]*';
 
@@ -26,11 +30,13 @@ export function parseWhatIf(text: string): WhatIf | { problem: string } {
     const t = text.trim().replace(/\s+/g, ' ');
     let m: RegExpMatchArray | null;
     if ((m = t.match(new RegExp(`^without option (${NAME})$`, 'u')))) return { kind: 'without-option', name: m[1] };
+    if ((m = t.match(new RegExp(`^without fact (${NAME}) on (\\S+)$`, 'u')))) return { kind: 'without-fact', key: m[1], target: m[2] };
+    if ((m = t.match(new RegExp(`^with fact (${NAME})(?: (\\S+))? on (\\S+)$`, 'u')))) return { kind: 'fact', key: m[1], value: m[2], target: m[3] };
     if ((m = t.match(new RegExp(`^without (${NAME})$`, 'u')))) return { kind: 'without', modifier: m[1] };
     if ((m = t.match(new RegExp(`^with (${NAME}) on (\\S.*)$`, 'u')))) return { kind: 'with', modifier: m[1], target: m[2] };
     if ((m = t.match(new RegExp(`^grade (${NAME}\\.${NAME}) (${NAME})$`, 'u')))) return { kind: 'grade', unit: m[1], grade: m[2] };
     if ((m = t.match(new RegExp(`^option (${NAME})(?: (\\S+))?$`, 'u')))) return { kind: 'option', name: m[1], value: m[2] };
-    return { problem: `'${text}' is not a what-if: write 'without FACTOR', 'with FACTOR on TARGET', 'grade FORCE.UNIT GRADE', 'option NAME [VALUE]' or 'without option NAME'` };
+    return { problem: `'${text}' is not a what-if: write 'without FACTOR', 'with FACTOR on TARGET', 'grade FORCE.UNIT GRADE', 'option NAME [VALUE]', 'without option NAME', 'with fact FACT on UNIT' or 'without fact FACT on UNIT'` };
 }
 
 interface Edit { offset: number, end: number, text: string }
@@ -86,6 +92,25 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
             if (!arm) return { problem: `the unit ${change.unit} has no arm to put a grade after` };
             return applyEdits(text, [{ offset: arm.end, end: arm.end, text: ` ${change.grade}` }]);
         }
+        case 'without-fact': {
+            const lines = node.statements.filter((s): s is Facts => isFacts(s) && sameTarget(text, s, change.target) && s.facts.some(f => f.key === change.key));
+            if (lines.length === 0) return { problem: `${node.kind} ${node.name} has no fact ${change.key} on ${change.target}` };
+            return applyEdits(text, lines.map(line => {
+                const cst = line.$cstNode!;
+                const others = line.facts.filter(f => f.key !== change.key).map(f => f.$cstNode!.text);
+                if (others.length === 0) return lineOf(text, cst.offset, cst.end);
+                return { offset: cst.offset, end: cst.end, text: `${line.target.$cstNode!.text}: ${others.join(', ')}` };
+            }));
+        }
+        case 'fact': {
+            if (node.statements.some(s => isFacts(s) && sameTarget(text, s, change.target) && s.facts.some(f => f.key === change.key))) {
+                return { problem: `${node.kind} ${node.name} already has the fact ${change.key} on ${change.target}` };
+            }
+            const last = node.statements.at(-1)?.$cstNode;
+            if (!last) return { problem: `${node.kind} ${node.name} has no statement to add a fact after` };
+            const fact = change.value !== undefined ? `${change.key} ${change.value}` : change.key;
+            return applyEdits(text, [{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}${change.target}: ${fact}` }]);
+        }
         case 'option':
         case 'without-option': {
             const line = change.kind === 'option' ? `option ${change.name}${change.value !== undefined ? ` ${change.value}` : ''}` : '';
@@ -98,6 +123,12 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
             return applyEdits(text, [{ offset: at, end: at, text: rules ? `${eol}${line}` : `${line}${eol}` }]);
         }
     }
+}
+
+/** Whether a facts line is about `target` as written (`Greeks.Companions`, spaces ignored). */
+function sameTarget(text: string, line: Facts, target: string): boolean {
+    const cst = line.target.$cstNode;
+    return cst !== undefined && text.slice(cst.offset, cst.end).replace(/\s+/g, '') === target.replace(/\s+/g, '');
 }
 
 interface UnitDifference {

@@ -7,8 +7,12 @@ import { interruptAndCheck } from 'langium';
 import { CancellationToken } from 'vscode-languageserver';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { oddsForAction } from '../../core/odds.js';
-import type { OddsAnswer, OddsReport, OddsUnavailable } from '../../protocol.js';
+import type { OddsAnswer, OddsReport, OddsUnavailable, WhatIfChoice, WhatIfOdds } from '../../protocol.js';
 import { isUnresolvable } from '../../core/resolve.js';
+import { modelOf } from '../../core/model-cache.js';
+import type { CheckedText } from '../../core/resolve-all.js';
+import { applyWhatIf, oddsDifference, parseWhatIf } from '../../report/what-if.js';
+import { isFactor, isFacts } from '../generated/ast.js';
 
 export async function oddsCommand(model: ScenarioModel, action: string | undefined, cancelToken: CancellationToken = CancellationToken.None): Promise<OddsAnswer> {
     if (action === undefined) {
@@ -25,6 +29,97 @@ export async function oddsCommand(model: ScenarioModel, action: string | undefin
     if (!found) return { available: false, action, reason: `There is no action named '${action}' in this file.` };
     await interruptAndCheck(cancelToken);
     return oddsOf(model, found);
+}
+
+/**
+ * One action's odds as written and, when `changes` are given, with them (docs/reports.md#what-if):
+ * each change is made on the text the previous one left (src/report/what-if.ts), the changed text is
+ * checked by `check` in a private workspace, and its odds come from the same engine, so that the
+ * difference is exactly that of two separate odds runs on the two texts. An unknown change, or a
+ * changed set-up with errors, leaves the odds as written with `whatIf.problem` saying why.
+ */
+export async function whatIfOddsCommand(text: string, model: ScenarioModel, action: string, changes: readonly string[],
+    check: (text: string) => Promise<CheckedText>, cancelToken: CancellationToken = CancellationToken.None): Promise<OddsAnswer> {
+    const found = model.actions.find(a => a.node.name === action);
+    if (!found) return { available: false, action, reason: `There is no action named '${action}' in this file.` };
+    const before = oddsOf(model, found);
+    if ('available' in before) return before;
+    const report: OddsReport = { ...before, whatIfChoices: whatIfChoices(model, found, before) };
+    if (changes.length === 0) return report;
+    const said = changes.join('; ');
+    const refuse = (problem: string): OddsReport => ({ ...report, whatIf: { changes: [...changes], problem } });
+    let edited = text;
+    let current: { model: ScenarioModel, action: ActionModel } = { model, action: found };
+    for (const [i, change] of changes.entries()) {
+        const parsed = parseWhatIf(change);
+        if ('problem' in parsed) return refuse(parsed.problem);
+        if (i > 0) {
+            // Each change after the first is made on the text the previous one left, read afresh.
+            await interruptAndCheck(cancelToken);
+            const next = await reread(edited, action, check);
+            if ('problem' in next) return refuse(`what if ${changes.slice(0, i).join('; ')}: ${next.problem}`);
+            current = next;
+        }
+        const next = applyWhatIf(current.model, current.action, parsed, edited);
+        if (typeof next !== 'string') return refuse(`what if ${change}: ${next.problem}`);
+        edited = next;
+    }
+    await interruptAndCheck(cancelToken);
+    const changed = await reread(edited, action, check);
+    if ('problem' in changed) return refuse(`what if ${said}: ${changed.problem}`);
+    const after = oddsOf(changed.model, changed.action);
+    if ('available' in after) return refuse(`what if ${said}: ${after.reason}`);
+    const whatIf: WhatIfOdds = { changes: [...changes], after, difference: oddsDifference(before, after) };
+    return { ...report, whatIf };
+}
+
+async function reread(text: string, action: string, check: (text: string) => Promise<CheckedText>): Promise<{ model: ScenarioModel, action: ActionModel } | { problem: string }> {
+    const checked = await check(text);
+    if (checked.errors.length > 0) return { problem: `the changed set-up has ${checked.errors.length === 1 ? 'an error' : 'errors'} (${checked.errors.slice(0, 3).join('; ')})` };
+    const model = modelOf(checked.root);
+    const found = model.actions.find(a => a.node.name === action);
+    return found ? { model, action: found } : { problem: `the changed file has no action ${action}` };
+}
+
+/**
+ * The what-ifs an action's set-up offers, from what it has: each factor applied (`without X`),
+ * each modifier of the file not applied here on each side (`with X on Side`), each fact written on
+ * a unit (`without fact charged on Greeks.Companions`), each unit's grade
+ * (`grade Force.Unit G`, one unit declaration for all its instances), and each option the rule set
+ * reads (`option X`, or `without option X` when the file sets it).
+ */
+function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsReport): WhatIfChoice[] {
+    const choices: WhatIfChoice[] = [];
+    const applied = new Set<string>();
+    for (const s of action.node.statements) {
+        if (isFactor(s)) for (const m of s.modifiers) applied.add(m.$refText);
+    }
+    for (const m of applied) choices.push({ kind: 'factor', change: `without ${m}` });
+    const sides = [...new Set(odds.units.map(u => u.force))];
+    for (const m of model.modifiers.keys()) {
+        if (applied.has(m)) continue;
+        for (const side of sides) choices.push({ kind: 'modifier', change: `with ${m} on ${side}` });
+    }
+    // Facts written on units (a charge, a formation, cover): each can be taken away.
+    for (const s of action.node.statements) {
+        if (!isFacts(s) || !s.target.$cstNode) continue;
+        for (const f of s.facts) choices.push({ kind: 'fact', change: `without fact ${f.key} on ${s.target.$cstNode.text.replace(/\s+/g, '')}` });
+    }
+    const grades = [...model.grades.keys()];
+    if (grades.length > 0) {
+        const units = [...new Set(odds.units.map(u => u.id.replace(/#\d+$/, '')))];
+        for (const unit of units) {
+            const [force, name] = unit.split('.');
+            const declared = model.forces.get(force)?.byName.get(name)?.[0];
+            if (!declared) continue;
+            choices.push({ kind: 'grade', change: `grade ${unit}`, unit, grade: declared.grade?.name ?? '', grades });
+        }
+    }
+    for (const option of model.ruleset?.vocabulary.options ?? []) {
+        const set = model.root.options.some(o => o.name === option);
+        choices.push({ kind: 'option', change: set ? `without option ${option}` : `option ${option}` });
+    }
+    return choices;
 }
 
 function oddsOf(model: ScenarioModel, action: ActionModel): OddsReport | OddsUnavailable {

@@ -22,7 +22,7 @@ import { needsOutcome, resolveAll as resolveAllText, ResolveAllError, type Writt
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
 import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult } from '../../protocol.js';
 import { umpireSetting } from './settings.js';
-import { oddsCommand } from './odds-request.js';
+import { oddsCommand, whatIfOddsCommand } from './odds-request.js';
 
 /** What the commands need from the editor: the LSP connection in the server, a fake in tests. */
 export interface EditorSide {
@@ -146,14 +146,25 @@ export class OutcomeCommands {
 
     /** The odds of one action (or of every resolvable action), as the odds engine computes them. */
     async odds(arg: unknown, token?: CancellationToken): Promise<OddsAnswer> {
-        const a = (arg ?? {}) as { uri?: unknown, action?: unknown };
+        const a = (arg ?? {}) as { uri?: unknown, action?: unknown, whatIf?: unknown };
         if (typeof a.uri !== 'string') return { available: false, reason: 'umpire.odds needs [{ uri, action? }]' };
         const waited = await this.waitValidated(a.uri, token);
         if (waited) return { available: false, reason: waited };
         const document = this.document(a.uri);
         if (!document) return { available: false, reason: `No open document ${a.uri}` };
-        const answer = await this.shared.workspace.WorkspaceLock.read(() =>
-            oddsCommand(modelOf(document.parseResult.value), typeof a.action === 'string' ? a.action : undefined, token));
+        const whatIf = Array.isArray(a.whatIf) ? a.whatIf.map(String) : undefined;
+        if (whatIf && typeof a.action !== 'string') return { available: false, reason: 'umpire.odds: a what-if needs the action whose set-up changes' };
+        const action = typeof a.action === 'string' ? a.action : undefined;
+        if (whatIf && action !== undefined) {
+            // A what-if checks a changed copy in a private workspace: only the snapshot is taken under the lock.
+            const snapshot = await this.shared.workspace.WorkspaceLock.read(() => {
+                const root = document.parseResult.value;
+                return { text: root.$cstNode?.root.fullText ?? document.textDocument.getText(), model: modelOf(root) };
+            });
+            if (snapshot === undefined) throw OperationCancelled;
+            return whatIfOddsCommand(snapshot.text, snapshot.model, action, whatIf, text => this.checker.check(text), token);
+        }
+        const answer = await this.shared.workspace.WorkspaceLock.read(() => oddsCommand(modelOf(document.parseResult.value), action, token));
         // The lock answers a cancelled action with undefined; the client is owed RequestCancelled, not null.
         if (answer === undefined && token?.isCancellationRequested) throw OperationCancelled;
         return answer;

@@ -1,0 +1,172 @@
+/**
+ * The Odds panel's what-ifs in the real editor (issue 17, docs/reports.md#what-if): umpire.vsix in
+ * code-server 4.100.3 (the Node extension host), driven in Debian's Chromium, on the SCRUD ridge. The
+ * panel opens from the Ridge engagement's Odds lens with its what-if toggles; ticking "without Uphill"
+ * by keyboard shows the second set-up beside the first (a second bar per unit), and the change per unit is that of
+ * `umpire odds --what-if "without Uphill" --json`; "Copy as CSV" then carries the what-if's columns.
+ * Screenshots: test-output/e2e/odds-what-if-*.png. Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs);
+ * alone, after `npm run package`: UMPIRE_E2E_CODE_SERVER=… UMPIRE_E2E_VSIX=umpire.vsix
+ * npx vitest run --config test/e2e/vitest.e2e.config.ts test/e2e/odds-what-if.e2e.test.ts
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type FrameLocator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+    freePort, installExtension, processesMentioning, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
+} from './processes.js';
+import * as workbench from './workbench.js';
+import { openWorkbench, startChromium, stopChromium, waitFor, type StartedChromium } from './workbench.js';
+import type { OddsReport } from '../../src/protocol.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outputDir = path.join(repoRoot, 'test-output', 'e2e');
+
+function required(name: string): string {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
+    return value;
+}
+
+let tmp: string;
+let workspace: string;
+let codeServer: StartedCodeServer | undefined;
+let chromium: StartedChromium | undefined;
+let page: Page;
+
+beforeAll(async () => {
+    const entry = required('UMPIRE_E2E_CODE_SERVER');
+    const vsix = required('UMPIRE_E2E_VSIX');
+    fs.mkdirSync(outputDir, { recursive: true });
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-e2e-what-if-'));
+    workspace = path.join(tmp, 'battles');
+    fs.mkdirSync(workspace);
+    fs.copyFileSync(path.join(repoRoot, 'examples', 'scrud-ridge.battle'), path.join(workspace, 'scrud-ridge.battle'));
+    const dirs = { userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') };
+    writeUserSettings(dirs.userDataDir);
+    expect(installExtension(entry, vsix, dirs)).toMatch(/was successfully installed/);
+    codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server-what-if.log'));
+    chromium = await startChromium();
+    const context = await chromium.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    // The clipboard is read back by the test, as a paste would.
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: codeServer.url });
+    page = await context.newPage();
+    await openWorkbench(page, codeServer.url, workspace);
+}, 300000);
+
+afterAll(async () => {
+    await stopChromium(chromium);
+    await stopProcessGroup(codeServer?.child);
+    const leftovers = tmp ? processesMentioning(tmp) : [];
+    for (const pid of leftovers) await stopProcessGroup(pid, 1000);
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    expect(leftovers, 'processes left running after code-server was stopped').toEqual([]);
+}, 60000);
+
+/** The Odds panel's page: VS Code puts a webview's page in a frame inside a frame. */
+const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+const button = (name: string) => panel().getByRole('button', { name, exact: true });
+const notification = (text: string | RegExp) => page.locator('.notification-toast .notification-list-item-message', { hasText: text });
+
+interface CliWhatIf {
+    before: OddsReport;
+    after: OddsReport;
+    difference: { units: Array<{ id: string, probabilities: Record<string, number>, atLeast: Record<string, number> }> };
+}
+
+/** `umpire odds FILE --engagement Ridge --what-if CHANGE --json`, from the CLI the same build ships. */
+function cliWhatIf(file: string, change: string): CliWhatIf {
+    const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'umpire.cjs'), 'odds', file, '--engagement', 'Ridge', '--what-if', change, '--json'], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as CliWhatIf;
+}
+
+/** "+3.2 pp" as a number of points (the page's minus is U+2212). */
+const points = (cell: string): number => (cell === '0 pp' ? 0 : Number(cell.replace('−', '-').replace(/ pp$/, '')));
+
+describe('the Odds panel\'s what-ifs in code-server 4.100.3', () => {
+    it('opens from the Ridge lens with a toggle per factor applied, none on', async () => {
+        await workbench.openFromExplorer(page, 'scrud-ridge.battle');
+        // The first Odds lens is the Ridge engagement's.
+        await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
+        const uphill = panel().getByRole('checkbox', { name: 'without Uphill' });
+        await uphill.waitFor({ timeout: 60000 });
+        await expect(uphill.isChecked()).resolves.toBe(false);
+        await expect(panel().getByRole('group', { name: 'Factors applied' }).getByRole('checkbox').count()).resolves.toBe(3);
+        await expect(panel().locator('.bar.what-if-bar').count()).resolves.toBe(0);
+        await workbench.screenshot(page, outputDir, 'odds-what-if-toggles.png');
+    });
+
+    it('shows the second set-up beside the first when "without Uphill" is ticked (by keyboard), with the CLI\'s differences', async () => {
+        const uphill = panel().getByRole('checkbox', { name: 'without Uphill' });
+        await uphill.focus();
+        await page.keyboard.press('Space');
+        await panel().getByRole('heading', { name: 'Change: what if without Uphill, minus as written', exact: true }).waitFor({ timeout: 60000 });
+        // Each unit's row has the second set-up's bar under the first.
+        const cliUnits = cliWhatIf(path.join(workspace, 'scrud-ridge.battle'), 'without Uphill').before.units.length;
+        await expect(panel().locator('.bar.what-if-bar').count()).resolves.toBe(cliUnits);
+        // The page was drawn anew: the box is ticked, and it has the focus again for the next key.
+        await waitFor('the box ticked', () => panel().getByRole('checkbox', { name: 'without Uphill' }).isChecked(), v => v);
+        await waitFor('the focus back on the box', () => panel().locator('input[data-whatif="without Uphill"]').evaluate(el => el === el.ownerDocument.activeElement), v => v, 10000);
+        const cli = cliWhatIf(path.join(workspace, 'scrud-ridge.battle'), 'without Uphill');
+        const table = panel().locator('table.change.results');
+        const heads = await table.locator('th.delta').allTextContents();
+        const rows = await table.locator('tbody tr').all();
+        expect(rows).toHaveLength(cli.difference.units.length);
+        for (const [i, row] of rows.entries()) {
+            const cells = await row.locator('td').allTextContents();
+            expect(cells[0]).toBe(cli.difference.units[i].id);
+            // Shown to 0.1 point: each cell within rounding of the CLI's exact difference.
+            heads.forEach((label, k) => {
+                const exact = 100 * cli.difference.units[i].probabilities[label];
+                // "+<0.1 pp": a change too small to show, but not none.
+                if (cells[k + 1].includes('<')) expect(Math.abs(exact), `${cells[0]} ${label}`).toBeLessThan(0.1);
+                else expect(Math.abs(points(cells[k + 1]) - exact), `${cells[0]} ${label}`).toBeLessThanOrEqual(0.051);
+            });
+        }
+        await page.waitForTimeout(300);
+        await workbench.screenshot(page, outputDir, 'odds-what-if-compared.png');
+        await panel().locator('.bar.what-if-bar').first().scrollIntoViewIfNeeded();
+        await page.waitForTimeout(300);
+        await workbench.screenshot(page, outputDir, 'odds-what-if-bars.png');
+    });
+
+    it('copies the what-if\'s columns as CSV while it is shown', async () => {
+        await button('Copy as CSV').click();
+        await notification(/Copied the chance of each result for \d+ units as CSV/).waitFor({ timeout: 20000 });
+        const csv = await waitFor('the CSV on the clipboard', () => page.evaluate('navigator.clipboard.readText()') as Promise<string>, t => t.startsWith('Action,'));
+        const lines = csv.trimEnd().split('\r\n').map(l => l.split(','));
+        const cli = cliWhatIf(path.join(workspace, 'scrud-ridge.battle'), 'without Uphill');
+        const won = lines[0].indexOf('won (what if: without Uphill) (%)');
+        expect(won).toBeGreaterThan(2);
+        expect(lines[0][won + 1]).toBe('won (change) (pp)');
+        cli.after.units.forEach((u, i) => {
+            expect(Number(lines[i + 1][won])).toBeCloseTo(100 * u.probabilities.won, 4);
+            expect(Number(lines[i + 1][won + 1])).toBeCloseTo(100 * cli.difference.units[i].probabilities.won, 4);
+        });
+    });
+
+    it('adds a grade picked from the keyboard to the what-if, and keeps the box ticked', async () => {
+        const ligne = panel().getByRole('combobox', { name: 'Grade of French.Ligne' });
+        await ligne.focus();
+        // The first choice below "as written" is the first grade the file declares: Guard.
+        await page.keyboard.press('ArrowDown');
+        await panel().getByRole('heading', { name: 'Change: what if without Uphill; grade French.Ligne Guard, minus as written', exact: true }).waitFor({ timeout: 60000 });
+        await expect(panel().getByRole('checkbox', { name: 'without Uphill' }).isChecked()).resolves.toBe(true);
+        await expect(panel().getByRole('combobox', { name: 'Grade of French.Ligne' }).inputValue()).resolves.toBe('Guard');
+        const cli = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'umpire.cjs'), 'odds', path.join(workspace, 'scrud-ridge.battle'), '--engagement', 'Ridge',
+            '--what-if', 'without Uphill', '--what-if', 'grade French.Ligne Guard', '--json'], { encoding: 'utf8' });
+        expect(cli.status, cli.stderr).toBe(0);
+        const difference = (JSON.parse(cli.stdout) as CliWhatIf).difference;
+        const ligne1 = await panel().locator('table.change.results tbody tr', { hasText: 'French.Ligne#1' }).locator('td').allTextContents();
+        const heads = await panel().locator('table.change.results th.delta').allTextContents();
+        const exact = difference.units.find(u => u.id === 'French.Ligne#1')!.probabilities;
+        heads.forEach((label, k) => {
+            if (!ligne1[k + 1].includes('<')) expect(Math.abs(points(ligne1[k + 1]) - 100 * exact[label]), label).toBeLessThanOrEqual(0.051);
+        });
+        await workbench.screenshot(page, outputDir, 'odds-what-if-grade.png');
+    });
+});
