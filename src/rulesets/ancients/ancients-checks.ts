@@ -9,13 +9,14 @@ import {
     type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, enteredAncientsDice, leadershipRange, missingStats,
+    ANCIENTS_FACTS, ANCIENTS_STATS, ancientsTables, buildAncientsInput, diceThrow, enteredAncientsDice, leadershipRange, missingStats,
     oneUnit, pairingStatements, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
 import { diceFor, diceSplit, opponentsOf, resolveAncients, type AncientsInput, type AncientsPosition } from './engine/ancients-engine.js';
 import { Codes } from '../../core/codes.js';
+import { tablesFor } from '../../core/house-rules.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
 
@@ -233,6 +234,7 @@ function checkIdle(model: ScenarioModel, action: Action, sides: Sides, sideOf: R
 /** A2: a split names the unit's opponents and adds up to its dice; several opponents need one. */
 function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
     const pairings = input?.pairings ?? [];
+    const tables = ancientsTables(tablesFor(model, action));
     const splitOf = new Map<string, Split>();
     for (const s of action.statements.filter(isSplit)) {
         const unit = oneUnit(model, s.unit);
@@ -271,7 +273,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         }
         const fighter = input?.units.find(u => u.id === unit.id);
         if (fighter) {
-            const pool = diceFor(fighter, input!.firstTurn);
+            const pool = diceFor(fighter, input!.firstTurn, tables);
             const total = s.parts.reduce((x, p) => x + p.dice, 0);
             if (total !== pool) {
                 accept('error', `${unit.id} throws ${pool} dice (A1), but this split gives ${total}: make the parts add up to ${pool}.`,
@@ -285,7 +287,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         if (opponents.length < 2 || splitOf.has(u.id)) continue;
         const second = pairingStatements(action).filter(r => [oneUnit(model, r.subject)?.id, oneUnit(model, r.object)?.id].includes(u.id))[1];
         if (!second) continue;
-        accept('error', `${u.id} fights ${opponents.join(' and ')}: write how it splits its ${diceFor(u, input.firstTurn)} dice, e.g. 'split ${u.id} ${Math.ceil(diceFor(u, input.firstTurn) / 2)} on ${opponents[0]}, ${Math.floor(diceFor(u, input.firstTurn) / 2)} on ${opponents[1]}' (A2).`,
+        accept('error', `${u.id} fights ${opponents.join(' and ')}: write how it splits its ${diceFor(u, input.firstTurn, tables)} dice, e.g. 'split ${u.id} ${Math.ceil(diceFor(u, input.firstTurn, tables) / 2)} on ${opponents[0]}, ${Math.floor(diceFor(u, input.firstTurn, tables) / 2)} on ${opponents[1]}' (A2).`,
             { node: second, property: oneUnit(model, second.subject)?.id === u.id ? 'subject' : 'object', code: AncientsCodes.splitMissing });
     }
 }
@@ -300,6 +302,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
 function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
     const lines = action.statements.filter(isDice);
     if (lines.length === 0) return;
+    const tables = ancientsTables(tablesFor(model, action));
     for (const seed of action.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }
@@ -345,12 +348,12 @@ function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | 
     if (!input || !readable) return;
     const due = new Map<string, number>();
     for (const u of input.units) {
-        const pool = diceSplit(input, u).reduce((x, p) => x + p.dice, 0);
+        const pool = diceSplit(input, u, tables).reduce((x, p) => x + p.dice, 0);
         due.set(`hit ${u.id}`, pool);
     }
     if (!countsMatch(action, byKey, due, 'hit', accept)) return;
     // Hits are complete: the saves and tests due follow from them, then from the saves.
-    const outcome = resolveAncients(input, enteredAncientsDice(model, action));
+    const outcome = resolveAncients(input, enteredAncientsDice(model, action), tables);
     const saves = new Map(outcome.units.map(u => [`save ${u.id}`, u.hitsReceived]));
     if (!countsMatch(action, byKey, saves, 'save', accept)) return;
     const tests = new Map(outcome.units.map(u => [`test ${u.id}`, u.tested ? input.breakDice : 0]));

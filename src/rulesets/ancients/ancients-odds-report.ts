@@ -16,9 +16,9 @@ export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): Odd
     if ('problem' in reading) return reading;
     // A split that does not add up (say 2147483648 dice on one opponent) would size the hit laws
     // by the file's number: refuse it here as the resolver does.
-    const badSplit = splitProblem(reading.input);
+    const badSplit = splitProblem(reading.input, reading.tables);
     if (badSplit) return { problem: badSplit };
-    const odds = ancientsOdds(reading.input);
+    const odds = ancientsOdds(reading.input, reading.tables);
     const units = odds.units.map((u): UnitOdds => ({
         force: u.force, unit: u.unit, id: u.id, side: u.side,
         probabilities: { ...u.probabilities },

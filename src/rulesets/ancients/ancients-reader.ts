@@ -14,6 +14,8 @@ import {
 } from './engine/ancients-engine.js';
 import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
+import { tablesFor, tablesInTurn, type TablesInForce } from '../../core/house-rules.js';
+import type { AncientsTables } from './engine/ancients-tables.js';
 
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
 export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
@@ -38,9 +40,38 @@ interface AncientsStats {
     move: number | undefined;
 }
 
-/** A7: how many d6 a break test throws: 2, or 1 with `option break-die d6`. */
-function breakDiceOf(model: ScenarioModel): 1 | 2 {
-    return model.options.get('break-die') === 'd6' ? 1 : 2;
+/**
+ * A7: how many d6 a break test throws: a house rule's `break dice`, else 1 with `option break-die d6`,
+ * else the seed's 2.
+ */
+function breakDiceOf(model: ScenarioModel, tables: TablesInForce): 1 | 2 {
+    const entry = tables.entryFor('break', 'dice');
+    if (entry?.node && (entry.value === 1 || entry.value === 2)) return entry.value;
+    if (model.options.get('break-die') === 'd6') return 1;
+    return entry?.value === 1 ? 1 : 2;
+}
+
+/** The keys of the house `advantage` table by category (A3.3–A3.6). */
+export const STEP_KEYS = {
+    weight: ANCIENTS_WEIGHTS, type: ANCIENTS_TYPES, formation: ANCIENTS_FORMATIONS, position: ['front', 'flank', 'rear'] as const
+} as const;
+
+/** Ancients' engine tables in force for an action (or the file's, with none): the seed's, as the house rules change them. */
+export function ancientsTables(tables: TablesInForce): AncientsTables {
+    const num = (table: string, key: string) => tables.word<number>(table, key)!;
+    const byKey = <K extends string>(table: string, keys: readonly K[]) => Object.fromEntries(keys.map(k => [k, num(table, k)])) as Record<K, number>;
+    return {
+        dice: byKey('pool', ANCIENTS_SIZES),
+        firstTurn: byKey('first-turn', ['shock', 'defensive']),
+        toHit: tables.bands<number>('to-hit'),
+        save: byKey('save', ANCIENTS_WEIGHTS),
+        threshold: byKey('threshold', ANCIENTS_SIZES),
+        steps: {
+            weight: byKey('advantage', STEP_KEYS.weight), type: byKey('advantage', STEP_KEYS.type),
+            formation: byKey('advantage', STEP_KEYS.formation), position: byKey('advantage', STEP_KEYS.position)
+        },
+        breakTest: byKey('break', ['first-test', 'winning-side', 'extra-multiples', 'damage-tokens'])
+    };
 }
 
 /** The leadership scores a break test can meet (A7.1): what its dice roll, with its own modifiers. */
@@ -53,10 +84,15 @@ export interface LeadershipRange {
     readonly max: number;
 }
 
-/** A7.1: the range of leadership a test can meet: 2d6 (or 1d6 with `option break-die d6`) +1 +1. */
+/**
+ * A7.1: the range of leadership a test can meet: 2d6 (or 1d6 with `option break-die d6`) +1 +1, under
+ * the file's house rules (a turn's own do not move it).
+ */
 export function leadershipRange(model: ScenarioModel): LeadershipRange {
-    const dice = breakDiceOf(model);
-    return { dice, min: dice, max: 6 * dice + 2 };
+    const tables = tablesInTurn(model, undefined);
+    const dice = breakDiceOf(model, tables);
+    const bonus = (key: string) => Math.max(0, tables.word<number>('break', key) ?? 0);
+    return { dice, min: dice, max: 6 * dice + bonus('first-test') + bonus('winning-side') };
 }
 
 function leadershipProblem(value: number, range: LeadershipRange): string {
@@ -200,6 +236,10 @@ export type StatsAt = (unit: UnitModel) => ReadonlyMap<string, StatValue>;
 
 export interface AncientsReading {
     input: AncientsInput;
+    /** The tables in force for the action (the seed's, or as its house rules change them). */
+    tables: AncientsTables;
+    /** The same, with where each entry comes from (for the breakdown's house notes). */
+    inForce: TablesInForce;
     /** Units of the sides that are paired with nobody: they take no part. */
     idle: UnitModel[];
 }
@@ -209,12 +249,12 @@ export interface AncientsReading {
  * that is not its opponent — or undefined. Checked before any dice are thrown, so that a mistyped
  * `split X 1000000 on Y` never throws a million dice.
  */
-export function splitProblem(input: AncientsInput): string | undefined {
+export function splitProblem(input: AncientsInput, tables: AncientsTables): string | undefined {
     for (const split of input.splits) {
         const unit = input.units.find(u => u.id === split.unit);
         const opponents = opponentsOf(input, split.unit);
         if (!unit || split.parts.some(p => !opponents.includes(p.target))
-            || split.parts.reduce((x, p) => x + p.dice, 0) !== diceFor(unit, input.firstTurn)) {
+            || split.parts.reduce((x, p) => x + p.dice, 0) !== diceFor(unit, input.firstTurn, tables)) {
             return `The split of ${split.unit} does not match its dice or its opponents: run 'umpire check'.`;
         }
     }
@@ -256,12 +296,13 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
     if (pairings.some(p => sideOfUnit.get(p.a) === sideOfUnit.get(p.b))) {
         return { problem: `Engagement '${action.name}' pairs two units of one side: run 'umpire check'.` };
     }
+    const tables = tablesFor(model, action);
     const input: AncientsInput = {
         units, pairings, splits: readSplits(model, action),
         firstTurn: action.statements.some(s => isFlag(s) && s.name === 'first'),
-        breakDice: breakDiceOf(model)
+        breakDice: breakDiceOf(model, tables)
     };
-    return { input, idle };
+    return { input, idle, tables: ancientsTables(tables), inForce: tables };
 }
 
 /** The throw a dice line feeds (`hit`, `save`, `test`), or undefined for a label that is none of them. */
