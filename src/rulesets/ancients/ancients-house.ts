@@ -7,7 +7,7 @@ import type { House, HouseEntry } from '../../language/generated/ast.js';
 import { entryKey, keyText, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import { ANCIENTS_SIZES, ANCIENTS_WEIGHTS, type AncientsInput, type AncientsUnit } from './engine/ancients-engine.js';
-import { ANCIENTS_SEED_TABLES } from './engine/ancients-tables.js';
+import { ANCIENTS_SEED_TABLES, TO_HIT_REACH, toHitKey } from './engine/ancients-tables.js';
 import { STEP_KEYS } from './ancients-reader.js';
 
 export const AncientsHouseCodes = {
@@ -16,7 +16,7 @@ export const AncientsHouseCodes = {
 
 const S = ANCIENTS_SEED_TABLES;
 const words = (record: Readonly<Record<string, number>>) => Object.entries(record).map(([word, value]) => ({ key: { word }, value }));
-const BREAK_KEYS = ['dice', 'first-test', 'winning-side', 'extra-multiples', 'damage-tokens'];
+const BREAK_KEYS = ['d6', 'first-test', 'winning-side', 'extra-multiples', 'damage-tokens'];
 const ADVANTAGE_KEYS = [...STEP_KEYS.weight, ...STEP_KEYS.type, ...STEP_KEYS.formation, ...STEP_KEYS.position];
 
 export const ANCIENTS_TABLES: TableSchemas = {
@@ -37,7 +37,7 @@ export const ANCIENTS_TABLES: TableSchemas = {
     'to-hit': {
         doc: 'The score a unit needs on each die to hit, by its net Advantage over the unit it throws at',
         reference: 'docs/rules/ancients.md#a4',
-        keys: { kind: 'bands', covers: { from: null, to: null }, doc: 'net Advantage' },
+        keys: { kind: 'bands', covers: { from: -TO_HIT_REACH, to: TO_HIT_REACH }, doc: `net Advantage from -${TO_HIT_REACH} to ${TO_HIT_REACH} (beyond counts as its end)` },
         values: { kind: 'number', min: 1 },
         seed: S.toHit.map(r => ({ key: { band: r.band }, value: r.value }))
     },
@@ -63,11 +63,11 @@ export const ANCIENTS_TABLES: TableSchemas = {
         seed: [...words(S.steps.weight), ...words(S.steps.type), ...words(S.steps.formation), ...words(S.steps.position)]
     },
     break: {
-        doc: 'The break test: how many d6 it throws (`dice`, 1 or 2), and its modifiers: once for a first test and for the winning side, per extra multiple of the threshold, per damage token',
+        doc: 'The break test: how many d6 it throws (`d6`, 1 or 2), and its modifiers: once for a first test and for the winning side, per extra multiple of the threshold, per damage token',
         reference: 'docs/rules/ancients.md#a7',
-        keys: { kind: 'words', words: BREAK_KEYS, doc: '`dice`, `first-test`, `winning-side`, `extra-multiples`, `damage-tokens`' },
+        keys: { kind: 'words', words: BREAK_KEYS, doc: '`d6`, `first-test`, `winning-side`, `extra-multiples`, `damage-tokens`' },
         values: { kind: 'number' },
-        seed: [{ key: { word: 'dice' }, value: 2 }, ...words(S.breakTest)]
+        seed: [{ key: { word: 'd6' }, value: 2 }, ...words(S.breakTest)]
     }
 };
 
@@ -88,8 +88,8 @@ export function checkAncientsTables(_model: ScenarioModel, _tables: TablesInForc
                 accept('warning', `No d6 scores ${value}+: ${who}.`,
                     { node: entry, property: 'number', code: AncientsHouseCodes.impossible });
             }
-            if (row.table === 'break' && entry.key === 'dice' && value !== 1 && value !== 2) {
-                accept('error', `A break test throws 2d6 or 1d6 (A7): write 'dice 2' or 'dice 1', not ${value}.`,
+            if (row.table === 'break' && entry.key === 'd6' && value !== 1 && value !== 2) {
+                accept('error', `A break test throws 2d6 or 1d6 (A7): write 'd6 2' or 'd6 1', not ${value}.`,
                     { node: entry, property: 'number', code: AncientsHouseCodes.impossible, data: { replacements: ['2', '1'] } });
             }
         }
@@ -111,7 +111,7 @@ export type TableUse = readonly [table: string, key: string | number];
 export function houseNote(tables: TablesInForce, uses: readonly TableUse[]): string {
     const written = new Set<string>();
     for (const [table, key] of uses) {
-        const entry = typeof key === 'number' ? tables.bandEntry(table, key) : tables.entryFor(table, key);
+        const entry = typeof key === 'number' ? tables.bandEntry(table, table === 'to-hit' ? toHitKey(key) : key) : tables.entryFor(table, key);
         if (entry?.node) written.add(`${table} ${keyText(entry.key)} ${entry.value}`);
     }
     return written.size > 0 ? `  (house: ${[...written].join(', ')})` : '';
@@ -128,4 +128,12 @@ export function advantageUses(input: AncientsInput, unit: AncientsUnit, target: 
         [unit.weight, target.weight], [unit.type, target.type], [unit.formation, target.formation], [position(unit.id), position(target.id)]
     ];
     return pairs.filter(([a, b]) => a !== b).flatMap(([a, b]) => [['advantage', a] as const, ['advantage', b] as const]);
+}
+
+/** The house entries in force, by table as an umpire writes them (`save heavy 3; break d6 1`): empty without any. */
+export function houseRows(tables: TablesInForce): string[] {
+    return Object.keys(tables.schemas).flatMap(table => {
+        const written = tables.entries(table).filter(e => e.node);
+        return written.length > 0 ? [`${table} ${written.map(e => `${keyText(e.key)} ${e.value}`).join(', ')}`] : [];
+    });
 }

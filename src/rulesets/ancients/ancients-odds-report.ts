@@ -5,6 +5,7 @@
 import { buildAncientsInput, splitProblem } from './ancients-reader.js';
 import { effectiveStats } from '../../core/campaign-state.js';
 import { ancientsOdds } from './engine/ancients-odds.js';
+import { houseRows } from './ancients-house.js';
 import type { SideOdds, UnitOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
@@ -31,5 +32,8 @@ export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): Odd
         expectedHits: s.expectedHits, wins: s.wins
     }));
     const notes = reading.idle.length > 0 ? [`Not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}.`] : [];
+    // The odds are the house's, not the seed's: say which rows (docs/house-rules.md#ancients).
+    const house = houseRows(reading.inForce);
+    if (house.length > 0) notes.push(`Under the house rules: ${house.join('; ')}.`);
     return { firstTurn: reading.input.firstTurn, breakDice: reading.input.breakDice, tie: odds.tie, units, sides, notes };
 }

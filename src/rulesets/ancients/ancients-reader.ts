@@ -41,15 +41,18 @@ interface AncientsStats {
 }
 
 /**
- * A7: how many d6 a break test throws: a house rule's `break dice`, else 1 with `option break-die d6`,
+ * A7: how many d6 a break test throws: a house rule's `break d6`, else 1 with `option break-die d6`,
  * else the seed's 2.
  */
 function breakDiceOf(model: ScenarioModel, tables: TablesInForce): 1 | 2 {
-    const entry = tables.entryFor('break', 'dice');
+    const entry = tables.entryFor('break', BREAK_DICE);
     if (entry?.node && (entry.value === 1 || entry.value === 2)) return entry.value;
     if (model.options.get('break-die') === 'd6') return 1;
     return entry?.value === 1 ? 1 : 2;
 }
+
+/** The key of the house `break` table that says how many d6 a break test throws (`dice` is a word of the language). */
+const BREAK_DICE = 'd6';
 
 /** The keys of the house `advantage` table by category (A3.3–A3.6). */
 export const STEP_KEYS = {

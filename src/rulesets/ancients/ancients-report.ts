@@ -126,7 +126,7 @@ function ancientsText(reading: AncientsReading, outcome: AncientsOutcome): strin
             const mods = r.test.modifiers.map(m => ` ${signed(m.value)} ${REASONS[m.reason]}`).join('');
             out.push(`  break test: ${r.test.dice.join('+')} = ${r.test.roll}${mods} → ${r.test.total} vs leadership ${r.test.needed}: ${r.result}`
                 + (r.tokensGained > 0 ? `; gains ${r.tokensGained} token${r.tokensGained === 1 ? '' : 's'}` : '')
-                + house([['break', 'dice'], ...r.test.modifiers.map(m => ['break', m.reason] as const)]));
+                + house([['break', 'd6'], ...r.test.modifiers.map(m => ['break', m.reason] as const)]));
         } else {
             out.push(`  untested`);
         }
