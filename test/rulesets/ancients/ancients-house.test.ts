@@ -211,11 +211,11 @@ describe('house blocks in an Ancients file', () => {
     });
 
     it('odds under the house rules: the hoplites\' expected unsaved hits are 10 · 1/3 · 1/3, and the note says why', async () => {
-        const { model } = await load(FILE.replace(/  dice [^\n]*\n/g, ''));
+        const { model } = await load(FILE.replace(/ {2}dice [^\n]*\n/g, ''));
         const odds = oddsForAction(model, model.actions[0]) as OddsReport;
         expect(odds.units.find(u => u.id === 'Greeks.Hoplites')!.expectedHits).toBeCloseTo(10 / 9, 12);
         expect(odds.notes).toContain('Under the house rules: save heavy 3.');
-        const seed = oddsForAction((await load(FILE.replace(/house \{[^}]*\}\n/, '').replace(/  dice [^\n]*\n/g, ''))).model, model.actions[0]) as OddsReport;
+        const seed = oddsForAction((await load(FILE.replace(/house \{[^}]*\}\n/, '').replace(/ {2}dice [^\n]*\n/g, ''))).model, model.actions[0]) as OddsReport;
         // With the seed's 4+: 10 · 1/3 · 1/2.
         expect(seed.units.find(u => u.id === 'Greeks.Hoplites')!.expectedHits).toBeCloseTo(10 / 6, 12);
         expect(seed.notes).toEqual([]);

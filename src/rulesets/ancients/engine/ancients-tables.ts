@@ -7,7 +7,7 @@ import { bandValue, type BandRow } from '../../../core/bands.js';
 import type { AncientsFormation, AncientsPosition, AncientsSize, AncientsType, AncientsWeight, TestModifier } from './ancients-engine.js';
 
 /** A7's modifiers, by the reason the breakdown names. */
-export type BreakModifiers = Readonly<Record<TestModifier['reason'], number>>;
+type BreakModifiers = Readonly<Record<TestModifier['reason'], number>>;
 
 export interface AncientsTables {
     /** A1.3: the dice a unit throws, by size. */
