@@ -85,6 +85,8 @@ export interface LeadershipRange {
     readonly min: number;
     /** The highest roll plus +1 for a first test (A7.2) and +1 for the winning side (A7.3). */
     readonly max: number;
+    /** Those two bonuses, as the file's house rules set them (a negative one counts 0). */
+    readonly bonuses: readonly [firstTest: number, winningSide: number];
 }
 
 /**
@@ -95,13 +97,14 @@ export function leadershipRange(model: ScenarioModel): LeadershipRange {
     const tables = tablesInTurn(model, undefined);
     const dice = breakDiceOf(model, tables);
     const bonus = (key: string) => Math.max(0, tables.word<number>('break', key) ?? 0);
-    return { dice, min: dice, max: 6 * dice + bonus('first-test') + bonus('winning-side') };
+    const bonuses = [bonus('first-test'), bonus('winning-side')] as const;
+    return { dice, min: dice, max: 6 * dice + bonuses[0] + bonuses[1], bonuses };
 }
 
 function leadershipProblem(value: number, range: LeadershipRange): string {
     const roll = range.dice === 1 ? `a d6 rolls 1–6` : `2d6 roll 2–12`;
     const why = value > range.max
-        ? `${roll}, and with +1 for a first test and +1 for the winning side the test scores at most ${range.max}`
+        ? `${roll}, and with +${range.bonuses[0]} for a first test and +${range.bonuses[1]} for the winning side the test scores at most ${range.max}`
         : `${roll}, so no test can score below ${range.min} before its modifiers`;
     return `A leadership of ${value} cannot be tested: ${why} (A7); write ${range.min} to ${range.max}.`;
 }

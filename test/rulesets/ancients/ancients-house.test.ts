@@ -246,7 +246,9 @@ house { break d6 1 }
 force G { unit U infantry { size small, skill 1, weight light, formation skirmish, leadership 9 } }
 `;
         const { diagnostics } = await load(text);
-        expect(diagnostics.filter(d => d.startsWith('ancients-leadership-range'))).toHaveLength(1);
+        expect(diagnostics).toEqual(['ancients-leadership-range: A leadership of 9 cannot be tested: a d6 rolls 1–6, and with +1 for a first test and +1 for the winning side the test scores at most 8 (A7); write 1 to 8.']);
+        const bigger = await load(text.replace('break d6 1', 'break d6 1, winning-side 3'));
+        expect(bigger.diagnostics).toEqual([]);
         expect((await load(text.replace('house { break d6 1 }\n', ''))).diagnostics).toEqual([]);
     });
 
