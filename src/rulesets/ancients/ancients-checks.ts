@@ -9,7 +9,7 @@ import {
     type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
+    ANCIENTS_FACTS, ANCIENTS_STATS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
     oneUnit, pairingStatements, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
@@ -18,6 +18,7 @@ import { diceFor, diceSplit, opponentsOf, type AncientsInput, type AncientsPosit
 import { enteredDiceSource } from '../../core/dice-source.js';
 import { walkDicePlan } from '../../core/dice-plan.js';
 import { Codes } from '../../core/codes.js';
+import { tablesFor } from '../../core/house-rules.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
 
@@ -235,6 +236,7 @@ function checkIdle(model: ScenarioModel, action: Action, sides: Sides, sideOf: R
 /** A2: a split names the unit's opponents and adds up to its dice; several opponents need one. */
 function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
     const pairings = input?.pairings ?? [];
+    const tables = ancientsTables(tablesFor(model, action));
     const splitOf = new Map<string, Split>();
     for (const s of action.statements.filter(isSplit)) {
         const unit = oneUnit(model, s.unit);
@@ -273,7 +275,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         }
         const fighter = input?.units.find(u => u.id === unit.id);
         if (fighter) {
-            const pool = diceFor(fighter, input!.firstTurn);
+            const pool = diceFor(fighter, input!.firstTurn, tables);
             const total = s.parts.reduce((x, p) => x + p.dice, 0);
             if (total !== pool) {
                 accept('error', `${unit.id} throws ${pool} dice (A1), but this split gives ${total}: make the parts add up to ${pool}.`,
@@ -287,7 +289,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
         if (opponents.length < 2 || splitOf.has(u.id)) continue;
         const second = pairingStatements(action).filter(r => [oneUnit(model, r.subject)?.id, oneUnit(model, r.object)?.id].includes(u.id))[1];
         if (!second) continue;
-        accept('error', `${u.id} fights ${opponents.join(' and ')}: write how it splits its ${diceFor(u, input.firstTurn)} dice, e.g. 'split ${u.id} ${Math.ceil(diceFor(u, input.firstTurn) / 2)} on ${opponents[0]}, ${Math.floor(diceFor(u, input.firstTurn) / 2)} on ${opponents[1]}' (A2).`,
+        accept('error', `${u.id} fights ${opponents.join(' and ')}: write how it splits its ${diceFor(u, input.firstTurn, tables)} dice, e.g. 'split ${u.id} ${Math.ceil(diceFor(u, input.firstTurn, tables) / 2)} on ${opponents[0]}, ${Math.floor(diceFor(u, input.firstTurn, tables) / 2)} on ${opponents[1]}' (A2).`,
             { node: second, property: oneUnit(model, second.subject)?.id === u.id ? 'subject' : 'object', code: AncientsCodes.splitMissing });
     }
 }
@@ -302,6 +304,7 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
 function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
     const lines = action.statements.filter(isDice);
     if (lines.length === 0) return;
+    const tables = ancientsTables(tablesFor(model, action));
     for (const seed of action.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }
@@ -347,12 +350,12 @@ function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | 
     if (!input || !readable) return;
     const due = new Map<string, number>();
     for (const u of input.units) {
-        const pool = diceSplit(input, u).reduce((x, p) => x + p.dice, 0);
+        const pool = diceSplit(input, u, tables).reduce((x, p) => x + p.dice, 0);
         due.set(`hit ${u.id}`, pool);
     }
     if (!countsMatch(action, byKey, due, 'hit', accept)) return;
     // Hits are complete: the dice plan says which saves and tests are due from them, then from the saves (no resolve).
-    const taken = walkDicePlan(ancientsDicePlan(input), enteredDiceSource(ancientsEnteredValues(model, action)));
+    const taken = walkDicePlan(ancientsDicePlan(input, tables), enteredDiceSource(ancientsEnteredValues(model, action)));
     const dueOf = (kind: string) => {
         const due = new Map(input.units.map(u => [`${kind} ${u.id}`, 0]));
         for (const t of taken) if (t.request.label === kind) due.set(`${kind} ${t.request.who[0]}`, t.request.count);

@@ -5,6 +5,7 @@
 import { buildAncientsInput, splitProblem } from './ancients-reader.js';
 import { effectiveStats } from '../../core/campaign-state.js';
 import { ancientsOdds } from './engine/ancients-odds.js';
+import { houseRows } from './ancients-house.js';
 import type { SideOdds, UnitOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
@@ -16,9 +17,9 @@ export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): Odd
     if ('problem' in reading) return reading;
     // A split that does not add up (say 2147483648 dice on one opponent) would size the hit laws
     // by the file's number: refuse it here as the resolver does.
-    const badSplit = splitProblem(reading.input);
+    const badSplit = splitProblem(reading.input, reading.tables);
     if (badSplit) return { problem: badSplit };
-    const odds = ancientsOdds(reading.input);
+    const odds = ancientsOdds(reading.input, reading.tables);
     const units = odds.units.map((u): UnitOdds => ({
         force: u.force, unit: u.unit, id: u.id, side: u.side,
         probabilities: { ...u.probabilities },
@@ -31,5 +32,8 @@ export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): Odd
         expectedHits: s.expectedHits, wins: s.wins
     }));
     const notes = reading.idle.length > 0 ? [`Not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}.`] : [];
+    // The odds are the house's, not the seed's: say which rows (docs/house-rules.md#ancients).
+    const house = houseRows(reading.inForce);
+    if (house.length > 0) notes.push(`Under the house rules: ${house.join('; ')}.`);
     return { firstTurn: reading.input.firstTurn, breakDice: reading.input.breakDice, tie: odds.tie, units, sides, notes };
 }

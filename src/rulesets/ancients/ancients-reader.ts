@@ -17,6 +17,8 @@ import { sideUnits } from '../../core/scenario.js';
 import { D6 } from '../../core/dice.js';
 import type { DiceRequest, EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, type ConditionalDice, type DicePlan } from '../../core/dice-plan.js';
+import { tablesFor, tablesInTurn, type TablesInForce } from '../../core/house-rules.js';
+import type { AncientsTables } from './engine/ancients-tables.js';
 
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
 export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
@@ -41,9 +43,41 @@ interface AncientsStats {
     move: number | undefined;
 }
 
-/** A7: how many d6 a break test throws: 2, or 1 with `option break-die d6`. */
-function breakDiceOf(model: ScenarioModel): 1 | 2 {
-    return model.options.get('break-die') === 'd6' ? 1 : 2;
+/**
+ * A7: how many d6 a break test throws: a house rule's `break d6`, else 1 with `option break-die d6`,
+ * else the seed's 2.
+ */
+function breakDiceOf(model: ScenarioModel, tables: TablesInForce): 1 | 2 {
+    const entry = tables.entryFor('break', BREAK_DICE);
+    if (entry?.node && (entry.value === 1 || entry.value === 2)) return entry.value;
+    if (model.options.get('break-die') === 'd6') return 1;
+    return entry?.value === 1 ? 1 : 2;
+}
+
+/** The key of the house `break` table that says how many d6 a break test throws (`dice` is a word of the language). */
+const BREAK_DICE = 'd6';
+
+/** The keys of the house `advantage` table by category (A3.3–A3.6). */
+export const STEP_KEYS = {
+    weight: ANCIENTS_WEIGHTS, type: ANCIENTS_TYPES, formation: ANCIENTS_FORMATIONS, position: ['front', 'flank', 'rear'] as const
+} as const;
+
+/** Ancients' engine tables in force for an action (or the file's, with none): the seed's, as the house rules change them. */
+export function ancientsTables(tables: TablesInForce): AncientsTables {
+    const num = (table: string, key: string) => tables.word<number>(table, key)!;
+    const byKey = <K extends string>(table: string, keys: readonly K[]) => Object.fromEntries(keys.map(k => [k, num(table, k)])) as Record<K, number>;
+    return {
+        dice: byKey('pool', ANCIENTS_SIZES),
+        firstTurn: byKey('first-turn', ['shock', 'defensive']),
+        toHit: tables.bands<number>('to-hit'),
+        save: byKey('save', ANCIENTS_WEIGHTS),
+        threshold: byKey('threshold', ANCIENTS_SIZES),
+        steps: {
+            weight: byKey('advantage', STEP_KEYS.weight), type: byKey('advantage', STEP_KEYS.type),
+            formation: byKey('advantage', STEP_KEYS.formation), position: byKey('advantage', STEP_KEYS.position)
+        },
+        breakTest: byKey('break', ['first-test', 'winning-side', 'extra-multiples', 'damage-tokens'])
+    };
 }
 
 /** The leadership scores a break test can meet (A7.1): what its dice roll, with its own modifiers. */
@@ -54,18 +88,26 @@ export interface LeadershipRange {
     readonly min: number;
     /** The highest roll plus +1 for a first test (A7.2) and +1 for the winning side (A7.3). */
     readonly max: number;
+    /** Those two bonuses, as the file's house rules set them (a negative one counts 0). */
+    readonly bonuses: readonly [firstTest: number, winningSide: number];
 }
 
-/** A7.1: the range of leadership a test can meet: 2d6 (or 1d6 with `option break-die d6`) +1 +1. */
+/**
+ * A7.1: the range of leadership a test can meet: 2d6 (or 1d6 with `option break-die d6`) +1 +1, under
+ * the file's house rules (a turn's own do not move it).
+ */
 export function leadershipRange(model: ScenarioModel): LeadershipRange {
-    const dice = breakDiceOf(model);
-    return { dice, min: dice, max: 6 * dice + 2 };
+    const tables = tablesInTurn(model, undefined);
+    const dice = breakDiceOf(model, tables);
+    const bonus = (key: string) => Math.max(0, tables.word<number>('break', key) ?? 0);
+    const bonuses = [bonus('first-test'), bonus('winning-side')] as const;
+    return { dice, min: dice, max: 6 * dice + bonuses[0] + bonuses[1], bonuses };
 }
 
 function leadershipProblem(value: number, range: LeadershipRange): string {
     const roll = range.dice === 1 ? `a d6 rolls 1–6` : `2d6 roll 2–12`;
     const why = value > range.max
-        ? `${roll}, and with +1 for a first test and +1 for the winning side the test scores at most ${range.max}`
+        ? `${roll}, and with +${range.bonuses[0]} for a first test and +${range.bonuses[1]} for the winning side the test scores at most ${range.max}`
         : `${roll}, so no test can score below ${range.min} before its modifiers`;
     return `A leadership of ${value} cannot be tested: ${why} (A7); write ${range.min} to ${range.max}.`;
 }
@@ -203,6 +245,10 @@ export type StatsAt = (unit: UnitModel) => ReadonlyMap<string, StatValue>;
 
 export interface AncientsReading {
     input: AncientsInput;
+    /** The tables in force for the action (the seed's, or as its house rules change them). */
+    tables: AncientsTables;
+    /** The same, with where each entry comes from (for the breakdown's house notes). */
+    inForce: TablesInForce;
     /** Units of the sides that are paired with nobody: they take no part. */
     idle: UnitModel[];
 }
@@ -212,12 +258,12 @@ export interface AncientsReading {
  * that is not its opponent — or undefined. Checked before any dice are thrown, so that a mistyped
  * `split X 1000000 on Y` never throws a million dice.
  */
-export function splitProblem(input: AncientsInput): string | undefined {
+export function splitProblem(input: AncientsInput, tables: AncientsTables): string | undefined {
     for (const split of input.splits) {
         const unit = input.units.find(u => u.id === split.unit);
         const opponents = opponentsOf(input, split.unit);
         if (!unit || split.parts.some(p => !opponents.includes(p.target))
-            || split.parts.reduce((x, p) => x + p.dice, 0) !== diceFor(unit, input.firstTurn)) {
+            || split.parts.reduce((x, p) => x + p.dice, 0) !== diceFor(unit, input.firstTurn, tables)) {
             return `The split of ${split.unit} does not match its dice or its opponents: run 'umpire check'.`;
         }
     }
@@ -259,12 +305,13 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
     if (pairings.some(p => sideOfUnit.get(p.a) === sideOfUnit.get(p.b))) {
         return { problem: `Engagement '${action.name}' pairs two units of one side: run 'umpire check'.` };
     }
+    const tables = tablesFor(model, action);
     const input: AncientsInput = {
         units, pairings, splits: readSplits(model, action),
         firstTurn: action.statements.some(s => isFlag(s) && s.name === 'first'),
-        breakDice: breakDiceOf(model)
+        breakDice: breakDiceOf(model, tables)
     };
-    return { input, idle };
+    return { input, idle, tables: ancientsTables(tables), inForce: tables };
 }
 
 /** The throw a dice line feeds (`hit`, `save`, `test`), or undefined for a label that is none of them. */
@@ -296,8 +343,8 @@ export function ancientsEnteredValues(model: ScenarioModel, action: Action): Arr
 /** The dice plan of an engagement as read with these stats, or undefined when it cannot be resolved as written. */
 export function ancientsActionDicePlan(model: ScenarioModel, action: Action, statsAt?: StatsAt): DicePlan | undefined {
     const reading = buildAncientsInput(model, action, statsAt);
-    if ('problem' in reading || splitProblem(reading.input)) return undefined;
-    return ancientsDicePlan(reading.input);
+    if ('problem' in reading || splitProblem(reading.input, reading.tables)) return undefined;
+    return ancientsDicePlan(reading.input, reading.tables);
 }
 
 /** A throw of `count` d6 by one unit. */
@@ -308,8 +355,8 @@ const d6By = (unitId: string, label: AncientsThrow, count: number): DiceRequest 
  * hit dice are fixed by the pools and splits (A1, A2); the saves, one per hit received (A5), and the
  * break tests, for a unit whose unsaved hits reach its threshold (A6, A7), follow from the dice before them.
  */
-export function ancientsDicePlan(input: AncientsInput): DicePlan {
-    const attacks = attackPlan(input).filter(a => a.dice > 0);
+export function ancientsDicePlan(input: AncientsInput, tables: AncientsTables): DicePlan {
+    const attacks = attackPlan(input, tables).filter(a => a.dice > 0);
     const aimedAt = (id: string) => attacks.filter(a => a.target === id).reduce((n, a) => n + a.dice, 0);
     const received = (earlier: ReadonlyArray<readonly number[]>) => {
         const hits = new Map<string, number>();
@@ -323,12 +370,12 @@ export function ancientsDicePlan(input: AncientsInput): DicePlan {
     };
     const tests: ConditionalDice = {
         kind: 'conditional', reason: `a unit whose unsaved hits reach its threshold takes a break test of ${input.breakDice}d6 (A6, A7)`,
-        upTo: input.units.filter(u => aimedAt(u.id) >= thresholdFor(u.size)).length * input.breakDice,
+        upTo: input.units.filter(u => aimedAt(u.id) >= thresholdFor(u.size, tables)).length * input.breakDice,
         requests(earlier) {
             const saving = received(earlier).filter(r => r.incoming > 0);
-            const saved = new Map(saving.map((r, i) => [r.unit.id, (earlier[attacks.length + i] ?? []).filter(v => v >= saveFor(r.unit.weight)).length]));
+            const saved = new Map(saving.map((r, i) => [r.unit.id, (earlier[attacks.length + i] ?? []).filter(v => v >= saveFor(r.unit.weight, tables)).length]));
             return received(earlier)
-                .filter(r => r.incoming - (saved.get(r.unit.id) ?? 0) >= thresholdFor(r.unit.size))
+                .filter(r => r.incoming - (saved.get(r.unit.id) ?? 0) >= thresholdFor(r.unit.size, tables))
                 .map(r => d6By(r.unit.id, 'test', input.breakDice));
         }
     };

@@ -2,11 +2,12 @@
  * Ancients as a rule set plugin: reads the melee, throws or takes the dice, and reports it in the
  * JSON of docs/json.md, the outcome block's lines, and lines an umpire can check by hand.
  */
-import { ancientsEnteredValues, buildAncientsInput, splitProblem, type StatsAt } from './ancients-reader.js';
+import { ancientsEnteredValues, buildAncientsInput, splitProblem, type AncientsReading, type StatsAt } from './ancients-reader.js';
+import { advantageUses, houseNote, type TableUse } from './ancients-house.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
 import { enteredDiceSource, seededDiceSource } from '../../core/dice-source.js';
 import {
-    DICE_BY_SIZE, resolveAncients, throwsFrom, type AdvantageStep, type AncientsDiceSource, type AncientsInput, type AncientsOutcome,
+    resolveAncients, throwsFrom, type AdvantageStep, type AncientsDiceSource, type AncientsOutcome,
     type AncientsUnitResult, type TestModifier
 } from './engine/ancients-engine.js';
 import { signedTypeset as signed } from '../../core/signed.js';
@@ -30,16 +31,16 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
     const reading = buildAncientsInput(model, action.node, statsAt);
     if ('problem' in reading) return reading;
     const { input } = reading;
-    const badSplit = splitProblem(input);
+    const badSplit = splitProblem(input, reading.tables);
     if (badSplit) return { problem: badSplit };
     let outcome: AncientsOutcome;
     let diceRecord: unknown;
     if (dice.kind === 'seed') {
-        outcome = resolveAncients(input, seededAncientsDice(dice.seed));
+        outcome = resolveAncients(input, seededAncientsDice(dice.seed), reading.tables);
         diceRecord = dice.seed;
     } else {
         const entered = enteredDiceSource(ancientsEnteredValues(model, action.node));
-        outcome = resolveAncients(input, throwsFrom(entered));
+        outcome = resolveAncients(input, throwsFrom(entered), reading.tables);
         const short = entered.taken.filter(t => t.values.length < t.request.count).map(t => `${t.request.label} ${t.request.who[0]}`);
         if (short.length > 0) {
             return { problem: `Engagement '${action.node.name}' is short of entered dice (${short.join(', ')}): run 'umpire check'.` };
@@ -56,7 +57,7 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
             units: outcome.units.map(unitJson)
         },
         lines: outcome.units.map(outcomeLine),
-        text: [...ancientsText(input, outcome), ...(reading.idle.length > 0 ? [`not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}`] : [])]
+        text: [...ancientsText(reading, outcome), ...(reading.idle.length > 0 ? [`not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}`] : [])]
     };
 }
 
@@ -100,23 +101,32 @@ function stepsText(steps: readonly AdvantageStep[]): string {
     return parts.length > 0 ? parts.join(', ') : 'even';
 }
 
-/** Unit by unit: the pool and its split, each throw at its to-hit; then saves, test and result. */
-function ancientsText(input: AncientsInput, outcome: AncientsOutcome): string[] {
+/**
+ * Unit by unit: the pool and its split, each throw at its to-hit; then saves, test and result. A line
+ * that read a house rule's entry ends with it (`(house: save heavy 3)`).
+ */
+function ancientsText(reading: AncientsReading, outcome: AncientsOutcome): string[] {
+    const { input, tables } = reading;
+    const house = (uses: readonly TableUse[]) => houseNote(reading.inForce, uses);
     const out: string[] = [];
     const byId = new Map(input.units.map(u => [u.id, u]));
     for (const r of outcome.units) {
         const u = byId.get(r.id)!;
-        const extra = r.dice > DICE_BY_SIZE[u.size] ? ` (+${r.dice - DICE_BY_SIZE[u.size]} ${u.shock ? 'shock' : 'defensive'}, first turn)` : '';
-        out.push(`${r.id}: ${u.size}, ${r.dice} dice${extra}`);
+        const bonus = u.shock ? 'shock' : 'defensive';
+        const extra = r.dice > tables.dice[u.size] ? ` (+${r.dice - tables.dice[u.size]} ${bonus}, first turn)` : '';
+        out.push(`${r.id}: ${u.size}, ${r.dice} dice${extra}${house([['pool', u.size], ...(extra ? [['first-turn', bonus] as const] : [])])}`);
         for (const a of r.attacks) {
-            out.push(`  → ${a.target}: ${a.dice} at ${a.toHit}+ (advantage ${signed(a.advantage)}: ${stepsText(a.steps)}): ${a.rolls.join(' ') || '—'} = ${a.hits} hit${a.hits === 1 ? '' : 's'}`);
+            out.push(`  → ${a.target}: ${a.dice} at ${a.toHit}+ (advantage ${signed(a.advantage)}: ${stepsText(a.steps)}): ${a.rolls.join(' ') || '—'} = ${a.hits} hit${a.hits === 1 ? '' : 's'}`
+                + house([['to-hit', a.advantage], ...advantageUses(input, u, byId.get(a.target)!)]));
         }
         const saves = r.hitsReceived > 0 ? `saves on ${r.saveOn}+: ${r.saveRolls.join(' ')} = ${r.saved} saved` : 'no saves to make';
-        out.push(`  ${r.hitsReceived} hit${r.hitsReceived === 1 ? '' : 's'} received, ${saves}, ${r.hits} unsaved (threshold ${r.threshold})`);
+        out.push(`  ${r.hitsReceived} hit${r.hitsReceived === 1 ? '' : 's'} received, ${saves}, ${r.hits} unsaved (threshold ${r.threshold})`
+            + house([...(r.hitsReceived > 0 ? [['save', u.weight] as const] : []), ['threshold', u.size]]));
         if (r.test) {
             const mods = r.test.modifiers.map(m => ` ${signed(m.value)} ${REASONS[m.reason]}`).join('');
             out.push(`  break test: ${r.test.dice.join('+')} = ${r.test.roll}${mods} → ${r.test.total} vs leadership ${r.test.needed}: ${r.result}`
-                + (r.tokensGained > 0 ? `; gains ${r.tokensGained} token${r.tokensGained === 1 ? '' : 's'}` : ''));
+                + (r.tokensGained > 0 ? `; gains ${r.tokensGained} token${r.tokensGained === 1 ? '' : 's'}` : '')
+                + house([['break', 'd6'], ...r.test.modifiers.map(m => ['break', m.reason] as const)]));
         } else {
             out.push(`  untested`);
         }

@@ -11,6 +11,7 @@ import { ancientsOddsBody } from './ancients-odds-report.js';
 import { ancientsActionDicePlan, ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
 import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
+import { ANCIENTS_TABLES, AncientsHouseCodes, checkAncientsTables } from './ancients-house.js';
 
 export const ancientsRuleset: Ruleset = {
     id: 'ancients',
@@ -46,7 +47,9 @@ export const ancientsRuleset: Ruleset = {
     },
     // A7, A8: damage tokens and the first break test carry on; a destroyed unit is gone.
     campaign: { columns: ['tokens', 'tested'], outResults: { destroyed: 'destroyed' } },
-    codes: AncientsCodes,
+    codes: { ...AncientsCodes, ...AncientsHouseCodes },
+    tables: ANCIENTS_TABLES,
+    checkTables: checkAncientsTables,
     fixes: {
         [AncientsCodes.statValue]: 'stat-value',
         [AncientsCodes.statUnknown]: 'respell-stat',

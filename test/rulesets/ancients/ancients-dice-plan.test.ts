@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { resolveAncients, throwsFrom, type AncientsInput, type AncientsPosition, type AncientsUnit } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 import { ancientsDicePlan } from '../../../src/rulesets/ancients/ancients-reader.js';
+import { ANCIENTS_SEED_TABLES } from '../../../src/rulesets/ancients/engine/ancients-tables.js';
 import { seededDiceSource } from '../../../src/core/dice-source.js';
 import { fixedDiceCount, mostDiceCount, walkDicePlan } from '../../../src/core/dice-plan.js';
 
@@ -41,7 +42,7 @@ describe('Ancients dice plan', () => {
         fc.assert(fc.property(meleeArb, fc.integer({ min: 0, max: 0xffffffff }), (input, seed) => {
             const resolving = seededDiceSource(seed);
             const outcome = resolveAncients(input, throwsFrom(resolving));
-            const plan = ancientsDicePlan(input);
+            const plan = ancientsDicePlan(input, ANCIENTS_SEED_TABLES);
             const walked = walkDicePlan(plan, seededDiceSource(seed));
             expect(requests(walked)).toEqual(requests(resolving.taken));
             // The fixed dice are the hit dice: every pool thrown whatever the dice show.

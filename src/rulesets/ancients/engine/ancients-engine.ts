@@ -9,9 +9,14 @@
  * Pure: the dice come from an `AncientsDiceSource`, called in one fixed order (see `resolveAncients`),
  * so that seeded dice, dice entered from the table, and a test's enumerated roll vectors all go
  * through the same code. The stage functions are exported for the odds engine.
+ *
+ * Every number the seed prints (dice by size, to-hit by Advantage, saves, thresholds, steps, break-test
+ * modifiers) comes from an `AncientsTables` (engine/ancients-tables.ts): the seed's by default, or the
+ * file's house rules (docs/house-rules.md#ancients).
  */
 import { D6 } from '../../../core/dice.js';
 import type { DiceSource } from '../../../core/dice-source.js';
+import { ANCIENTS_SEED_TABLES, toHitAt, type AncientsTables } from './ancients-tables.js';
 
 export type AncientsSize = 'huge' | 'large' | 'medium' | 'small';
 export type AncientsWeight = 'heavy' | 'medium' | 'light';
@@ -27,20 +32,6 @@ export const ANCIENTS_TYPES: readonly AncientsType[] = ['cavalry', 'infantry'];
 export const ANCIENTS_FORMATIONS: readonly AncientsFormation[] = ['formed', 'warband', 'skirmish'];
 /** The labels in the order an umpire reads them (docs/rules/ancients.md#labels). */
 export const ANCIENTS_RESULTS: readonly AncientsResult[] = ['untested', 'holds', 'gives-ground', 'destroyed'];
-
-/** A1: dice by size. */
-export const DICE_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 12, large: 10, medium: 8, small: 6 };
-/** A1: extra dice of a shock or defensive unit on the first turn of a new combat. */
-const FIRST_TURN_BONUS = 2;
-/** A6: hit threshold by size. */
-const THRESHOLD_BY_SIZE: Readonly<Record<AncientsSize, number>> = { huge: 5, large: 4, medium: 3, small: 2 };
-/** A5: the save needed by weight. */
-const SAVE_BY_WEIGHT: Readonly<Record<AncientsWeight, number>> = { heavy: 4, medium: 5, light: 6 };
-/** A3: Advantage steps per category. */
-const WEIGHT_STEPS: Readonly<Record<AncientsWeight, number>> = { heavy: 2, medium: 1, light: 0 };
-const TYPE_STEPS: Readonly<Record<AncientsType, number>> = { cavalry: 1, infantry: 0 };
-const FORMATION_STEPS: Readonly<Record<AncientsFormation, number>> = { formed: 2, warband: 1, skirmish: 0 };
-const POSITION_STEPS: Readonly<Record<AncientsPosition, number>> = { rear: 2, flank: 1, front: 0 };
 
 /** One unit as the melee sees it: its stats (grade and own, merged) and this engagement's facts. */
 export interface AncientsUnit {
@@ -203,9 +194,10 @@ export interface AncientsOutcome {
 }
 
 /** A1: the pool of a unit. */
-export function diceFor(unit: Pick<AncientsUnit, 'size' | 'shock' | 'defensive' | 'charged'>, firstTurn: boolean): number {
-    const bonus = firstTurn && ((unit.shock && unit.charged) || (unit.defensive && !unit.charged));
-    return DICE_BY_SIZE[unit.size] + (bonus ? FIRST_TURN_BONUS : 0);
+export function diceFor(unit: Pick<AncientsUnit, 'size' | 'shock' | 'defensive' | 'charged'>, firstTurn: boolean, tables: AncientsTables = ANCIENTS_SEED_TABLES): number {
+    const shock = firstTurn && unit.shock && unit.charged;
+    const defensive = firstTurn && unit.defensive && !unit.charged;
+    return tables.dice[unit.size] + (shock ? tables.firstTurn.shock : defensive ? tables.firstTurn.defensive : 0);
 }
 
 /** The opponents of a unit, in the order the pairings are written. */
@@ -231,56 +223,57 @@ function positionOf(input: Pick<AncientsInput, 'pairings'>, unit: string, other:
  * A2: the dice a unit throws at each opponent — all at the only one, or as its split says (in the
  * split's order; opponents the split leaves out get none).
  */
-export function diceSplit(input: AncientsInput, unit: AncientsUnit): Array<{ target: string, dice: number }> {
+export function diceSplit(input: AncientsInput, unit: AncientsUnit, tables: AncientsTables = ANCIENTS_SEED_TABLES): Array<{ target: string, dice: number }> {
     const opponents = opponentsOf(input, unit.id);
     const split = input.splits.find(s => s.unit === unit.id);
     if (split) return split.parts.map(p => ({ target: p.target, dice: p.dice }));
     if (opponents.length === 0) return [];
-    return [{ target: opponents[0], dice: diceFor(unit, input.firstTurn) }];
+    return [{ target: opponents[0], dice: diceFor(unit, input.firstTurn, tables) }];
 }
 
 /** A3: each category's steps for `unit` against `target`, and the net (its steps − the target's). */
-export function advantage(unit: AncientsUnit, target: AncientsUnit, unitPosition: AncientsPosition, targetPosition: AncientsPosition): { net: number, steps: AdvantageStep[] } {
+export function advantage(unit: AncientsUnit, target: AncientsUnit, unitPosition: AncientsPosition, targetPosition: AncientsPosition,
+    tables: AncientsTables = ANCIENTS_SEED_TABLES): { net: number, steps: AdvantageStep[] } {
+    const s = tables.steps;
     const steps: AdvantageStep[] = [
         { category: 'skill', mine: unit.skill, theirs: target.skill },
-        { category: 'weight', mine: WEIGHT_STEPS[unit.weight], theirs: WEIGHT_STEPS[target.weight] },
-        { category: 'type', mine: TYPE_STEPS[unit.type], theirs: TYPE_STEPS[target.type] },
-        { category: 'formation', mine: FORMATION_STEPS[unit.formation], theirs: FORMATION_STEPS[target.formation] },
-        { category: 'position', mine: POSITION_STEPS[unitPosition], theirs: POSITION_STEPS[targetPosition] }
+        { category: 'weight', mine: s.weight[unit.weight], theirs: s.weight[target.weight] },
+        { category: 'type', mine: s.type[unit.type], theirs: s.type[target.type] },
+        { category: 'formation', mine: s.formation[unit.formation], theirs: s.formation[target.formation] },
+        { category: 'position', mine: s.position[unitPosition], theirs: s.position[targetPosition] }
     ];
     return { net: steps.reduce((sum, s) => sum + s.mine - s.theirs, 0), steps };
 }
 
 /**
  * A4: the score a unit needs to hit, given its net Advantage over the unit it throws at. The side
- * with one net point hits on 3+; with two or more it hits on 3+ and its opponent on 5+.
+ * with one net point hits on 3+; with two or more it hits on 3+ and its opponent on 5+ (the seed's
+ * `to-hit` table; a house rule may move its bands).
  */
-export function toHitFor(net: number): number {
-    if (net >= 1) return 3;
-    if (net <= -2) return 5;
-    return 4;
+export function toHitFor(net: number, tables: AncientsTables = ANCIENTS_SEED_TABLES): number {
+    return toHitAt(tables, net);
 }
 
 /** A5. */
-export function saveFor(weight: AncientsWeight): number {
-    return SAVE_BY_WEIGHT[weight];
+export function saveFor(weight: AncientsWeight, tables: AncientsTables = ANCIENTS_SEED_TABLES): number {
+    return tables.save[weight];
 }
 
 /** A6. */
-export function thresholdFor(size: AncientsSize): number {
-    return THRESHOLD_BY_SIZE[size];
+export function thresholdFor(size: AncientsSize, tables: AncientsTables = ANCIENTS_SEED_TABLES): number {
+    return tables.threshold[size];
 }
 
 /** Every directed attack of the engagement, attackers' units first, each in its split's order. */
-export function attackPlan(input: AncientsInput): AncientsAttack[] {
+export function attackPlan(input: AncientsInput, tables: AncientsTables = ANCIENTS_SEED_TABLES): AncientsAttack[] {
     const byId = new Map(input.units.map(u => [u.id, u]));
     const plan: AncientsAttack[] = [];
     for (const unit of input.units) {
-        for (const part of diceSplit(input, unit)) {
+        for (const part of diceSplit(input, unit, tables)) {
             const target = byId.get(part.target);
             if (!target) continue;
-            const adv = advantage(unit, target, positionOf(input, unit.id, target.id), positionOf(input, target.id, unit.id));
-            plan.push({ attacker: unit.id, target: target.id, dice: part.dice, advantage: adv.net, steps: adv.steps, toHit: toHitFor(adv.net) });
+            const adv = advantage(unit, target, positionOf(input, unit.id, target.id), positionOf(input, target.id, unit.id), tables);
+            plan.push({ attacker: unit.id, target: target.id, dice: part.dice, advantage: adv.net, steps: adv.steps, toHit: toHitFor(adv.net, tables) });
         }
     }
     return plan;
@@ -293,15 +286,19 @@ function winningSide(sideHits: Readonly<Record<AncientsSide, number>>): Ancients
     return null;
 }
 
-/** A7: the modifiers of a unit's break test, only those that apply. */
-export function testModifiers(unit: Pick<AncientsUnit, 'tested' | 'tokens' | 'side'>, hits: number, threshold: number, winner: AncientsSide | null): TestModifier[] {
-    const mods: TestModifier[] = [];
-    if (!unit.tested) mods.push({ reason: 'first-test', value: +1 });
-    if (winner === unit.side) mods.push({ reason: 'winning-side', value: +1 });
+/** A7: the modifiers of a unit's break test, only those that apply (a house rule's 0 applies none). */
+export function testModifiers(unit: Pick<AncientsUnit, 'tested' | 'tokens' | 'side'>, hits: number, threshold: number, winner: AncientsSide | null,
+    tables: AncientsTables = ANCIENTS_SEED_TABLES): TestModifier[] {
+    const per = tables.breakTest;
     const extra = Math.floor(hits / threshold) - 1;
-    if (extra > 0) mods.push({ reason: 'extra-multiples', value: -extra });
-    if (unit.tokens > 0) mods.push({ reason: 'damage-tokens', value: -unit.tokens });
-    return mods;
+    const mods: TestModifier[] = [
+        { reason: 'first-test', value: unit.tested ? 0 : per['first-test'] },
+        { reason: 'winning-side', value: winner === unit.side ? per['winning-side'] : 0 },
+        { reason: 'extra-multiples', value: extra > 0 ? extra * per['extra-multiples'] : 0 },
+        { reason: 'damage-tokens', value: unit.tokens > 0 ? unit.tokens * per['damage-tokens'] : 0 }
+    ];
+    // `+ 0` turns a −0 (no multiple at a negative rate) into 0.
+    return mods.filter(m => m.value !== 0).map(m => ({ reason: m.reason, value: m.value + 0 }));
 }
 
 /** A7: below leadership destroyed, equal gives ground, above holds. */
@@ -325,8 +322,8 @@ const countAtLeast = (rolls: readonly number[], score: number) => rolls.filter(r
  * 2. saves: each unit in engagement order, one die per hit received (hits in the order thrown above);
  * 3. break tests: each unit that reached its threshold, in engagement order, 2d6 (or 1d6).
  */
-export function resolveAncients(input: AncientsInput, source: AncientsDiceSource): AncientsOutcome {
-    const attacks: AttackResult[] = attackPlan(input).map(a => {
+export function resolveAncients(input: AncientsInput, source: AncientsDiceSource, tables: AncientsTables = ANCIENTS_SEED_TABLES): AncientsOutcome {
+    const attacks: AttackResult[] = attackPlan(input, tables).map(a => {
         const rolls = a.dice > 0 ? source.roll('hit', a.attacker, a.dice) : [];
         return { ...a, rolls, hits: countAtLeast(rolls, a.toHit) };
     });
@@ -334,7 +331,7 @@ export function resolveAncients(input: AncientsInput, source: AncientsDiceSource
     for (const a of attacks) received.set(a.target, (received.get(a.target) ?? 0) + a.hits);
     const saving = input.units.map(u => {
         const incoming = received.get(u.id) ?? 0;
-        const saveOn = saveFor(u.weight);
+        const saveOn = saveFor(u.weight, tables);
         const rolls = incoming > 0 ? source.roll('save', u.id, incoming) : [];
         const saved = countAtLeast(rolls, saveOn);
         return { unit: u, incoming, saveOn, rolls, saved, hits: incoming - saved };
@@ -343,11 +340,11 @@ export function resolveAncients(input: AncientsInput, source: AncientsDiceSource
     for (const s of saving) sideHits[s.unit.side] += s.hits;
     const winner = winningSide(sideHits);
     const tested = saving.map(s => {
-        const threshold = thresholdFor(s.unit.size);
+        const threshold = thresholdFor(s.unit.size, tables);
         if (s.hits < threshold) return { ...s, threshold, test: null, result: 'untested' as AncientsResult };
         const dice = source.roll('test', s.unit.id, input.breakDice);
         const roll = dice.reduce((x, y) => x + y, 0);
-        const modifiers = testModifiers(s.unit, s.hits, threshold, winner);
+        const modifiers = testModifiers(s.unit, s.hits, threshold, winner, tables);
         const total = roll + modifiers.reduce((x, m) => x + m.value, 0);
         const test: BreakTest = { dice, roll, modifiers, total, needed: s.unit.leadership };
         return { ...s, threshold, test, result: testResult(total, s.unit.leadership) };
@@ -358,7 +355,7 @@ export function resolveAncients(input: AncientsInput, source: AncientsDiceSource
         const own = attacks.filter(a => a.attacker === u.id);
         return {
             id: u.id, force: u.force, unit: u.unit, side: u.side,
-            dice: diceFor(u, input.firstTurn), attacks: own, hitsScored: own.reduce((x, a) => x + a.hits, 0),
+            dice: diceFor(u, input.firstTurn, tables), attacks: own, hitsScored: own.reduce((x, a) => x + a.hits, 0),
             hitsReceived: t.incoming, saveOn: t.saveOn, saveRolls: t.rolls, saved: t.saved, hits: t.hits,
             threshold: t.threshold, tested: t.test !== null, test: t.test, result: t.result,
             tokensGained: tokensGainedFor(t.result, t.hits, t.threshold),

@@ -9,11 +9,13 @@
  * each count h of its own hits, the chance its side wins is P(h + rest of its side < other side),
  * from the convolution of its side's other units and the other side's total. The break test
  * (2d6 or 1d6 plus modifiers against leadership) is then read off for "wins" and "does not win".
+ * Every number of the rules comes from the tables in force (engine/ancients-tables.ts), as in the resolver.
  */
 import {
     ANCIENTS_RESULTS, attackPlan, saveFor, testModifiers, testResult, thresholdFor,
     type AncientsInput, type AncientsResult, type AncientsSide, type AncientsUnit
 } from './ancients-engine.js';
+import { ANCIENTS_SEED_TABLES, type AncientsTables } from './ancients-tables.js';
 
 type AncientsLabelOdds = Record<AncientsResult, number>;
 
@@ -100,8 +102,8 @@ function testRollLaw(dice: 1 | 2): Float64Array {
 }
 
 /** P(each result) of a break test with h hits, when the unit's side does (`wins`) or does not win. */
-function testOdds(unit: AncientsUnit, h: number, threshold: number, wins: boolean, roll: Float64Array): Float64Array {
-    const mod = testModifiers(unit, h, threshold, wins ? unit.side : null).reduce((s, m) => s + m.value, 0);
+function testOdds(unit: AncientsUnit, h: number, threshold: number, wins: boolean, roll: Float64Array, tables: AncientsTables): Float64Array {
+    const mod = testModifiers(unit, h, threshold, wins ? unit.side : null, tables).reduce((s, m) => s + m.value, 0);
     const out = new Float64Array(ANCIENTS_RESULTS.length);
     for (let r = 0; r < roll.length; r++) {
         if (roll[r] > 0) out[ANCIENTS_RESULTS.indexOf(testResult(r + mod, unit.leadership))] += roll[r];
@@ -110,13 +112,13 @@ function testOdds(unit: AncientsUnit, h: number, threshold: number, wins: boolea
 }
 
 /** Each unit's law of unsaved hits taken (independent across units). */
-function hitLaws(input: AncientsInput): Map<string, Float64Array> {
+function hitLaws(input: AncientsInput, tables: AncientsTables): Map<string, Float64Array> {
     const byId = new Map(input.units.map(u => [u.id, u]));
     const laws = new Map<string, Float64Array>(input.units.map(u => [u.id, Float64Array.of(1)]));
-    for (const a of attackPlan(input)) {
+    for (const a of attackPlan(input, tables)) {
         const target = byId.get(a.target);
         if (!target || a.dice <= 0) continue;
-        laws.set(a.target, convolve(laws.get(a.target)!, unsavedHits(a.dice, a.toHit, saveFor(target.weight))));
+        laws.set(a.target, convolve(laws.get(a.target)!, unsavedHits(a.dice, a.toHit, saveFor(target.weight, tables))));
     }
     return laws;
 }
@@ -143,8 +145,8 @@ function strictlyAbove(law: Float64Array): (t: number) => number {
 
 const record = (v: ArrayLike<number>) => Object.fromEntries(ANCIENTS_RESULTS.map((l, i) => [l, v[i]])) as AncientsLabelOdds;
 
-export function ancientsOdds(input: AncientsInput): AncientsOdds {
-    const laws = hitLaws(input);
+export function ancientsOdds(input: AncientsInput, tables: AncientsTables = ANCIENTS_SEED_TABLES): AncientsOdds {
+    const laws = hitLaws(input, tables);
     const roll = testRollLaw(input.breakDice);
     const sides: AncientsSide[] = ['attacker', 'defender'];
     const members = (s: AncientsSide) => input.units.filter(u => u.side === s);
@@ -158,13 +160,13 @@ export function ancientsOdds(input: AncientsInput): AncientsOdds {
         const above = otherAbove.get(side)!;
         list.forEach((u, i) => {
             const hits = laws.get(u.id)!;
-            const threshold = thresholdFor(u.size);
+            const threshold = thresholdFor(u.size, tables);
             const probs = new Float64Array(ANCIENTS_RESULTS.length);
             const win: Float64Array[] = [], lose: Float64Array[] = [];
             let tokens = 0;
             for (let h = 0; h < hits.length; h++) {
-                win.push(h < threshold ? untested() : testOdds(u, h, threshold, true, roll));
-                lose.push(h < threshold ? untested() : testOdds(u, h, threshold, false, roll));
+                win.push(h < threshold ? untested() : testOdds(u, h, threshold, true, roll, tables));
+                lose.push(h < threshold ? untested() : testOdds(u, h, threshold, false, roll, tables));
                 if (hits[h] === 0) continue;
                 // P(its side wins | it took h) = P(h + the rest of its side < the other side).
                 let pWin = 0;

@@ -9,6 +9,7 @@
  * The mean is taken from that distribution (Σ k · P(k)) and reduced, then printed the way the seed's
  * spreadsheet printed it (see `formatLikeSeed`).
  */
+import { ANCIENTS_SEED_TABLES, poolSizes } from './ancients-tables.js';
 
 /** A fraction in lowest terms (den > 0). BigInt so that 36^n never loses a digit. */
 export interface Rational {
@@ -20,8 +21,8 @@ export interface Rational {
 export const TO_HIT_ROWS: readonly number[] = [6, 5, 4, 3, 2];
 /** The table's columns: no save (null), then the save needed. */
 export const SAVE_COLUMNS: ReadonlyArray<number | null> = [null, 6, 5, 4, 3, 2];
-/** The dice counts the seed prints (A1's pools, 6 to 14). */
-export const SEED_DICE: readonly number[] = [14, 12, 10, 8, 6];
+/** The dice counts the seed prints: A1's pools, with and without the first-turn bonus (14, 12, 10, 8, 6). */
+export const SEED_DICE: readonly number[] = poolSizes(ANCIENTS_SEED_TABLES);
 /** The largest pool the table command accepts: 36^n stays a manageable BigInt. */
 export const MAX_TABLE_DICE = 200;
 
