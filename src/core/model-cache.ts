@@ -5,10 +5,10 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Scenario } from '../language/generated/ast.js';
+import type { Action, Scenario } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
-import { buildScenario, type ScenarioModel } from './scenario.js';
+import { buildScenario, type ActionModel, type ScenarioModel } from './scenario.js';
 
 export interface ModelContext {
     readonly rulesets: RulesetRegistry;
@@ -45,4 +45,16 @@ export function modelOf(node: AstNode): ScenarioModel {
         models.set(root, model);
     }
     return model;
+}
+
+const actionIndexes = new WeakMap<ScenarioModel, Map<Action, ActionModel>>();
+
+/** The model of an action node, found without a scan (a scan per action made checking quadratic). */
+export function actionModelOf(model: ScenarioModel, action: Action): ActionModel | undefined {
+    let index = actionIndexes.get(model);
+    if (!index) {
+        index = new Map(model.actions.map(a => [a.node, a]));
+        actionIndexes.set(model, index);
+    }
+    return index.get(action);
 }

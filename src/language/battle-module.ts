@@ -4,7 +4,8 @@ import {
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
 } from 'langium/lsp';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
-import { BattleScopeProvider } from './battle-scope.js';
+import { BattleScopeComputation, BattleScopeProvider } from './battle-scope.js';
+import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
 import { BattleFormatter } from './lsp/formatter.js';
@@ -38,7 +39,8 @@ export type BattleServices = LangiumServices & BattleAddedServices;
 /** Wires the language's own services into Langium's by dependency injection. */
 const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
     references: {
-        ScopeProvider: (services) => new BattleScopeProvider(services)
+        ScopeProvider: (services) => new BattleScopeProvider(services),
+        ScopeComputation: (services) => new BattleScopeComputation(services)
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
@@ -69,6 +71,8 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
 const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
         LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets),
+        // A new edit cancels the build in progress, unless the editor has waited too long for diagnostics.
+        WorkspaceLock: () => new BattleWorkspaceLock(),
         // Settings are `umpire.*` (package.json), not a section named after the language.
         ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
     },

@@ -1,4 +1,7 @@
-import { AstUtils, DocumentCache, MapScope, EMPTY_SCOPE, type AstNodeDescription, type LangiumCoreServices, type ReferenceInfo, type Scope, type ScopeProvider, type AstNodeDescriptionProvider } from 'langium';
+import {
+    AstUtils, CstUtils, DefaultScopeComputation, DocumentCache, MapScope, MultiMap, EMPTY_SCOPE,
+    type AstNode, type AstNodeDescription, type AstNodeLocator, type LangiumCoreServices, type LangiumDocument, type LocalSymbols, type NameProvider, type ReferenceInfo, type Scope, type ScopeProvider, type URI
+} from 'langium';
 import { isForce, isGrade, isModifier, isScenario, isTarget, type Force, type Scenario } from './generated/ast.js';
 
 /**
@@ -7,12 +10,14 @@ import { isForce, isGrade, isModifier, isScenario, isTarget, type Force, type Sc
  * provider's linear scopes make linking quadratic on large files: see docs/limits.md#linking).
  */
 export class BattleScopeProvider implements ScopeProvider {
-    private readonly descriptions: AstNodeDescriptionProvider;
+    private readonly locator: AstNodeLocator;
+    private readonly nameProvider: NameProvider;
     private readonly topLevel: DocumentCache<string, Scope>;
     private readonly unitScopes: DocumentCache<Force, Scope>;
 
     constructor(services: LangiumCoreServices) {
-        this.descriptions = services.workspace.AstNodeDescriptionProvider;
+        this.locator = services.workspace.AstNodeLocator;
+        this.nameProvider = services.references.NameProvider;
         this.topLevel = new DocumentCache(services.shared);
         this.unitScopes = new DocumentCache(services.shared);
     }
@@ -26,11 +31,27 @@ export class BattleScopeProvider implements ScopeProvider {
             // `.Unit` with no force before it (a half-typed line) names no force.
             const force = container.force?.ref;
             if (!force) return EMPTY_SCOPE;
-            return this.unitScopes.get(document.uri, force, () => this.scopeOf(force.units));
+            return this.unitScopes.get(document.uri, force, () => this.scopeOf(force.units, document.uri));
         }
         const type = context.reference.$refText !== undefined ? this.referenceType(context) : undefined;
         if (!type) return EMPTY_SCOPE;
-        return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type)));
+        return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type), document.uri));
+    }
+
+    /**
+     * What Langium's description provider makes, with the path and text segments computed when first
+     * read: linking needs only the node and its name, and computing a path and a range for every
+     * declaration of a 50,000-line file was a visible part of each build (docs/performance.md).
+     */
+    private describe(node: AstNode, name: string, documentUri: URI): AstNodeDescription {
+        const locator = this.locator, names = this.nameProvider;
+        let path: string | undefined, nameSegment: AstNodeDescription['nameSegment'], selectionSegment: AstNodeDescription['selectionSegment'];
+        return {
+            node, name, type: node.$type, documentUri,
+            get path() { return path ??= locator.getAstNodePath(node); },
+            get nameSegment() { return nameSegment ??= CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
+            get selectionSegment() { return selectionSegment ??= CstUtils.toDocumentSegment(node.$cstNode); }
+        };
     }
 
     private referenceType(context: ReferenceInfo): string | undefined {
@@ -40,10 +61,10 @@ export class BattleScopeProvider implements ScopeProvider {
         return undefined;
     }
 
-    private scopeOf(nodes: Iterable<{ name: string } & import('langium').AstNode>): Scope {
+    private scopeOf(nodes: Iterable<{ name: string } & AstNode>, uri: URI): Scope {
         const descriptions: AstNodeDescription[] = [];
         for (const node of nodes) {
-            if (node.name) descriptions.push(this.descriptions.createDescription(node, node.name));
+            if (node.name) descriptions.push(this.describe(node, node.name, uri));
         }
         // The first declaration wins; duplicates are reported by the validator.
         return new MapScope(descriptions.reverse());
@@ -56,5 +77,16 @@ function elementsOf(root: Scenario, type: string) {
         case 'Grade': return root.elements.filter(isGrade);
         case 'Modifier': return root.elements.filter(isModifier);
         default: return [];
+    }
+}
+
+/**
+ * Names are found by BattleScopeProvider's own hashed scopes, never through Langium's local symbols:
+ * collecting a description of every named node (each unit of each force) on every build was 9% of
+ * an edit's time in a 10,000-line file (docs/performance.md), for a table nothing read.
+ */
+export class BattleScopeComputation extends DefaultScopeComputation {
+    override async collectLocalSymbols(_document: LangiumDocument): Promise<LocalSymbols> {
+        return new MultiMap<AstNode, AstNodeDescription>();
     }
 }
