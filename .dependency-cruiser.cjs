@@ -4,7 +4,7 @@
  * paths relative to the project, so nested folders are caught (src/rulesets/x/engine/…).
  */
 /* eslint-env node */
-const PURE = '^src/(core/(dice|distributions|limits|signed|spelling|command-error)\\.ts$|rulesets/[^/]+/engine/)';
+const PURE = '^src/(core/(bands|dice|dice-source|dice-plan|distributions|limits|signed|spelling|command-error)\.ts$|rulesets/[^/]+/engine/)';
 const NODE_BUILTINS = ['core'];
 
 module.exports = {

@@ -3,17 +3,39 @@
 // language server (a web worker) and the client for the web extension for the browser.
 // Langium is ESM-only; VS Code loads desktop extensions as CommonJS, so those bundles are emitted as .cjs.
 import { builtinModules } from 'node:module';
+import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
 
+/**
+ * Keeps the report's charts (Vega, Vega-Lite: about 800 KB) out of the bundles that do not draw them.
+ * src/report/charts-loader.ts imports ./charts.js dynamically; here that import is pointed at the
+ * charts' own bundle: for Node, out/report/charts.cjs (loaded by `import()` beside out/language/ and
+ * out/cli/); in the web worker, src/report/charts-in-worker.ts, which loads
+ * out/language/charts-browser.js with importScripts when a report is first drawn.
+ */
+const chartsApart = target => ({
+    name: 'charts-apart',
+    setup(build) {
+        build.onResolve({ filter: /^\.\/charts\.js$/ }, args => {
+            if (!/[\\/]src[\\/]report[\\/]charts-loader\.ts$/.test(args.importer)) return undefined;
+            return target === 'node'
+                ? { path: '../report/charts.cjs', external: true }
+                : { path: path.resolve('src/report/charts-in-worker.ts') };
+        });
+    }
+});
+
 const node = {
     entryPoints: {
         'language/main': 'src/language/main.ts',
         'extension/main': 'src/extension/main.ts',
-        'cli/main': 'src/cli/main.ts'
+        'cli/main': 'src/cli/main.ts',
+        'report/charts': 'src/report/charts.ts'
     },
+    plugins: [chartsApart('node')],
     outdir: 'out',
     bundle: true,
     format: 'cjs',
@@ -63,10 +85,17 @@ const worker = {
     format: 'iife',
     platform: 'browser',
     target: 'es2022',
-    plugins: [noNodeBuiltins],
+    plugins: [noNodeBuiltins, chartsApart('worker')],
     sourcemap: true,
     minify: !watch,
     logLevel: 'info'
+};
+
+/** The charts for the web worker, a classic script of their own (see chartsApart). */
+const workerCharts = {
+    ...worker,
+    entryPoints: { 'language/charts-browser': 'src/report/charts-browser.ts' },
+    plugins: [noNodeBuiltins]
 };
 
 /** The web extension's client: CommonJS, as VS Code for the Web's extension host loads extensions (`require('vscode')`). */
@@ -77,10 +106,20 @@ const webExtension = {
     external: ['vscode']
 };
 
+/**
+ * The Odds panel's page script (src/extension/odds-webview.ts): Vega and Vega-Lite draw its charts in
+ * the webview, so that neither the extension nor the server carries them for the panel.
+ */
+const oddsWebview = {
+    ...worker,
+    entryPoints: { 'extension/odds-webview': 'src/extension/odds-webview.ts' },
+    plugins: [noNodeBuiltins]
+};
+
 // Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (run && watch) {
-    for (const options of [node, worker, webExtension]) await (await esbuild.context(options)).watch();
+    for (const options of [node, worker, workerCharts, oddsWebview, webExtension]) await (await esbuild.context(options)).watch();
 } else if (run) {
-    await Promise.all([node, worker, webExtension].map(options => esbuild.build(options)));
+    await Promise.all([node, worker, workerCharts, oddsWebview, webExtension].map(options => esbuild.build(options)));
 }

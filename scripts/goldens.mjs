@@ -39,6 +39,8 @@ async function writeGolden(example) {
     try {
         const copy = path.join(dir, path.basename(example));
         fs.copyFileSync(path.join(root, 'examples', example), copy);
+        // The files it imports (docs/campaigns.md#campaigns-across-files) go beside it; only the copy is written.
+        for (const [, imported] of fs.readFileSync(copy, 'utf8').matchAll(/^import "([^"/]+)"/gm)) fs.copyFileSync(path.join(root, 'examples', imported), path.join(dir, imported));
         const printed = await run(['resolve', '--write', path.basename(example)], dir);
         return `${printed}--- file\n${fs.readFileSync(copy, 'utf8')}`;
     } finally {

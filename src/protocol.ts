@@ -23,10 +23,30 @@ export const UmpireCommands = {
     exportReport: 'umpire.exportReport',
     /** Client: the Odds panel beside the file (arguments: [OddsArgs]). */
     showOdds: 'umpire.showOdds',
+    /** Client: the open Odds panel's figures (as shown: each result, or each result or worse) to the clipboard as a Markdown table; answers the text. */
+    copyOddsMarkdown: 'umpire.copyOddsMarkdown',
+    /** Client: the same as CSV (percentages as numbers); answers the text. */
+    copyOddsCsv: 'umpire.copyOddsCsv',
+    /** Client: the open Odds panel's (first) chart saved as SVG, where the umpire says. */
+    saveOddsChartSvg: 'umpire.saveOddsChartSvg',
+    /** Client: the same as PNG. */
+    saveOddsChartPng: 'umpire.saveOddsChartPng',
     /** Client: the campaign state beside the file. */
     showStatus: 'umpire.showStatus',
     /** Client: restart the language server. */
-    restartServer: 'umpire.restartServer'
+    restartServer: 'umpire.restartServer',
+    /** Server: the action at a position (arguments: [PositionArgs]); answers an ActionAtResult. */
+    actionAt: 'umpire.actionAt',
+    /** Server: what the language status item shows of a file (arguments: [{ uri }]); answers a FileSummary. */
+    fileSummary: 'umpire.fileSummary',
+    /** Server: the rule sets a new scenario may use, each with a starting text (no arguments); answers a ScenarioTemplates. */
+    scenarioTemplates: 'umpire.scenarioTemplates',
+    /** Client: "Resolve engagement at cursor": Resolve on the action the cursor is in. */
+    resolveAtCursor: 'umpire.resolveAtCursor',
+    /** Client: "Show odds at cursor": the Odds panel of the action the cursor is in. */
+    showOddsAtCursor: 'umpire.showOddsAtCursor',
+    /** Client: "New scenario": a rule set picked, an untitled .battle file with its starting text. */
+    newScenario: 'umpire.newScenario'
 } as const;
 
 
@@ -140,4 +160,41 @@ export interface ReportResult {
     /** Markdown only: each chart's file name (relative to the report, as linked) and its SVG. */
     charts?: Record<string, string>;
     reason?: string;
+}
+
+/** A place in a document as the client saw it (LSP positions: zero-based line, UTF-16 character). */
+export interface PositionArgs extends DocumentArgs {
+    position: { line: number, character: number };
+}
+
+/** The action a position sits in, and which commands it has (as its code lenses show them). */
+export type ActionAtResult =
+    | { found: true, action: string, kind: string, resolvable: boolean, hasOdds: boolean }
+    | { found: false, reason: string };
+
+/** The file at a glance, for the language status item. */
+export interface FileSummary {
+    available: boolean;
+    /** The rule set the file is checked as, its id and the name umpires know it by. */
+    rules?: string;
+    rulesTitle?: string;
+    /** False when the file has no `rules` line (it is checked as the default rule set). */
+    rulesWritten?: boolean;
+    /** Actions the rule set resolves; of them, those with a current outcome, none yet, or a stale one. */
+    actions?: number;
+    resolved?: number;
+    unresolved?: number;
+    stale?: number;
+    reason?: string;
+}
+
+/** One rule set a new scenario may be written for, with a small scenario that checks clean. */
+interface ScenarioTemplate {
+    id: string;
+    title: string;
+    text: string;
+}
+
+export interface ScenarioTemplates {
+    templates: ScenarioTemplate[];
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { modelOf } from '../core/model-cache.js';
 import { battleReport } from '../report/battle-report.js';
-import { reportCharts } from '../report/charts.js';
+import { loadCharts } from '../report/charts-loader.js';
 import { reportHtml, reportMarkdown } from '../report/render.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile } from './load.js';
 
@@ -31,6 +31,7 @@ export async function reportCommand(file: string, options: ReportCliOptions, out
     const report = battleReport(model, { turn: options.turn, engagement: options.engagement });
     if ('problem' in report) throw new CliError(`${file}: ${report.problem}`, 1);
     const luckOnly = options.luck === true;
+    const { reportCharts } = await loadCharts();
     const charts = await reportCharts(report, model.ruleset?.vocabulary.resultLadder ?? [], { luckOnly });
     if (format === 'html') {
         const html = reportHtml(report, charts, { luckOnly });

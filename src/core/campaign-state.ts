@@ -18,7 +18,7 @@
  */
 import type { Action, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { settledOutcome } from './resolve.js';
-import { isAction, isDice, isFactor, isFacts, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
+import { isAction, isDice, isFactor, isFacts, isHouse, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
 import type { StateColumn } from './ruleset.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
@@ -181,13 +181,15 @@ function buildTimeline(model: ScenarioModel, into: Timeline): void {
  */
 function resolutionOrderOfTurn(model: ScenarioModel, turn: Turn): ReadonlyArray<Action | UnitState> {
     const order = model.ruleset?.orderWithinTurn;
-    if (!order) return turn.elements;
+    // House blocks change tables, not state: they have no place in the order of outcomes.
+    const elements = turn.elements.filter((el): el is Action | UnitState => !isHouse(el));
+    if (!order) return elements;
     const inTurn = model.actions.filter(a => a.turn === turn);
     const ordered = order(model, inTurn);
     // A rule set that returns other than a permutation of the turn's actions is ignored: file order.
-    if (ordered.length !== inTurn.length || new Set(ordered).size !== inTurn.length || !ordered.every(a => inTurn.includes(a))) return turn.elements;
+    if (ordered.length !== inTurn.length || new Set(ordered).size !== inTurn.length || !ordered.every(a => inTurn.includes(a))) return elements;
     let next = 0;
-    return turn.elements.map(el => (isAction(el) ? ordered[next++].node : el));
+    return elements.map(el => (isAction(el) ? ordered[next++].node : el));
 }
 
 /**

@@ -15,6 +15,13 @@ export const Codes = {
     actionTooLarge: 'action-too-large',
     diceLineTooLong: 'dice-line-too-long',
     rulesNotSupported: 'rules-not-supported',
+    rulesDefault: 'rules-default',
+    // Imports (docs/campaigns.md#campaigns-across-files, validation/imports.ts)
+    importMissing: 'import-missing',
+    importUnreadable: 'import-unreadable',
+    importCycle: 'import-cycle',
+    importNameClash: 'import-name-clash',
+    importRulesDiffer: 'import-rules-differ',
     // Declarations
     duplicateName: 'duplicate-name',
     gradeValueRange: 'grade-value-range',
@@ -34,6 +41,7 @@ export const Codes = {
     sideMixesForces: 'side-mixes-forces',
     actionNotInRules: 'action-not-in-rules',
     statementNotUsed: 'statement-not-used',
+    fractionNotAllowed: 'fraction-not-allowed',
     factorNotInEngagement: 'factor-not-in-engagement',
     factorRepeated: 'factor-repeated',
     diceCount: 'dice-count',
@@ -52,6 +60,13 @@ export const Codes = {
     outcomeOutOfOrder: 'outcome-out-of-order',
     stateUnknownKey: 'state-unknown-key',
     stateValue: 'state-value',
-    rulingWithoutReason: 'ruling-without-reason'
+    rulingWithoutReason: 'ruling-without-reason',
+    // House rules (docs/house-rules.md, validation/house-checks.ts)
+    houseUnknownTable: 'house-unknown-table',
+    houseKey: 'house-key',
+    houseValue: 'house-value',
+    houseRepeatedKey: 'house-repeated-key',
+    houseBandOverlap: 'house-band-overlap',
+    houseBandGap: 'house-band-gap'
 } as const;
 

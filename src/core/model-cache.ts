@@ -8,18 +8,24 @@ import type { AstNode } from 'langium';
 import type { Action, Scenario } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
-import { buildScenario, type ActionModel, type ScenarioModel } from './scenario.js';
+import { buildScenario, importsOf, type ActionModel, type ScenarioModel } from './scenario.js';
 
 export interface ModelContext {
     readonly rulesets: RulesetRegistry;
     readonly limits: LimitValues;
+    /**
+     * The files this one imports, directly or not, as they are now (the language layer's import graph,
+     * docs/campaigns.md#campaigns-across-files). The same array while nothing changed.
+     */
+    readonly imported?: (root: Scenario) => readonly Scenario[];
 }
 
 /** A parse made outside a document factory knows no rule set: everything is checked, nothing resolves. */
 const NO_CONTEXT: ModelContext = { rulesets: new RulesetRegistry([]), limits: LIMIT_DEFAULTS };
 
 const contexts = new WeakMap<Scenario, ModelContext>();
-const models = new WeakMap<Scenario, ScenarioModel>();
+const models = new WeakMap<Scenario, { model: ScenarioModel, imported: readonly Scenario[] }>();
+const NONE: readonly Scenario[] = [];
 
 /** Records the context a parse was made in (each parse makes a new root). */
 export function setModelContext(root: Scenario, context: ModelContext): void {
@@ -36,15 +42,21 @@ function rootOf(node: AstNode): Scenario {
     return n as Scenario;
 }
 
-/** The model of the file a node sits in, built once per parse. */
+/** The model of the file a node sits in, built once per parse (and again when a file it imports changes). */
 export function modelOf(node: AstNode): ScenarioModel {
     const root = rootOf(node);
-    let model = models.get(root);
-    if (!model) {
-        model = buildScenario(root, contextOf(root));
-        models.set(root, model);
+    const context = contextOf(root);
+    const imported = importsOf(root).length > 0 ? context.imported?.(root) ?? NONE : NONE;
+    let cached = models.get(root);
+    if (!cached || !sameFiles(cached.imported, imported)) {
+        cached = { model: buildScenario(root, context, imported), imported };
+        models.set(root, cached);
     }
-    return model;
+    return cached.model;
+}
+
+function sameFiles(a: readonly Scenario[], b: readonly Scenario[]): boolean {
+    return a === b || (a.length === b.length && a.every((root, i) => root === b[i]));
 }
 
 const actionIndexes = new WeakMap<ScenarioModel, Map<Action, ActionModel>>();

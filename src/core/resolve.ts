@@ -8,6 +8,8 @@ import { unquote, type ActionModel, type ScenarioModel } from './scenario.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
 import type { Ruleset } from './ruleset.js';
 import { resolveSizeProblem } from './size-guards.js';
+import { tablesFor } from './house-rules.js';
+import { fingerprint } from './fingerprint.js';
 
 export function isUnresolvable<T extends object>(value: T | Unresolvable): value is Unresolvable {
     return 'problem' in value;
@@ -66,11 +68,23 @@ function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice
     const tooLarge = resolveSizeProblem(model, action);
     if (tooLarge) return tooLarge;
     try {
-        return ruleset.resolve(model, action, dice);
+        return withHouseRules(model, action, ruleset.resolve(model, action, dice));
     } catch (err) {
         // A bug in a rule set must not take the editor down with it; the umpire is told.
         return { problem: `Could not resolve '${action.node.name}': ${err instanceof Error ? err.message : String(err)}` };
     }
+}
+
+/**
+ * The fingerprint of an outcome covers the house rules in force for its action (docs/house-rules.md),
+ * so that changing one flags the outcomes it would change as stale. With none, the rule set's own
+ * fingerprint stands as it always has.
+ */
+function withHouseRules(model: ScenarioModel, action: ActionModel, resolution: Resolution | Unresolvable): Resolution | Unresolvable {
+    if (isUnresolvable(resolution)) return resolution;
+    const house = tablesFor(model, action).changes();
+    if (!house) return resolution;
+    return { ...resolution, json: { ...resolution.json, check: fingerprint({ check: resolution.json.check, house }) } };
 }
 
 /**

@@ -4,10 +4,12 @@
  * no code outside a rule set's folder names one (ARCHITECTURE.md, "How to add a rule set").
  */
 import type { ValidationAcceptor } from 'langium';
-import type { Action, Dice } from '../language/generated/ast.js';
+import type { Action, Dice, House } from '../language/generated/ast.js';
+import type { TableSchemas, TablesInForce } from './house-rules.js';
 import type { UnitStatus } from './campaign-state.js';
 import type { OddsReport } from '../protocol.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
+import type { DicePlan } from './dice-plan.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 
 /** One stat a rule set reads from a grade's or unit's braces; `values` lists the words it accepts. */
@@ -25,6 +27,11 @@ export interface RulesetVocabulary {
     readonly stats: Readonly<Record<string, StatVocabulary>>;
     /** Facts read on `Unit: fact, fact` lines, by action kind. */
     readonly facts: Readonly<Record<string, readonly string[]>>;
+    /**
+     * Fact keys whose number may be a fraction (distances: `range 9.5`); every other fact takes a
+     * whole number (`fraction-not-allowed`). None when absent.
+     */
+    readonly fractionalFacts?: readonly string[];
     /** `option NAME …` lines the rule set understands. */
     readonly options: readonly string[];
     /** Arms offered for a new unit (besides those the file already uses). */
@@ -93,8 +100,23 @@ export interface Ruleset {
     readonly campaign: CampaignKeys;
     /** Its own diagnostic codes (stable, documented in docs/diagnostics.md). */
     readonly codes: Readonly<Record<string, string>>;
+    /**
+     * A small scenario that checks clean, for "Umpire: New scenario": grades, two forces and one
+     * action, written as its reference does. Without it the editor offers a skeleton.
+     */
+    readonly newScenario?: string;
     /** Quick fixes for its own codes, by code. */
     readonly fixes?: Readonly<Record<string, FixKind>>;
+    /**
+     * Its tables (results by difference, dice by size, …) with the seed's values: what `house` blocks may
+     * change (docs/house-rules.md). Its engines read the tables in force (src/core/house-rules.ts).
+     */
+    readonly tables?: TableSchemas;
+    /**
+     * Checks of the tables in force after a house block, beyond each entry's own fit (which the core
+     * checks): an override that makes another rule impossible.
+     */
+    checkTables?(model: ScenarioModel, tables: TablesInForce, house: House, accept: ValidationAcceptor): void;
     /** Checks of the whole file (options, unit stats), once per file. */
     checkScenario?(model: ScenarioModel, accept: ValidationAcceptor): void;
     /** Checks of one action, which has parsed whole. */
@@ -131,6 +153,13 @@ export interface Ruleset {
     modifierHover?(actionName: string, gradeValue: number, here: ReadonlyArray<{ name: string, value: number }>): string | undefined;
     /** Hints after entered dice: which unit each value feeds, and what came of it. */
     dieHints?(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[];
+    /**
+     * The dice the action needs, as requests in the order resolving takes them
+     * (docs/rules/<id>.md#dice-plan): fixed ones counted before any die is thrown, conditional ones
+     * with their reason and bound. Its checks walk it against the entered dice instead of resolving.
+     * Undefined when the action cannot be read far enough to say.
+     */
+    dicePlan?(model: ScenarioModel, action: ActionModel): DicePlan | undefined;
 }
 
 /**

@@ -7,8 +7,8 @@
  * be read is left out, and the validator says why.
  */
 import {
-    isAction, isForce, isGrade, isModifier, isSides, isTurn, isUnitState,
-    type Action, type Fact, type Force, type Grade, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
+    isAction, isForce, isGrade, isHouse, isImport, isModifier, isSides, isTurn, isUnitState,
+    type Action, type Fact, type Force, type Grade, type House, type Import, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
 } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import type { Ruleset, RulesetRegistry } from './ruleset.js';
@@ -64,6 +64,8 @@ export interface ScenarioModel {
     readonly actions: readonly ActionModel[];
     /** Hand-set states and rulings in file order, with the action index they come before. */
     readonly states: ReadonlyArray<{ node: UnitState, beforeAction: number }>;
+    /** House rules in file order, each with the turn it sits in (undefined: the whole file), docs/house-rules.md. */
+    readonly houses: ReadonlyArray<{ node: House, turn: Turn | undefined }>;
     readonly root: Scenario;
 }
 
@@ -83,6 +85,15 @@ export function factValue(fact: Fact): StatValue {
 
 export function unquote(text: string): string {
     return text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1).replace(/\\(.)/g, '$1') : text;
+}
+
+const IMPORTS = new WeakMap<Scenario, readonly Import[]>();
+
+/** A file's `import` lines, found once per parse (the scope and the model ask on every reference). */
+export function importsOf(root: Scenario): readonly Import[] {
+    let found = IMPORTS.get(root);
+    if (!found) IMPORTS.set(root, found = root.elements.filter(isImport));
+    return found;
 }
 
 /** The count of a unit declaration: `x3` → 3; no count → 1. Capped so that no file can allocate without bound. */
@@ -123,13 +134,20 @@ function buildForce(force: Force, limits: LimitValues = LIMIT_DEFAULTS, room = l
     return { name: forceName, units, byName, node: force };
 }
 
-export function buildScenario(root: Scenario, context: { rulesets: RulesetRegistry, limits: LimitValues }): ScenarioModel {
+/**
+ * The model of a file. `imported` are the files it imports (docs/campaigns.md#campaigns-across-files):
+ * their grades, modifiers and forces come first, as if pasted where they are imported, but a name the
+ * file declares itself is its own (the validator reports the clash); their top-level house rules apply
+ * before the file's own (docs/house-rules.md#shared); their actions stay theirs.
+ */
+export function buildScenario(root: Scenario, context: { rulesets: RulesetRegistry, limits: LimitValues }, imported: readonly Scenario[] = []): ScenarioModel {
     const { limits } = context;
     const grades = new Map<string, Grade>();
     const modifiers = new Map<string, Modifier>();
     const forces = new Map<string, ForceModel>();
     const actions: ActionModel[] = [];
     const states: Array<{ node: UnitState, beforeAction: number }> = [];
+    const houses: Array<{ node: House, turn: Turn | undefined }> = [];
     const options = new Map<string, StatValue>();
     let unitsLeft = limits.maxUnitsPerFile;
     for (const o of root.options) {
@@ -146,14 +164,25 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
         }
         else if (isAction(el)) actions.push({ node: el, turn });
         else if (isUnitState(el)) states.push({ node: el, beforeAction: actions.length });
+        else if (isHouse(el)) houses.push({ node: el, turn });
         else if (isTurn(el)) for (const inner of el.elements) visit(inner, el);
     };
+    if (imported.length > 0) {
+        const own = new Set(root.elements.filter(el => isGrade(el) || isModifier(el) || isForce(el)).map(el => `${el.$type} ${el.name}`));
+        for (const file of imported) {
+            for (const el of file.elements) {
+                if ((isGrade(el) || isModifier(el) || isForce(el)) && !own.has(`${el.$type} ${el.name}`)) visit(el, undefined);
+                // A club's house rules kept in a shared file apply to every file that imports it, before the file's own.
+                else if (isHouse(el)) visit(el, undefined);
+            }
+        }
+    }
     for (const el of root.elements) visit(el, undefined);
     const rules = root.rules ?? context.rulesets.defaultId;
     return {
         title: root.title !== undefined ? unquote(root.title) : undefined,
         rules, ruleset: context.rulesets.get(rules), limits,
-        options, grades, modifiers, forces, actions, states, root
+        options, grades, modifiers, forces, actions, states, houses, root
     };
 }
 

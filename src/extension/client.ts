@@ -14,6 +14,10 @@ import {
     type BaseLanguageClient, type LanguageClientOptions
 } from 'vscode-languageclient';
 import { OddsPanel, type OddsTarget } from './odds-view.js';
+import { atCursor } from './cursor-commands.js';
+import { languageStatus } from './language-status.js';
+import { newScenario } from './new-scenario.js';
+import { CampaignStatePreview } from './campaign-preview.js';
 import { UmpireCommands, type ReportArgs, type ReportResult, type StatusArgs, type StatusResult } from '../protocol.js';
 
 /** Makes a (not yet started) client for these options: over Node IPC, or to a web worker. */
@@ -21,6 +25,7 @@ export type ClientFactory = (context: vscode.ExtensionContext, options: Language
 
 let client: BaseLanguageClient | undefined;
 let newClient: ClientFactory;
+let statePreview: CampaignStatePreview;
 
 /**
  * How often a crashed server is restarted before giving up. The restart policy is
@@ -32,15 +37,23 @@ export const MAX_RESTARTS = 4;
 
 export async function activateWith(context: vscode.ExtensionContext, factory: ClientFactory): Promise<void> {
     newClient = factory;
-    const output = vscode.window.createOutputChannel('Umpire');
+    // A log channel: the umpire chooses its level ("Developer: Set Log Level…", or the Output
+    // panel's gear), and the language client logs the server's messages at theirs.
+    const output = vscode.window.createOutputChannel('Umpire', { log: true });
     context.subscriptions.push(output);
+    statePreview = CampaignStatePreview.register(context);
     context.subscriptions.push(
         vscode.commands.registerCommand(UmpireCommands.showOdds, (target?: OddsTarget) => showOdds(target, output)),
         vscode.commands.registerCommand(UmpireCommands.showStatus, () => showStatus()),
         vscode.commands.registerCommand(UmpireCommands.exportReport, () => exportReport()),
-        vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output))
+        vscode.commands.registerCommand(UmpireCommands.restartServer, () => restart(context, output)),
+        ...OddsPanel.registerCommands(),
+        vscode.commands.registerCommand(UmpireCommands.resolveAtCursor, () => atCursor(client, 'resolve')),
+        vscode.commands.registerCommand(UmpireCommands.showOddsAtCursor, () => atCursor(client, 'odds')),
+        vscode.commands.registerCommand(UmpireCommands.newScenario, () => newScenario(client))
     );
     await start(context, output);
+    context.subscriptions.push(languageStatus(() => client, output));
 }
 
 export async function deactivateClient(): Promise<void> {
@@ -48,7 +61,7 @@ export async function deactivateClient(): Promise<void> {
     client = undefined;
 }
 
-async function start(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
+async function start(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
     client = newClient(context, clientOptions(output));
     try {
         await client.start();
@@ -57,21 +70,21 @@ async function start(context: vscode.ExtensionContext, output: vscode.OutputChan
     }
 }
 
-async function restart(context: vscode.ExtensionContext, output: vscode.OutputChannel): Promise<void> {
-    output.appendLine('Restarting the Umpire language server.');
+async function restart(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
+    output.info('Restarting the Umpire language server.');
     if (client && client.state !== State.Stopped) {
         try {
             await client.stop();
         } catch (err) {
-            output.appendLine(`Stopping the old server: ${String(err)}`);
+            output.warn(`Stopping the old server: ${String(err)}`);
         }
     }
     await start(context, output);
     if (client?.state === State.Running) void vscode.window.showInformationMessage('The Umpire language server was restarted.');
 }
 
-function failed(output: vscode.OutputChannel, message: string): void {
-    output.appendLine(message);
+function failed(output: vscode.LogOutputChannel, message: string): void {
+    output.error(message);
     void vscode.window.showErrorMessage(`${message.split(':')[0]}. See the "Umpire" output for details.`, 'Restart', 'Show output').then(choice => {
         if (choice === 'Restart') void vscode.commands.executeCommand(UmpireCommands.restartServer);
         if (choice === 'Show output') output.show(true);
@@ -79,7 +92,7 @@ function failed(output: vscode.OutputChannel, message: string): void {
 }
 
 /** The Odds lens passes { uri, action }; from the palette, the active .battle file (all its actions). */
-function showOdds(target: OddsTarget | undefined, output: vscode.OutputChannel): void {
+function showOdds(target: OddsTarget | undefined, output: vscode.LogOutputChannel): void {
     const uri = target?.uri ?? activeBattle()?.document.uri.toString();
     if (!uri) {
         void vscode.window.showInformationMessage('Open a .battle file to see its odds.');
@@ -90,7 +103,7 @@ function showOdds(target: OddsTarget | undefined, output: vscode.OutputChannel):
 
 /**
  * "Umpire: Show campaign state" (issue 8): asks for a turn (empty: the end of the file), has the
- * server's `umpire.status` build the table, and opens it as markdown beside the file, ready to paste.
+ * server's `umpire.status` build the table, and shows it rendered beside the file (campaign-preview.ts).
  */
 async function showStatus(): Promise<void> {
     const editor = activeBattle();
@@ -108,8 +121,7 @@ async function showStatus(): Promise<void> {
         void vscode.window.showWarningMessage(result?.reason ?? 'The campaign state could not be shown.');
         return;
     }
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: result.markdown + '\n' });
-    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    await statePreview.show(editor.document.uri, result.markdown);
 }
 
 /**
@@ -151,7 +163,7 @@ function activeBattle(): vscode.TextEditor | undefined {
 }
 
 /** What both clients ask for: .battle files, the "Umpire" output, the crash handling, the palette's Resolve all. */
-export function clientOptions(output: vscode.OutputChannel): LanguageClientOptions {
+export function clientOptions(output: vscode.LogOutputChannel): LanguageClientOptions {
     return {
         documentSelector: [{ language: 'battle' }],
         outputChannel: output,

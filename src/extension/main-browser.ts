@@ -23,5 +23,7 @@ function createClient(context: vscode.ExtensionContext, clientOptions: LanguageC
     // A fresh worker for each client: a restarted server starts from nothing, as the desktop's new process does.
     const serverMain = vscode.Uri.joinPath(context.extensionUri, 'out', 'language', 'main-browser.js');
     const worker = new WorkerConstructor(serverMain.toString(true), { name: 'Umpire language server' });
-    return new LanguageClient('umpire', 'Umpire', clientOptions, worker);
+    // The server loads the report's charts from here when a report is first drawn (src/report/charts-in-worker.ts).
+    const chartsScript = vscode.Uri.joinPath(context.extensionUri, 'out', 'language', 'charts-browser.js').toString(true);
+    return new LanguageClient('umpire', 'Umpire', { ...clientOptions, initializationOptions: { chartsScript } }, worker);
 }

@@ -1,8 +1,11 @@
 /**
  * The odds panel's page: for each unit, a bar of its result probabilities and the "at least"
- * figures; for each side, the results it can expect. Pure HTML and CSS (no script): the page's
- * Content-Security-Policy allows nothing but its own nonce'd style sheet. No vscode import, so
- * that it is tested like any other function.
+ * figures; for each side, the results it can expect. The table is pure HTML and CSS; with
+ * `options.script` the page also gets its toolbar (Table/Chart, Each result/This or worse, Copy as
+ * Markdown/CSV, Save chart as SVG/PNG), a place for each action's chart, the figures as JSON, and
+ * the one nonce'd script that runs them (odds-webview.ts). The Content-Security-Policy allows
+ * nothing else: no inline style attribute, no eval, no network. No vscode import, so that it is
+ * tested like any other function.
  */
 import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds } from '../protocol.js';
 
@@ -32,14 +35,25 @@ function isMany(x: OddsAnswer): x is { actions: Array<OddsReport | OddsUnavailab
 }
 
 /** Builds the page; `nonce` must be fresh for each page (it is what lets the style sheet in). */
-export function renderOddsHtml(answer: OddsAnswer | undefined, options: { nonce: string, title: string }): string {
+export function renderOddsHtml(answer: OddsAnswer | undefined, options: { nonce: string, title: string, script?: OddsScript }): string {
     const styles = new StyleSheet();
+    const tools = options.script !== undefined;
     let body: string;
     if (answer === undefined) body = `<p class="why">No odds: the language server did not answer.</p>`;
     else if (isUnavailable(answer)) body = unavailable(answer);
-    else if (isMany(answer)) body = answer.actions.length === 0 ? '<p class="why">This file has no actions.</p>' : answer.actions.map(a => isUnavailable(a) ? unavailable(a) : report(a, styles)).join('\n');
-    else body = report(answer, styles);
-    const csp = `default-src 'none'; style-src 'nonce-${options.nonce}';`;
+    else if (isMany(answer)) body = answer.actions.length === 0 ? '<p class="why">This file has no actions.</p>' : answer.actions.map((a, i) => isUnavailable(a) ? unavailable(a) : report(a, styles, tools ? i : undefined)).join('\n');
+    else body = report(answer, styles, tools ? 0 : undefined);
+    let csp = `default-src 'none'; style-src 'nonce-${options.nonce}';`;
+    if (options.script) {
+        csp += ` script-src 'nonce-${options.nonce}' ${options.script.cspSource}; img-src data:;`;
+        const hasOdds = answer !== undefined && !isUnavailable(answer) && (!isMany(answer) || answer.actions.some(a => !isUnavailable(a)));
+        // JSON in a script element: `<` escaped so that nothing in a name can close the element.
+        const data = JSON.stringify(answer ?? null).replace(/</g, '\\u003c');
+        body = `${hasOdds ? TOOLBAR : ''}
+${body}
+<script type="application/json" id="odds-data" nonce="${options.nonce}">${data}</script>
+<script nonce="${options.nonce}" src="${escapeHtml(options.script.src)}"></script>`;
+    }
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -58,11 +72,30 @@ ${body}
 </html>`;
 }
 
+/** The page's script: its address in the webview, and the webview's CSP source for it. */
+export interface OddsScript {
+    src: string;
+    cspSource: string;
+}
+
+const TOOLBAR = `<div class="toolbar" role="toolbar" aria-label="Odds view">
+<span role="group" aria-label="Show as"><button type="button" data-show="table" aria-pressed="true">Table</button><button type="button" data-show="chart" aria-pressed="false">Chart</button></span>
+<span role="group" aria-label="Figures"><button type="button" data-distribution="results" aria-pressed="true" title="The chance of each result">Each result</button><button type="button" data-distribution="orWorse" aria-pressed="false" title="The chance of each result or a worse one">This or worse</button></span>
+<span role="group" aria-label="Copy the figures shown"><button type="button" data-copy="markdown">Copy as Markdown</button><button type="button" data-copy="csv">Copy as CSV</button></span>
+</div>`;
+
+function chartPlace(index: number, name: string): string {
+    return `<div class="chart-area">
+<div class="chart" data-index="${index}" role="img" aria-label="Chart of the odds of ${escapeHtml(name)}"></div>
+<div class="chart-tools"><button type="button" data-save="svg" data-index="${index}">Save chart as SVG</button><button type="button" data-save="png" data-index="${index}">Save chart as PNG</button></div>
+</div>`;
+}
+
 function unavailable(u: OddsUnavailable): string {
     return `<section><h2>${escapeHtml(u.action ?? 'Odds')}</h2><p class="why">No odds: ${escapeHtml(u.reason)}</p></section>`;
 }
 
-function report(r: OddsReport, styles: StyleSheet): string {
+function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefined): string {
     const forces = [...new Set([...r.sides.map(s => s.force), ...r.units.map(u => u.force)])];
     const labels = labelOrder(r.units);
     const legend = labels.map(l => `<span class="key"><span class="swatch ${styles.colour(l)}"></span>${escapeHtml(l)}</span>`).join(' ');
@@ -71,8 +104,11 @@ function report(r: OddsReport, styles: StyleSheet): string {
     const turn = r.turn ? ` · turn ${escapeHtml(r.turn)}` : '';
     return `<section>
 <h2>${escapeHtml(r.kind)} ${escapeHtml(r.name)} <small>${escapeHtml(r.rules)}${turn} · exact odds, before the dice</small></h2>
+${chartIndex !== undefined ? chartPlace(chartIndex, r.name) : ''}
+<div class="tables">
 <p class="legend">${legend}</p>
 ${sides}
+</div>
 ${notes}
 </section>`;
 }
@@ -84,7 +120,7 @@ function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[
     return `<h3>${escapeHtml(force)}</h3>
 ${expected ? `<p class="side">Expected: ${expected}${joint ? `<br>${joint}` : ''}</p>` : ''}
 <table>
-<thead><tr><th>Unit</th><th>Results</th><th>At least</th></tr></thead>
+<thead><tr><th>Unit</th><th class="results">Results</th><th class="or-worse">At least</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
@@ -101,7 +137,7 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet): string {
     const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
     const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
     // The side's heading names the force: the row names the unit (`Line#2`).
-    return `<tr><td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td><td><div class="bar">${segments}</div><div class="figures">${figures}</div></td><td>${atLeast || '—'}</td></tr>`;
+    return `<tr><td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td><td class="results"><div class="bar">${segments}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
 }
 
 /** Known labels best to worst, then any others in the order they appear. */
@@ -154,4 +190,16 @@ td.unit { white-space: nowrap; font-family: var(--vscode-editor-font-family, mon
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em; border-radius: 2px; vertical-align: middle; }
 .side { margin: 0.2em 0 0.5em; }
 .why { opacity: 0.8; font-style: italic; }
+.toolbar { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; gap: 0.8em; padding: 0.6em 0; background: var(--vscode-editor-background, #fff); border-bottom: 1px solid var(--vscode-editorWidget-border, #ddd); }
+.toolbar [role=group], .chart-tools { display: inline-flex; gap: 2px; }
+button { font: inherit; font-size: 0.9em; padding: 3px 9px; cursor: pointer; border: 1px solid var(--vscode-button-border, transparent); border-radius: 2px;
+  color: var(--vscode-button-secondaryForeground, #222); background: var(--vscode-button-secondaryBackground, #e4e4e4); }
+button:hover { background: var(--vscode-button-secondaryHoverBackground, #d0d0d0); }
+button[aria-pressed=true] { color: var(--vscode-button-foreground, #fff); background: var(--vscode-button-background, #0e639c); }
+button:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); outline-offset: 1px; }
+.chart-area { display: none; margin: 0.5em 0; }
+.chart-tools { margin-top: 0.3em; }
+body.show-chart .chart-area { display: block; }
+body.show-chart .tables { display: none; }
+body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
 `;

@@ -1,11 +1,20 @@
 /**
  * The Odds panel (`umpire.showOdds`): a webview beside the file, filled from the server's
  * `umpire.odds` command and refreshed, a moment after the umpire stops typing, as the file changes.
+ * Its page (odds-html.ts, odds-webview.ts) has a table and a chart, and buttons to copy the figures
+ * (the text is made here, odds-table.ts, and put on the clipboard by VS Code) and to save the chart
+ * (the page sends Vega's image; this side asks where and writes it with workspace.fs, so that it
+ * works in the web extension too).
  */
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type BaseLanguageClient } from 'vscode-languageclient';
 import { renderOddsHtml } from './odds-html.js';
+import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
+import { oddsCsv, oddsMarkdown, oddsTable, type OddsDistribution } from './odds-table.js';
 import { UmpireCommands, type OddsAnswer } from '../protocol.js';
+
+/** The extension's own id (package.json publisher.name): where the page's script is. */
+const EXTENSION_ID = 'umpire-dev.umpire';
 
 const REFRESH_DELAY_MS = 400;
 
@@ -32,12 +41,33 @@ export class OddsPanel {
         void OddsPanel.current.refresh();
     }
 
+    /**
+     * The palette's "Copy odds as Markdown/CSV" and "Save odds chart as SVG/PNG": they act on the open
+     * panel, as its buttons do. Copy answers the text copied (undefined when there is no panel).
+     */
+    static registerCommands(): vscode.Disposable[] {
+        const none = () => void vscode.window.showInformationMessage('Show the odds first (Umpire: Show odds): there is no Odds panel.');
+        return [
+            vscode.commands.registerCommand(UmpireCommands.copyOddsMarkdown, () => OddsPanel.current ? OddsPanel.current.copy('markdown', OddsPanel.current.distribution) : none()),
+            vscode.commands.registerCommand(UmpireCommands.copyOddsCsv, () => OddsPanel.current ? OddsPanel.current.copy('csv', OddsPanel.current.distribution) : none()),
+            vscode.commands.registerCommand(UmpireCommands.saveOddsChartSvg, () => OddsPanel.current ? OddsPanel.current.askForChart('svg') : none()),
+            vscode.commands.registerCommand(UmpireCommands.saveOddsChartPng, () => OddsPanel.current ? OddsPanel.current.askForChart('png') : none())
+        ];
+    }
+
     private readonly panel: vscode.WebviewPanel;
+    private readonly scriptRoot: vscode.Uri | undefined;
+    private answer: OddsAnswer | undefined;
+    /** The page's "Each result" / "This or worse": what the palette's Copy copies. */
+    private distribution: OddsDistribution = 'results';
 
     private constructor(private readonly client: () => BaseLanguageClient | undefined, private target: OddsTarget, private readonly output: vscode.OutputChannel) {
+        const extension = vscode.extensions.getExtension(EXTENSION_ID);
+        this.scriptRoot = extension ? vscode.Uri.joinPath(extension.extensionUri, 'out', 'extension') : undefined;
         this.panel = vscode.window.createWebviewPanel('umpire.odds', title(target), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-            { enableScripts: false, enableCommandUris: false, localResourceRoots: [] });
+            { enableScripts: this.scriptRoot !== undefined, enableCommandUris: false, localResourceRoots: this.scriptRoot ? [this.scriptRoot] : [] });
         this.panel.onDidDispose(() => this.dispose(), undefined, this.disposables);
+        this.panel.webview.onDidReceiveMessage((m: OddsPageMessage) => void this.onMessage(m), undefined, this.disposables);
         vscode.workspace.onDidChangeTextDocument(e => {
             if (e.document.uri.toString() !== this.target.uri) return;
             if (this.timer) clearTimeout(this.timer);
@@ -60,8 +90,62 @@ export class OddsPanel {
         }
         // A later refresh has started meanwhile: its answer is the one to show.
         if (ask !== this.asked || OddsPanel.current !== this) return;
+        this.answer = answer;
         this.panel.title = title(target);
-        this.panel.webview.html = renderOddsHtml(answer, { nonce: freshNonce(), title: title(target) });
+        const webview = this.panel.webview;
+        const script = this.scriptRoot ? { src: webview.asWebviewUri(vscode.Uri.joinPath(this.scriptRoot, 'odds-webview.js')).toString(), cspSource: webview.cspSource } : undefined;
+        webview.html = renderOddsHtml(answer, { nonce: freshNonce(), title: title(target), script });
+    }
+
+    private async onMessage(m: OddsPageMessage): Promise<void> {
+        try {
+            if (m.type === 'choices') this.distribution = m.distribution === 'orWorse' ? 'orWorse' : 'results';
+            else if (m.type === 'copy') await this.copy(m.format === 'csv' ? 'csv' : 'markdown', m.distribution === 'orWorse' ? 'orWorse' : 'results');
+            else if (m.type === 'save') await this.save(m.format === 'png' ? 'png' : 'svg', String(m.action), String(m.data));
+            else if (m.type === 'problem') void vscode.window.showWarningMessage(String(m.text));
+        } catch (err) {
+            this.output.appendLine(`Odds panel: ${String(err)}`);
+            void vscode.window.showErrorMessage(`The Odds panel could not do that: ${String(err)}`);
+        }
+    }
+
+    private async copy(format: 'markdown' | 'csv', distribution: OddsDistribution): Promise<string | undefined> {
+        const answer = this.answer;
+        const rows = answer ? oddsTable(answer, distribution).rows.length : 0;
+        if (!answer || rows === 0) {
+            void vscode.window.showInformationMessage('There are no odds to copy: this panel shows none.');
+            return undefined;
+        }
+        const text = format === 'csv' ? oddsCsv(answer, distribution) : oddsMarkdown(answer, distribution);
+        await vscode.env.clipboard.writeText(text);
+        const which = distribution === 'results' ? 'the chance of each result' : 'the chance of each result or worse';
+        void vscode.window.showInformationMessage(`Copied ${which} for ${rows} unit${rows === 1 ? '' : 's'} as ${format === 'csv' ? 'CSV' : 'Markdown'}.`);
+        return text;
+    }
+
+    private askForChart(format: 'svg' | 'png'): void {
+        this.panel.reveal(undefined, true);
+        void this.panel.webview.postMessage({ type: 'save', format } satisfies OddsPanelMessage);
+    }
+
+    /** Asks where (beside the file, `NAME-ACTION-odds.svg` proposed) and writes the page's image there. */
+    private async save(format: 'svg' | 'png', action: string, data: string): Promise<void> {
+        const bytes = format === 'svg' ? new TextEncoder().encode(data) : pngBytes(data);
+        if (!bytes) {
+            void vscode.window.showErrorMessage('The chart came back as no PNG image: nothing was saved.');
+            return;
+        }
+        const source = vscode.Uri.parse(this.target.uri);
+        const base = source.path.split('/').pop()!.replace(/\.[^.]*$/, '');
+        const safe = action.replace(/[^\p{L}\p{N}_-]+/gu, '_');
+        const target = await vscode.window.showSaveDialog({
+            title: `Save the chart of ${action} as ${format.toUpperCase()}`,
+            defaultUri: vscode.Uri.joinPath(source, '..', `${base}-${safe}-odds.${format}`),
+            filters: format === 'svg' ? { 'SVG image': ['svg'] } : { 'PNG image': ['png'] }
+        });
+        if (!target) return;
+        await vscode.workspace.fs.writeFile(target, bytes);
+        void vscode.window.showInformationMessage(`Chart saved to ${vscode.workspace.asRelativePath(target)}.`);
     }
 
     private dispose(): void {
@@ -69,6 +153,14 @@ export class OddsPanel {
         for (const d of this.disposables) d.dispose();
         if (OddsPanel.current === this) OddsPanel.current = undefined;
     }
+}
+
+/** The bytes of a `data:image/png;base64,…` address (Vega's toImageURL), or undefined if it is not one. */
+function pngBytes(url: string): Uint8Array | undefined {
+    const m = /^data:image\/png;base64,([A-Za-z0-9+/=]+)$/.exec(url);
+    if (!m) return undefined;
+    const binary = atob(m[1]);
+    return Uint8Array.from(binary, c => c.charCodeAt(0));
 }
 
 /** 16 random bytes, base64: from Web Crypto, so that the panel works in the web extension too. */

@@ -4,6 +4,7 @@ import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
 import { setModelContext } from '../core/model-cache.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import type { Scenario } from './generated/ast.js';
+import { importGraphOf } from './battle-imports.js';
 import type { CancellationToken } from 'vscode-languageserver';
 
 /**
@@ -35,7 +36,10 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
 
     protected override parse<T extends AstNode>(uri: URI, text: string, _options?: unknown, version?: number): ParseResult<T> {
         const result = this.parseGuarded<T>(uri, text);
-        setModelContext(result.value as unknown as Scenario, { rulesets: this.rulesets, limits: this.limits });
+        setModelContext(result.value as unknown as Scenario, {
+            rulesets: this.rulesets, limits: this.limits,
+            imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
+        });
         PARSED_FROM.set(result.value, { text, shared: this.shared, version });
         return result;
     }

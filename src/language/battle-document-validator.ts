@@ -51,7 +51,7 @@ function withLink(d: Diagnostic): Diagnostic {
 
 /** Token names as an umpire would say them. */
 const TOKEN_WORDS: Record<string, string> = {
-    ID: 'a name', INT: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file'
+    ID: 'a name', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file'
 };
 
 function tokenWords(token: string): string {
@@ -63,6 +63,12 @@ function foundWords(found: string): string {
 }
 
 function syntaxMessage(message: string): string {
+    const said = tokenMessage(message);
+    // A fraction where the grammar wants a whole number (a die face, a count, a seed, a stat).
+    return /(found `|found: ')[0-9]+\.[0-9]+[`']/.test(message) ? `${said} Only a distance fact (such as \`range 9.5\`) takes a fraction; dice, counts and stats are whole numbers.` : said;
+}
+
+function tokenMessage(message: string): string {
     const m = /Expecting (?:token of type '(.+?)'|.*?) but found `(.*)`/s.exec(message);
     if (m) {
         if (m[1] === 'EOF') return `${foundWords(m[2])} cannot start a line here: a line starts with grade, modifier, force, engagement (or another action), turn, state or ruling.`;

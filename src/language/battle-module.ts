@@ -23,6 +23,7 @@ import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
+import { BattleDocumentBuilder, BattleIndexManager } from './battle-imports.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
@@ -59,7 +60,7 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     },
     validation: {
-        BattleValidator: () => new BattleValidator(),
+        BattleValidator: (services) => new BattleValidator(services.shared),
         DocumentValidator: (services) => new BattleDocumentValidator(services)
     }
 };
@@ -73,6 +74,9 @@ const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServ
         LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets),
         // A new edit cancels the build in progress, unless the editor has waited too long for diagnostics.
         WorkspaceLock: () => new BattleWorkspaceLock(),
+        // Imported files are loaded into the build that needs them, and their importers rebuilt when they change.
+        DocumentBuilder: (services) => new BattleDocumentBuilder(services),
+        IndexManager: (services) => new BattleIndexManager(services),
         // Settings are `umpire.*` (package.json), not a section named after the language.
         ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
     },

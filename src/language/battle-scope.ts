@@ -1,25 +1,35 @@
 import {
     AstUtils, CstUtils, DefaultScopeComputation, DocumentCache, MapScope, MultiMap, EMPTY_SCOPE,
-    type AstNode, type AstNodeDescription, type AstNodeLocator, type LangiumCoreServices, type LangiumDocument, type LocalSymbols, type NameProvider, type ReferenceInfo, type Scope, type ScopeProvider, type URI
+    type AstNode, type AstNodeDescription, type AstNodeLocator, type IndexManager, type LangiumCoreServices, type LangiumDocument,
+    type LangiumSharedCoreServices, type LocalSymbols, type NameProvider, type ReferenceInfo, type Scope, type ScopeProvider, type URI
 } from 'langium';
 import { isForce, isGrade, isModifier, isScenario, isTarget, type Force, type Scenario } from './generated/ast.js';
+import { importGraphOf } from './battle-imports.js';
+import { importsOf } from '../core/scenario.js';
 
 /**
- * Every name in a .battle file is local to that file: forces, grades and modifiers are declared at
- * the top, units inside their force. Scopes are hashed maps built once per document (the default
- * provider's linear scopes make linking quadratic on large files: see docs/limits.md#linking).
+ * Names are those a file declares, then those of the files it imports (docs/campaigns.md#campaigns-across-files):
+ * forces, grades and modifiers are declared at the top, units inside their force. Scopes are hashed
+ * maps built once per document (the default provider's linear scopes make linking quadratic on large
+ * files: see docs/limits.md#linking); an importing file's scope is built again when an imported file
+ * changes, from Langium's index of the imported files' declarations.
  */
 export class BattleScopeProvider implements ScopeProvider {
     private readonly locator: AstNodeLocator;
     private readonly nameProvider: NameProvider;
+    private readonly index: IndexManager;
+    private readonly shared: LangiumSharedCoreServices;
     private readonly topLevel: DocumentCache<string, Scope>;
-    private readonly unitScopes: DocumentCache<Force, Scope>;
+    /** Keyed by the force's node, which belongs to one parse: a force in an imported file gets a fresh scope when that file changes. */
+    private readonly unitScopes = new WeakMap<Force, Scope>();
+    private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
 
     constructor(services: LangiumCoreServices) {
         this.locator = services.workspace.AstNodeLocator;
         this.nameProvider = services.references.NameProvider;
+        this.index = services.shared.workspace.IndexManager;
+        this.shared = services.shared;
         this.topLevel = new DocumentCache(services.shared);
-        this.unitScopes = new DocumentCache(services.shared);
     }
 
     getScope(context: ReferenceInfo): Scope {
@@ -31,11 +41,29 @@ export class BattleScopeProvider implements ScopeProvider {
             // `.Unit` with no force before it (a half-typed line) names no force.
             const force = container.force?.ref;
             if (!force) return EMPTY_SCOPE;
-            return this.unitScopes.get(document.uri, force, () => this.scopeOf(force.units, document.uri));
+            let scope = this.unitScopes.get(force);
+            if (!scope) this.unitScopes.set(force, scope = this.scopeOf(force.units, AstUtils.getDocument(force).uri));
+            return scope;
         }
         const type = context.reference.$refText !== undefined ? this.referenceType(context) : undefined;
         if (!type) return EMPTY_SCOPE;
+        if (importsOf(root).length > 0) return this.importingScope(root, type, document.uri);
         return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type), document.uri));
+    }
+
+    /** The file's own declarations first, then each imported file's in import order (the first of a name wins). */
+    private importingScope(root: Scenario, type: string, uri: URI): Scope {
+        const imported = importGraphOf(this.shared)?.closure(root) ?? [];
+        let cached = this.withImports.get(root);
+        if (!cached || cached.imported !== imported) this.withImports.set(root, cached = { imported, scopes: new Map() });
+        let scope = cached.scopes.get(type);
+        if (!scope) {
+            const outer: AstNodeDescription[] = [];
+            for (const document of imported) outer.push(...this.index.allElements(type, new Set([document.uri.toString()])));
+            scope = this.scopeOf(elementsOf(root, type), uri, new MapScope(outer.reverse()));
+            cached.scopes.set(type, scope);
+        }
+        return scope;
     }
 
     /**
@@ -61,13 +89,13 @@ export class BattleScopeProvider implements ScopeProvider {
         return undefined;
     }
 
-    private scopeOf(nodes: Iterable<{ name: string } & AstNode>, uri: URI): Scope {
+    private scopeOf(nodes: Iterable<{ name: string } & AstNode>, uri: URI, outer?: Scope): Scope {
         const descriptions: AstNodeDescription[] = [];
         for (const node of nodes) {
             if (node.name) descriptions.push(this.describe(node, node.name, uri));
         }
         // The first declaration wins; duplicates are reported by the validator.
-        return new MapScope(descriptions.reverse());
+        return new MapScope(descriptions.reverse(), outer);
     }
 }
 

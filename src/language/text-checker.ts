@@ -3,7 +3,7 @@
  * the file and checks the copy before going on. The copies live in a workspace of their own, made
  * on first use with the same rule sets, so that no diagnostic of a copy ever reaches the editor.
  */
-import { URI, type LangiumSharedCoreServices } from 'langium';
+import { URI, type LangiumDocument, type LangiumSharedCoreServices } from 'langium';
 import type { Scenario } from './generated/ast.js';
 import type { CheckedText } from '../core/resolve-all.js';
 
@@ -14,20 +14,27 @@ export class TextChecker {
     /** `makeWorkspace` makes the private workspace (the language module passes its own factory). */
     constructor(private readonly makeWorkspace: () => LangiumSharedCoreServices) {}
 
-    /** The parse of `text` and its errors as `line N: message`. */
-    async check(text: string): Promise<CheckedText> {
+    /**
+     * The parse of `text` and its errors as `line N: message`. A file that imports others
+     * (docs/campaigns.md#campaigns-across-files) is checked at its own address, beside copies of the
+     * files it imports as the editor holds them, so that its imports resolve as in the editor.
+     */
+    async check(text: string, original?: { uri: URI, imported: readonly LangiumDocument[] }): Promise<CheckedText> {
         this.services ??= this.makeWorkspace();
         const workspace = this.services.workspace;
-        const uri = URI.parse(`memory:///resolve-all/${++this.count}.battle`);
+        const uri = original && original.imported.length > 0 ? original.uri : URI.parse(`memory:///resolve-all/${++this.count}.battle`);
         const document = workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri);
-        workspace.LangiumDocuments.addDocument(document);
+        const copies = (original?.imported ?? []).map(d => workspace.LangiumDocumentFactory.fromString(d.textDocument.getText(), d.uri));
+        for (const d of [document, ...copies]) workspace.LangiumDocuments.addDocument(d);
         try {
-            await workspace.DocumentBuilder.build([document], { validation: true });
+            await workspace.DocumentBuilder.build([document, ...copies], { validation: true });
             const errors = (document.diagnostics ?? []).filter(d => d.severity === 1).map(d => `line ${d.range.start.line + 1}: ${d.message}`);
             return { root: document.parseResult.value, errors };
         } finally {
-            workspace.LangiumDocuments.deleteDocument(uri);
-            workspace.IndexManager.remove(uri);
+            for (const d of [document, ...copies]) {
+                workspace.LangiumDocuments.deleteDocument(d.uri);
+                workspace.IndexManager.remove(d.uri);
+            }
         }
     }
 }

@@ -51,6 +51,7 @@ describe('the resolve edit touches only its own outcome block', () => {
             const doc = await build(text, 'lost-text');
             if ((doc.diagnostics ?? []).some(d => d.severity === 1)) return;
             const actions = AstUtils.streamAst(doc.parseResult.value).filter(isAction).toArray();
+            if (actions.length === 0) return; // an order of battle (examples/armies.battle) has no action
             const action = actions[pick % actions.length];
             const sent = await resolveThroughServer(doc, action.name, doc.textDocument.version);
             if (!sent.edits) return; // nothing to write (a diceless action, an odds-only kind): nothing may change

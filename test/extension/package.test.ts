@@ -68,7 +68,9 @@ describe('the .vsix vsce packs', () => {
         expect(names.map(n => n.toLowerCase())).toEqual(expect.arrayContaining([
             'out/language/main.cjs', 'out/extension/main.cjs', 'syntaxes/battle.tmlanguage.json',
             'syntaxes/battle.markdown.tmlanguage.json', 'language-configuration.json', 'images/icon.png',
-            'readme.md', 'changelog.md', 'license.txt', 'package.json'
+            'readme.md', 'changelog.md', 'license.txt', 'package.json',
+            // The walkthrough's pages (package.json contributes.walkthroughs).
+            'media/walkthrough/new-scenario.md', 'media/walkthrough/resolve.md', 'media/walkthrough/odds.md', 'media/walkthrough/campaign.md'
         ]));
         expect(names.filter(n => /^(src|test|node_modules|docs|examples)\/|\.map$/.test(n))).toEqual([]);
     });

@@ -85,7 +85,11 @@ export const FIXES: Record<string, Fix> = {
         return labels.filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
     }),
     [Codes.rulesNotSupported]: replacementsFix,
+    [Codes.rulesDefault]: addRulesLine,
     [Codes.gradeAsArm]: replacementsFix,
+    [Codes.houseUnknownTable]: replacementsFix,
+    [Codes.houseKey]: replacementsFix,
+    [Codes.houseValue]: replacementsFix,
     [Codes.factorRepeated]: removeRepeatedFactor,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;
@@ -147,6 +151,14 @@ function replacementsOf(c: FixContext): string[] {
 }
 
 /** Each replacement the check offered, in place of the flagged text. */
+/** "Add `rules <id>`", one per registered rule set, the one the file is checked as first and preferred. */
+function addRulesLine(c: FixContext): CodeAction[] {
+    const data = c.diagnostic.data as { rulesets?: unknown, insertAt?: unknown, after?: unknown } | undefined;
+    if (!Array.isArray(data?.rulesets) || typeof data.insertAt !== 'number') return [];
+    return data.rulesets.filter((id): id is string => typeof id === 'string').map((id, i) =>
+        quickFix(c, `Add 'rules ${id}'`, [insertAt(c, data.insertAt as number, data.after ? `\nrules ${id}` : `rules ${id}\n`)], i === 0));
+}
+
 function replacementsFix(c: FixContext): CodeAction[] {
     return replacementsOf(c).map(r => quickFix(c, `Change to '${r}'`, [{ range: c.diagnostic.range, newText: r }]));
 }

@@ -1,15 +1,14 @@
 /**
  * The server's `workspace/executeCommand` handler: thin by design. Each command id of the protocol
  * (src/protocol.ts) is handed to the service that does the work (outcome-commands.ts,
- * status-command.ts); nothing is decided here.
+ * status-request.ts, editor-requests.ts); nothing is decided here.
  */
 import { AbstractExecuteCommandHandler, type ExecuteCommandAcceptor, type LangiumSharedServices } from 'langium/lsp';
-import type { Action, Scenario } from '../generated/ast.js';
-import { modelOf } from '../../core/model-cache.js';
 import { UmpireCommands } from '../../protocol.js';
 import { connectionEditor, OutcomeCommands } from './outcome-commands.js';
 import { campaignStatus } from './status-request.js';
 import { battleReportCommand } from './report-command.js';
+import { actionAtPosition, fileSummary, scenarioTemplates } from './editor-requests.js';
 import type { TextChecker } from '../text-checker.js';
 
 export class BattleCommandHandler extends AbstractExecuteCommandHandler {
@@ -28,11 +27,9 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
         accept(UmpireCommands.status, (args, token) => campaignStatus(this.shared, args[0], token));
         accept(UmpireCommands.report, (args, token) => battleReportCommand(this.shared, args[0], token));
+        accept(UmpireCommands.actionAt, (args, token) => actionAtPosition(this.shared, args[0], token));
+        accept(UmpireCommands.fileSummary, (args, token) => fileSummary(this.shared, args[0], token));
+        accept(UmpireCommands.scenarioTemplates, () => scenarioTemplates(this.shared));
     }
 }
 
-/** The action a position sits in, if any. */
-export function actionAt(root: Scenario, offset: number): Action | undefined {
-    const model = modelOf(root);
-    return model.actions.find(a => a.node.$cstNode && a.node.$cstNode.offset <= offset && offset <= a.node.$cstNode.end)?.node;
-}

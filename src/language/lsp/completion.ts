@@ -6,7 +6,8 @@
 import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type MaybePromise, type ReferenceInfo } from 'langium';
 import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
-import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
+import { isAction, isForce, isGrade, isHouse, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
+import { seedText } from '../../core/house-rules.js';
 import { unitCount } from '../../core/scenario.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
 import { STATE_KEYS } from '../../core/campaign-state.js';
@@ -37,6 +38,9 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
             case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
             case 'Fact.key': return this.completeWords(context, factsAt(context.node, root), 'fact', acceptor);
             case 'Scenario.rules': return this.completeWords(context, contextOf(root).rulesets.ids(), 'rule set', acceptor);
+            case 'HouseRow.table': return this.completeTables(context, root, acceptor);
+            case 'HouseEntry.key': return this.completeHouseWords(context, root, 'key', acceptor);
+            case 'HouseEntry.word': return this.completeHouseWords(context, root, 'value', acceptor);
         }
         // Words used as stat keys are also keywords; only offer keywords where a statement may start.
         if (GrammarAST.isKeyword(next.feature) && isInsideWord(next.feature)) return;
@@ -47,7 +51,8 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     private completeUnits(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
         const forceName = FORCE_DOT.exec(before)?.[1];
-        const force = root.elements.find(e => isForce(e) && e.name === forceName);
+        // The force may be declared in an imported file: the model holds both.
+        const force = forceName === undefined ? undefined : modelOf(root).forces.get(forceName)?.node;
         if (!isForce(force)) return;
         for (const unit of force.units) {
             if (!unit.name) continue;
@@ -64,7 +69,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     private completeIndexes(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
         const before = context.textDocument.getText().slice(0, context.tokenOffset);
         const m = FORCE_UNIT_HASH.exec(before);
-        const force = m ? root.elements.find(e => isForce(e) && e.name === m[1]) : undefined;
+        const force = m ? modelOf(root).forces.get(m[1])?.node : undefined;
         const unit = isForce(force) ? force.units.find(u => u.name === m![2]) : undefined;
         if (!unit?.count) return;
         const count = Math.min(unitCount(unit), modelOf(root).limits.maxCount);
@@ -88,6 +93,26 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
         for (const value of values ?? []) {
             acceptor(context, { label: value, kind: CompletionItemKind.EnumMember, detail: key, sortText: '0' });
         }
+    }
+
+    /** At the start of a house row: the rule set's tables, with what each decides and its seed values. */
+    private completeTables(context: CompletionContext, root: Scenario, acceptor: CompletionAcceptor): void {
+        for (const [name, schema] of Object.entries(modelOf(root).ruleset?.tables ?? {})) {
+            acceptor(context, { label: name, kind: CompletionItemKind.Struct, detail: `house table · ${schema.keys.doc}`, documentation: `${schema.doc}. The seed: ${seedText(schema)}.`, sortText: '0' });
+        }
+    }
+
+    /** A key or value of the house row the cursor is in (its table is the first word of the row). */
+    private completeHouseWords(context: CompletionContext, root: Scenario, part: 'key' | 'value', acceptor: CompletionAcceptor): void {
+        const model = modelOf(root);
+        const before = context.textDocument.getText().slice(0, context.tokenOffset);
+        const table = /(?:^|[{\n])\s*([\p{L}_][\p{L}\p{N}_-]*)\s[^{}\n]*$/u.exec(before)?.[1];
+        const schema = table ? model.ruleset?.tables?.[table] : undefined;
+        if (!schema) return;
+        const words = part === 'key'
+            ? (schema.keys.kind === 'words' ? [...(schema.keys.words ?? []), ...(schema.keys.grades ? model.grades.keys() : [])] : [])
+            : (schema.values.kind === 'word' ? schema.values.words : schema.values.kind === 'die' ? ['d6', 'd4', 'd8', 'd10', 'average'] : []);
+        this.completeWords(context, words, `${table} ${part}`, acceptor);
     }
 
     /** Names of forces, units, grades and modifiers, each with its own kind and what it stands for. */
@@ -115,7 +140,15 @@ function featureOf(next: NextFeature, node: AstNode | undefined): string | undef
     const rule = AstUtils.getContainerOfType(next.feature, GrammarAST.isParserRule);
     // `rules NAME`: any name parses; the registry knows which there are.
     if (rule?.name === 'RulesetName') return 'Scenario.rules';
-    if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property) {
+    if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property && node && AstUtils.getContainerOfType(node, isHouse)) {
+        switch (next.property) {
+            case 'table': return 'HouseRow.table';
+            case 'key': return 'HouseEntry.key';
+            case 'word': return 'HouseEntry.word';
+            default: return undefined;
+        }
+    }
+    if ((rule?.name === 'Word' || rule?.name === 'Signed' || rule?.name === 'Measure') && next.property) {
         const inBraces = node !== undefined && AstUtils.getContainerOfType(node, n => isGrade(n) || isUnit(n)) !== undefined;
         switch (next.property) {
             case 'arm': return 'Unit.arm';

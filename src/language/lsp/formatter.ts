@@ -23,7 +23,7 @@ import type {
     CancellationToken, DocumentFormattingParams, DocumentOnTypeFormattingParams, DocumentRangeFormattingParams, FormattingOptions, Range, TextEdit
 } from 'vscode-languageserver';
 import {
-    Action, Dice, Factor, Facts, Flag, Force, Grade, Modifier, Outcome, OutcomeLine, Relation, RuleOption, Seed, Sides, Split, Turn, Unit, UnitState,
+    Action, Band, Dice, Factor, Facts, Flag, Force, Grade, House, HouseRow, Import, Modifier, Outcome, OutcomeLine, Relation, RuleOption, Seed, Sides, Split, Turn, Unit, UnitState,
     isOutcome, isRuleOption, isScenario
 } from '../generated/ast.js';
 import { whenCurrent } from './current-version.js';
@@ -171,6 +171,10 @@ function spaceBetween(prev: Token, cur: Token): string {
     if (prev.comment) return ' ';                                  // `/* note */ word`
     if (NO_SPACE_BEFORE.has(cur.text) && !cur.comment) return '';
     if (NO_SPACE_AFTER.has(prev.text) && isPunctuation(prev)) return '';
+    // A band is one word to the eye: `3..4`, `5..`, `..-9`; after an open band, its value: `5.. rout`.
+    if (cur.text === '..' && isPunctuation(cur) && /^[0-9]+$/.test(prev.text)) return '';
+    // (Only the band's own upper end: in `5.. 3` the 3 is the entry's value, and joining it would change the meaning.)
+    if (prev.text === '..' && isPunctuation(prev) && cur.leaf?.astNode.$type === Band.$type) return '';
     // Braced stats: `{ a, b }`, and `{ }` when empty, like an empty block.
     return ' ';
 }
@@ -202,10 +206,11 @@ function tokensOf(document: LangiumDocument): Token[] {
 }
 
 // Sets of AST type names: checked for every token of the file, so a lookup rather than type guards.
-const BLOCKS = new Set<string>([Force.$type, Action.$type, Turn.$type]);
+const BLOCKS = new Set<string>([Force.$type, Action.$type, Turn.$type, House.$type]);
 const STATEMENTS = new Set<string>([
-    RuleOption.$type, Grade.$type, Modifier.$type, Force.$type, Unit.$type, Turn.$type, UnitState.$type, Action.$type,
-    Sides.$type, Factor.$type, Dice.$type, Seed.$type, Flag.$type, Relation.$type, Split.$type, Facts.$type, Outcome.$type, OutcomeLine.$type
+    RuleOption.$type, Import.$type, Grade.$type, Modifier.$type, Force.$type, Unit.$type, Turn.$type, UnitState.$type, Action.$type,
+    Sides.$type, Factor.$type, Dice.$type, Seed.$type, Flag.$type, Relation.$type, Split.$type, Facts.$type, Outcome.$type, OutcomeLine.$type,
+    House.$type, HouseRow.$type
 ]);
 
 function roleOf(token: Token): Role {
@@ -226,7 +231,8 @@ function roleOf(token: Token): Role {
     while (node && node.$cstNode && node.$cstNode.offset === leaf.offset) {
         if (STATEMENTS.has(node.$type)) {
             const topLevel = isScenario(node.$container);
-            return { ...none, startsLine: true, block: BLOCKS.has(node.$type), topLevel, header: isRuleOption(node) };
+            // Imports belong to the header, beside `rules` and the options (docs/campaigns.md#campaigns-across-files).
+            return { ...none, startsLine: true, block: BLOCKS.has(node.$type), topLevel, header: isRuleOption(node) || node.$type === Import.$type };
         }
         node = node.$container;
     }

@@ -7,9 +7,11 @@ import { AstUtils, CstUtils, GrammarUtils, interruptAndCheck, type AstNode, type
 import type { HoverProvider } from 'langium/lsp';
 import { CancellationToken, type Hover, type HoverParams } from 'vscode-languageserver';
 import {
-    isAction, isFacts, isFactor, isForce, isGrade, isModifier, isOutcomeLine, isTarget, isUnit,
-    type Action, type Grade, type Scenario, type Target
+    isAction, isFacts, isFactor, isForce, isGrade, isHouseEntry, isHouseRow, isModifier, isOutcomeLine, isTarget, isUnit,
+    type Action, type Grade, type HouseEntry, type HouseRow, type Scenario, type Target
 } from '../generated/ast.js';
+import type { Band } from '../../core/bands.js';
+import { entryKey, houseLines, keyText, seedText, tablesFor } from '../../core/house-rules.js';
 import { Codes } from '../../core/codes.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
@@ -46,7 +48,28 @@ async function hoverMarkdown(document: LangiumDocument, model: ScenarioModel, le
         if (modifier) return `**modifier ${modifier.name}** ${signed(modifier.value)}`;
     }
     if (isUnit(node) && node.grade?.$refNode === leaf && node.grade.ref) return gradeHover(node.grade.ref);
+    const row = AstUtils.getContainerOfType(node, isHouseRow);
+    if (row) return houseHover(model, row, AstUtils.getContainerOfType(node, isHouseEntry));
     return undefined;
+}
+
+/** On a house row: the table it changes and the seed's values; on one entry, the seed's value it replaces. */
+function houseHover(model: ScenarioModel, row: HouseRow, entry: HouseEntry | undefined): string | undefined {
+    const schema = model.ruleset?.tables?.[row.table];
+    if (!schema) return undefined;
+    const out = [`**house rule: ${row.table}** — ${schema.doc} ([${schema.reference.replace(/^docs\//, '')}](${schema.reference}))`, `Keys: ${schema.keys.doc}. The seed: ${seedText(schema)}.`];
+    const key = entry ? entryKey(entry) : undefined;
+    if (key) {
+        const seed = schema.seed.filter(e => ('band' in key && 'band' in e.key) ? overlapsBand(e.key.band, key.band) : keyText(e.key) === keyText(key));
+        out.push(seed.length > 0
+            ? `This entry replaces the seed's ${seed.map(e => `\`${keyText(e.key)} ${e.value}\``).join(', ')}.`
+            : 'The seed has no entry for this key: this adds one.');
+    }
+    return out.join('\n\n');
+}
+
+function overlapsBand(a: Band, b: Band): boolean {
+    return Math.max(a.from ?? -Infinity, b.from ?? -Infinity) <= Math.min(a.to ?? Infinity, b.to ?? Infinity);
 }
 
 function targetHover(model: ScenarioModel, target: Target, leaf: CstNode): string | undefined {
@@ -148,6 +171,8 @@ async function actionHover(document: LangiumDocument, model: ScenarioModel, node
     } else {
         out.push('No dice or seed yet: **Resolve** draws a seed and writes the outcome.');
     }
+    const house = action ? houseLines(tablesFor(model, action)) : [];
+    if (house.length > 0) out.push(`**House rules in force** (docs/house-rules.md): ${house.map(l => `\`${l}\``).join(' · ')}`);
     await interruptAndCheck(cancelToken);
     const odds = action ? oddsSummary(model, action) : undefined;
     if (odds) out.push(odds);

@@ -13,6 +13,7 @@ import type { ApplyWorkspaceEditParams, CancellationToken, Diagnostic, Range } f
 import { MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import type { Action, Scenario } from '../generated/ast.js';
 import type { TextChecker } from '../text-checker.js';
+import { importGraphOf } from '../battle-imports.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { newSeed } from '../../core/dice.js';
@@ -127,7 +128,9 @@ export class OutcomeCommands {
         }
         let result: Awaited<ReturnType<typeof resolveAllText>>;
         try {
-            result = await resolveAllText(snap.text, text => this.checker.check(text), { newSeed: this.drawSeed });
+            // A file that imports its forces is checked beside the files it imports.
+            const original = { uri: URI.parse(args.uri), imported: importGraphOf(this.shared)?.closure(snap.model.root) ?? [] };
+            result = await resolveAllText(snap.text, text => this.checker.check(text, original), { newSeed: this.drawSeed });
         } catch (err) {
             const errors = err instanceof ResolveAllError ? err.errors : [];
             return { ...none, ...this.refuse(`Nothing was written: ${err instanceof Error ? err.message : String(err)}${errors.length > 0 ? ` (${errors[0]})` : ''}`) };

@@ -54,7 +54,9 @@ export class BattleRenameProvider extends DefaultRenameProvider {
         const leaf = CstUtils.findDeclarationNodeAtOffset(cst, document.textDocument.offsetAt(params.position), this.grammarConfig.nameRegexp);
         const target = leaf ? this.references.findDeclarations(leaf)[0] : undefined;
         if (!target || !isScenario(root)) return undefined;
-        const clash = siblingsOf(root, target).find(n => (n as { name?: string }).name === name && n !== target);
+        // The declaration may sit in an imported file: the names it must not take are that file's.
+        const home = AstUtils.findRootNode(target);
+        const clash = siblingsOf(isScenario(home) ? home : root, target).find(n => (n as { name?: string }).name === name && n !== target);
         return clash ? `There is already ${kindOf(clash)} named '${name}'.` : undefined;
     }
 }

@@ -8,7 +8,7 @@ import { validatedDocument } from './validated-document.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { ReportResult } from '../../protocol.js';
 import { battleReport } from '../../report/battle-report.js';
-import { reportCharts } from '../../report/charts.js';
+import { loadCharts } from '../../report/charts-loader.js';
 import { reportHtml, reportMarkdown } from '../../report/render.js';
 
 export async function battleReportCommand(shared: LangiumSharedServices, arg: unknown, token?: CancellationToken): Promise<ReportResult> {
@@ -24,6 +24,7 @@ export async function battleReportCommand(shared: LangiumSharedServices, arg: un
     const report = battleReport(model, { turn: a.turn });
     if ('problem' in report) return { available: false, reason: `${report.problem[0].toUpperCase()}${report.problem.slice(1)}.` };
     // The charts are drawn outside the workspace lock: the report above is plain data already.
+    const { reportCharts } = await loadCharts();
     const charts = await reportCharts(report, model.ruleset?.vocabulary.resultLadder ?? []);
     const base = uri.path.split('/').pop()!.replace(/\.[^.]*$/, '');
     if (a.format === 'md') {

@@ -6,7 +6,7 @@ import type { LangiumDocument } from 'langium';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
 import { Codes } from '../../core/codes.js';
-import { actionAt } from './command-handler.js';
+import { actionAt } from './editor-requests.js';
 import { UmpireCommands, type ResolveArgs } from '../../protocol.js';
 
 export function staleOutcomeActions(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {

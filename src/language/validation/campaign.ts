@@ -6,8 +6,8 @@
  * - An outcome written while an earlier action has none was worked out from an incomplete state.
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
-import type { ValidationAcceptor } from 'langium';
-import { isAction, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { AstUtils, type ValidationAcceptor } from 'langium';
+import { isAction, isHouse, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
@@ -74,7 +74,7 @@ function turnNumbers(scenario: Scenario): TurnNumbers {
             ordinal++;
             current = turnNumber(el, ordinal);
             byLabel.set(turnLabel(el)!, current);
-            for (const inner of el.elements) ofElement.set(inner, current);
+            for (const inner of el.elements) if (!isHouse(inner)) ofElement.set(inner, current);
         } else if (isAction(el) || isUnitState(el)) ofElement.set(el, current);
     }
     return { ofElement, byLabel };
@@ -88,7 +88,9 @@ function turnNumber(turn: Turn, ordinal: number): number {
 function checkExists(node: Action | UnitState, targets: readonly Target[], late: readonly UnitModel[], turns: TurnNumbers, accept: ValidationAcceptor): void {
     const turn = turns.ofElement.get(node);
     for (const target of targets) {
-        const forceAt = target.force?.ref?.$cstNode?.offset;
+        // A force from an imported file is on the field from the start (docs/campaigns.md#campaigns-across-files).
+        const force = target.force?.ref;
+        const forceAt = force && AstUtils.findRootNode(force) === AstUtils.findRootNode(target) ? force.$cstNode?.offset : undefined;
         const usedAt = target.$cstNode?.offset;
         if (forceAt !== undefined && usedAt !== undefined && forceAt > usedAt) {
             accept('error', `Force '${target.force.$refText}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,

@@ -4,7 +4,7 @@
 import type { ValidationAcceptor } from 'langium';
 import {
     isAction, isForce, isGrade, isModifier, isTurn,
-    type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
+    type Fact, type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
 } from '../generated/ast.js';
 import { unitCount } from '../../core/scenario.js';
 import { settingName } from '../../core/limits.js';
@@ -125,3 +125,15 @@ export function checkOption(option: RuleOption, accept: ValidationAcceptor): voi
     }
 }
 
+
+/**
+ * A fraction (`9.5`) only where the rule set measures a distance (`fractionalFacts`): a count of
+ * DPs, dice or stands is whole, and a fraction there would be read as something it is not.
+ */
+export function checkFraction(fact: Fact, accept: ValidationAcceptor): void {
+    if (fact.number === undefined || Number.isInteger(fact.number)) return;
+    const allowed = modelOf(fact).ruleset?.vocabulary.fractionalFacts ?? [];
+    if (allowed.includes(fact.key)) return;
+    const where = allowed.length ? ` (fractions are for distances: ${allowed.join(', ')})` : '';
+    accept('error', `'${fact.key}' takes a whole number, not ${fact.number}${where}.`, { node: fact, property: 'number', code: Codes.fractionNotAllowed });
+}

@@ -9,12 +9,14 @@ import {
     type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, enteredAncientsDice, leadershipRange, missingStats,
+    ANCIENTS_FACTS, ANCIENTS_STATS, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
     oneUnit, pairingStatements, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
-import { diceFor, diceSplit, opponentsOf, resolveAncients, type AncientsInput, type AncientsPosition } from './engine/ancients-engine.js';
+import { diceFor, diceSplit, opponentsOf, type AncientsInput, type AncientsPosition } from './engine/ancients-engine.js';
+import { enteredDiceSource } from '../../core/dice-source.js';
+import { walkDicePlan } from '../../core/dice-plan.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
@@ -349,12 +351,15 @@ function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | 
         due.set(`hit ${u.id}`, pool);
     }
     if (!countsMatch(action, byKey, due, 'hit', accept)) return;
-    // Hits are complete: the saves and tests due follow from them, then from the saves.
-    const outcome = resolveAncients(input, enteredAncientsDice(model, action));
-    const saves = new Map(outcome.units.map(u => [`save ${u.id}`, u.hitsReceived]));
-    if (!countsMatch(action, byKey, saves, 'save', accept)) return;
-    const tests = new Map(outcome.units.map(u => [`test ${u.id}`, u.tested ? input.breakDice : 0]));
-    countsMatch(action, byKey, tests, 'test', accept);
+    // Hits are complete: the dice plan says which saves and tests are due from them, then from the saves (no resolve).
+    const taken = walkDicePlan(ancientsDicePlan(input), enteredDiceSource(ancientsEnteredValues(model, action)));
+    const dueOf = (kind: string) => {
+        const due = new Map(input.units.map(u => [`${kind} ${u.id}`, 0]));
+        for (const t of taken) if (t.request.label === kind) due.set(`${kind} ${t.request.who[0]}`, t.request.count);
+        return due;
+    };
+    if (!countsMatch(action, byKey, dueOf('save'), 'save', accept)) return;
+    countsMatch(action, byKey, dueOf('test'), 'test', accept);
 }
 
 /** Each line of one throw holds exactly the dice due; a throw due with no line is reported on the action. */

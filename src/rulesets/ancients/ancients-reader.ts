@@ -8,12 +8,15 @@
  */
 import { isDice, isFacts, isFlag, isRelation, isSplit, type Action, type Dice, type Relation, type Split, type Target } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FORMATIONS, ANCIENTS_SIZES, ANCIENTS_TYPES, ANCIENTS_WEIGHTS, diceFor, EnteredAncientsDice, opponentsOf,
+    ANCIENTS_FORMATIONS, ANCIENTS_SIZES, ANCIENTS_TYPES, ANCIENTS_WEIGHTS, attackPlan, diceFor, opponentsOf, saveFor, thresholdFor,
     type AncientsFormation, type AncientsInput, type AncientsPairing, type AncientsPosition, type AncientsSide,
     type AncientsSize, type AncientsSplit, type AncientsThrow, type AncientsType, type AncientsUnit, type AncientsWeight
 } from './engine/ancients-engine.js';
 import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
+import { D6 } from '../../core/dice.js';
+import type { DiceRequest, EnteredValues } from '../../core/dice-source.js';
+import { fixedDice, type ConditionalDice, type DicePlan } from '../../core/dice-plan.js';
 
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
 export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
@@ -273,15 +276,61 @@ export function hasEnteredAncientsDice(action: Action): boolean {
     return action.statements.some(isDice);
 }
 
-/** The dice entered from the table, per throw and unit (the first line of each; the validator flags repeats). */
-export function enteredAncientsDice(model: ScenarioModel, action: Action): EnteredAncientsDice {
-    const lists = new Map<string, number[]>();
+/**
+ * The values of the action's `dice` lines, for the one entered dice source: a line feeds its one
+ * unit's throw of its label; only the first line of each throw and unit counts (the validator flags repeats).
+ */
+export function ancientsEnteredValues(model: ScenarioModel, action: Action): Array<EnteredValues<Dice>> {
+    const seen = new Set<string>();
+    const entries: Array<EnteredValues<Dice>> = [];
     for (const line of action.statements.filter(isDice)) {
         const kind = diceThrow(line);
         const unit = oneUnit(model, line.target);
-        if (!kind || !unit) continue;
-        const key = EnteredAncientsDice.key(kind, unit.id);
-        if (!lists.has(key)) lists.set(key, [...line.values]);
+        if (!kind || !unit || seen.has(`${kind} ${unit.id}`)) continue;
+        seen.add(`${kind} ${unit.id}`);
+        entries.push({ origin: line, who: [unit.id], label: kind, values: line.values });
     }
-    return new EnteredAncientsDice(lists);
+    return entries;
+}
+
+/** The dice plan of an engagement as read with these stats, or undefined when it cannot be resolved as written. */
+export function ancientsActionDicePlan(model: ScenarioModel, action: Action, statsAt?: StatsAt): DicePlan | undefined {
+    const reading = buildAncientsInput(model, action, statsAt);
+    if ('problem' in reading || splitProblem(reading.input)) return undefined;
+    return ancientsDicePlan(reading.input);
+}
+
+/** A throw of `count` d6 by one unit. */
+const d6By = (unitId: string, label: AncientsThrow, count: number): DiceRequest => ({ who: [unitId], label, die: D6, count });
+
+/**
+ * The dice of a melee, in the order the engine takes them (docs/rules/ancients.md#dice-plan): the
+ * hit dice are fixed by the pools and splits (A1, A2); the saves, one per hit received (A5), and the
+ * break tests, for a unit whose unsaved hits reach its threshold (A6, A7), follow from the dice before them.
+ */
+export function ancientsDicePlan(input: AncientsInput): DicePlan {
+    const attacks = attackPlan(input).filter(a => a.dice > 0);
+    const aimedAt = (id: string) => attacks.filter(a => a.target === id).reduce((n, a) => n + a.dice, 0);
+    const received = (earlier: ReadonlyArray<readonly number[]>) => {
+        const hits = new Map<string, number>();
+        attacks.forEach((a, i) => hits.set(a.target, (hits.get(a.target) ?? 0) + (earlier[i] ?? []).filter(v => v >= a.toHit).length));
+        return input.units.map(u => ({ unit: u, incoming: hits.get(u.id) ?? 0 }));
+    };
+    const saves: ConditionalDice = {
+        kind: 'conditional', reason: 'one save die for each hit received (A5)',
+        upTo: input.units.reduce((n, u) => n + aimedAt(u.id), 0),
+        requests: earlier => received(earlier).filter(r => r.incoming > 0).map(r => d6By(r.unit.id, 'save', r.incoming))
+    };
+    const tests: ConditionalDice = {
+        kind: 'conditional', reason: `a unit whose unsaved hits reach its threshold takes a break test of ${input.breakDice}d6 (A6, A7)`,
+        upTo: input.units.filter(u => aimedAt(u.id) >= thresholdFor(u.size)).length * input.breakDice,
+        requests(earlier) {
+            const saving = received(earlier).filter(r => r.incoming > 0);
+            const saved = new Map(saving.map((r, i) => [r.unit.id, (earlier[attacks.length + i] ?? []).filter(v => v >= saveFor(r.unit.weight)).length]));
+            return received(earlier)
+                .filter(r => r.incoming - (saved.get(r.unit.id) ?? 0) >= thresholdFor(r.unit.size))
+                .map(r => d6By(r.unit.id, 'test', input.breakDice));
+        }
+    };
+    return { steps: [...attacks.map(a => fixedDice(d6By(a.attacker, 'hit', a.dice))), saves, tests] };
 }

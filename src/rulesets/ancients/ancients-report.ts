@@ -2,11 +2,11 @@
  * Ancients as a rule set plugin: reads the melee, throws or takes the dice, and reports it in the
  * JSON of docs/json.md, the outcome block's lines, and lines an umpire can check by hand.
  */
-import { buildAncientsInput, enteredAncientsDice, splitProblem, type StatsAt } from './ancients-reader.js';
+import { ancientsEnteredValues, buildAncientsInput, splitProblem, type StatsAt } from './ancients-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
-import { D6, SeededDice } from '../../core/dice.js';
+import { enteredDiceSource, seededDiceSource } from '../../core/dice-source.js';
 import {
-    DICE_BY_SIZE, resolveAncients, type AdvantageStep, type AncientsDiceSource, type AncientsInput, type AncientsOutcome,
+    DICE_BY_SIZE, resolveAncients, throwsFrom, type AdvantageStep, type AncientsDiceSource, type AncientsInput, type AncientsOutcome,
     type AncientsUnitResult, type TestModifier
 } from './engine/ancients-engine.js';
 import { signedTypeset as signed } from '../../core/signed.js';
@@ -18,8 +18,7 @@ import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../.
  * every hit roll, then every save, then every break test; see `resolveAncients`).
  */
 export function seededAncientsDice(seed: number): AncientsDiceSource {
-    const dice = new SeededDice(seed);
-    return { roll: (_kind, _unit, count) => dice.rollMany(D6, count) };
+    return throwsFrom(seededDiceSource(seed));
 }
 
 /**
@@ -39,10 +38,11 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
         outcome = resolveAncients(input, seededAncientsDice(dice.seed));
         diceRecord = dice.seed;
     } else {
-        const entered = enteredAncientsDice(model, action.node);
-        outcome = resolveAncients(input, entered);
-        if (entered.short.length > 0) {
-            return { problem: `Engagement '${action.node.name}' is short of entered dice (${entered.short.join(', ')}): run 'umpire check'.` };
+        const entered = enteredDiceSource(ancientsEnteredValues(model, action.node));
+        outcome = resolveAncients(input, throwsFrom(entered));
+        const short = entered.taken.filter(t => t.values.length < t.request.count).map(t => `${t.request.label} ${t.request.who[0]}`);
+        if (short.length > 0) {
+            return { problem: `Engagement '${action.node.name}' is short of entered dice (${short.join(', ')}): run 'umpire check'.` };
         }
         diceRecord = outcome.units.map(u => [u.attacks.map(a => a.rolls), u.saveRolls, u.test?.dice ?? []]);
     }

@@ -8,13 +8,15 @@ import { ANCIENTS_RESULTS } from './engine/ancients-engine.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients-checks.js';
 import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
-import { ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
+import { ancientsActionDicePlan, ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
+import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
 
 export const ancientsRuleset: Ruleset = {
     id: 'ancients',
     title: 'Ancients',
     reference: 'docs/rules/ancients.md',
+    newScenario: ANCIENTS_NEW_SCENARIO,
     kinds: ['engagement'],
     oddsKinds: ['engagement'],
     vocabulary: {
@@ -56,5 +58,6 @@ export const ancientsRuleset: Ruleset = {
     usesEnteredDice: (_model, action) => hasEnteredAncientsDice(action.node),
     // Issue 8: each unit fights with the tokens and break test that earlier outcomes left it.
     resolve: (model, action, dice) => resolveAncientsAction(model, action, dice, u => effectiveStats(model, action.node, u)),
+    dicePlan: (model, action) => ancientsActionDicePlan(model, action.node, u => effectiveStats(model, action.node, u)),
     odds: ancientsOddsBody
 };

@@ -11,15 +11,16 @@ import {
     type Action, type Fact, type Grade, type Relation, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCommand, readFire, readMorale, readMoves,
+    ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCombat, readCommand, readFire, readMorale, readMoves,
     stepKind, turnKeyOf
 } from './loose-files-reader.js';
+import { isUnresolvable, replayOutcome, settledOutcome } from '../../core/resolve.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
 import {
-    COVERS, CP_COST, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
-    phaseOf, reachOf, rallyNeedsCommander, resolveRally
+    COVERS, distanceProblem, CP_COST, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
+    fireDice, phaseOf, presentStands, reachOf, rallyNeedsCommander, resolveRally
 } from './engine/loose-files-engine.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
@@ -107,7 +108,45 @@ export function checkLooseFilesAction(model: ScenarioModel, action: Action, acce
     }
     checkTurnWide(model, action, accept);
     checkDice(model, am, accept);
+    if (action.kind === 'engagement' || action.kind === 'fire') checkCasualtiesOverStands(model, am, accept);
 }
+
+/**
+ * L1.3: a casualty is one stand, and a unit cannot lose more than it has left. When the sheet gives
+ * more (two casualties on a one-stand unit), the outcome takes what is there and this says so; a
+ * written outcome line that takes more is flagged on its `casualties`.
+ */
+function checkCasualtiesOverStands(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
+    // Cheap first: combat takes at most 2 casualties (L3), fire at most one per die; most units have more.
+    const combat = am.node.kind === 'engagement' ? readCombat(model, am, false) : undefined;
+    const exposed = combat
+        ? [combat.input.attacker.units[0], combat.input.defender.units[0]].some(u => presentStands(u) < 2)
+        : readFire(model, am).some(r => presentStands(r.input.target) < fireDice(r.input).count);
+    if (!exposed) return;
+    const outcome = am.node.outcome;
+    for (const line of outcome?.lines ?? []) {
+        const taken = line.facts.find(f => f.key === 'casualties');
+        if (!line.unit || taken?.number === undefined) continue;
+        for (const u of unitsOf(model, line.unit)) {
+            const left = presentStands(lfUnitAt(model, u, am.node));
+            if (taken.number > left) {
+                accept('warning', `${u.id} has ${standsLeft(left)} left: it cannot lose ${taken.number} (a casualty is a stand, L1.3).`,
+                    { node: taken, property: 'number', code: LooseFilesCodes.casualtiesOverStands });
+            }
+        }
+    }
+    const replay = outcome ? replayOutcome(model, am) : undefined;
+    const resolution = outcome ? (replay && !isUnresolvable(replay) ? replay.resolution : undefined) : settledOutcome(model, am);
+    for (const u of resolution?.json.units ?? []) {
+        const over = typeof u.casualtiesOver === 'number' ? u.casualtiesOver : 0;
+        if (over === 0) continue;
+        const taken = typeof u.casualties === 'number' ? u.casualties : 0;
+        accept('warning', `${u.force}.${u.unit} has ${standsLeft(taken)} left: the sheet gives ${taken + over} casualties, and it loses ${taken === 0 ? 'none' : `only ${taken}`} (a casualty is a stand, L1.3).`,
+            { node: am.node, property: 'name', code: LooseFilesCodes.casualtiesOverStands });
+    }
+}
+
+const standsLeft = (n: number) => `${n === 0 ? 'no' : n} stand${n === 1 ? '' : 's'}`;
 
 /** Statements the kind does not use, relations with another verb, and facts it does not read. */
 function checkStatements(action: Action, accept: ValidationAcceptor): void {
@@ -196,6 +235,8 @@ function checkOfficerUse(model: ScenarioModel, am: ActionModel, r: Relation, inA
     }
 }
 
+const rangeOf = (r: Relation): number | undefined => r.facts.find(f => f.key === 'range')?.number;
+
 function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     const action = am.node;
     if (!requireLine(action, action.statements.some(s => isRelation(s) && s.verb === 'fires'), `'Unit fires at Target: range N'`, accept)) return;
@@ -214,17 +255,26 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             const second = r.facts.indexOf(same) > r.facts.indexOf(fresh) ? same : fresh;
             accept('error', `'same-target' and 'new-target' contradict each other: ${read.firer.id} either keeps last turn's target and range (L4.3) or takes a new one (L5).`, { node: second, property: 'key', code: LooseFilesCodes.contradictoryFacts });
         }
+        const last = read.lastTurn;
+        if (last && same && !fresh && (last.targetId !== read.target.id || last.range !== rangeOf(r))) {
+            accept('warning', `'same-target' but ${read.firer.id} fired at ${last.targetId}${last.range !== undefined ? ` at ${last.range}"` : ''} last turn (fire '${last.action.node.name}', turn ${last.turn}): the +1 is for the same target and range (L4.3).`,
+                { node: same, property: 'key', code: LooseFilesCodes.contradictoryFacts });
+        }
+        if (last && fresh && !same && last.targetId === read.target.id) {
+            accept('warning', `'new-target' but ${read.firer.id} fired at ${last.targetId} last turn too (fire '${last.action.node.name}', turn ${last.turn}).`,
+                { node: fresh, property: 'key', code: LooseFilesCodes.contradictoryFacts });
+        }
         if (read.firer.force === read.target.force) {
             accept('error', `${read.firer.id} fires at its own side: ${read.target.id} is of ${read.target.force} too.`, { node: r, property: 'object', code: LooseFilesCodes.fireOwnSide });
         }
         const range = r.facts.find(f => f.key === 'range');
         if (!range || range.number === undefined) {
             accept('error', `Say how far ${read.firer.id} fires: add ': range N' (inches).`, at(range ? { node: range, property: 'key', code: LooseFilesCodes.missingFact } : { node: r, property: 'verb', code: LooseFilesCodes.missingFact }));
+        } else if (distanceProblem(range.number)) {
+            accept('error', `Range: ${distanceProblem(range.number)}.`, { node: range, property: 'number', code: LooseFilesCodes.range });
         } else if (range.number > reachOf(firer)) {
             const what = firer.type === 'artillery' ? `${firer.guns} guns reach ${reachOf(firer)}" (L4)` : `a ${firer.weapon} reaches ${reachOf(firer)}" (L5)`;
             accept('error', `${range.number}" is out of range: ${what}.`, { node: range, property: 'number', code: LooseFilesCodes.range });
-        } else if (range.number < 0) {
-            accept('error', 'A range is a distance in inches, 0 or more.', { node: range, property: 'number', code: LooseFilesCodes.range });
         }
         const moveAction = read.input.moved ? undefined : moveInTurn(model, am, read.firer.id);
         if (moveAction && firer.type === 'infantry' && firer.formation !== 'skirmish') {
@@ -301,6 +351,9 @@ function checkMorale(model: ScenarioModel, am: ActionModel, accept: ValidationAc
         if (!has(r.facts, 'routs') && !has(r.facts, 'retreats')) {
             accept('error', `Say what ${read.friend.id} did: ': routs' or ': retreats'.`, { node: r, property: 'verb', code: LooseFilesCodes.missingFact });
         }
+        const distance = r.facts.find(f => f.key === 'distance');
+        const problem = distance?.number === undefined ? undefined : distanceProblem(distance.number);
+        if (distance && problem) accept('error', `Distance: ${problem}.`, { node: distance, property: 'number', code: LooseFilesCodes.range });
     }
 }
 
@@ -409,9 +462,9 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
             continue;
         }
-        const reads = audit.reads.get(line) ?? [];
+        const reads = audit.reads.get(line);
         line.values.forEach((v, i) => {
-            const die = reads[i];
+            const die = reads?.get(i);
             if (die === undefined) {
                 const label = line.label ?? DEFAULT_LABEL[am.node.kind];
                 accept('error', `This die is not used: ${targetText(line.target)} throws ${i === 0 ? 'no' : i} ${label} ${i === 1 ? 'die' : 'dice'} here.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
@@ -420,13 +473,14 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             }
         });
     }
-    for (const s of audit.shortages) {
+    for (const { request: s, got } of audit.shortages) {
         if (s.label === 'retreat') continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
-        const who = s.unitIds.join(', ');
-        const naming = lines.filter(l => unitsOf(model, l.target).some(u => s.unitIds.includes(u.id)));
+        const unitIds = s.who;
+        const who = unitIds.join(', ');
+        const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));
         // On the last value of a line of that label, else of any line for those units, else the action's name.
         const line = naming.filter(l => (l.label ?? DEFAULT_LABEL[am.node.kind]) === s.label).pop() ?? naming.pop();
-        accept('error', `${who} throw${s.unitIds.length === 1 ? 's' : ''} ${s.needed} ${s.die.name} (${s.label}), but ${s.got} ${s.got === 1 ? 'is' : 'are'} entered: add 'dice ${s.unitIds[0]} ${s.label} …'.`,
+        accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${s.count} ${s.die.name} (${s.label}), but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
 }

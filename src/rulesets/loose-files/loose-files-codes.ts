@@ -27,5 +27,6 @@ export const LooseFilesCodes = {
     orderNotKept: 'lf-order-not-kept',
     cavalrySpeed: 'lf-cavalry-speed',
     officerTarget: 'lf-officer-target',
-    contradictoryFacts: 'lf-contradictory-facts'
+    contradictoryFacts: 'lf-contradictory-facts',
+    casualtiesOverStands: 'lf-casualties-over-stands'
 } as const;

@@ -12,6 +12,9 @@ import type { Unresolvable } from '../../core/resolution.js';
 
 const shortName = (u: UnitModel) => u.id.slice(u.force.length + 1);
 const mean = (law: readonly number[]) => law.reduce((s, p, k) => s + p * k, 0);
+/** A side's expected total of a per-unit figure: the sum of its units' means. */
+const total = (units: readonly UnitOdds[], key: 'expectedDp' | 'expectedCasualties') =>
+    units.reduce((s, u) => s + (typeof u[key] === 'number' ? u[key] as number : 0), 0);
 
 /** L3's ladder read downwards: "driven-back" = driven back or worse. */
 function combatAtLeast(p: Record<string, number>): Record<string, number> {
@@ -37,7 +40,9 @@ function engagementOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
         sides.push({
             force: [...new Set(members.map(u => u.force))].join('+'), side: role,
             expected: Object.fromEntries(COMBAT_RESULTS.map(r => [r, o.probabilities[r] * members.length])),
-            atLeastOne: { ...o.probabilities }, expectedDp: mean(o.dp), expectedCasualties: mean(o.casualties)
+            // The side's totals: every unit takes the row's DPs (so the mean row DPs × units); the
+            // casualties all fall on the leading unit (docs/json.md, "Odds").
+            atLeastOne: { ...o.probabilities }, expectedDp: mean(o.dp) * members.length, expectedCasualties: mean(o.casualties)
         });
     }
     const notes = read.input.options.corlearsHook
@@ -64,7 +69,9 @@ function fireActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
             force,
             expected: Object.fromEntries(['no-effect', 'disordered', 'casualty'].map(l => [l, mine.reduce((s, u) => s + u.probabilities[l], 0)])),
             // Each fire throws its own dice, so the fires on a force are independent.
-            atLeastOne: { disordered: 1 - none('disordered'), casualty: 1 - none('casualty') }
+            atLeastOne: { disordered: 1 - none('disordered'), casualty: 1 - none('casualty') },
+            // The force's totals over every fire at it (a sum of means holds whether or not they are independent).
+            expectedDp: total(mine, 'expectedDp'), expectedCasualties: total(mine, 'expectedCasualties')
         };
     });
     return { units, sides, notes: [] };
@@ -89,7 +96,7 @@ function moveActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
         for (const u of mine) for (const [l, p] of Object.entries(u.probabilities)) expected[l] = (expected[l] ?? 0) + p;
         // Each unit throws its own dice, unless the brigade-move house rule (L9) makes one roll serve several.
         const atLeastOne: Record<string, number> = brigade ? {} : { disordered: 1 - mine.reduce((p, u) => p * (1 - (u.atLeast?.disordered ?? 0)), 1) };
-        return { force, expected, atLeastOne };
+        return { force, expected, atLeastOne, expectedDp: total(mine, 'expectedDp') };
     });
     const notes = brigade ? ['brigade-move (L9): units share one movement roll, so the chance of at least one disordered unit is left out.'] : [];
     return { units, sides, notes };

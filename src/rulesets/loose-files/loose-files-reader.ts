@@ -11,7 +11,7 @@
  * action's own `dp N`, `casualties N`, `deserted N` facts about it, which set those for that action.
  */
 import {
-    isFacts, isRelation, isSides,
+    isFacts, isRelation, isSides, isTurn,
     type Action, type Fact, type Facts, type Relation, type Target
 } from '../../language/generated/ast.js';
 import {
@@ -20,7 +20,7 @@ import {
     type LfOptions, type LfType, type LfUnit, type MoraleEvent, type MoraleInput, type MoveInput, type RedressInput, type Weapon
 } from './engine/loose-files-engine.js';
 import { effectiveStats, unitStateAt } from '../../core/campaign-state.js';
-import { factValue, unitsOf, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
+import { factValue, turnLabel, unitsOf, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 
 /** Arm words read as Loose Files types. */
 export const ARM_ALIASES: Readonly<Record<string, LfType>> = {
@@ -225,6 +225,54 @@ export interface FireRead {
     readonly firer: UnitModel;
     readonly target: UnitModel;
     readonly input: FireInput;
+    /** The firer's fire of the turn before, when there is one (L4.3). */
+    readonly lastTurn: LastTurnFire | undefined;
+}
+
+/** One `A fires at B: range N` of the turn before this action's turn. */
+interface LastTurnFire {
+    readonly action: ActionModel;
+    readonly turn: string;
+    readonly targetId: string;
+    readonly range: number | undefined;
+}
+
+/**
+ * L4.3: the firer's last fire in the turn written just before this action's turn (the last line that
+ * names it; fires are one step of the order of play, so file order is their order). None outside
+ * turns, in the first turn, or when the firer did not fire then: "last turn" is then the umpire's to say.
+ * Read from the text alone, not the campaign timeline: a settled fire is resolved while that is built.
+ */
+function lastTurnFire(model: ScenarioModel, action: ActionModel, firerId: string): LastTurnFire | undefined {
+    if (!action.turn) return undefined;
+    const turns = model.root.elements.filter(isTurn);
+    const previous = turns[turns.indexOf(action.turn) - 1];
+    if (!previous) return undefined;
+    let found: LastTurnFire | undefined;
+    for (const other of model.actions) {
+        if (other.turn !== previous || other.node.kind !== 'fire') continue;
+        for (const r of other.node.statements.filter(isRelation)) {
+            if (r.verb !== 'fires' || firstUnit(model, r.subject)?.id !== firerId) continue;
+            const target = firstUnit(model, r.object);
+            if (target) found = { action: other, turn: turnLabel(previous) ?? '', targetId: target.id, range: numberFact(r.facts, 'range') };
+        }
+    }
+    return found;
+}
+
+/**
+ * Same target and range as last turn (+1), or a new target (−1), L4.3/L4.4: as written (`same-target`,
+ * `new-target`), else from the firer's fire of the turn before: the same target at the same range is
+ * the same; another target is new; the same target at another range is neither.
+ */
+function targetAsLastTurn(facts: readonly Fact[], targetId: string, range: number, last: LastTurnFire | undefined):
+    Pick<FireInput, 'sameTarget' | 'newTarget' | 'targetFrom'> {
+    const sameTarget = has(facts, 'same-target'), newTarget = has(facts, 'new-target');
+    if (sameTarget || newTarget || !last) return { sameTarget, newTarget };
+    const from = `from fire '${last.action.node.name}', turn ${last.turn}`;
+    if (last.targetId !== targetId) return { sameTarget: false, newTarget: true, targetFrom: `${from}: it fired at ${last.targetId}` };
+    if (last.range === range) return { sameTarget: true, newTarget: false, targetFrom: from };
+    return { sameTarget: false, newTarget: false };
 }
 
 /** L4/L5: every `A fires at B: range N` of a fire action. A missing range reads as 0 (the validator reports it). */
@@ -235,12 +283,13 @@ export function readFire(model: ScenarioModel, action: ActionModel): FireRead[] 
         const firer = firstUnit(model, r.subject), target = firstUnit(model, r.object);
         if (!firer || !target) continue;
         const own = factsFor(model, action.node, firer.id);
+        const range = numberFact(r.facts, 'range') ?? 0;
+        const lastTurn = lastTurnFire(model, action, firer.id);
         out.push({
-            relation: r, firer, target,
+            relation: r, firer, target, lastTurn,
             input: {
                 firer: lfUnitAt(model, firer, action.node), target: lfUnitAt(model, target, action.node),
-                range: numberFact(r.facts, 'range') ?? 0,
-                sameTarget: has(r.facts, 'same-target'), newTarget: has(r.facts, 'new-target'),
+                range, ...targetAsLastTurn(r.facts, target.id, range, lastTurn),
                 moved: has(r.facts, 'moved') || has(own, 'moved'),
                 targetCover: coverOf([...factsFor(model, action.node, target.id), ...r.facts]),
                 options: lfOptions(model)

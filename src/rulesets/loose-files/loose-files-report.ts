@@ -2,7 +2,7 @@
  * Loose Files & American Scramble as a rule set plugin (docs/rules/loose-files.md, L1–L9): reads each action, throws
  * or takes its dice, applies the engine, and reports.
  *
- * Seeded dice are thrown in this order (docs/rules/loose-files.md "Dice order"):
+ * Seeded dice are thrown in this order (docs/rules/loose-files.md#dice-plan):
  * - engagement: the attacker's average die, the defender's; then, under Corlears Hook, one average
  *   die for each side that must retreat (attacker first);
  * - fire: for each `fires at` line in order, the firer's d6, then one d6 per 5 for skirmishers;
@@ -16,7 +16,9 @@ import {
     type CombatRead
 } from './loose-files-reader.js';
 import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { AVERAGE, D6, SeededDice, canShow, type Die } from '../../core/dice.js';
+import { AVERAGE, D6, type Die } from '../../core/dice.js';
+import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
+import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
     CP_COST, corlearsSides, fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
@@ -28,91 +30,108 @@ import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolv
 
 type Fact = [string, number | string | true];
 
-/** Where an action's dice come from: a seed, thrown in call order, or the lines entered from the table. */
-interface DiceSource {
-    /** `count` dice of `die` for these units under `label`; fewer when the table did not give them. */
-    take(unitIds: readonly string[], label: string, die: Die, count: number): number[];
-    /** Every value used, for the fingerprint. */
-    readonly used: Array<[string, number[]]>;
-}
-
-function seededSource(seed: number): DiceSource {
-    const dice = new SeededDice(seed);
-    const used: Array<[string, number[]]> = [];
-    return {
-        used,
-        take(unitIds, label, die, count) {
-            const values = dice.rollMany(die, count);
-            used.push([`${unitIds.join(',')} ${label}`, values]);
-            return values;
-        }
-    };
-}
-
 /** The default label of a dice line without one, by action kind. */
 export const DEFAULT_LABEL: Readonly<Record<string, string>> = { engagement: 'average', fire: 'd6', move: 'average', command: 'average' };
 
 /**
- * What reading the entered dice of an action found: the die each value was read as (undefined when
- * no throw used it), and every throw the lines could not feed. The validator reports from this, so
- * it counts dice exactly as resolving does.
+ * The values of an action's `dice UNIT LABEL values…` lines, for the one entered dice source: a
+ * line feeds any throw of its label by one of the units it names, in the order written.
  */
-export interface DiceAudit {
-    readonly reads: Map<Dice, Array<Die | undefined>>;
-    readonly shortages: Array<{ unitIds: readonly string[], label: string, die: Die, needed: number, got: number }>;
-}
-
-function enteredSource(model: ScenarioModel, action: ActionModel, audit?: DiceAudit): DiceSource {
-    const read = new Map<object, number>();
-    const used: Array<[string, number[]]> = [];
-    const lines = action.node.statements.filter(isDice);
+function enteredValues(model: ScenarioModel, action: ActionModel): Array<EnteredValues<Dice>> {
     const fallback = DEFAULT_LABEL[action.node.kind];
-    return {
-        used,
-        take(unitIds, label, die, count) {
-            const ids = new Set(unitIds);
-            const out: number[] = [];
-            for (const line of lines) {
-                if ((line.label ?? fallback) !== label || !unitsOf(model, line.target).some(u => ids.has(u.id))) continue;
-                let at = read.get(line) ?? 0;
-                while (out.length < count && at < line.values.length) {
-                    const v = line.values[at];
-                    if (audit) {
-                        const seen = audit.reads.get(line) ?? line.values.map(() => undefined);
-                        seen[at] = die;
-                        audit.reads.set(line, seen);
-                    }
-                    // An audit goes on past a face the die cannot show, so that every problem is found at once.
-                    out.push(audit && !canShow(die, v) ? die.faces[0] : v);
-                    at++;
-                }
-                read.set(line, at);
-            }
-            if (audit && out.length < count) {
-                audit.shortages.push({ unitIds, label, die, needed: count, got: out.length });
-                while (out.length < count) out.push(die.faces[0]);
-            }
-            used.push([`${unitIds.join(',')} ${label}`, out]);
-            return out;
-        }
-    };
+    return action.node.statements.filter(isDice).map(line => ({
+        origin: line, who: unitsOf(model, line.target).map(u => u.id), label: line.label ?? fallback, values: line.values
+    }));
 }
 
 /** The dice source of a choice. */
 function sourceFor(model: ScenarioModel, action: ActionModel, dice: DiceChoice): DiceSource {
-    return dice.kind === 'seed' ? seededSource(dice.seed) : enteredSource(model, action);
+    return dice.kind === 'seed' ? seededDiceSource(dice.seed) : enteredDiceSource(enteredValues(model, action));
 }
 
-/** Reads an action's entered dice the way resolving does, and says what fits and what does not. */
-export function auditEnteredDice(model: ScenarioModel, action: ActionModel): DiceAudit {
-    const audit: DiceAudit = { reads: new Map(), shortages: [] };
-    for (const line of action.node.statements.filter(isDice)) audit.reads.set(line, line.values.map(() => undefined));
-    try {
-        resolveWith(model, action, { kind: 'entered' }, enteredSource(model, action, audit));
-    } catch {
-        // A broken action is reported by its own checks; the audit keeps what it read.
+/** A request of `count` dice of `die` by these units under `label`. */
+const ask = (units: readonly UnitModel[], label: string, die: Die, count: number): DiceRequest => ({ who: units.map(u => u.id), label, die, count });
+
+/**
+ * Reads an action's entered dice the way resolving takes them, by walking its dice plan (no
+ * resolve), and says what fits and what does not.
+ */
+export function auditEnteredDice(model: ScenarioModel, action: ActionModel): DiceAudit<Dice> {
+    const source = enteredDiceSource(enteredValues(model, action), { audit: true });
+    // An action that cannot be read takes no dice: every value entered is then reported unused.
+    const plan = looseFilesDicePlan(model, action);
+    if (plan) walkDicePlan(plan, source);
+    return source.audit!;
+}
+
+/**
+ * The dice an action takes, in the order resolving takes them (docs/rules/loose-files.md "Dice
+ * order"): fixed by the action's lines, except a skirmisher's re-rolls of fives (L5) and Corlears
+ * Hook's retreat dice (L9), which depend on the dice before them. Undefined when the action cannot be read.
+ */
+export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): DicePlan | undefined {
+    const steps: DicePlanStep[] = [];
+    switch (action.node.kind) {
+        case 'engagement': {
+            const lookBack = lfOptions(model).corlearsHook && previousWasStandOff(model, action);
+            const read = readCombat(model, action, lookBack);
+            if (!read) return undefined;
+            steps.push(fixedDice(ask(read.attackers, 'average', AVERAGE, 1)), fixedDice(ask(read.defenders, 'average', AVERAGE, 1)));
+            if (lookBack) {
+                steps.push({
+                    kind: 'conditional', reason: 'Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws one average die', upTo: 2,
+                    requests: ([[a], [d]]) => {
+                        if (a === undefined || d === undefined) return [];
+                        const retreat = corlearsSides(read.input, a, d);
+                        return [
+                            ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, 1)] : []),
+                            ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, 1)] : [])
+                        ];
+                    }
+                });
+            }
+            return { steps };
+        }
+        case 'fire': {
+            const reads = readFire(model, action);
+            if (reads.length === 0) return undefined;
+            reads.forEach((r, i) => {
+                const { count } = fireDice(r.input);
+                steps.push(fixedDice(ask([r.firer], 'd6', D6, count)));
+                // Each fire line makes two requests (its d6, then its re-rolls), so its d6 are request 2i.
+                steps.push({
+                    kind: 'conditional', reason: 'a skirmisher re-rolls each five (L5)', upTo: count,
+                    requests: earlier => [ask([r.firer], 'reroll', D6, rerollsFor(r.input, earlier[2 * i]))]
+                });
+            });
+            return { steps };
+        }
+        case 'move': {
+            const reads = readMoves(model, action);
+            if (reads.length === 0) return undefined;
+            const brigade = lfOptions(model).brigadeMove ? reads[0] : undefined;
+            for (const r of reads) {
+                const counts = moveDiceCounts(r.input);
+                // L9 brigade-move: a unit that moves as the brigade's first does uses its roll.
+                if (brigade && r !== brigade && sameCounts(counts, moveDiceCounts(brigade.input))) continue;
+                steps.push(fixedDice(ask([r.unit], 'average', AVERAGE, counts.average)), fixedDice(ask([r.unit], 'd6', D6, counts.d6)));
+            }
+            return { steps };
+        }
+        case 'command': {
+            const uses = readCommand(model, action);
+            if (uses.length === 0) return undefined;
+            for (const use of uses) {
+                if (use.kind !== 'move') continue;
+                const die = use.die === 'd6' ? D6 : AVERAGE;
+                steps.push(fixedDice(ask([use.officer], die.name, die, 1)));
+            }
+            return { steps };
+        }
+        case 'morale': return readMorale(model, action).length > 0 ? { steps } : undefined;
+        case 'redress': return readRedress(model, action).length > 0 ? { steps } : undefined;
+        default: return undefined;
     }
-    return audit;
 }
 
 const shortId = (u: UnitModel) => u.id.slice(u.force.length + 1);
@@ -127,7 +146,7 @@ function resolutionJson(model: ScenarioModel, action: ActionModel, dice: DiceCho
 }
 
 function check(model: ScenarioModel, action: ActionModel, input: unknown, source: DiceSource, dice: DiceChoice): string {
-    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.used }, nameAliases(model));
+    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.taken.map(t => [`${t.request.who.join(',')} ${t.request.label}`, t.values]) }, nameAliases(model));
 }
 
 /** Facts every outcome line shares, in the keys the campaign reads back: dp, casualties, deserted, fled, cp. */
@@ -167,13 +186,12 @@ function previousWasStandOff(model: ScenarioModel, action: ActionModel): boolean
 }
 
 function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | undefined {
-    const aIds = read.attackers.map(u => u.id), dIds = read.defenders.map(u => u.id);
-    const [a] = source.take(aIds, 'average', AVERAGE, 1);
-    const [d] = source.take(dIds, 'average', AVERAGE, 1);
+    const [a] = source.take(ask(read.attackers, 'average', AVERAGE, 1));
+    const [d] = source.take(ask(read.defenders, 'average', AVERAGE, 1));
     if (a === undefined || d === undefined) return undefined;
     const retreat = corlearsSides(read.input, a, d);
-    const ar = retreat.attacker ? source.take(aIds, 'retreat', AVERAGE, 1)[0] : undefined;
-    const dr = retreat.defender ? source.take(dIds, 'retreat', AVERAGE, 1)[0] : undefined;
+    const ar = retreat.attacker ? source.take(ask(read.attackers, 'retreat', AVERAGE, 1))[0] : undefined;
+    const dr = retreat.defender ? source.take(ask(read.defenders, 'retreat', AVERAGE, 1))[0] : undefined;
     return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr });
 }
 
@@ -196,7 +214,8 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
                 force: u.force, unit: shortId(u), side: o.role, leading: lead, result: o.result,
                 die: o.die, modifiers: mods(o.modifiers), total: o.total, difference: o.difference,
                 dp: o.dp, casualties: lead ? o.casualties : 0, fled, order: o.order, strength: o.strength,
-                retreat: retreat === undefined ? null : retreat, opponent: foe.id
+                retreat: retreat === undefined ? null : retreat, opponent: foe.id,
+                ...(lead && o.casualtiesOver > 0 ? { casualtiesOver: o.casualtiesOver } : {})
             });
             const facts: Fact[] = lead ? [['die', o.die], ['total', o.total]] : [];
             facts.push(...stateFacts({ dp: o.dp, casualties: lead ? o.casualties : 0, fled }));
@@ -241,10 +260,10 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
     const summary: string[] = [];
     for (const r of reads) {
         const { count, steps } = fireDice(r.input);
-        const d6 = source.take([r.firer.id], 'd6', D6, count);
+        const d6 = source.take(ask([r.firer], 'd6', D6, count));
         if (d6.length !== count) return { problem: `${r.firer.id} throws ${count} d6 at ${r.target.id}, but ${d6.length} were entered.` };
         const rerollCount = rerollsFor(r.input, d6);
-        const reroll = source.take([r.firer.id], 'reroll', D6, rerollCount);
+        const reroll = source.take(ask([r.firer], 'reroll', D6, rerollCount));
         if (reroll.length !== rerollCount) return { problem: `${r.firer.id} re-rolls ${rerollCount} five${rerollCount === 1 ? '' : 's'}, but ${reroll.length} re-roll${reroll.length === 1 ? ' was' : 's were'} entered.` };
         const o = resolveFire(r.input, { d6, reroll });
         units.push({
@@ -254,7 +273,7 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
         });
         units.push({
             force: r.target.force, unit: shortId(r.target), result: o.result, firer: r.firer.id,
-            dp: o.dp, casualties: o.casualties, fled: o.fled,
+            dp: o.dp, casualties: o.casualties, ...(o.casualtiesOver > 0 ? { casualtiesOver: o.casualtiesOver } : {}), fled: o.fled,
             dice: o.dice.map(d => ({ die: d.die, modified: d.modified, dp: d.dp, casualties: d.casualties })),
             rerolls: o.rerolls.map(d => ({ die: d.die, dp: d.dp }))
         });
@@ -291,8 +310,8 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
         const counts = moveDiceCounts(r.input);
         const sameAsBrigade = brigade && brigadeDice && sameCounts(counts, moveDiceCounts(brigade.input));
         const thrown = sameAsBrigade ? brigadeDice! : {
-            average: source.take([r.unit.id], 'average', AVERAGE, counts.average),
-            d6: source.take([r.unit.id], 'd6', D6, counts.d6)
+            average: source.take(ask([r.unit], 'average', AVERAGE, counts.average)),
+            d6: source.take(ask([r.unit], 'd6', D6, counts.d6))
         };
         if (thrown.average.length !== counts.average || thrown.d6.length !== counts.d6) {
             return { problem: `${r.unit.id} moves with ${counts.average} average and ${counts.d6} d6, but ${thrown.average.length} and ${thrown.d6.length} were entered.` };
@@ -381,7 +400,7 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
         } else {
             const die = use.die === 'd6' ? D6 : AVERAGE;
             inputs.push({ move: { officer, die: die.name } });
-            const [inches] = source.take([use.officer.id], die.name, die, 1);
+            const [inches] = source.take(ask([use.officer], die.name, die, 1));
             if (inches === undefined) return { problem: `${use.officer.id} moves one ${die.name} die: enter it as 'dice ${use.officer.id} ${die.name} N'.` };
             units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: CP_COST.move });
             lines.push({ unit: use.officer.id, result: 'moved', facts: [['inches', inches], ...stateFacts({ cp: CP_COST.move })] });
@@ -407,10 +426,11 @@ export function throwsNoDice(model: ScenarioModel, action: ActionModel): boolean
 
 /** Resolves any Loose Files action (L2–L8) with the dice chosen. */
 export function resolveLooseFilesAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
-    return resolveWith(model, action, dice, sourceFor(model, action, dice));
+    return resolveLooseFilesWith(model, action, dice, sourceFor(model, action, dice));
 }
 
-function resolveWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
+/** Resolves with the dice of a given source (tests hold it against the dice plan). */
+export function resolveLooseFilesWith(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
     switch (action.node.kind) {
         case 'engagement': return resolveEngagement(model, action, dice, source);
         case 'fire': return resolveFireAction(model, action, dice, source);

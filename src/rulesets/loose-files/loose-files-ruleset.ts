@@ -9,9 +9,10 @@ import { inOrderOfPlay } from './engine/loose-files-command.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-checks.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
-import { resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
+import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
 
@@ -19,6 +20,7 @@ export const looseFilesRuleset: Ruleset = {
     id: 'loose-files',
     title: 'Loose Files',
     reference: 'docs/rules/loose-files.md',
+    newScenario: LOOSE_FILES_NEW_SCENARIO,
     kinds: KINDS,
     // Morale, re-dressing and command points throw no dice worth odds (docs/odds.md).
     oddsKinds: ['engagement', 'fire', 'move'],
@@ -26,6 +28,8 @@ export const looseFilesRuleset: Ruleset = {
         stats: LF_STAT_DOCS,
         facts: Object.fromEntries(Object.keys(UNIT_FACTS).map(kind => [kind, factsOf(kind)])),
         // L9: the sheet's house rules, off unless a file turns them on.
+        // Distances the umpire measures may be fractions (docs/rules/loose-files.md#l-dist); counts are whole.
+        fractionalFacts: ['range', 'distance'],
         options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill'],
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
@@ -57,5 +61,6 @@ export const looseFilesRuleset: Ruleset = {
     // it is resolved like entered dice, so its outcome never changes with a seed.
     usesEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
     resolve: resolveLooseFilesAction,
+    dicePlan: looseFilesDicePlan,
     odds: looseFilesOddsBody
 };

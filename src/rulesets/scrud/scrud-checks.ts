@@ -5,9 +5,11 @@
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../../language/generated/ast.js';
 import { targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
-import { buildScrudInput, diceLinesFor, enteredPursuitDice, enteredScrudDice, factorRepeats, PURSUIT, pursuitRuleOf, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
 import { canShow, D6 } from '../../core/dice.js';
-import { pursuitThrowers, resolveScrud, type ScrudInput, type ScrudSide } from './engine/scrud-engine.js';
+import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
+import { enteredDiceSource } from '../../core/dice-source.js';
+import { walkDicePlan } from '../../core/dice-plan.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 
@@ -105,10 +107,17 @@ function checkPursuitDice(model: ScenarioModel, action: Action, input: ScrudInpu
         for (const line of lines) accept('error', `No unit here is given a pursuit throw: write 'X: ${PURSUIT}' for the unit, or remove this line.`, { node: line, property: 'label', code: Codes.diceCount });
         return;
     }
-    const thrown = enteredScrudDice(model, action, input);
-    if (!thrown || [...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) return;
-    const throwers = pursuitThrowers(resolveScrud(input, thrown), rule);
-    const { throws, extra } = enteredPursuitDice(model, action, throwers);
+    // The plan decides who throws for pursuit from the combat dice entered; no resolve.
+    const source = enteredDiceSource(scrudEnteredValues(model, action, input));
+    const taken = walkDicePlan(scrudDicePlan(model, action, input), source);
+    const combat = input.attacker.units.length + input.defender.units.length;
+    // A unit without its combat die is reported by the side's check; who wins is then unknown.
+    if (taken.slice(0, combat).some(t => t.values.length !== 1)) return;
+    const pursuit = taken.slice(combat);
+    const throwers = pursuit.map(t => t.request.who[0]);
+    const read = new Map<Dice, number>();
+    for (const from of source.readFrom.slice(combat)) for (const r of from) read.set(r.origin, (read.get(r.origin) ?? 0) + 1);
+    const extra = lines.filter(line => line.values.length > (read.get(line) ?? 0));
     for (const line of lines) {
         line.values.forEach((v, i) => {
             if (!canShow(D6, v)) accept('error', `A pursuit throw is a d6: it cannot show ${v}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
@@ -117,7 +126,7 @@ function checkPursuitDice(model: ScenarioModel, action: Action, input: ScrudInpu
     for (const line of extra) {
         accept('error', `More pursuit throws than units that won and throw for pursuit (${throwers.join(', ') || 'none'}).`, { node: line, property: 'values', code: Codes.diceCount });
     }
-    const missing = throwers.filter(id => !throws.has(id));
+    const missing = pursuit.filter(t => t.values.length === 0).map(t => t.request.who[0]);
     if (missing.length > 0) {
         accept('error', `${missing.join(', ')} won and ${missing.length === 1 ? 'throws' : 'throw'} for pursuit (S-ex.6): add 'dice ${missing[0]} ${PURSUIT} N'.`, { node: action, property: 'name', code: Codes.diceCount });
     }

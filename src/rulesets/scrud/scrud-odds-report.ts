@@ -2,9 +2,10 @@
  * SCRUD odds for the report layer: reads the engagement as the resolver does and hands it to the
  * exact engine in src/rules/odds/scrud.ts.
  */
-import { buildScrudInput, pursuitRuleOf, RUNS_AND_PURSUES } from './scrud-reader.js';
+import { buildScrudInput, pursuitRuleOf, RUNS_AND_PURSUES, scrudTables } from './scrud-reader.js';
 import { scrudOdds, type ScrudLabelOdds } from './engine/scrud-odds.js';
 import { SCRUD_LOSSES } from './engine/scrud-engine.js';
+import { routsFrom } from './engine/scrud-tables.js';
 import type { SideOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
@@ -25,10 +26,13 @@ function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
 export function scrudOddsBody(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable {
     const input = buildScrudInput(model, action.node);
     if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
-    const odds = scrudOdds(input);
+    const tables = scrudTables(model, action.node);
+    const odds = scrudOdds(input, tables);
     const notes: string[] = [];
+    const routShapeUnknown = routsFrom(tables) === undefined;
     const sides = odds.sides.map((s): SideOdds => {
-        if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
+        if (s.atLeastOneRout === null && routShapeUnknown) notes.push(`${s.force}: the chance of at least one rout is left out: the house rules' routs are not "this difference or more", which its exact method needs.`);
+        else if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
         return { force: s.force, side: s.side, expected: { ...s.expected }, atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
     });
     const rule = pursuitRuleOf(model, action.node);

@@ -4,15 +4,34 @@
  */
 import { isDice, isFactor, isFacts, isFlag, type Action, type Dice, type Factor } from '../../language/generated/ast.js';
 import { D6, dieNamed, type Die } from '../../core/dice.js';
-import type { PursuitRule, ScrudInput, ScrudSide, ScrudUnit } from './engine/scrud-engine.js';
+import { enteredDiceSource, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
+import { fixedDice, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
+import { pursuitThrowers, resolveScrud, type PursuitRule, type ScrudInput, type ScrudSide, type ScrudUnit } from './engine/scrud-engine.js';
 import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { tablesFor } from '../../core/house-rules.js';
+import type { ScrudPairResult, ScrudTables } from './engine/scrud-tables.js';
 
-/** The die a unit throws: its own or its grade's `die` stat, else the scenario's `option die`, else d6 (S1). */
-function scrudDie(model: ScenarioModel, unit: UnitModel): Die {
+/**
+ * The die a unit throws (S1): its own or its grade's `die` stat; else the house rules' die for its
+ * grade, or for `all`; else the scenario's `option die`; else d6.
+ */
+function scrudDie(model: ScenarioModel, action: Action, unit: UnitModel): Die {
     const own = unit.stats.get('die');
+    const tables = tablesFor(model, action);
+    const house = (unit.grade ? tables.word<string>('die', unit.grade.name) : undefined) ?? tables.word<string>('die', ALL_GRADES);
     const fallback = model.options.get('die');
-    const name = typeof own === 'string' ? own : typeof fallback === 'string' ? fallback : 'd6';
+    const name = typeof own === 'string' ? own : house ?? (typeof fallback === 'string' ? fallback : 'd6');
     return dieNamed(name) ?? D6;
+}
+
+/** The key of the house `die` table that names every grade. */
+export const ALL_GRADES = 'all';
+
+/** SCRUD's engine tables in force for an engagement: the seed's, as the file's house rules change them. */
+export function scrudTables(model: ScenarioModel, action: Action): ScrudTables {
+    const tables = tablesFor(model, action);
+    const clamp = (key: string) => tables.word<string>('clamp', key) !== 'no';
+    return { results: tables.bands<ScrudPairResult>('result'), clampLow: clamp('low'), clampHigh: clamp('high') };
 }
 
 /** S2: grade value plus every factor of the engagement that names the unit, its force, or it by index. */
@@ -102,7 +121,7 @@ export function buildScrudInput(model: ScenarioModel, action: Action): ScrudInpu
         force: units[0].force,
         units: units.map((u): ScrudUnit => ({
             id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), arm: u.arm,
-            die: scrudDie(model, u), modifier: scrudModifier(model, action, u)
+            die: scrudDie(model, action, u), modifier: scrudModifier(model, action, u)
         }))
     });
     return { attacker: toSide(sides.attackers), defender: toSide(sides.defenders), pooled: isPooled(model, action) };
@@ -136,19 +155,6 @@ export function pursuitRuleOf(model: ScenarioModel, action: Action): PursuitRule
     return { from: typeof from === 'number' ? from : DEFAULT_PURSUIT_FROM, runsAndPursues, marked };
 }
 
-/** The entered pursuit throws (`dice X pursuit N …`): each line's values feed, in order, the units of X that throw. */
-export function enteredPursuitDice(model: ScenarioModel, action: Action, throwers: readonly string[]): { throws: Map<string, number>, extra: Dice[] } {
-    const throws = new Map<string, number>();
-    const extra: Dice[] = [];
-    for (const line of action.statements.filter(isDice).filter(d => d.label === PURSUIT)) {
-        const named = new Set(unitsOf(model, line.target).map(u => u.id));
-        const fed = throwers.filter(id => named.has(id) && !throws.has(id));
-        fed.forEach((id, i) => { if (i < line.values.length) throws.set(id, line.values[i]); });
-        if (line.values.length > fed.length) extra.push(line);
-    }
-    return { throws, extra };
-}
-
 /**
  * The units a dice line feeds, in the order its values are read: the line's target units that are on
  * the side, narrowed to the labelled arm (a label that is not an arm of the side feeds nothing).
@@ -159,18 +165,68 @@ export function unitsFedBy(model: ScenarioModel, line: Dice, side: readonly Scru
 }
 
 /**
- * Entered dice per side in declaration order, or undefined when the engagement has no dice lines.
- * A unit left without a die gets NaN; the validator reports the mismatch before anything resolves.
+ * The values of an engagement's `dice` lines, for the one entered dice source (docs/rules/scrud.md
+ * S1, S-ex.6). A combat line's values feed, in order, the units it names on one side narrowed to its
+ * arm, one value each; a later line for the same unit replaces an earlier one, so later lines come
+ * first (the validator flags the repeat). A pursuit line's values feed, in order, the units it names
+ * that throw for pursuit.
  */
+export function scrudEnteredValues(model: ScenarioModel, action: Action, input: ScrudInput): Array<EnteredValues<Dice>> {
+    const entries: Array<EnteredValues<Dice>> = [];
+    for (const side of [input.attacker, input.defender]) {
+        for (const line of diceLinesFor(model, action, side.units).reverse()) {
+            unitsFedBy(model, line, side.units).forEach((u, i) => {
+                if (i < line.values.length) entries.push({ origin: line, who: [u.id], label: u.arm, values: [line.values[i]], firstIndex: i });
+            });
+        }
+    }
+    for (const line of action.statements.filter(isDice).filter(d => d.label === PURSUIT)) {
+        entries.push({ origin: line, who: unitsOf(model, line.target).map(u => u.id), label: PURSUIT, values: line.values });
+    }
+    return entries;
+}
+
+/** The combat die of one unit (S1): its own die, under its arm. */
+const combatDie = (u: ScrudUnit): DiceRequest => ({ who: [u.id], label: u.arm, die: u.die, count: 1 });
+
+/**
+ * Each unit's combat die from the source, attacker first, each side in declaration order (the order
+ * of the dice plan); a unit left without a die (too few entered) gets NaN, which the validator reports
+ * before anything resolves.
+ */
+export function scrudCombatDice(input: ScrudInput, source: DiceSource): { attacker: number[], defender: number[] } {
+    const side = (s: ScrudSide) => s.units.map(u => source.take(combatDie(u))[0] ?? Number.NaN);
+    const attacker = side(input.attacker);
+    return { attacker, defender: side(input.defender) };
+}
+
+/** Entered dice per side in declaration order, or undefined when the engagement has no dice lines. */
 export function enteredScrudDice(model: ScenarioModel, action: Action, input: ScrudInput): { attacker: number[], defender: number[] } | undefined {
     if (!action.statements.some(isDice)) return undefined;
-    const read = (side: ScrudSide) => {
-        const values = new Map<string, number>();
-        for (const line of diceLinesFor(model, action, side.units)) {
-            const fed = unitsFedBy(model, line, side.units);
-            fed.forEach((u, i) => { if (i < line.values.length) values.set(u.id, line.values[i]); });
-        }
-        return side.units.map(u => values.get(u.id) ?? Number.NaN);
-    };
-    return { attacker: read(input.attacker), defender: read(input.defender) };
+    return scrudCombatDice(input, enteredDiceSource(scrudEnteredValues(model, action, input)));
+}
+
+/**
+ * The dice of an engagement, in the order they are taken (docs/rules/scrud.md#dice-plan): one die
+ * for each unit, attacker first, each side in declaration order; then, with a pursuit rule, one d6
+ * for each unit given a pursuit throw that won its pair (S-ex.6), which only the combat dice decide.
+ */
+export function scrudDicePlan(model: ScenarioModel, action: Action, input: ScrudInput): DicePlan {
+    const units = [...input.attacker.units, ...input.defender.units];
+    const steps: DicePlanStep[] = units.map(u => fixedDice(combatDie(u)));
+    const rule = pursuitRuleOf(model, action);
+    if (rule) {
+        steps.push({
+            kind: 'conditional',
+            reason: `a unit given a pursuit throw throws a d6 only if it wins its pair (S-ex.6)${rule.runsAndPursues ? ', and not when its own die shows a 1 or a 6 (S1.3)' : ''}`,
+            upTo: units.filter(u => rule.marked.has(u.id)).length,
+            requests(earlier) {
+                if (earlier.length < units.length || earlier.slice(0, units.length).some(v => v.length !== 1)) return [];
+                const thrown = earlier.map(v => v[0]);
+                const combat = resolveScrud(input, { attacker: thrown.slice(0, input.attacker.units.length), defender: thrown.slice(input.attacker.units.length, units.length) });
+                return pursuitThrowers(combat, rule).map(id => ({ who: [id], label: PURSUIT, die: D6, count: 1 }));
+            }
+        });
+    }
+    return { steps };
 }

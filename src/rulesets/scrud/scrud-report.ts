@@ -2,48 +2,54 @@
  * Resolving a SCRUD engagement: reads it, throws or takes the dice, and reports the outcome in the
  * JSON of docs/json.md, the outcome block's lines and the pair-by-pair text.
  */
-import { buildScrudInput, enteredPursuitDice, enteredScrudDice, pursuitRuleOf } from './scrud-reader.js';
+import { buildScrudInput, PURSUIT, pursuitRuleOf, scrudCombatDice, scrudEnteredValues, scrudTables } from './scrud-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
-import { D6, SeededDice } from '../../core/dice.js';
-import { decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult } from './engine/scrud-engine.js';
+import { D6 } from '../../core/dice.js';
+import { enteredDiceSource, seededDiceSource, type DiceSource, type EnteredDiceSource, type ValueRead } from '../../core/dice-source.js';
+import type { Dice } from '../../language/generated/ast.js';
+import {
+    decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult
+} from './engine/scrud-engine.js';
 import { signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
+import { keyText, tablesFor } from '../../core/house-rules.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
 export function throwScrudDice(input: ScrudInput, seed: number): { attacker: number[], defender: number[] } {
-    return throwWith(input, new SeededDice(seed));
-}
-
-/** The combat dice from a seed's stream; the pursuit throws (S-ex.6) come next from the same stream. */
-function throwWith(input: ScrudInput, dice: SeededDice): { attacker: number[], defender: number[] } {
-    return {
-        attacker: input.attacker.units.map(u => dice.roll(u.die)),
-        defender: input.defender.units.map(u => dice.roll(u.die))
-    };
+    return scrudCombatDice(input, seededDiceSource(seed));
 }
 
 export function resolveScrudAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable {
     const input = buildScrudInput(model, action.node);
     if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
-    const stream = dice.kind === 'seed' ? new SeededDice(dice.seed) : undefined;
-    const thrown = stream ? throwWith(input, stream) : enteredScrudDice(model, action.node, input)!;
+    let entered: EnteredDiceSource<Dice> | undefined;
+    let source: DiceSource;
+    if (dice.kind === 'seed') source = seededDiceSource(dice.seed);
+    else source = entered = enteredDiceSource(scrudEnteredValues(model, action.node, input));
+    const thrown = scrudCombatDice(input, source);
     if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
         return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
     }
-    const combat = resolveScrud(input, thrown);
+    const combat = resolveScrud(input, thrown, scrudTables(model, action.node));
     const rule = pursuitRuleOf(model, action.node);
     let decisions: PursuitDecision[] = [];
     let pursuitDice: Array<[string, number]> | undefined;
     if (rule) {
         const throwers = pursuitThrowers(combat, rule);
-        const throws = stream ? new Map(throwers.map(id => [id, stream.roll(D6)])) : enteredPursuitDice(model, action.node, throwers).throws;
+        const taken = throwers.map(id => {
+            const values = source.take({ who: [id], label: PURSUIT, die: D6, count: 1 });
+            return { id, values, at: entered?.readFrom.at(-1)?.[0] };
+        });
+        // Entered throws are recorded in the order the lines give them (line by line), as the fingerprint always has.
+        if (entered) taken.sort((a, b) => enteredOrder(action, a.at) - enteredOrder(action, b.at) || (a.at?.index ?? 0) - (b.at?.index ?? 0));
+        const throws = new Map(taken.filter(t => t.values.length > 0).map(t => [t.id, t.values[0]]));
         const missing = throwers.filter(id => !throws.has(id));
         if (missing.length > 0) {
             return { problem: `${missing.join(', ')} won and ${missing.length === 1 ? 'throws' : 'throw'} for pursuit (S-ex.6): enter it with 'dice ${missing[0]} pursuit N'.` };
         }
         decisions = decidePursuit(combat, rule, throws);
-        if (!stream) pursuitDice = [...throws];
+        if (entered) pursuitDice = [...throws];
     }
     const outcome = withPursuit(combat, decisions);
     const check = fingerprint({
@@ -60,8 +66,13 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
             units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
         },
         lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
-        text: [...scrudText(outcome), ...decisions.map(pursuitText)]
+        text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(pursuitText)]
     };
+}
+
+/** Where a value's line stands in the action (an unread value: last). */
+function enteredOrder(action: ActionModel, at: ValueRead<Dice> | undefined): number {
+    return at ? action.node.statements.indexOf(at.origin) : Number.MAX_SAFE_INTEGER;
 }
 
 /** S1.3: a unit that runs away retreats at least; the summary names who runs, pursues and stays. */
@@ -123,15 +134,31 @@ function outcomeLine(r: ScrudUnitResult, pursuit: PursuitDecision | undefined): 
 }
 
 
+/** What a pair came to: the loser's result, or a stand-off (a house rule may give equal dice a result for both). */
+function pairText(attacker: ScrudUnitResult, defender: ScrudUnitResult, difference: number): string {
+    if (attacker.result === 'stand-off') return 'stand-off';
+    if (difference === 0) return `both ${attacker.result}`;
+    return difference > 0 ? `${defender.id} ${defender.result}` : `${attacker.id} ${attacker.result}`;
+}
+
+/** For a pair's difference, the house row that decided it (`house: 3..4 retreat`), when a house rule did. */
+function houseRow(model: ScenarioModel, action: ActionModel): (difference: number) => string {
+    const tables = tablesFor(model, action);
+    return difference => {
+        const entry = tables.bandEntry('result', Math.abs(difference));
+        return entry?.node ? `  (house: ${keyText(entry.key)} ${entry.value})` : '';
+    };
+}
+
 /** Pair by pair, as the seed lays it out: each arm's sorted lines side by side. */
-function scrudText(outcome: ScrudOutcome): string[] {
+function scrudText(outcome: ScrudOutcome, houseRow: (difference: number) => string): string[] {
     const out: string[] = [];
     for (const g of outcome.groups) {
         out.push(g.arm === 'all' ? 'All arms:' : `${g.arm[0].toUpperCase()}${g.arm.slice(1)}:`);
         for (const p of g.pairs) {
             const side = (r: ScrudUnitResult | null) => (r ? `${r.id} ${r.thrown}${signed(r.modifier)}=${r.adjusted}` : '—');
             const res = p.attacker && p.defender
-                ? (p.difference === 0 ? 'stand-off' : p.difference! > 0 ? `${p.defender.id} ${p.defender.result}` : `${p.attacker.id} ${p.attacker.result}`)
+                ? pairText(p.attacker, p.defender, p.difference!) + houseRow(p.difference!)
                 : `${(p.attacker ?? p.defender)!.id} unpaired`;
             out.push(`  ${side(p.attacker)}  v  ${side(p.defender)}  →  ${res}`);
         }

@@ -10,13 +10,16 @@ import { signedTypeset } from '../../core/signed.js';
 import { SCRUD_RESULTS } from './engine/scrud-engine.js';
 import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks.js';
 import { scrudOddsBody } from './scrud-odds-report.js';
-import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
+import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
+import { SCRUD_NEW_SCENARIO } from './scrud-new-scenario.js';
 
 export const scrudRuleset: Ruleset = {
     id: 'scrud',
     title: 'SCRUD',
     reference: 'docs/rules/scrud.md',
+    newScenario: SCRUD_NEW_SCENARIO,
     kinds: ['engagement'],
     oddsKinds: ['engagement'],
     vocabulary: {
@@ -37,11 +40,17 @@ export const scrudRuleset: Ruleset = {
     },
     // S6: a rout takes the unit out of the fight; SCRUD keeps no counters.
     campaign: { columns: [], outResults: { rout: 'routed' } },
-    codes: ScrudCodes,
+    codes: { ...ScrudCodes, ...ScrudHouseCodes },
+    tables: SCRUD_TABLES,
+    checkTables: checkScrudTables,
     checkScenario: checkScrudScenario,
     checkAction: checkScrudAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),
     resolve: resolveScrudAction,
+    dicePlan(model, action) {
+        const input = buildScrudInput(model, action.node);
+        return input && scrudDicePlan(model, action.node, input);
+    },
     odds: scrudOddsBody,
     // S2: the grade and every factor add up to one modifier, which turns the die.
     modifierHover(actionName, gradeValue, here) {

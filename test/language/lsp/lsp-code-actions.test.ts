@@ -259,6 +259,32 @@ describe('quick fixes', () => {
         expect(rules.codes).toEqual([]);
     });
 
+    it('says which rule set a file without a rules line is checked as, as information, and adds the line', async () => {
+        const bare = 'force A {\n  unit Line foot\n}\n';
+        const { diagnostics } = await diagnosticsOf(bare);
+        expect(diagnostics.map(d => ({ code: d.code, severity: d.severity, range: d.range }))).toEqual([
+            // Information (3), on the first line only: not the force's whole block.
+            { code: Codes.rulesDefault, severity: 3, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 9 } } }
+        ]);
+        expect(diagnostics[0].message).toMatch(/^No 'rules' line: this file is checked as SCRUD \('rules scrud'\)\..*\(scrud, ancients, loose-files\)/);
+        const { actions } = await fixesFor(bare, Codes.rulesDefault);
+        expect(actions.map(a => [a.title, a.isPreferred])).toEqual([["Add 'rules scrud'", true], ["Add 'rules ancients'", undefined], ["Add 'rules loose-files'", undefined]]);
+        const fixed = await applyFix(bare, Codes.rulesDefault, "Add 'rules scrud'");
+        expect(fixed.text).toBe(`rules scrud\n${bare}`);
+        expect(fixed.codes).toEqual([]);
+        // With a title, the line goes after it (the grammar wants `scenario` first), and the note sits on the title.
+        const titled = `scenario "Ford"\n${bare}`;
+        const onTitle = (await diagnosticsOf(titled)).diagnostics.find(d => d.code === Codes.rulesDefault)!;
+        expect(onTitle.range).toEqual({ start: { line: 0, character: 9 }, end: { line: 0, character: 15 } });
+        const afterTitle = await applyFix(titled, Codes.rulesDefault, "Add 'rules loose-files'");
+        expect(afterTitle.text).toBe(`scenario "Ford"\nrules loose-files\n${bare}`);
+        expect(afterTitle.codes).not.toContain(Codes.rulesDefault);
+        // An empty file gets it too, at its start.
+        const empty = await applyFix('', Codes.rulesDefault, "Add 'rules ancients'");
+        expect(empty.text).toBe('rules ancients\n');
+        expect(empty.codes).toEqual([]);
+    });
+
     it('offers nothing for a diagnostic without an obvious fix', async () => {
         const { actions } = await fixesFor(`${SCRUD}engagement E {\n  dice French foot 1 2\n}\n`, Codes.missingSides);
         expect(actions).toEqual([]);

@@ -69,7 +69,10 @@ describe('Loose Files combat odds agree with every throw of resolveCombat', () =
 
 describe('Loose Files fire odds agree with every throw of resolveFire', () => {
     const arbFire = fc.record({
-        firer: arbUnit('A.f'), target: arbUnit('D.t'), range: fc.integer({ min: 0, max: 40 }),
+        // Targets include officers (they take nothing, L1.4) and one-stand units with a casualty (no
+        // stand left to lose, L1.3); ranges go in half inches (fractions, #l-dist).
+        firer: arbUnit('A.f'), target: fc.tuple(arbUnit('D.t'), fc.boolean()).map(([u, officer]) => (officer ? { ...u, type: 'officer' as const } : u)),
+        range: fc.integer({ min: 0, max: 80 }).map(n => n / 2),
         sameTarget: fc.boolean(), newTarget: fc.boolean(), cover: arbCover
     }).map(({ firer, target, range, sameTarget, newTarget, cover }): FireInput => ({
         firer: { ...firer, stands: Math.min(firer.stands, 4) }, target, range, sameTarget, newTarget, moved: false, targetCover: cover, options: NO_HOUSE_RULES

@@ -10,6 +10,8 @@
  * so that seeded dice, dice entered from the table, and a test's enumerated roll vectors all go
  * through the same code. The stage functions are exported for the odds engine.
  */
+import { D6 } from '../../../core/dice.js';
+import type { DiceSource } from '../../../core/dice-source.js';
 
 export type AncientsSize = 'huge' | 'large' | 'medium' | 'small';
 export type AncientsWeight = 'heavy' | 'medium' | 'light';
@@ -404,31 +406,12 @@ function plural(n: number, word: string): string {
 }
 
 /**
- * Dice entered from the table: one list per unit and throw (`hit`, `save`, `test`). A unit's hit list
- * feeds its targets in split order, so each call takes the next values. Asking for more than was
- * entered is noted in `short` (the validator reports it first; the plugin refuses to resolve).
+ * The engine's throws from the one dice source (src/core/dice-source.ts), seeded or entered: each
+ * throw is a request of `count` d6 by one unit, labelled with the throw (`hit`, `save`, `test`),
+ * which is also the label of its `dice` line.
  */
-export class EnteredAncientsDice implements AncientsDiceSource {
-    private readonly used = new Map<string, number>();
-    /** `kind unitId` for every throw that was short of dice. */
-    readonly short: string[] = [];
-    constructor(private readonly entered: ReadonlyMap<string, readonly number[]>) {}
-    static key(kind: AncientsThrow, unitId: string): string {
-        return `${kind} ${unitId}`;
-    }
-    roll(kind: AncientsThrow, unitId: string, count: number): readonly number[] {
-        const key = EnteredAncientsDice.key(kind, unitId);
-        const all = this.entered.get(key) ?? [];
-        const from = this.used.get(key) ?? 0;
-        this.used.set(key, from + count);
-        const out = all.slice(from, from + count);
-        if (out.length < count) this.short.push(key);
-        return out;
-    }
-    /** How many values of one list the engine used. */
-    usedOf(kind: AncientsThrow, unitId: string): number {
-        return this.used.get(EnteredAncientsDice.key(kind, unitId)) ?? 0;
-    }
+export function throwsFrom(source: DiceSource): AncientsDiceSource {
+    return { roll: (kind, unitId, count) => source.take({ who: [unitId], label: kind, die: D6, count }) };
 }
 
 /** Dice from one flat vector, taken in the engine's order: for tests and enumeration. */

@@ -11,7 +11,7 @@
 import { AVERAGE, canShow } from '../../../core/dice.js';
 import { signed } from '../../../core/signed.js';
 import {
-    afterLosses, fleesField, strength, sumModifiers,
+    afterLosses, casualtiesTaken, fleesField, strength, sumModifiers,
     type Cover, type LfModifier, type LfOptions, type LfUnit
 } from './loose-files-units.js';
 
@@ -158,8 +158,10 @@ export interface CombatSideOutcome {
     readonly difference: number;
     readonly result: CombatResult;
     readonly dp: number;
-    /** Casualties, all on the leading unit. */
+    /** Casualties, all on the leading unit: the sheet's, up to the stands it has left (L1.3). */
     readonly casualties: number;
+    /** The sheet's casualties beyond the leading unit's stands left: not taken (L1.3). */
+    readonly casualtiesOver: number;
     readonly casualtyNote: string | undefined;
     readonly order: string;
     /** L9 Corlears Hook: inches the side retreats (null when it must retreat but no die is known). */
@@ -213,7 +215,10 @@ export function resolveCombat(input: CombatInput, dice: CombatDice): CombatOutco
         const difference = total - (role === 'attacker' ? dTotal : aTotal);
         const result = combatResultFor(difference);
         const defends = role === 'defender';
-        const cas = rowCasualties(result, own, foe, defends);
+        const row = rowCasualties(result, own, foe, defends);
+        const capped = casualtiesTaken(own.units[0], row.casualties);
+        const cas = capped.over === 0 ? row
+            : { casualties: capped.taken, note: `${row.casualties} by the sheet; only ${capped.taken} stand${capped.taken === 1 ? '' : 's'} left` };
         const retreats = corlearsRetreats(input, result, own, defends);
         const retreatDie = role === 'attacker' ? dice.attackerRetreat : dice.defenderRetreat;
         const fled = input.options.fleeLosses
@@ -221,7 +226,7 @@ export function resolveCombat(input: CombatInput, dice: CombatDice): CombatOutco
             : [];
         return {
             role, die: role === 'attacker' ? dice.attacker : dice.defender, modifiers: role === 'attacker' ? aMods : dMods,
-            total, difference, result, dp: ROW_DP[result], casualties: cas.casualties, casualtyNote: cas.note,
+            total, difference, result, dp: ROW_DP[result], casualties: cas.casualties, casualtiesOver: capped.over, casualtyNote: cas.note,
             order: retreats ? 'retreat one average die (Corlears Hook: second stand-off in a row)' : rowOrder(result, own.units[0].class),
             corlearsRetreat: retreats ? { inches: retreatDie ?? null } : undefined,
             fled, strength: sideStrength(own)

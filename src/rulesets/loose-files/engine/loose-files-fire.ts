@@ -7,7 +7,7 @@
  * for each 5 (4, 5 or 6 on the new die is a DP).
  */
 import { D6, canShow } from '../../../core/dice.js';
-import { afterLosses, fleesField, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
+import { afterLosses, casualtiesTaken, fleesField, takesNoLosses, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface FireInput {
     readonly firer: LfUnit;
@@ -18,6 +18,11 @@ export interface FireInput {
     readonly sameTarget: boolean;
     /** A new target (L4 −1). */
     readonly newTarget: boolean;
+    /**
+     * Where `sameTarget`/`newTarget` came from when the umpire did not write them: the firer's fire of
+     * the turn before (docs/rules/loose-files.md#l4.3), named in the modifier's reason.
+     */
+    readonly targetFrom?: string;
     /** The firer moved this turn (L5: only skirmishers may move and fire). */
     readonly moved: boolean;
     readonly targetCover: Cover | undefined;
@@ -56,8 +61,9 @@ export function artilleryModifiers(input: FireInput): LfModifier[] {
     if (firer.guns === 'heavy') mods.push({ reason: 'heavy gun', value: 1 });
     if (target.formation === 'column') mods.push({ reason: 'target in column', value: 1 });
     if (target.formation === 'limbered') mods.push({ reason: 'target is limbered artillery', value: 1 });
-    if (input.sameTarget) mods.push({ reason: 'same target and range as last turn', value: 1 });
-    if (input.newTarget) mods.push({ reason: 'new target', value: -1 });
+    const from = input.targetFrom ? ` (${input.targetFrom})` : '';
+    if (input.sameTarget) mods.push({ reason: `same target and range as last turn${from}`, value: 1 });
+    if (input.newTarget) mods.push({ reason: `new target${from}`, value: -1 });
     if (firer.dp > 0) mods.push({ reason: `${firer.dp} DP on the firing guns`, value: -firer.dp });
     if (firer.guns === 'light') mods.push({ reason: 'light gun', value: -1 });
     const cover = input.targetCover;
@@ -132,6 +138,8 @@ export interface FireOutcome {
     readonly rerolls: readonly FireDieOutcome[];
     readonly dp: number;
     readonly casualties: number;
+    /** The table's casualties beyond the target's stands left: not taken (L1.3). */
+    readonly casualtiesOver: number;
     readonly result: FireResult;
     /** The target flees the field (L9 flee-losses). */
     readonly fled: boolean;
@@ -151,17 +159,21 @@ export function resolveFire(input: FireInput, dice: { d6: readonly number[], rer
     const band = fireBand(input.firer, input.range);
     const modifiers = kind === 'artillery' ? artilleryModifiers(input) : [];
     const mod = sumModifiers(modifiers);
+    // An officer takes nothing from fire (L1.4); the check refuses it as a target, the engine agrees.
+    const spared = takesNoLosses(input.target);
     const thrown: FireDieOutcome[] = dice.d6.map(die => {
+        if (spared) return { die, modified: kind === 'artillery' ? die + mod : die, dp: 0, casualties: 0 };
         if (kind === 'artillery') return { die, modified: die + mod, ...artilleryEffect(band as 'close' | 'long', die + mod) };
         return { die, modified: die, dp: die === 6 ? 1 : 0, casualties: 0 };
     });
-    const rerolls: FireDieOutcome[] = dice.reroll.map(die => ({ die, modified: die, dp: die >= 4 ? 1 : 0, casualties: 0 }));
+    const rerolls: FireDieOutcome[] = dice.reroll.map(die => ({ die, modified: die, dp: die >= 4 && !spared ? 1 : 0, casualties: 0 }));
     const dp = [...thrown, ...rerolls].reduce((s, d) => s + d.dp, 0);
-    const casualties = thrown.reduce((s, d) => s + d.casualties, 0);
+    // A casualty is a stand: no more than the target has left (L1.3).
+    const { taken: casualties, over: casualtiesOver } = casualtiesTaken(input.target, thrown.reduce((s, d) => s + d.casualties, 0));
     const result: FireResult = casualties > 0 ? 'casualty' : dp > 0 ? 'disordered' : 'no-effect';
     const fled = input.options.fleeLosses && casualties > 0 && fleesField(afterLosses(input.target, casualties, 0));
     return {
         kind, band, range: input.range, reach: reachOf(input.firer), diceCount: count, diceSteps: steps,
-        modifiers, dice: thrown, rerolls, dp, casualties, result, fled
+        modifiers, dice: thrown, rerolls, dp, casualties, casualtiesOver, result, fled
     };
 }

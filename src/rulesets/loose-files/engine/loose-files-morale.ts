@@ -2,7 +2,7 @@
  * Loose Files morale (docs/rules/loose-files.md, L7): what a unit suffers on seeing a friend within 6" retreat or rout.
  * Grade is class: a lower class number is a higher grade.
  */
-import { afterLosses, fleesField, presentStands, type LfOptions, type LfUnit } from './loose-files-units.js';
+import { afterLosses, fleesField, presentStands, takesNoLosses, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 /** L7: only friends within this many inches matter. */
 const MORALE_RANGE = 6;
@@ -46,6 +46,7 @@ function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): {
 export function resolveMorale(input: MoraleInput): MoraleOutcome {
     const none = (reason: string): MoraleOutcome => ({ result: 'unmoved', dp: 0, deserted: 0, reason, fled: false });
     if (input.distance !== undefined && input.distance > MORALE_RANGE) return none(`the friend is ${input.distance}" away, beyond ${MORALE_RANGE}"`);
+    if (takesNoLosses(input.observer)) return none(`${input.observer.type}s take no DPs or desertions from morale`);
     if (input.options.fleeLosses && input.friendFled) return none('the friend fled the field (flee-losses: no DPs to those who see it)');
     const grade = gradeOfFriend(input.observer, input.friend);
     const row = moraleTable(grade, input.event);

@@ -14,7 +14,7 @@ import { AVERAGE, D6, faceDistribution } from '../../../core/dice.js';
 import { COMBAT_RESULTS, combatModifiers, combatResultFor, ROW_DP, rowCasualties, type CombatInput, type CombatResult } from './loose-files-combat.js';
 import { artilleryEffect, fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from './loose-files-fire.js';
 import { disorderingFace, moveDiceCounts, type MoveInput, type MoveResult } from './loose-files-movement.js';
-import { isFormed, sumModifiers } from './loose-files-units.js';
+import { casualtiesTaken, isFormed, presentStands, sumModifiers, takesNoLosses } from './loose-files-units.js';
 
 export const FIRE_RESULTS: readonly FireResult[] = ['no-effect', 'disordered', 'casualty'];
 
@@ -68,7 +68,7 @@ export function combatOdds(input: CombatInput): CombatOdds {
             const row = combatResultFor(diff);
             probabilities[row] += p;
             addAt(dp, ROW_DP[row], p);
-            addAt(casualties, rowCasualties(row, own, foe, role === 'defender').casualties, p);
+            addAt(casualties, casualtiesTaken(own.units[0], rowCasualties(row, own, foe, role === 'defender').casualties).taken, p);
         }
         for (const { face, p } of faceDistribution(AVERAGE)) if (face + mine >= 0) addAt(total, face + mine, p);
         return { probabilities, dp, casualties, total, modifier: mine };
@@ -93,7 +93,8 @@ function perDieLaw(input: FireInput): number[][] {
     const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input)) : 0;
     const skirmisher = kind === 'infantry' && input.firer.formation === 'skirmish';
     for (const { face, p } of faceDistribution(D6)) {
-        if (kind === 'artillery' && (band === 'close' || band === 'long')) {
+        if (takesNoLosses(input.target)) law[0][0] += p; // L1.4: an officer takes nothing from fire
+        else if (kind === 'artillery' && (band === 'close' || band === 'long')) {
             const e = artilleryEffect(band, face + mod);
             law[e.dp][e.casualties] += p;
         } else if (face === 6) law[1][0] += p;
@@ -118,6 +119,12 @@ export function fireOdds(input: FireInput): FireOdds {
         }));
         joint = next;
     }
+    // A casualty is a stand (L1.3): what the table gives beyond the target's stands left is not taken.
+    const cap = presentStands(input.target);
+    joint = joint.map(row => row.reduce((capped, p, cas) => {
+        capped[Math.min(cas, cap)] += p;
+        return capped;
+    }, new Array<number>(Math.min(row.length, cap + 1)).fill(0)));
     const dp = joint.map(row => row.reduce((s, p) => s + p, 0));
     const casualties = joint[0].map((_, cas) => joint.reduce((s, row) => s + row[cas], 0));
     // Summed, not taken from 1, so that what cannot happen is exactly 0.

@@ -75,6 +75,17 @@ export const MAX_STANDS = 100;
 /** The most movement dice of one kind a line may ask for (the sheet never needs more than 3). */
 export const MAX_MOVE_DICE = 6;
 
+/**
+ * Distances the umpire measures (`range 9.5`, `distance 4.5`) may be fractions (docs/rules/loose-files.md#l-dist); none is
+ * below 0, and none is longer than any table (100 feet): such a number is a slip of the pen.
+ */
+const MAX_TABLE_INCHES = 1200;
+export function distanceProblem(inches: number): string | undefined {
+    if (inches < 0) return `a distance is in inches, 0 or more (not ${inches})`;
+    if (inches > MAX_TABLE_INCHES) return `${inches}" is longer than any table (${MAX_TABLE_INCHES}", 100 feet)`;
+    return undefined;
+}
+
 export const NO_HOUSE_RULES: LfOptions = { fullMove: false, brigadeMove: false, corlearsHook: false, fleeLosses: false };
 
 /** The scenario option names of the house rules (L9). */
@@ -96,6 +107,23 @@ export function sumModifiers(mods: readonly LfModifier[]): number {
 /** Stands still on the table: those it started with, less casualties and deserters. */
 export function presentStands(u: LfUnit): number {
     return Math.max(0, u.stands - u.casualties - u.deserted);
+}
+
+/**
+ * A casualty is one stand (L1.2): a unit cannot lose more stands than it has on the table. The
+ * sheet's casualties beyond that are `over` (docs/rules/loose-files.md#l1.3): not taken, and flagged.
+ */
+export function casualtiesTaken(u: LfUnit, sheet: number): { taken: number, over: number } {
+    const taken = Math.min(sheet, presentStands(u));
+    return { taken, over: sheet - taken };
+}
+
+/**
+ * Officers and commanders take no DPs, casualties or desertions from fire and morale
+ * (docs/rules/loose-files.md#l1.4): they carry none (re-dressing says so too, L8).
+ */
+export function takesNoLosses(u: LfUnit): boolean {
+    return u.type === 'officer' || u.type === 'commander';
 }
 
 /** L1: one stand of infantry counts 1, of cavalry 3, a gun 6; officers add nothing. */

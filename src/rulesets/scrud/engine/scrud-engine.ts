@@ -5,6 +5,7 @@
  * (or all arms pooled) both sides' dice are sorted high to low and met pair by pair.
  */
 import type { Die } from '../../../core/dice.js';
+import { pairResult, SCRUD_SEED_TABLES, type ScrudTables } from './scrud-tables.js';
 
 export type ScrudResult = 'unpaired' | 'stand-off' | 'won' | 'recoil' | 'retire' | 'retreat' | 'rout';
 /** The labels in the order an umpire reads them. */
@@ -73,18 +74,21 @@ export interface ScrudOutcome {
     readonly summary: string;
 }
 
-/** S2: the modifier turns the die, which cannot go past its own lowest and highest face. */
-export function adjust(thrown: number, modifier: number, die: Die): number {
-    return Math.min(die.max, Math.max(die.min, thrown + modifier));
+/** S2: the modifier turns the die, which cannot go past its own lowest and highest face (unless a house rule lets it). */
+export function adjust(thrown: number, modifier: number, die: Die, tables: ScrudTables = SCRUD_SEED_TABLES): number {
+    const turned = thrown + modifier;
+    const low = tables.clampLow ? Math.max(die.min, turned) : turned;
+    return tables.clampHigh ? Math.min(die.max, low) : low;
 }
 
-/** S6: what the lower die's unit suffers for a difference of `difference` (> 0). */
-export function lossFor(difference: number): ScrudResult {
-    if (difference <= 0) return 'stand-off';
-    if (difference === 1) return 'recoil';
-    if (difference === 2) return 'retire';
-    if (difference === 3) return 'retreat';
-    return 'rout';
+/**
+ * S6 from one unit's side of its pair: `mine` is its adjusted die minus its opponent's. The table
+ * gives what the lower die's unit suffers; a `stand-off` there (and any result at 0) is both units'.
+ */
+export function resultFor(mine: number, tables: ScrudTables = SCRUD_SEED_TABLES): ScrudResult {
+    const result = pairResult(tables, Math.abs(mine));
+    if (mine === 0 || result === 'stand-off') return result;
+    return mine > 0 ? 'won' : result;
 }
 
 /** The arms of an engagement in the order they first appear (attacker first). */
@@ -100,9 +104,9 @@ export function armsOf(input: ScrudInput): string[] {
 interface Ranked { unit: ScrudUnit, thrown: number, adjusted: number, order: number }
 
 /** S4: high to low; equal dice keep declaration order. */
-function rankLine(units: readonly ScrudUnit[], thrown: readonly number[]): Ranked[] {
+function rankLine(units: readonly ScrudUnit[], thrown: readonly number[], tables: ScrudTables): Ranked[] {
     return units
-        .map((unit, order) => ({ unit, thrown: thrown[order], adjusted: adjust(thrown[order], unit.modifier, unit.die), order }))
+        .map((unit, order) => ({ unit, thrown: thrown[order], adjusted: adjust(thrown[order], unit.modifier, unit.die, tables), order }))
         .sort((a, b) => b.adjusted - a.adjusted || a.order - b.order);
 }
 
@@ -110,14 +114,14 @@ function rankLine(units: readonly ScrudUnit[], thrown: readonly number[]): Ranke
  * Resolves an engagement from the dice thrown by each unit, given in declaration order per side
  * (`thrown.attacker[i]` belongs to `input.attacker.units[i]`).
  */
-export function resolveScrud(input: ScrudInput, thrown: { attacker: readonly number[], defender: readonly number[] }): ScrudOutcome {
+export function resolveScrud(input: ScrudInput, thrown: { attacker: readonly number[], defender: readonly number[] }, tables: ScrudTables = SCRUD_SEED_TABLES): ScrudOutcome {
     const results = new Map<string, ScrudUnitResult>();
     const groups: ScrudGroup[] = [];
     const inArm = (arm: string) => (u: ScrudUnit) => input.pooled || u.arm === arm;
     for (const arm of armsOf(input)) {
         const pick = (side: ScrudSide, dice: readonly number[]) => {
             const idx = side.units.map((u, i) => (inArm(arm)(u) ? i : -1)).filter(i => i >= 0);
-            return rankLine(idx.map(i => side.units[i]), idx.map(i => dice[i]));
+            return rankLine(idx.map(i => side.units[i]), idx.map(i => dice[i]), tables);
         };
         const att = pick(input.attacker, thrown.attacker);
         const def = pick(input.defender, thrown.defender);
@@ -125,8 +129,8 @@ export function resolveScrud(input: ScrudInput, thrown: { attacker: readonly num
         for (let i = 0; i < Math.max(att.length, def.length); i++) {
             const a = att[i], d = def[i];
             const diff = a && d ? a.adjusted - d.adjusted : null;
-            const ra = a ? record(a, 'attacker', i + 1, resultOf(diff, +1), d?.unit.id ?? null) : null;
-            const rd = d ? record(d, 'defender', i + 1, resultOf(diff, -1), a?.unit.id ?? null) : null;
+            const ra = a ? record(a, 'attacker', i + 1, diff === null ? 'unpaired' : resultFor(diff, tables), d?.unit.id ?? null) : null;
+            const rd = d ? record(d, 'defender', i + 1, diff === null ? 'unpaired' : resultFor(-diff, tables), a?.unit.id ?? null) : null;
             if (ra) results.set(ra.id, ra);
             if (rd) results.set(rd.id, rd);
             pairs.push({ attacker: ra, defender: rd, difference: diff });
@@ -135,14 +139,6 @@ export function resolveScrud(input: ScrudInput, thrown: { attacker: readonly num
     }
     const units = [...input.attacker.units, ...input.defender.units].map(u => results.get(u.id)!);
     return { units, groups, summary: summarize(input, groups) };
-}
-
-/** The result for the side whose difference is `sign * diff` (attacker +1, defender −1). */
-function resultOf(diff: number | null, sign: number): ScrudResult {
-    if (diff === null) return 'unpaired';
-    const mine = sign * diff;
-    if (mine === 0) return 'stand-off';
-    return mine > 0 ? 'won' : lossFor(-mine);
 }
 
 function record(r: Ranked, side: SideRole, rank: number, result: ScrudResult, opponent: string | null): ScrudUnitResult {

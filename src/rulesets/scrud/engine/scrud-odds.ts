@@ -11,9 +11,10 @@
  * line of n units against r opponents costs O(faces · n · min(n, r) · labels).
  */
 import { faceDistribution } from '../../../core/dice.js';
-import { adjust, armsOf, lossFor, SCRUD_RESULTS, type ScrudInput, type ScrudResult, type ScrudUnit, type SideRole } from './scrud-engine.js';
+import { adjust, armsOf, resultFor, SCRUD_RESULTS, type ScrudInput, type ScrudResult, type ScrudUnit, type SideRole } from './scrud-engine.js';
 import { countDistribution, tailOf } from '../../../core/distributions.js';
 import { noRoutChance } from './scrud-rout-odds.js';
+import { routsFrom, SCRUD_SEED_TABLES, type ScrudTables } from './scrud-tables.js';
 
 export type ScrudLabelOdds = Record<ScrudResult, number>;
 
@@ -45,23 +46,17 @@ export interface ScrudOdds {
 const LABELS = SCRUD_RESULTS.length;
 const UNPAIRED = SCRUD_RESULTS.indexOf('unpaired');
 
-/** S6 from the unit's own side: its adjusted die minus its opponent's. */
-function labelIndex(diff: number): number {
-    const label: ScrudResult = diff === 0 ? 'stand-off' : diff > 0 ? 'won' : lossFor(-diff);
-    return SCRUD_RESULTS.indexOf(label);
-}
-
 /** Every adjusted value any unit of the group can show, ascending. */
-function valueGrid(units: readonly ScrudUnit[]): number[] {
+function valueGrid(units: readonly ScrudUnit[], tables: ScrudTables): number[] {
     const values = new Set<number>();
-    for (const u of units) for (const f of u.die.faces) values.add(adjust(f, u.modifier, u.die));
+    for (const u of units) for (const f of u.die.faces) values.add(adjust(f, u.modifier, u.die, tables));
     return [...values].sort((a, b) => a - b);
 }
 
 /** P(adjusted die = grid[x]) for one unit (S2: turned and clamped). */
-function adjustedDistribution(u: ScrudUnit, grid: readonly number[]): Float64Array {
+function adjustedDistribution(u: ScrudUnit, grid: readonly number[], tables: ScrudTables): Float64Array {
     const dist = new Float64Array(grid.length);
-    for (const { face, p } of faceDistribution(u.die)) dist[grid.indexOf(adjust(face, u.modifier, u.die))] += p;
+    for (const { face, p } of faceDistribution(u.die)) dist[grid.indexOf(adjust(face, u.modifier, u.die, tables))] += p;
     return dist;
 }
 
@@ -95,7 +90,7 @@ function orderStatistics(line: readonly Float64Array[], ranks: number): Float64A
  * Each unit's chance of every label, for a line (`own`, in declaration order) against the other
  * side's line in the same arm. Returns one array of LABELS probabilities per unit.
  */
-function lineOdds(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[]): Float64Array[] {
+function lineOdds(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[], tables: ScrudTables): Float64Array[] {
     const n = own.length, m = other.length, G = grid.length;
     const out = own.map(() => new Float64Array(LABELS));
     if (n === 0) return out;
@@ -110,6 +105,8 @@ function lineOdds(own: readonly Float64Array[], other: readonly Float64Array[], 
     const fwd = new Float64Array(n * width);
     const g = new Float64Array(width * LABELS);
     const back = new Float64Array(width * LABELS);
+    // S6 read from the unit's own side of a pair, for every difference of two grid values.
+    const labelIndex = (mine: number) => SCRUD_RESULTS.indexOf(resultFor(mine, tables));
     for (let v = 0; v < G; v++) {
         if (!own.some(d => d[v] > 0)) continue;
         // g[r] = the label law of a die grid[v] meeting the opponent ranked r+1.
@@ -166,18 +163,22 @@ function record(values: ArrayLike<number>): ScrudLabelOdds {
 }
 
 /** Exact per-unit and per-side odds of a SCRUD engagement. */
-export function scrudOdds(input: ScrudInput): ScrudOdds {
+export function scrudOdds(input: ScrudInput, tables: ScrudTables = SCRUD_SEED_TABLES): ScrudOdds {
+    const routFrom = routsFrom(tables);
     const byId = new Map<string, Float64Array>();
     let attNoRout: number | null = 1, defNoRout: number | null = 1;
     for (const arm of armsOf(input)) {
         const inArm = (u: ScrudUnit) => input.pooled || u.arm === arm;
         const att = input.attacker.units.filter(inArm), def = input.defender.units.filter(inArm);
-        const grid = valueGrid([...att, ...def]);
-        const attD = att.map(u => adjustedDistribution(u, grid)), defD = def.map(u => adjustedDistribution(u, grid));
-        lineOdds(attD, defD, grid).forEach((p, i) => byId.set(att[i].id, p));
-        lineOdds(defD, attD, grid).forEach((p, i) => byId.set(def[i].id, p));
-        // Arms are thrown independently, so "no rout anywhere" multiplies across arms.
-        const a = noRoutChance(attD, defD, grid), d = noRoutChance(defD, attD, grid);
+        const grid = valueGrid([...att, ...def], tables);
+        const attD = att.map(u => adjustedDistribution(u, grid, tables)), defD = def.map(u => adjustedDistribution(u, grid, tables));
+        lineOdds(attD, defD, grid, tables).forEach((p, i) => byId.set(att[i].id, p));
+        lineOdds(defD, attD, grid, tables).forEach((p, i) => byId.set(def[i].id, p));
+        // Arms are thrown independently, so "no rout anywhere" multiplies across arms. A house table
+        // whose routs are not "this difference or more" has no exact method here: unknown (null).
+        const noRout = (own: Float64Array[], other: Float64Array[]) =>
+            routFrom === 'none' ? 1 : routFrom === undefined || routFrom < 1 ? null : noRoutChance(own, other, grid, routFrom);
+        const a = noRout(attD, defD), d = noRout(defD, attD);
         attNoRout = attNoRout === null || a === null ? null : attNoRout * a;
         defNoRout = defNoRout === null || d === null ? null : defNoRout * d;
     }

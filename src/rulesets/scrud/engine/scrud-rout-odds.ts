@@ -1,11 +1,12 @@
 /**
  * P(no unit of a side routs) in one arm of a SCRUD engagement, exactly.
  *
- * A rout (S6) is a pair whose own die is at least 4 below the opponent's. With both lines sorted,
- * "no pair routs" for the first k = min(n, m) ranks is the same as: for every value t,
- *   min(#own ≥ t − 3, k) ≥ min(#other ≥ t, k)
+ * A rout (S6) is a pair whose own die is at least R below the opponent's (R = 4 in the seed; a house
+ * table may move it). With both lines sorted, "no pair routs" for the first k = min(n, m) ranks is the
+ * same as: for every value t,
+ *   min(#own ≥ t − R + 1, k) ≥ min(#other ≥ t, k)
  * (take t = the other side's r-th die to see it). Only the values t where the other side can reach
- * t and one of our dice can fall below t − 3 can fail (two of them on a d6: t = 5 and 6). The counts
+ * t and one of our dice can fall below t − R + 1 can fail (two of them on a d6: t = 5 and 6). The counts
  * of dice reaching those thresholds are nested, so each side's joint count law is a DP over its
  * units on monotone count vectors, and the event is the sum over the other side's vectors of our
  * joint survival function. Cost O((n + m) · C(k + T, T)) for T thresholds: O(n³/6) on d6 (T ≤ 2).
@@ -15,24 +16,24 @@
 const MAX_STATES = 2_000_000;
 const MAX_WORK = 2e9;
 
-export function noRoutChance(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[]): number | null {
+export function noRoutChance(own: readonly Float64Array[], other: readonly Float64Array[], grid: readonly number[], routFrom = 4): number | null {
     const n = own.length, m = other.length;
     if (n === 0 || m === 0) return 1;
     const k = Math.min(n, m);
-    const canFall = (t: number) => own.some(d => grid.some((v, x) => v <= t - 4 && d[x] > 0));
+    const canFall = (t: number) => own.some(d => grid.some((v, x) => v <= t - routFrom && d[x] > 0));
     const canReach = (t: number) => other.some(d => grid.some((v, x) => v >= t && d[x] > 0));
     const thresholds = grid.filter(t => canFall(t) && canReach(t));
     const T = thresholds.length;
     if (T === 0) return 1;
     if (T <= 2) {
         if ((n ** 3 + m ** 3) / 6 > MAX_WORK) return null;
-        const ownLaw = nestedCounts(own.map(d => categories(d, grid, thresholds.map(t => t - 3))), T);
+        const ownLaw = nestedCounts(own.map(d => categories(d, grid, thresholds.map(t => t - routFrom + 1))), T);
         const otherLaw = nestedCounts(other.map(d => categories(d, grid, thresholds)), T);
         return clamp01(expectedSurvival(ownLaw, n, otherLaw, m, k, T));
     }
     const space = countSpace(k, T);
     if (space === null || space.states.length / T * (n + m) > MAX_WORK) return null;
-    const ownLaw = jointCounts(own.map(d => categories(d, grid, thresholds.map(t => t - 3))), space);
+    const ownLaw = jointCounts(own.map(d => categories(d, grid, thresholds.map(t => t - routFrom + 1))), space);
     const otherLaw = jointCounts(other.map(d => categories(d, grid, thresholds)), space);
     const survival = survivalOf(ownLaw, space);
     let total = 0;

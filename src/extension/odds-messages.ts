@@ -1,0 +1,15 @@
+/**
+ * What the Odds panel's page (odds-webview.ts) and the extension (odds-view.ts) say to each other
+ * over the webview's postMessage. Types only.
+ */
+import type { OddsDistribution } from './odds-table.js';
+
+/** Page → extension. */
+export type OddsPageMessage =
+    | { type: 'choices', distribution: OddsDistribution }
+    | { type: 'copy', format: 'markdown' | 'csv', distribution: OddsDistribution }
+    | { type: 'save', format: 'svg' | 'png', action: string, data: string }
+    | { type: 'problem', text: string };
+
+/** Extension → page: the palette's "Save odds chart as …". */
+export type OddsPanelMessage = { type: 'save', format: 'svg' | 'png' };

@@ -1,0 +1,151 @@
+/**
+ * The script of the Odds panel's page (bundled by esbuild.mjs to out/extension/odds-webview.js and
+ * loaded only by that page, so that Vega stays out of the extension's and the server's bundles).
+ * It draws each action's chart with Vega-Lite, and runs the page's buttons:
+ *   "Table" / "Chart"             what the panel shows (the table is the page's own HTML);
+ *   "Each result" / "This or worse"  which figures: the chance of each result, or of it or worse;
+ *   "Copy as Markdown" / "Copy as CSV"  ask the extension to copy the figures shown (odds-table.ts);
+ *   "Save chart as SVG" / "Save chart as PNG"  send Vega's image to the extension, which asks where
+ *                                   to save it: the page itself never writes files.
+ * The page's Content-Security-Policy forbids eval, so Vega runs with its expression interpreter.
+ * The choices survive a refresh of the page (the webview's state).
+ */
+import { parse, View } from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+import { expressionInterpreter } from 'vega-interpreter';
+import { labelOrder, orWorseLabel, type OddsDistribution } from './odds-table.js';
+import type { OddsAnswer, OddsReport, OddsUnavailable } from '../protocol.js';
+import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
+
+/** The little of the DOM this page uses (this project's TypeScript has no DOM types). */
+interface El {
+    dataset: Record<string, string | undefined>;
+    hidden: boolean;
+    clientWidth: number;
+    textContent: string | null;
+    classList: { toggle(name: string, on: boolean): void };
+    setAttribute(name: string, value: string): void;
+    addEventListener(type: string, listener: (e: unknown) => void): void;
+}
+interface Page {
+    document: { body: El, getElementById(id: string): El | null, querySelectorAll(selector: string): Iterable<El> };
+    acquireVsCodeApi(): { postMessage(message: OddsPageMessage): void, getState(): unknown, setState(state: unknown): void };
+    addEventListener(type: 'message', listener: (e: { data: OddsPanelMessage }) => void): void;
+}
+
+type ShowAs = 'table' | 'chart';
+interface State { showAs: ShowAs, distribution: OddsDistribution }
+
+const page = globalThis as unknown as Page;
+const doc = page.document;
+const vscode = page.acquireVsCodeApi();
+const answer = JSON.parse(doc.getElementById('odds-data')?.textContent ?? 'null') as OddsAnswer | null;
+const reports: Array<OddsReport | OddsUnavailable> = !answer ? [] : 'actions' in answer && Array.isArray(answer.actions) ? answer.actions : [answer as OddsReport];
+const saved = vscode.getState() as Partial<State> | undefined;
+const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results' };
+const views = new Map<number, View>();
+/** The figures the charts were last drawn for: they are drawn when first shown, and again when the figures change. */
+let drawnFor: OddsDistribution | undefined;
+let drawing: Promise<void> = Promise.resolve();
+
+const COLOURS: Record<string, string> = {
+    'won': '#3f9b4f', 'stand-off': '#8a8f98', 'unpaired': '#c4c8ce', 'recoil': '#e3c14b',
+    'retire': '#e69a3a', 'retreat': '#d9652b', 'rout': '#c0392b'
+};
+const OTHERS = ['#4f7fc0', '#8e5ec4', '#2aa1a1', '#b5497d', '#6d8f2f', '#a0703a'];
+
+function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, width: number): TopLevelSpec {
+    const pick = distribution === 'results' ? (u: OddsReport['units'][number]) => u.probabilities : (u: OddsReport['units'][number]) => u.atLeast ?? {};
+    const labels = labelOrder(report.units, pick);
+    const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
+    const values = report.units.flatMap(u => labels.map((l, i) => ({ unit: u.id, label: named[i], rank: i, p: pick(u)[l] ?? 0 })));
+    const range = labels.map((l, i) => COLOURS[l] ?? OTHERS[i % OTHERS.length]);
+    const axis = { labelColor: foreground, titleColor: foreground, gridOpacity: 0.25 };
+    const common = {
+        $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+        background: 'transparent',
+        width,
+        // The legend below the bars: the panel is often a narrow column beside the file.
+        config: { axis, legend: { labelColor: foreground, titleColor: foreground, orient: 'bottom', direction: 'horizontal' }, title: { color: foreground, anchor: 'start' }, view: { stroke: null } },
+        title: `${report.kind} ${report.name}: ${distribution === 'results' ? 'chance of each result' : 'chance of each result or worse'}`,
+        data: { values }
+    } as const;
+    const y = { field: 'unit', type: 'nominal', sort: null, title: null } as const;
+    const colour = { field: 'label', type: 'nominal', title: 'result', sort: named, scale: { domain: named, range } } as const;
+    const tooltip = [{ field: 'unit', title: 'unit' }, { field: 'label', title: 'result' }, { field: 'p', title: 'chance', format: '.1%' }];
+    if (distribution === 'results') {
+        return { ...common, height: { step: 22 }, mark: 'bar', encoding: { y, x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, order: { field: 'rank', type: 'quantitative' }, tooltip } };
+    }
+    // One thin bar per result in each unit's band: the bars fall from the mildest result to the worst.
+    return { ...common, height: { step: 7 }, mark: 'bar', encoding: { y, yOffset: { field: 'label', type: 'nominal', sort: named }, x: { field: 'p', type: 'quantitative', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, tooltip } };
+}
+
+function drawCharts(): Promise<void> {
+    if (drawnFor !== state.distribution) {
+        drawnFor = state.distribution;
+        const distribution = drawnFor;
+        drawing = drawing.then(() => drawAll(distribution));
+    }
+    return drawing;
+}
+
+async function drawAll(distribution: OddsDistribution): Promise<void> {
+    for (const v of views.values()) v.finalize();
+    views.clear();
+    const foreground = (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(doc.body).color || '#888';
+    for (const el of doc.querySelectorAll('.chart')) {
+        // The bars take the panel's width, less the units' names on the left.
+        const width = Math.max(200, Math.min(720, (el.clientWidth || 600) - 160));
+        const index = Number(el.dataset.index);
+        const report = reports[index];
+        if (!report || (report as OddsUnavailable).available === false) continue;
+        try {
+            // `ast: true` and the interpreter: no `new Function`, which the page's policy forbids.
+            const runtime = parse(compile(chartSpec(report as OddsReport, distribution, foreground, width)).spec, undefined, { ast: true });
+            const view = new View(runtime, { expr: expressionInterpreter, renderer: 'canvas', container: el as never, hover: true });
+            await view.runAsync();
+            views.set(index, view);
+        } catch (err) {
+            el.textContent = `The chart could not be drawn: ${String(err)}`;
+        }
+    }
+}
+
+function show(): void {
+    doc.body.classList.toggle('show-chart', state.showAs === 'chart');
+    doc.body.classList.toggle('show-table', state.showAs === 'table');
+    doc.body.classList.toggle('dist-results', state.distribution === 'results');
+    doc.body.classList.toggle('dist-orWorse', state.distribution === 'orWorse');
+    for (const b of doc.querySelectorAll('button[data-show]')) b.setAttribute('aria-pressed', String(b.dataset.show === state.showAs));
+    for (const b of doc.querySelectorAll('button[data-distribution]')) b.setAttribute('aria-pressed', String(b.dataset.distribution === state.distribution));
+    vscode.setState(state);
+    vscode.postMessage({ type: 'choices', distribution: state.distribution });
+    if (state.showAs === 'chart') void drawCharts();
+}
+
+async function save(format: 'svg' | 'png', index?: number): Promise<void> {
+    await drawCharts();
+    const at = index ?? [...views.keys()][0];
+    const view = at === undefined ? undefined : views.get(at);
+    const report = at === undefined ? undefined : reports[at];
+    if (!view || !report) {
+        vscode.postMessage({ type: 'problem', text: 'There is no chart to save: this panel has no odds to draw.' });
+        return;
+    }
+    const data = format === 'svg' ? await view.toSVG() : await view.toImageURL('png', 2);
+    vscode.postMessage({ type: 'save', format, action: (report as OddsReport).name, data });
+}
+
+for (const b of doc.querySelectorAll('button[data-show]')) b.addEventListener('click', () => { state.showAs = b.dataset.show === 'chart' ? 'chart' : 'table'; show(); });
+for (const b of doc.querySelectorAll('button[data-distribution]')) {
+    b.addEventListener('click', () => {
+        state.distribution = b.dataset.distribution === 'orWorse' ? 'orWorse' : 'results';
+        show();
+    });
+}
+for (const b of doc.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', format: b.dataset.copy === 'csv' ? 'csv' : 'markdown', distribution: state.distribution }));
+for (const b of doc.querySelectorAll('button[data-save]')) b.addEventListener('click', () => void save(b.dataset.save === 'png' ? 'png' : 'svg', Number(b.dataset.index)));
+// The palette's "Save odds chart as SVG/PNG" asks the page for its first chart.
+page.addEventListener('message', e => { if (e.data?.type === 'save') void save(e.data.format); });
+
+show();

@@ -1,0 +1,175 @@
+/**
+ * The server's side of the editor conventions of issue 16, through the server's own execute-command
+ * handler (as the client sends them): the action at the cursor (Resolve / Odds at cursor), the file
+ * at a glance (the language status item), and the starting scenario of each rule set ("New scenario").
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import type { ApplyWorkspaceEditParams, TextDocumentEdit } from 'vscode-languageserver';
+import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
+import { createBattleServices } from '../../../src/language/battle-module.js';
+import { RulesetRegistry } from '../../../src/core/ruleset.js';
+import { builtInRulesets } from '../../../src/rulesets/registry.js';
+import { modelOf } from '../../../src/core/model-cache.js';
+import { isUnresolvable, resolveAction } from '../../../src/core/resolve.js';
+import { UmpireCommands, type ActionAtResult, type FileSummary, type ScenarioTemplates } from '../../../src/protocol.js';
+import type { Scenario } from '../../../src/language/generated/ast.js';
+import { highestDieRuleset } from '../../rulesets/highest-die/highest-die-ruleset.js';
+import { scratchChecker, services, openDocument } from '../../support/services.js';
+
+const { shared } = services;
+const URI_TEXT = 'file:///campaign/cursor.battle';
+const open = (text: string, version = 1): Promise<LangiumDocument> => openDocument(URI_TEXT, text, version);
+const current = () => shared.workspace.LangiumDocuments.getDocument(URI.parse(URI_TEXT))!;
+const run = (command: string, ...args: unknown[]) => shared.lsp.ExecuteCommandHandler!.executeCommand(command, args);
+
+const FILE = `rules scrud
+force A {
+  unit Guard foot x2
+}
+force B {
+  unit Line foot x2
+}
+engagement First {
+  A attacks B
+  seed 42
+}
+engagement Second {
+  A.Guard#1 attacks B.Line#2
+  seed 7
+}
+engagement Third {
+  A.Guard#2 attacks B.Line#1
+}
+`;
+
+/** The line and character of the first `needle` in FILE, plus `shift` characters. */
+function at(text: string, needle: string, shift = 0): { line: number, character: number } {
+    const offset = text.indexOf(needle) + shift;
+    expect(offset).toBeGreaterThanOrEqual(shift);
+    const before = text.slice(0, offset).split('\n');
+    return { line: before.length - 1, character: before[before.length - 1].length };
+}
+
+/** Applies versioned edits the way VS Code does, then reopens the new text. */
+class Editor implements EditorSide {
+    told: string[] = [];
+    async applyEdit(params: ApplyWorkspaceEditParams) {
+        const change = params.edit.documentChanges![0] as TextDocumentEdit;
+        const doc = current().textDocument;
+        if (change.textDocument.version !== doc.version) return { applied: false };
+        await open(TextDocument.applyEdits(doc, change.edits), doc.version + 1);
+        return { applied: true };
+    }
+    tell(_kind: string, message: string) { this.told.push(message); }
+    async ask() { return undefined; }
+}
+
+let commands: OutcomeCommands;
+beforeEach(() => {
+    const seeds = [101, 202, 303];
+    commands = new OutcomeCommands(shared, new Editor(), scratchChecker(), () => seeds.shift()!);
+});
+
+describe('umpire.actionAt (Resolve / Odds at cursor)', () => {
+    it('finds the engagement whose name or braces hold the cursor, with the commands its lenses offer', async () => {
+        await open(FILE, 4);
+        const ask = (position: { line: number, character: number }) => run(UmpireCommands.actionAt, { uri: URI_TEXT, version: 4, position }) as Promise<ActionAtResult>;
+        expect(await ask(at(FILE, 'engagement Second', 12))).toEqual({ found: true, action: 'Second', kind: 'engagement', resolvable: true, hasOdds: true });
+        expect(await ask(at(FILE, 'seed 7', 5))).toMatchObject({ found: true, action: 'Second' });
+        expect(await ask(at(FILE, 'A.Guard#2 attacks'))).toMatchObject({ found: true, action: 'Third' });
+        // On the closing brace of First (its last character): still First.
+        expect(await ask(at(FILE, '}\nengagement Second'))).toMatchObject({ found: true, action: 'First' });
+    });
+
+    it('says where to put the cursor when it is outside every action', async () => {
+        await open(FILE, 1);
+        const got = await run(UmpireCommands.actionAt, { uri: URI_TEXT, version: 1, position: at(FILE, 'unit Guard') }) as ActionAtResult;
+        expect(got).toEqual({ found: false, reason: expect.stringMatching(/not inside an engagement/) });
+    });
+
+    it('refuses a cursor from another version of the text, and arguments that are not a position', async () => {
+        await open(FILE, 2);
+        expect(await run(UmpireCommands.actionAt, { uri: URI_TEXT, version: 1, position: { line: 8, character: 2 } }))
+            .toEqual({ found: false, reason: expect.stringMatching(/changed \(version 1, now 2\)/) });
+        expect(await run(UmpireCommands.actionAt, { uri: URI_TEXT, version: 2 }))
+            .toEqual({ found: false, reason: expect.stringMatching(/needs \[\{ uri, version, position/) });
+        expect(await run(UmpireCommands.actionAt, { uri: 'file:///nowhere.battle', version: 1, position: { line: 0, character: 0 } }))
+            .toEqual({ found: false, reason: expect.stringMatching(/not open/) });
+    });
+
+    it('says an action has no odds or is not resolved when the rule set says so', async () => {
+        const text = FILE.replace('engagement Third', 'fire Third');
+        await open(text, 1);
+        const got = await run(UmpireCommands.actionAt, { uri: URI_TEXT, version: 1, position: at(text, 'fire Third', 6) });
+        expect(got).toEqual({ found: true, action: 'Third', kind: 'fire', resolvable: false, hasOdds: false });
+    });
+
+    it('leads to the same Resolve as the lens: the found action\'s outcome is written', async () => {
+        await open(FILE, 1);
+        const found = await run(UmpireCommands.actionAt, { uri: URI_TEXT, version: 1, position: at(FILE, 'B.Line#1') }) as ActionAtResult;
+        expect(found.found && found.action).toBe('Third');
+        const result = await commands.resolve({ uri: URI_TEXT, version: 1, action: (found as { action: string }).action }, false);
+        expect(result).toMatchObject({ applied: true, changed: true, seed: 101 });
+        expect(current().textDocument.getText()).toMatch(/engagement Third \{\n {2}A\.Guard#2 attacks B\.Line#1\n {2}outcome seed 101 check "[0-9a-f]{8}" \{/);
+    });
+});
+
+describe('umpire.fileSummary (the language status item)', () => {
+    const summary = () => run(UmpireCommands.fileSummary, { uri: URI_TEXT }) as Promise<FileSummary>;
+
+    it('counts the engagements resolved, not yet resolved, and stale', async () => {
+        await open(FILE, 1);
+        expect(await summary()).toEqual({ available: true, rules: 'scrud', rulesTitle: 'SCRUD', rulesWritten: true, actions: 3, resolved: 0, unresolved: 3, stale: 0 });
+        expect(await commands.resolve({ uri: URI_TEXT, version: 1, action: 'First' }, false)).toMatchObject({ applied: true });
+        expect(await commands.resolve({ uri: URI_TEXT, version: 2, action: 'Second' }, false)).toMatchObject({ applied: true });
+        expect(await summary()).toMatchObject({ actions: 3, resolved: 2, unresolved: 1, stale: 0 });
+        // Second's seed changed after its outcome was written: that outcome is stale.
+        await open(current().textDocument.getText().replace('seed 7', 'seed 8'), 4);
+        expect(current().diagnostics?.map(d => d.code)).toContain('outcome-stale');
+        expect(await summary()).toMatchObject({ actions: 3, resolved: 1, unresolved: 1, stale: 1 });
+    });
+
+    it('says when the file has no rules line and is checked as the default rule set', async () => {
+        await open(FILE.replace('rules scrud\n', ''), 1);
+        expect(await summary()).toMatchObject({ available: true, rules: builtInRulesets().defaultId, rulesWritten: false, actions: 3 });
+    });
+
+    it('counts only what the rule set resolves, and says why when the rules are not known', async () => {
+        await open(FILE.replace('engagement Third', 'fire Third'), 1);
+        expect(await summary()).toMatchObject({ actions: 2, unresolved: 2 });
+        await open(FILE.replace('rules scrud', 'rules chess'), 1);
+        expect(await summary()).toMatchObject({ available: false, rules: 'chess', reason: 'The chess rules are not known.' });
+    });
+});
+
+describe('umpire.scenarioTemplates (New scenario)', () => {
+    it('offers every registered rule set, the default first, each with a scenario that checks clean and resolves', async () => {
+        const { templates } = await run(UmpireCommands.scenarioTemplates) as ScenarioTemplates;
+        const registry = builtInRulesets();
+        expect(templates.map(t => t.id)).toEqual(registry.ids());
+        expect(templates[0].id).toBe(registry.defaultId);
+        for (const template of templates) {
+            expect(template.title).toBe(registry.get(template.id)!.title);
+            expect(template.text).toMatch(new RegExp(`^rules ${template.id}$`, 'm'));
+            const doc = await openDocument(`file:///new/${template.id}.battle`, template.text);
+            expect(doc.diagnostics!.filter(d => d.severity! <= 2).map(d => `${d.code} ${d.message}`), template.id).toEqual([]);
+            const model = modelOf(doc.parseResult.value as Scenario);
+            expect(model.actions.length, template.id).toBeGreaterThan(0);
+            const resolved = resolveAction(model, model.actions[0], { newSeed: () => 5 });
+            expect(isUnresolvable(resolved) ? resolved.problem : resolved.resolution.json.seed, template.id).toBe(5);
+        }
+    });
+
+    it('gives a rule set without its own starting text a skeleton that names it and checks clean', async () => {
+        const other = createBattleServices({ ...EmptyFileSystem, rulesets: new RulesetRegistry([...builtInRulesets().all(), highestDieRuleset]) });
+        const { templates } = await other.shared.lsp.ExecuteCommandHandler!.executeCommand(UmpireCommands.scenarioTemplates, []) as ScenarioTemplates;
+        const skeleton = templates.find(t => t.id === highestDieRuleset.id)!;
+        expect(highestDieRuleset.newScenario).toBeUndefined();
+        expect(skeleton.text).toMatch(new RegExp(`^rules ${highestDieRuleset.id}$`, 'm'));
+        const doc = other.shared.workspace.LangiumDocumentFactory.fromTextDocument(TextDocument.create('file:///new/skeleton.battle', 'battle', 1, skeleton.text));
+        other.shared.workspace.LangiumDocuments.addDocument(doc);
+        await other.shared.workspace.DocumentBuilder.build([doc], { validation: true });
+        expect(doc.diagnostics!.filter(d => d.severity! <= 2)).toEqual([]);
+    });
+});
