@@ -5,7 +5,7 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Action, Scenario } from '../language/generated/ast.js';
+import type { Action, Scenario, Turn } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, importsOf, type ActionModel, type ScenarioModel } from './scenario.js';
@@ -105,12 +105,15 @@ let unlisted = 0;
  * A key of everything an action's checks and resolution can read, so that its results can be kept
  * from one parse to the next while the umpire edits elsewhere (docs/performance.md):
  * - the rule set, the limits, and the declarations: every element that is not an action, a turn or a
- *   `state`/`ruling` line (forces, grades, modifiers, options), as the parser reads them;
+ *   `state`/`ruling` line (forces, grades, modifiers, options, imports, file-wide house rules), as the
+ *   parser reads them;
+ * - the whole text of each file it imports, directly or not, in order (their grades, modifiers,
+ *   forces and house rules enter the model: docs/campaigns.md#campaigns-across-files);
  * - what the campaign carries to the action: each earlier `state` or `ruling` line and each earlier
  *   action with a written outcome (its whole text: its name and turn appear in the state it leaves);
  *   for a rule set whose actions read other actions (one that carries settled outcomes, or orders a
  *   turn's actions itself), every earlier action and the whole turn the action sits in;
- * - the action itself, and the turn it is in.
+ * - the action itself, and the turn it is in, with the turn's house blocks (tables in force for it).
  * An edit inside one engagement changes the keys of that engagement and, when it carries state, of
  * the actions after it; white space and an edit in an engagement whose results stay put change none.
  * test/language/incremental.test.ts compares the results kept this way with a cold check.
@@ -135,6 +138,9 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
         else header.push(textOf(el));
     }
     for (const option of model.root.options) header.push(textOf(option));
+    // The files imported as the model was built from them (the same list modelOf reads).
+    const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
+    for (const file of imported) header.push(`import\n${textOf(file)}`);
     const base = hash(header.join('\n'));
     const keys = new Map<Action, string>();
     let carried = base;
@@ -150,9 +156,13 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     let ordinal = 0;
     for (const el of timeline) {
         if (el.$type === 'Turn') {
-            const turn = el as import('../language/generated/ast.js').Turn;
+            const turn = el as Turn;
             ordinal++;
-            const turnKey = readsOtherActions ? hash(textOf(turn)) : `${ordinal}:${turn.number ?? ''}:${turn.name ?? ''}:${turn.title ?? ''}`;
+            // A turn's house blocks change the tables of every action in it (docs/house-rules.md).
+            const houses = turn.elements.filter(inner => inner.$type === 'House').map(textOf).join('\n');
+            const turnKey = readsOtherActions
+                ? hash(textOf(turn))
+                : `${ordinal}:${turn.number ?? ''}:${turn.name ?? ''}:${turn.title ?? ''}${houses ? `:${hash(houses)}` : ''}`;
             for (const inner of turn.elements) visit(inner, turn, turnKey);
         } else visit(el, undefined, '');
     }

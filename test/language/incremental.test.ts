@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLensParams } from 'vscode-languageserver';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { builtInRulesets } from '../../src/rulesets/registry.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/resolve.js';
+import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
 
@@ -139,4 +141,75 @@ describe('incremental checking gives what a cold check gives', () => {
         expect(lines(shifted)).toEqual(lines(before).map(l => l.replace(/^(\d+)/, n => String(Number(n) + 2))));
         expect(seen(shifted, () => [])).toEqual(seen(await coldDocument(`// a note\n\n${text}`), () => []));
     });
+
+    it('judges an outcome again when a house block of its turn changes', async () => {
+        // Village (turn 2) is written as resolved under its turn's tables (a difference of 4 is a
+        // retreat); the turn's house block then makes 3..4 a rout: the written outcome no longer
+        // matches, though neither the engagement nor anything outside the turn changed.
+        const text = await withOutcomes('file:///incremental/house-turn.battle', fs.readFileSync(new URL('../../examples/house-rules-scrud.battle', import.meta.url), 'utf8'));
+        const uri = 'file:///incremental/house-turn.battle';
+        const before = await openDocument(uri, text, 2);
+        expect(staleActions(before)).toEqual([]);
+        const turnHouse = '    result 0 recoil, 1 recoil, 2 retire, 3..4 retreat, 5.. rout';
+        expect(text).toContain(turnHouse);
+        const edited = text.replace(turnHouse, turnHouse.replace('3..4 retreat', '3..4 rout'));
+        const after = await openDocument(uri, edited, 3);
+        expect(staleActions(after)).toEqual(['Village']);
+        expect(diagnosticsOf(after)).toEqual(diagnosticsOf(await coldDocument(edited)));
+    });
+
+    it('judges an importer\'s outcome again when a grade in the file it imports changes', async () => {
+        // The importer is not parsed again when only the imported file changes (it is relinked and
+        // checked again): its own text, unchanged, must not bring back the problems of the old grade.
+        const armies = (veteran: string) => `scenario "Order of battle"\nrules scrud\n\ngrade Veteran ${veteran}\n\nforce French {\n  unit Line foot Veteran x2\n}\n\nforce Austrian {\n  unit Infantry foot x2\n}\n`;
+        const season = 'scenario "Season"\nrules scrud\nimport "armies.battle"\n\nengagement Ridge {\n  French attacks Austrian\n  seed 7\n}\n';
+        const base = 'file:///incremental/imports/';
+        await editorBuilds({ [`${base}armies.battle`]: armies('+1') });
+        const written = await withOutcomes(`${base}season.battle`, season);
+        const docs = await editorBuilds({ [`${base}season.battle`]: written });
+        const importer = docs[`${base}season.battle`];
+        expect(importer.diagnostics).toEqual([]);
+        await editorBuilds({ [`${base}armies.battle`]: armies('+2') }, 2);
+        expect(staleActions(services.shared.workspace.LangiumDocuments.getDocument(importer.uri)!)).toEqual(['Ridge']);
+        // And back: the grade as it was, the outcome matches again.
+        await editorBuilds({ [`${base}armies.battle`]: armies('+1') }, 3);
+        expect(staleActions(services.shared.workspace.LangiumDocuments.getDocument(importer.uri)!)).toEqual([]);
+    });
 });
+
+const diagnosticsOf = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+
+/** The actions whose written outcome is reported stale, by name. */
+function staleActions(doc: LangiumDocument): string[] {
+    const model = modelOf(doc.parseResult.value as Scenario);
+    const lines = new Set((doc.diagnostics ?? []).filter(d => d.code === 'outcome-stale').map(d => d.range.start.line));
+    return model.actions.filter(a => {
+        const range = a.node.$cstNode!.range;
+        return [...lines].some(l => l >= range.start.line && l <= range.end.line);
+    }).map(a => a.node.name ?? '');
+}
+
+/** The text with each action's outcome written as the editor's Resolve writes it (seeded actions' own seed). */
+async function withOutcomes(uri: string, text: string): Promise<string> {
+    const doc = await openDocument(uri, text, 1);
+    const model = modelOf(doc.parseResult.value as Scenario);
+    let out = text;
+    for (const a of [...model.actions].reverse()) {
+        const resolved = resolveAction(model, a, { newSeed: () => 1234 });
+        if (isUnresolvable(resolved)) throw new Error(resolved.problem);
+        const end = a.node.$cstNode!.end - 1;
+        const lineStart = text.lastIndexOf('\n', a.node.$cstNode!.offset) + 1;
+        const indent = /^\s*/.exec(text.slice(lineStart))![0].replace(/\n/g, '');
+        out = `${out.slice(0, end)}${outcomeBlock(resolved.resolution, resolved.dice, indent)}\n${indent}${out.slice(end)}`;
+    }
+    return out;
+}
+
+/** Files as the editor holds them, built as the server builds a change (importers of a changed file rebuilt too). */
+async function editorBuilds(files: Record<string, string>, version = 1): Promise<Record<string, LangiumDocument>> {
+    for (const [uri, text] of Object.entries(files)) services.shared.workspace.TextDocuments!.set(EditorDocument.create(uri, 'battle', version, text));
+    const uris = Object.keys(files).map(u => URI.parse(u));
+    await services.shared.workspace.DocumentBuilder.update(uris, []);
+    return Object.fromEntries(uris.map(u => [u.toString(), services.shared.workspace.LangiumDocuments.getDocument(u)!]));
+}
+
