@@ -5,10 +5,10 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Scenario } from '../language/generated/ast.js';
+import type { Action, Scenario, Turn } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
-import { buildScenario, importsOf, type ScenarioModel } from './scenario.js';
+import { buildScenario, importsOf, type ActionModel, type ScenarioModel } from './scenario.js';
 
 export interface ModelContext {
     readonly rulesets: RulesetRegistry;
@@ -57,4 +57,114 @@ export function modelOf(node: AstNode): ScenarioModel {
 
 function sameFiles(a: readonly Scenario[], b: readonly Scenario[]): boolean {
     return a === b || (a.length === b.length && a.every((root, i) => root === b[i]));
+}
+
+const actionIndexes = new WeakMap<ScenarioModel, Map<Action, ActionModel>>();
+
+/** The model of an action node, found without a scan (a scan per action made checking quadratic). */
+export function actionModelOf(model: ScenarioModel, action: Action): ActionModel | undefined {
+    let index = actionIndexes.get(model);
+    if (!index) {
+        index = new Map(model.actions.map(a => [a.node, a]));
+        actionIndexes.set(model, index);
+    }
+    return index.get(action);
+}
+
+// ─── What an action's results depend on ─────────────────────────────────────────────────────────
+
+/**
+ * The text as the parser reads it: runs of white space made one space (or one line break, which ends
+ * a `//` comment), strings and comments kept as written. Two texts with the same reading parse alike.
+ */
+function reading(text: string): string {
+    return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n\r]*|"(?:[^"\\]|\\.)*"|\s+/g, m => (/^\s/.test(m) ? (/[\n\r]/.test(m) ? '\n' : ' ') : m));
+}
+
+/** cyrb53: a fast 53-bit string hash (no Node built-in: the core runs in the browser too). */
+function hash(text: string, seed = 0): string {
+    let h1 = 0xdeadbeef ^ seed, h2 = 0x41c6ce57 ^ seed;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        h1 = Math.imul(h1 ^ c, 2654435761);
+        h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+    h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+    h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+}
+
+function textOf(node: AstNode | undefined): string {
+    return node?.$cstNode ? reading(node.$cstNode.text) : '';
+}
+
+const inputKeys = new WeakMap<ScenarioModel, Map<Action, string>>();
+let unlisted = 0;
+
+/**
+ * A key of everything an action's checks and resolution can read, so that its results can be kept
+ * from one parse to the next while the umpire edits elsewhere (docs/performance.md):
+ * - the rule set, the limits, and the declarations: every element that is not an action, a turn or a
+ *   `state`/`ruling` line (forces, grades, modifiers, options, imports, file-wide house rules), as the
+ *   parser reads them;
+ * - the whole text of each file it imports, directly or not, in order (their grades, modifiers,
+ *   forces and house rules enter the model: docs/campaigns.md#campaigns-across-files);
+ * - what the campaign carries to the action: each earlier `state` or `ruling` line and each earlier
+ *   action with a written outcome (its whole text: its name and turn appear in the state it leaves);
+ *   for a rule set whose actions read other actions (one that carries settled outcomes, or orders a
+ *   turn's actions itself), every earlier action and the whole turn the action sits in;
+ * - the action itself, and the turn it is in, with the turn's house blocks (tables in force for it).
+ * An edit inside one engagement changes the keys of that engagement and, when it carries state, of
+ * the actions after it; white space and an edit in an engagement whose results stay put change none.
+ * test/language/incremental.test.ts compares the results kept this way with a cold check.
+ */
+export function actionInputsKey(model: ScenarioModel, action: Action): string {
+    let keys = inputKeys.get(model);
+    if (!keys) {
+        keys = computeInputKeys(model);
+        inputKeys.set(model, keys);
+    }
+    // An action the model does not list (none today) gets a key no other action shares: never kept.
+    return keys.get(action) ?? `unlisted:${++unlisted}`;
+}
+
+function computeInputKeys(model: ScenarioModel): Map<Action, string> {
+    const ruleset = model.ruleset;
+    const readsOtherActions = ruleset?.carriesSettledOutcomes === true || ruleset?.orderWithinTurn !== undefined;
+    const header: string[] = [model.rules, JSON.stringify(model.limits), model.root.title ?? ''];
+    const timeline: AstNode[] = [];
+    for (const el of model.root.elements) {
+        if (el.$type === 'Turn' || el.$type === 'Action' || el.$type === 'UnitState') timeline.push(el);
+        else header.push(textOf(el));
+    }
+    for (const option of model.root.options) header.push(textOf(option));
+    // The files imported as the model was built from them (the same list modelOf reads).
+    const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
+    for (const file of imported) header.push(`import\n${textOf(file)}`);
+    const base = hash(header.join('\n'));
+    const keys = new Map<Action, string>();
+    let carried = base;
+    const visit = (el: AstNode, turn: AstNode | undefined, turnKey: string) => {
+        if (el.$type === 'Action') {
+            const action = el as Action;
+            keys.set(action, `${carried}|${turnKey}|${textOf(action)}`);
+            if (readsOtherActions || action.outcome) carried = hash(`${carried}\n${textOf(action)}\n${turn ? turnKey : ''}`);
+        } else if (el.$type === 'UnitState') {
+            carried = hash(`${carried}\n${textOf(el)}`);
+        }
+    };
+    let ordinal = 0;
+    for (const el of timeline) {
+        if (el.$type === 'Turn') {
+            const turn = el as Turn;
+            ordinal++;
+            // A turn's house blocks change the tables of every action in it (docs/house-rules.md).
+            const houses = turn.elements.filter(inner => inner.$type === 'House').map(textOf).join('\n');
+            const turnKey = readsOtherActions
+                ? hash(textOf(turn))
+                : `${ordinal}:${turn.number ?? ''}:${turn.name ?? ''}:${turn.title ?? ''}${houses ? `:${hash(houses)}` : ''}`;
+            for (const inner of turn.elements) visit(inner, turn, turnKey);
+        } else visit(el, undefined, '');
+    }
+    return keys;
 }

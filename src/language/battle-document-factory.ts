@@ -1,4 +1,4 @@
-import { DefaultLangiumDocumentFactory, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument } from 'langium';
+import { Cancellation, DefaultLangiumDocumentFactory, delayNextTick, OperationCancelled, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
 import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
 import { setModelContext } from '../core/model-cache.js';
@@ -34,13 +34,13 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         return this.limits;
     }
 
-    protected override parse<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
+    protected override parse<T extends AstNode>(uri: URI, text: string, _options?: unknown, version?: number): ParseResult<T> {
         const result = this.parseGuarded<T>(uri, text);
         setModelContext(result.value as unknown as Scenario, {
             rulesets: this.rulesets, limits: this.limits,
             imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
         });
-        PARSED_FROM.set(result.value, { text, shared: this.shared });
+        PARSED_FROM.set(result.value, { text, shared: this.shared, version });
         return result;
     }
 
@@ -64,9 +64,19 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
      * `parse`: without this override the guards above would apply to the CLI only (measured: a file
      * nested 65 deep reached the parser in the server). Langium's default async parser runs the same
      * synchronous parser, so nothing is lost.
+     *
+     * Before parsing it lets the event loop turn once: edits that arrived while the previous build ran
+     * are read first, and the newest cancels this parse (issue 19: typing into a 10,000-line file queued
+     * 21 versions, each parsed in full, because the parse started before the next edit was read).
      */
-    protected override async parseAsync<T extends AstNode>(uri: URI, text: string, _cancellationToken: CancellationToken): Promise<ParseResult<T>> {
-        return this.parse<T>(uri, text);
+    protected override async parseAsync<T extends AstNode>(uri: URI, text: string, cancellationToken: CancellationToken): Promise<ParseResult<T>> {
+        // The version of the text being parsed, read in the same turn as the text (DefaultLangiumDocumentFactory.update).
+        const version = this.textDocuments?.get(uri.toString())?.version;
+        if (cancellationToken !== Cancellation.CancellationToken.None) {
+            await delayNextTick();
+            if (cancellationToken.isCancellationRequested) throw OperationCancelled;
+        }
+        return this.parse<T>(uri, text, undefined, version);
     }
 
     private parserFor(services: LangiumCoreServices): LangiumParser {
@@ -88,6 +98,8 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
 /** What a parse was made from: the exact text, and the services that can tell whether it is still current. */
 export interface ParsedFrom {
     readonly text: string;
+    /** The editor's version of that text, when the parse came from an open document. */
+    readonly version?: number;
     readonly shared: LangiumSharedCoreServices;
 }
 

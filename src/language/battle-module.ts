@@ -4,7 +4,8 @@ import {
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
 } from 'langium/lsp';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
-import { BattleScopeProvider } from './battle-scope.js';
+import { BattleScopeComputation, BattleScopeProvider } from './battle-scope.js';
+import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
 import { BattleFormatter } from './lsp/formatter.js';
@@ -39,7 +40,8 @@ export type BattleServices = LangiumServices & BattleAddedServices;
 /** Wires the language's own services into Langium's by dependency injection. */
 const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
     references: {
-        ScopeProvider: (services) => new BattleScopeProvider(services)
+        ScopeProvider: (services) => new BattleScopeProvider(services),
+        ScopeComputation: (services) => new BattleScopeComputation(services)
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
@@ -70,6 +72,8 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
 const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
         LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets),
+        // A new edit cancels the build in progress, unless the editor has waited too long for diagnostics.
+        WorkspaceLock: () => new BattleWorkspaceLock(),
         // Imported files are loaded into the build that needs them, and their importers rebuilt when they change.
         DocumentBuilder: (services) => new BattleDocumentBuilder(services),
         IndexManager: (services) => new BattleIndexManager(services),

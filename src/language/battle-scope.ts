@@ -1,4 +1,8 @@
-import { AstUtils, DocumentCache, MapScope, EMPTY_SCOPE, type AstNodeDescription, type LangiumCoreServices, type LangiumDocument, type ReferenceInfo, type Scope, type ScopeProvider, type AstNodeDescriptionProvider, type IndexManager, type LangiumSharedCoreServices } from 'langium';
+import {
+    AstUtils, CstUtils, DefaultScopeComputation, DocumentCache, MapScope, MultiMap, EMPTY_SCOPE,
+    type AstNode, type AstNodeDescription, type AstNodeLocator, type IndexManager, type LangiumCoreServices, type LangiumDocument,
+    type LangiumSharedCoreServices, type LocalSymbols, type NameProvider, type ReferenceInfo, type Scope, type ScopeProvider, type URI
+} from 'langium';
 import { isForce, isGrade, isModifier, isScenario, isTarget, type Force, type Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
 import { importsOf } from '../core/scenario.js';
@@ -11,7 +15,8 @@ import { importsOf } from '../core/scenario.js';
  * changes, from Langium's index of the imported files' declarations.
  */
 export class BattleScopeProvider implements ScopeProvider {
-    private readonly descriptions: AstNodeDescriptionProvider;
+    private readonly locator: AstNodeLocator;
+    private readonly nameProvider: NameProvider;
     private readonly index: IndexManager;
     private readonly shared: LangiumSharedCoreServices;
     private readonly topLevel: DocumentCache<string, Scope>;
@@ -20,7 +25,8 @@ export class BattleScopeProvider implements ScopeProvider {
     private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
 
     constructor(services: LangiumCoreServices) {
-        this.descriptions = services.workspace.AstNodeDescriptionProvider;
+        this.locator = services.workspace.AstNodeLocator;
+        this.nameProvider = services.references.NameProvider;
         this.index = services.shared.workspace.IndexManager;
         this.shared = services.shared;
         this.topLevel = new DocumentCache(services.shared);
@@ -36,17 +42,17 @@ export class BattleScopeProvider implements ScopeProvider {
             const force = container.force?.ref;
             if (!force) return EMPTY_SCOPE;
             let scope = this.unitScopes.get(force);
-            if (!scope) this.unitScopes.set(force, scope = this.scopeOf(force.units));
+            if (!scope) this.unitScopes.set(force, scope = this.scopeOf(force.units, AstUtils.getDocument(force).uri));
             return scope;
         }
         const type = context.reference.$refText !== undefined ? this.referenceType(context) : undefined;
         if (!type) return EMPTY_SCOPE;
-        if (importsOf(root).length > 0) return this.importingScope(root, type);
-        return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type)));
+        if (importsOf(root).length > 0) return this.importingScope(root, type, document.uri);
+        return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type), document.uri));
     }
 
     /** The file's own declarations first, then each imported file's in import order (the first of a name wins). */
-    private importingScope(root: Scenario, type: string): Scope {
+    private importingScope(root: Scenario, type: string, uri: URI): Scope {
         const imported = importGraphOf(this.shared)?.closure(root) ?? [];
         let cached = this.withImports.get(root);
         if (!cached || cached.imported !== imported) this.withImports.set(root, cached = { imported, scopes: new Map() });
@@ -54,10 +60,26 @@ export class BattleScopeProvider implements ScopeProvider {
         if (!scope) {
             const outer: AstNodeDescription[] = [];
             for (const document of imported) outer.push(...this.index.allElements(type, new Set([document.uri.toString()])));
-            scope = this.scopeOf(elementsOf(root, type), new MapScope(outer.reverse()));
+            scope = this.scopeOf(elementsOf(root, type), uri, new MapScope(outer.reverse()));
             cached.scopes.set(type, scope);
         }
         return scope;
+    }
+
+    /**
+     * What Langium's description provider makes, with the path and text segments computed when first
+     * read: linking needs only the node and its name, and computing a path and a range for every
+     * declaration of a 50,000-line file was a visible part of each build (docs/performance.md).
+     */
+    private describe(node: AstNode, name: string, documentUri: URI): AstNodeDescription {
+        const locator = this.locator, names = this.nameProvider;
+        let path: string | undefined, nameSegment: AstNodeDescription['nameSegment'], selectionSegment: AstNodeDescription['selectionSegment'];
+        return {
+            node, name, type: node.$type, documentUri,
+            get path() { return path ??= locator.getAstNodePath(node); },
+            get nameSegment() { return nameSegment ??= CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
+            get selectionSegment() { return selectionSegment ??= CstUtils.toDocumentSegment(node.$cstNode); }
+        };
     }
 
     private referenceType(context: ReferenceInfo): string | undefined {
@@ -67,10 +89,10 @@ export class BattleScopeProvider implements ScopeProvider {
         return undefined;
     }
 
-    private scopeOf(nodes: Iterable<{ name: string } & import('langium').AstNode>, outer?: Scope): Scope {
+    private scopeOf(nodes: Iterable<{ name: string } & AstNode>, uri: URI, outer?: Scope): Scope {
         const descriptions: AstNodeDescription[] = [];
         for (const node of nodes) {
-            if (node.name) descriptions.push(this.descriptions.createDescription(node, node.name));
+            if (node.name) descriptions.push(this.describe(node, node.name, uri));
         }
         // The first declaration wins; duplicates are reported by the validator.
         return new MapScope(descriptions.reverse(), outer);
@@ -83,5 +105,16 @@ function elementsOf(root: Scenario, type: string) {
         case 'Grade': return root.elements.filter(isGrade);
         case 'Modifier': return root.elements.filter(isModifier);
         default: return [];
+    }
+}
+
+/**
+ * Names are found by BattleScopeProvider's own hashed scopes, never through Langium's local symbols:
+ * collecting a description of every named node (each unit of each force) on every build was 9% of
+ * an edit's time in a 10,000-line file (docs/performance.md), for a table nothing read.
+ */
+export class BattleScopeComputation extends DefaultScopeComputation {
+    override async collectLocalSymbols(_document: LangiumDocument): Promise<LocalSymbols> {
+        return new MultiMap<AstNode, AstNodeDescription>();
     }
 }

@@ -8,12 +8,14 @@ import { EmptyFileSystem } from 'langium';
 import { startLanguageServer } from 'langium/lsp';
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser.js';
 import { createBattleServices } from './battle-module.js';
+import { publishWithVersions } from './versioned-diagnostics.js';
 import { setChartsScript } from '../report/charts-in-worker.js';
 
 // `self` is the worker's global scope; this project's TypeScript has no WebWorker types.
 const scope = globalThis as unknown as ConstructorParameters<typeof BrowserMessageReader>[0];
 const connection = createConnection(new BrowserMessageReader(scope), new BrowserMessageWriter(scope));
 const { shared } = createBattleServices({ connection, ...EmptyFileSystem });
+publishWithVersions(connection, shared);
 // The report's charts are a script of their own, loaded on demand: the client says where it is.
 shared.lsp.LanguageServer.onInitialize(params => setChartsScript((params.initializationOptions as { chartsScript?: unknown } | undefined)?.chartsScript));
 startLanguageServer(shared);

@@ -3,7 +3,9 @@ import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
 import { createBattleServices } from './battle-module.js';
+import { publishWithVersions } from './versioned-diagnostics.js';
 
 const connection = createConnection(ProposedFeatures.all);
 const { shared } = createBattleServices({ connection, ...NodeFileSystem });
+publishWithVersions(connection, shared);
 startLanguageServer(shared);

@@ -1,6 +1,6 @@
-import { GrammarUtils, type LangiumSharedCoreServices, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
+import { GrammarUtils, type AstNode, type DiagnosticInfo, type LangiumSharedCoreServices, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
-import { contextOf, modelOf } from '../../core/model-cache.js';
+import { actionInputsKey, contextOf, modelOf } from '../../core/model-cache.js';
 import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
@@ -49,13 +49,86 @@ export class BattleValidator {
         model.ruleset.checkScenario?.(model, accept);
     }
 
+    /**
+     * An action's checks (its size, the rule set's checks, its written outcome replayed) are kept by a
+     * key of their inputs (`actionInputsKey`): an action whose inputs did not change since an earlier
+     * parse gets the same problems again, placed on its new nodes, without being worked out again.
+     */
     checkAction(action: Action, accept: ValidationAcceptor): void {
         const model = modelOf(action);
-        checkActionSize(action, accept);
-        if (isHalfTyped(action)) return;
-        model.ruleset?.checkAction(model, action, accept);
-        checkOutcome(model, action, accept);
+        const halfTyped = isHalfTyped(action);
+        const key = `${halfTyped}|${actionInputsKey(model, action)}`;
+        const cache = checksCache(model.ruleset);
+        const kept = cache.get(key);
+        if (kept) {
+            cache.delete(key);
+            cache.set(key, kept);
+            for (const problem of kept) accept(problem.severity, problem.message, { ...problem.info, node: nodeAt(action, problem.path) } as DiagnosticInfo<AstNode>);
+            return;
+        }
+        const recorded: KeptProblem[] = [];
+        let keepable = true;
+        const record: ValidationAcceptor = (severity, message, info) => {
+            accept(severity, message, info);
+            const path = info.range ? undefined : pathFrom(action, info.node);
+            if (!path) keepable = false;
+            else recorded.push({ severity, message, info: { ...info, node: undefined }, path });
+        };
+        checkActionSize(action, record);
+        if (!halfTyped) {
+            model.ruleset?.checkAction(model, action, record);
+            checkOutcome(model, action, record);
+        }
+        if (!keepable) return;
+        cache.set(key, recorded);
+        if (cache.size > MAX_KEPT) cache.delete(cache.keys().next().value!);
     }
+}
+
+/** How many actions' problems are kept (least recently used dropped first): a few large campaigns' worth. */
+const MAX_KEPT = 50_000;
+
+interface KeptProblem {
+    severity: Parameters<ValidationAcceptor>[0];
+    message: string;
+    info: Omit<DiagnosticInfo<AstNode>, 'node'> & { node: undefined };
+    /** From the action down to the node the problem sits on: property and index at each step. */
+    path: ReadonlyArray<readonly [string, number | undefined]>;
+}
+
+/** Kept per rule set object: two registries never share results. */
+const caches = new WeakMap<object, Map<string, KeptProblem[]>>();
+const NO_RULESET = {};
+
+function checksCache(ruleset: object | undefined): Map<string, KeptProblem[]> {
+    const owner = ruleset ?? NO_RULESET;
+    let cache = caches.get(owner);
+    if (!cache) {
+        cache = new Map();
+        caches.set(owner, cache);
+    }
+    return cache;
+}
+
+/** The steps from `action` down to `node`, or undefined when the node is not inside the action. */
+function pathFrom(action: Action, node: AstNode): Array<readonly [string, number | undefined]> | undefined {
+    const steps: Array<readonly [string, number | undefined]> = [];
+    let n: AstNode | undefined = node;
+    while (n && n !== action) {
+        if (!n.$container || n.$containerProperty === undefined) return undefined;
+        steps.push([n.$containerProperty, n.$containerIndex]);
+        n = n.$container;
+    }
+    return n === action ? steps.reverse() : undefined;
+}
+
+function nodeAt(action: Action, path: KeptProblem['path']): AstNode {
+    let n: AstNode = action;
+    for (const [property, index] of path) {
+        const value = (n as unknown as Record<string, unknown>)[property];
+        n = (index === undefined ? value : (value as unknown[])[index]) as AstNode;
+    }
+    return n;
 }
 
 /**

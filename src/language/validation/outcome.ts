@@ -6,11 +6,12 @@ import type { ValidationAcceptor } from 'langium';
 import type { Action } from '../generated/ast.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import { outcomeStatus } from '../../core/resolve.js';
+import { actionModelOf } from '../../core/model-cache.js';
 import { Codes } from '../../core/codes.js';
 
 export function checkOutcome(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     const outcome = action.outcome;
-    const actionModel = model.actions.find(a => a.node === action);
+    const actionModel = actionModelOf(model, action);
     if (!outcome || !actionModel) return;
     const status = outcomeStatus(model, actionModel);
     const where = { node: outcome, keyword: 'outcome' as const };

@@ -1,0 +1,215 @@
+/**
+ * Results kept from one parse to the next (issue 14: an action's checks are kept by a key of their
+ * inputs, src/core/model-cache.ts `actionInputsKey`) must be exactly what a cold check gives. Random
+ * edit sequences over the examples of every rule set: after each edit, the document edited in place
+ * (its earlier versions warmed the kept results) and a cold check of the same text (fresh rule-set
+ * objects, so nothing kept applies) must give the same diagnostics, code lenses and outcomes.
+ */
+import { describe, expect, it } from 'vitest';
+import * as fs from 'node:fs';
+import fc from 'fast-check';
+import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
+import type { CodeLensParams } from 'vscode-languageserver';
+import { createBattleServices } from '../../src/language/battle-module.js';
+import { builtInRulesets } from '../../src/rulesets/registry.js';
+import { modelOf } from '../../src/core/model-cache.js';
+import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/resolve.js';
+import { outcomeBlock } from '../../src/core/outcome-block.js';
+import type { Scenario } from '../../src/language/generated/ast.js';
+import { openDocument, services } from '../support/services.js';
+
+const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
+const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
+
+/** The cold side: its own workspace, whose rule sets are replaced by fresh copies before every check. */
+const coldRulesets = builtInRulesets();
+const cold = createBattleServices({ ...EmptyFileSystem, rulesets: coldRulesets });
+let coldCount = 0;
+
+async function coldDocument(text: string): Promise<LangiumDocument> {
+    for (const id of coldRulesets.ids()) coldRulesets.register({ ...coldRulesets.get(id)! });
+    const uri = URI.parse(`file:///cold/${++coldCount}.battle`);
+    const doc = cold.shared.workspace.LangiumDocumentFactory.fromTextDocument(TextDocument.create(uri.toString(), 'battle', 1, text));
+    cold.shared.workspace.LangiumDocuments.addDocument(doc);
+    await cold.shared.workspace.DocumentBuilder.build([doc], { validation: true });
+    cold.shared.workspace.LangiumDocuments.deleteDocument(uri);
+    return doc;
+}
+
+/** Everything an umpire sees of a checked document, as plain data. */
+function seen(doc: LangiumDocument, lenses: (doc: LangiumDocument) => unknown): unknown {
+    const model = modelOf(doc.parseResult.value as Scenario);
+    const diagnostics = (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code, severity: d.severity, data: d.data }));
+    const outcomes = model.actions.map(a => {
+        const resolved = resolveAction(model, a, { newSeed: () => 1234 });
+        return { action: a.node.name, status: outcomeStatus(model, a), resolved: isUnresolvable(resolved) ? resolved.problem : resolved.resolution.text };
+    });
+    return { diagnostics, lenses: lenses(doc), outcomes };
+}
+
+const lensesWith = (provider: typeof services.Battle.lsp.CodeLensProvider) => (doc: LangiumDocument) => {
+    const lenses = provider!.provideCodeLens(doc, { textDocument: { uri: doc.uri.toString() } } as CodeLensParams) as Array<{ command?: { arguments?: Array<{ uri?: string }> } }>;
+    // The lenses name their document and its version; the two sides' documents have different addresses and versions.
+    return JSON.parse(JSON.stringify(lenses).replaceAll(doc.uri.toString(), 'URI').replace(/"version":\d+/g, '"version":0'));
+};
+
+/**
+ * One keystroke-sized edit: a character typed, a few deleted, a digit changed, a line removed, or a
+ * written result changed (what later engagements are judged from: the campaign state they see).
+ */
+type Edit = { at: number, kind: 'type' | 'delete' | 'digit' | 'line' | 'result', char: string, size: number };
+const RESULT_SWAPS: ReadonlyArray<readonly [RegExp, string]> = [
+    [/, tokens 1/, ''], [/, tested/, ''], [/: holds,/, ': destroyed,'], [/: gives-ground,/, ': holds,'], [/: rout,/, ': recoil,'], [/: won,/, ': rout,']
+];
+const edit = fc.record({
+    at: fc.double({ min: 0, max: 1, noNaN: true }),
+    kind: fc.constantFrom('type', 'delete', 'digit', 'digit', 'line', 'result', 'result'),
+    char: fc.constantFrom(' ', '\n', 'a', 'x', '1', '7', '}', '{', '.', '#', '"', '-', 'e'),
+    size: fc.integer({ min: 1, max: 6 })
+}) as fc.Arbitrary<Edit>;
+
+function apply(text: string, e: Edit): string {
+    const at = Math.floor(e.at * text.length);
+    switch (e.kind) {
+        case 'type': return text.slice(0, at) + e.char + text.slice(at);
+        case 'delete': return text.slice(0, at) + text.slice(at + e.size);
+        case 'digit': {
+            // The nearest digit at or after `at` becomes another: seeds, grades, counts, dice and outcome figures change.
+            const i = text.slice(at).search(/\d/);
+            if (i < 0) return text;
+            const pos = at + i;
+            return text.slice(0, pos) + String((Number(text[pos]) + e.size) % 10) + text.slice(pos + 1);
+        }
+        case 'result': {
+            // The first written result or fact after `at` that one of the swaps changes.
+            const tail = text.slice(at);
+            const hits = RESULT_SWAPS.map(([re, by]) => ({ m: re.exec(tail), by })).filter(h => h.m !== null);
+            if (hits.length === 0) return text;
+            const first = hits.reduce((a, b) => (b.m!.index < a.m!.index ? b : a));
+            return text.slice(0, at) + tail.slice(0, first.m!.index) + first.by + tail.slice(first.m!.index + first.m![0].length);
+        }
+        case 'line': {
+            const start = text.lastIndexOf('\n', at - 1) + 1;
+            const end = text.indexOf('\n', at);
+            return text.slice(0, start) + (end < 0 ? '' : text.slice(end + 1));
+        }
+    }
+}
+
+describe('incremental checking gives what a cold check gives', () => {
+    it('after every edit of random edit sequences, on the examples of every rule set', async () => {
+        const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
+        const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
+        let compared = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: texts.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 8 }), async (which, edits) => {
+            const uri = `file:///incremental/${which}.battle`;
+            let text = texts[which];
+            await openDocument(uri, text, 1);
+            for (const [i, e] of edits.entries()) {
+                text = apply(text, e);
+                const warm = await openDocument(uri, text, i + 2);
+                expect(seen(warm, warmLenses)).toEqual(seen(await coldDocument(text), coldLenses));
+                compared++;
+            }
+        }), { numRuns: 60, seed: 20261130 });
+        expect(compared).toBeGreaterThan(60);
+    }, 300_000);
+
+    it('judges a later engagement again when an earlier outcome changes the state it sees', async () => {
+        // Pass fights the Thureophoroi that Ford left with a damage token: without it, Pass's written
+        // outcome no longer matches, though Pass's own text did not change.
+        const text = texts[EXAMPLES.indexOf('campaign')];
+        const uri = 'file:///incremental/campaign.battle';
+        const before = await openDocument(uri, text, 1);
+        expect(before.diagnostics?.filter(d => d.code === 'outcome-stale')).toEqual([]);
+        const edited = text.replace('roll 10, total 12, tokens 1 vs Gauls.Warriors', 'roll 10, total 12 vs Gauls.Warriors');
+        const after = await openDocument(uri, edited, 2);
+        const stale = (doc: LangiumDocument) => (doc.diagnostics ?? []).filter(d => d.code === 'outcome-stale').map(d => d.range.start.line);
+        expect(stale(after).length).toBeGreaterThan(0);
+        expect(stale(after)).toEqual(stale(await coldDocument(edited)));
+    });
+
+    it('keeps an engagement\'s checks when another engagement is edited, and works again the one edited', async () => {
+        // The kept results are used (not merely harmless): a stale outcome's warning moves with its
+        // engagement when lines are added above it, and follows an edit to that engagement.
+        const text = texts[EXAMPLES.indexOf('scrud-seed')];
+        const uri = 'file:///incremental/kept.battle';
+        const before = await openDocument(uri, text, 1);
+        const shifted = await openDocument(uri, `// a note\n\n${text}`, 2);
+        const lines = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => `${d.range.start.line}:${d.code}`);
+        expect(lines(shifted)).toEqual(lines(before).map(l => l.replace(/^(\d+)/, n => String(Number(n) + 2))));
+        expect(seen(shifted, () => [])).toEqual(seen(await coldDocument(`// a note\n\n${text}`), () => []));
+    });
+
+    it('judges an outcome again when a house block of its turn changes', async () => {
+        // Village (turn 2) is written as resolved under its turn's tables (a difference of 4 is a
+        // retreat); the turn's house block then makes 3..4 a rout: the written outcome no longer
+        // matches, though neither the engagement nor anything outside the turn changed.
+        const text = await withOutcomes('file:///incremental/house-turn.battle', fs.readFileSync(new URL('../../examples/house-rules-scrud.battle', import.meta.url), 'utf8'));
+        const uri = 'file:///incremental/house-turn.battle';
+        const before = await openDocument(uri, text, 2);
+        expect(staleActions(before)).toEqual([]);
+        const turnHouse = '    result 0 recoil, 1 recoil, 2 retire, 3..4 retreat, 5.. rout';
+        expect(text).toContain(turnHouse);
+        const edited = text.replace(turnHouse, turnHouse.replace('3..4 retreat', '3..4 rout'));
+        const after = await openDocument(uri, edited, 3);
+        expect(staleActions(after)).toEqual(['Village']);
+        expect(diagnosticsOf(after)).toEqual(diagnosticsOf(await coldDocument(edited)));
+    });
+
+    it('judges an importer\'s outcome again when a grade in the file it imports changes', async () => {
+        // The importer is not parsed again when only the imported file changes (it is relinked and
+        // checked again): its own text, unchanged, must not bring back the problems of the old grade.
+        const armies = (veteran: string) => `scenario "Order of battle"\nrules scrud\n\ngrade Veteran ${veteran}\n\nforce French {\n  unit Line foot Veteran x2\n}\n\nforce Austrian {\n  unit Infantry foot x2\n}\n`;
+        const season = 'scenario "Season"\nrules scrud\nimport "armies.battle"\n\nengagement Ridge {\n  French attacks Austrian\n  seed 7\n}\n';
+        const base = 'file:///incremental/imports/';
+        await editorBuilds({ [`${base}armies.battle`]: armies('+1') });
+        const written = await withOutcomes(`${base}season.battle`, season);
+        const docs = await editorBuilds({ [`${base}season.battle`]: written });
+        const importer = docs[`${base}season.battle`];
+        expect(importer.diagnostics).toEqual([]);
+        await editorBuilds({ [`${base}armies.battle`]: armies('+2') }, 2);
+        expect(staleActions(services.shared.workspace.LangiumDocuments.getDocument(importer.uri)!)).toEqual(['Ridge']);
+        // And back: the grade as it was, the outcome matches again.
+        await editorBuilds({ [`${base}armies.battle`]: armies('+1') }, 3);
+        expect(staleActions(services.shared.workspace.LangiumDocuments.getDocument(importer.uri)!)).toEqual([]);
+    });
+});
+
+const diagnosticsOf = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+
+/** The actions whose written outcome is reported stale, by name. */
+function staleActions(doc: LangiumDocument): string[] {
+    const model = modelOf(doc.parseResult.value as Scenario);
+    const lines = new Set((doc.diagnostics ?? []).filter(d => d.code === 'outcome-stale').map(d => d.range.start.line));
+    return model.actions.filter(a => {
+        const range = a.node.$cstNode!.range;
+        return [...lines].some(l => l >= range.start.line && l <= range.end.line);
+    }).map(a => a.node.name ?? '');
+}
+
+/** The text with each action's outcome written as the editor's Resolve writes it (seeded actions' own seed). */
+async function withOutcomes(uri: string, text: string): Promise<string> {
+    const doc = await openDocument(uri, text, 1);
+    const model = modelOf(doc.parseResult.value as Scenario);
+    let out = text;
+    for (const a of [...model.actions].reverse()) {
+        const resolved = resolveAction(model, a, { newSeed: () => 1234 });
+        if (isUnresolvable(resolved)) throw new Error(resolved.problem);
+        const end = a.node.$cstNode!.end - 1;
+        const lineStart = text.lastIndexOf('\n', a.node.$cstNode!.offset) + 1;
+        const indent = /^\s*/.exec(text.slice(lineStart))![0].replace(/\n/g, '');
+        out = `${out.slice(0, end)}${outcomeBlock(resolved.resolution, resolved.dice, indent)}\n${indent}${out.slice(end)}`;
+    }
+    return out;
+}
+
+/** Files as the editor holds them, built as the server builds a change (importers of a changed file rebuilt too). */
+async function editorBuilds(files: Record<string, string>, version = 1): Promise<Record<string, LangiumDocument>> {
+    for (const [uri, text] of Object.entries(files)) services.shared.workspace.TextDocuments!.set(EditorDocument.create(uri, 'battle', version, text));
+    const uris = Object.keys(files).map(u => URI.parse(u));
+    await services.shared.workspace.DocumentBuilder.update(uris, []);
+    return Object.fromEntries(uris.map(u => [u.toString(), services.shared.workspace.LangiumDocuments.getDocument(u)!]));
+}
+
