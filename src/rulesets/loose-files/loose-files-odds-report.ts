@@ -25,7 +25,7 @@ function combatAtLeast(p: Record<string, number>): Record<string, number> {
 function engagementOdds(model: ScenarioModel, action: ActionModel): OddsBody | { problem: string } {
     const read = readCombat(model, action, false);
     if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
-    const odds = combatOdds(read.input);
+    const odds = combatOdds(read.input, read.tables);
     const units: UnitOdds[] = [];
     const sides: SideOdds[] = [];
     const pairs: Array<[UnitModel[], CombatSideOdds, 'attacker' | 'defender']> = [[read.attackers, odds.attacker, 'attacker'], [read.defenders, odds.defender, 'defender']];

@@ -82,7 +82,7 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
                     kind: 'conditional', reason: 'Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws one average die', upTo: 2,
                     requests: ([[a], [d]]) => {
                         if (a === undefined || d === undefined) return [];
-                        const retreat = corlearsSides(read.input, a, d);
+                        const retreat = corlearsSides(read.input, a, d, read.tables);
                         return [
                             ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, 1)] : []),
                             ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, 1)] : [])
@@ -189,10 +189,10 @@ function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | unde
     const [a] = source.take(ask(read.attackers, 'average', AVERAGE, 1));
     const [d] = source.take(ask(read.defenders, 'average', AVERAGE, 1));
     if (a === undefined || d === undefined) return undefined;
-    const retreat = corlearsSides(read.input, a, d);
+    const retreat = corlearsSides(read.input, a, d, read.tables);
     const ar = retreat.attacker ? source.take(ask(read.attackers, 'retreat', AVERAGE, 1))[0] : undefined;
     const dr = retreat.defender ? source.take(ask(read.defenders, 'retreat', AVERAGE, 1))[0] : undefined;
-    return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr });
+    return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr }, read.tables);
 }
 
 function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {

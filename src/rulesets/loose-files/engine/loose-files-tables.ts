@@ -1,0 +1,80 @@
+/**
+ * Loose Files' combat tables as data, with the sheet's printed values (docs/rules/loose-files.md L2, L3,
+ * L9; docs/house-rules.md#loose-files): the combat engine and the exact odds read these, never a literal
+ * of the sheet, so a house rule that moves a band is resolved and given odds alike.
+ */
+import { bandValue, type BandRow } from '../../../core/bands.js';
+
+export type CombatResult = 'easy-victory' | 'successful' | 'stand-off' | 'driven-back' | 'defeated' | 'routed';
+/** L3's rows, best first. */
+export const COMBAT_RESULTS: readonly CombatResult[] = ['easy-victory', 'successful', 'stand-off', 'driven-back', 'defeated', 'routed'];
+
+/** L2's modifiers an umpire may change, by the word a house row keys them with. */
+export type CombatModifierKey = 'class' | 'fort' | 'stone-building' | 'fieldwork' | 'wood-building' | 'bayonet' | 'terrain'
+    | 'inspire' | 'skirmish' | 'flank' | 'dp' | 'casualty';
+export const COMBAT_MODIFIER_KEYS: readonly CombatModifierKey[] = ['class', 'fort', 'stone-building', 'fieldwork', 'wood-building',
+    'bayonet', 'terrain', 'inspire', 'skirmish', 'flank', 'dp', 'casualty'];
+
+/** L2's outnumbering steps, by the ratio of enemy to own strength: `over-1` is any outnumbering at all. */
+export type OutnumberKey = 'over-1' | '3:2' | '2:1' | '3:1';
+export const OUTNUMBER_KEYS: readonly OutnumberKey[] = ['over-1', '3:2', '2:1', '3:1'];
+/** Each step's ratio (enemy ≥ num/den × own), compared in whole numbers; `over-1` is enemy > own. */
+export const OUTNUMBER_RATIOS: Readonly<Record<OutnumberKey, { num: number, den: number }>> = {
+    'over-1': { num: 1, den: 1 }, '3:2': { num: 3, den: 2 }, '2:1': { num: 2, den: 1 }, '3:1': { num: 3, den: 1 }
+};
+
+/** L9 flee-losses: who flees at what share of stands lost (percent). */
+export type FleeKey = 'militia' | 'other';
+export const FLEE_KEYS: readonly FleeKey[] = ['militia', 'other'];
+
+export interface LfCombatTables {
+    /** L3: a side's row by its own difference (own total − enemy total). */
+    readonly results: readonly BandRow<CombatResult>[];
+    /** L3: the DPs every unit of the side takes, by its difference. */
+    readonly dp: readonly BandRow<number>[];
+    /**
+     * L3: the casualties the leading unit takes, by its difference, before the sheet's exceptions
+     * (a successful side facing cavalry or works, a stand-off facing cavalry, a bayonet or in works: none).
+     */
+    readonly casualties: readonly BandRow<number>[];
+    /** L2: each modifier's value (per class better, per DP, per casualty for those three). */
+    readonly modifiers: Readonly<Record<CombatModifierKey, number>>;
+    /** L2: the modifier of each outnumbering step; the largest step that applies counts. */
+    readonly outnumbered: Readonly<Record<OutnumberKey, number>>;
+    /** L9 flee-losses: the percentage of its stands lost at which a unit flees the field. */
+    readonly flee: Readonly<Record<FleeKey, number>>;
+}
+
+const band = (from: number | null, to: number | null) => ({ from, to });
+/** L3's difference bands, in the sheet's order. */
+const L3_BANDS = [band(4, null), band(2, 3), band(-1, 1), band(-4, -2), band(-8, -5), band(null, -9)];
+const rows = <T>(values: readonly T[]): BandRow<T>[] => L3_BANDS.map((b, i) => ({ band: b, value: values[i] }));
+
+/** The sheet's tables (L2, L3, L9). */
+export const LF_SEED_TABLES: LfCombatTables = {
+    results: rows(COMBAT_RESULTS),
+    dp: rows([1, 1, 1, 2, 2, 4]),
+    casualties: rows([0, 1, 1, 1, 2, 2]),
+    modifiers: {
+        class: 3, fort: 3, 'stone-building': 3, fieldwork: 2, 'wood-building': 2, bayonet: 2, terrain: 1,
+        inspire: 1, skirmish: -3, flank: -3, dp: -2, casualty: -2
+    },
+    outnumbered: { 'over-1': -1, '3:2': -2, '2:1': -3, '3:1': -5 },
+    flee: { militia: 50, other: 75 }
+};
+
+/** L3 with the tables in force: a side's row for its difference. */
+export function resultFor(tables: LfCombatTables, difference: number): CombatResult {
+    // The tables are checked to cover every difference; a hole reads as the sheet's value.
+    return bandValue(tables.results, difference) ?? bandValue(LF_SEED_TABLES.results, difference)!;
+}
+
+/** L3: the DPs of a difference. */
+export function dpFor(tables: LfCombatTables, difference: number): number {
+    return bandValue(tables.dp, difference) ?? bandValue(LF_SEED_TABLES.dp, difference)!;
+}
+
+/** L3: the casualties of a difference, before the sheet's exceptions. */
+export function casualtiesFor(tables: LfCombatTables, difference: number): number {
+    return bandValue(tables.casualties, difference) ?? bandValue(LF_SEED_TABLES.casualties, difference)!;
+}
