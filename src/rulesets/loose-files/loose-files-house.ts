@@ -19,7 +19,7 @@ export const LooseFilesHouseCodes = {
 } as const;
 
 const EVERY_DIFFERENCE: Band = { from: null, to: null };
-const seedBands = <T extends string | number>(rows: readonly BandRow<T>[]) => rows.map(r => ({ key: { band: r.band }, value: r.value }));
+const seedBands = <T extends string>(rows: readonly BandRow<T>[]) => rows.map(r => ({ key: { band: r.band }, value: r.value }));
 const seedWords = <K extends string>(values: Readonly<Record<K, number>>, keys: readonly K[]) => keys.map(k => ({ key: { word: k }, value: values[k] }));
 
 export const LOOSE_FILES_TABLES: TableSchemas = {
@@ -31,18 +31,18 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         seed: seedBands(LF_SEED_TABLES.results)
     },
     'combat-dp': {
-        doc: 'The DPs every unit of a side takes, by the side\'s difference',
+        doc: 'The DPs every unit of a side takes, by the row it reads',
         reference: 'docs/rules/loose-files.md#l3',
-        keys: { kind: 'bands', covers: EVERY_DIFFERENCE, doc: 'differences (every whole number, negative too)' },
+        keys: { kind: 'words', words: COMBAT_RESULTS, doc: 'the rows of `combat-result`' },
         values: { kind: 'number', min: 0, max: 20 },
-        seed: seedBands(LF_SEED_TABLES.dp)
+        seed: seedWords(LF_SEED_TABLES.dp, COMBAT_RESULTS)
     },
     'combat-casualties': {
-        doc: 'The casualties (stands) the leading unit of a side takes, by the side\'s difference; the sheet\'s exceptions still spare a successful side facing horse or works, and a stand-off facing cavalry, a bayonet attack or in works',
+        doc: 'The casualties (stands) the leading unit of a side takes, by the row it reads; the sheet\'s exceptions still spare a successful side facing horse or works, and a stand-off facing cavalry, a bayonet attack or in works',
         reference: 'docs/rules/loose-files.md#l3',
-        keys: { kind: 'bands', covers: EVERY_DIFFERENCE, doc: 'differences (every whole number, negative too)' },
+        keys: { kind: 'words', words: COMBAT_RESULTS, doc: 'the rows of `combat-result`' },
         values: { kind: 'number', min: 0, max: 20 },
-        seed: seedBands(LF_SEED_TABLES.casualties)
+        seed: seedWords(LF_SEED_TABLES.casualties, COMBAT_RESULTS)
     },
     'combat-modifier': {
         doc: 'Each combat modifier: `class` per class better, `dp` per DP and `casualty` per casualty of the leading unit; the cover ones only when defending',
@@ -75,8 +75,8 @@ function wordsOf<K extends string>(tables: TablesInForce, table: string, keys: r
 export function lfTablesOf(tables: TablesInForce): LfCombatTables {
     return {
         results: tables.bands<CombatResult>('combat-result'),
-        dp: tables.bands<number>('combat-dp'),
-        casualties: tables.bands<number>('combat-casualties'),
+        dp: wordsOf<CombatResult>(tables, 'combat-dp', COMBAT_RESULTS, LF_SEED_TABLES.dp),
+        casualties: wordsOf<CombatResult>(tables, 'combat-casualties', COMBAT_RESULTS, LF_SEED_TABLES.casualties),
         modifiers: wordsOf<CombatModifierKey>(tables, 'combat-modifier', COMBAT_MODIFIER_KEYS, LF_SEED_TABLES.modifiers),
         outnumbered: wordsOf<OutnumberKey>(tables, 'outnumbered', OUTNUMBER_KEYS, LF_SEED_TABLES.outnumbered),
         flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee)

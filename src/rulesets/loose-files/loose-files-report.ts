@@ -25,6 +25,8 @@ import {
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from './engine/loose-files-engine.js';
 import { signed } from '../../core/signed.js';
+import { keyText, tablesFor } from '../../core/house-rules.js';
+import { lfTables } from './loose-files-house.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
 
@@ -230,11 +232,26 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
     }
     return {
         json: resolutionJson(model, action, dice, outcome.summary, units, check(model, action, read.input, source, dice)),
-        lines, text: combatText(read, outcome)
+        lines, text: combatText(read, outcome, houseRows(model, action))
     };
 }
 
-function combatText(read: CombatRead, outcome: CombatOutcome): string[] {
+/**
+ * The house rows of L3 that decided a side's difference (`house: combat-result ..-7 routed; combat-dp
+ * routed 3`), when house rules did: empty with none.
+ */
+function houseRows(model: ScenarioModel, action: ActionModel): (difference: number) => string {
+    const tables = tablesFor(model, action);
+    return difference => {
+        const band = tables.bandEntry('combat-result', difference);
+        const row = band ? String(band.value) : '';
+        const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)]] as const;
+        const rows = entries.flatMap(([table, entry]) => (entry?.node ? [`${table} ${keyText(entry.key)} ${entry.value}`] : []));
+        return rows.length > 0 ? `  (house: ${rows.join('; ')})` : '';
+    };
+}
+
+function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string): string[] {
     const out: string[] = [];
     for (const [units, o] of [[read.attackers, outcome.attacker], [read.defenders, outcome.defender]] as const) {
         const who = units.map(u => u.id).join(' + ');
@@ -246,7 +263,7 @@ function combatText(read: CombatRead, outcome: CombatOutcome): string[] {
         const cas = `${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.casualtyNote ? ` (${o.casualtyNote})` : ''}`;
         const retreat = o.corlearsRetreat ? (o.corlearsRetreat.inches === null ? ', retreat die not entered' : `, retreats ${o.corlearsRetreat.inches} inches`) : '';
         const fled = o.fled.length ? `; fled: ${o.fled.join(', ')}` : '';
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}`);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference)}`);
     }
     return out;
 }
@@ -265,7 +282,7 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
         const rerollCount = rerollsFor(r.input, d6);
         const reroll = source.take(ask([r.firer], 'reroll', D6, rerollCount));
         if (reroll.length !== rerollCount) return { problem: `${r.firer.id} re-rolls ${rerollCount} five${rerollCount === 1 ? '' : 's'}, but ${reroll.length} re-roll${reroll.length === 1 ? ' was' : 's were'} entered.` };
-        const o = resolveFire(r.input, { d6, reroll });
+        const o = resolveFire(r.input, { d6, reroll }, lfTables(model, action.node).flee);
         units.push({
             force: r.firer.force, unit: shortId(r.firer), result: 'fired', target: r.target.id, fire: o.kind ?? null, band: o.band,
             range: o.range, reach: o.reach, dice: o.diceCount, diceSteps: o.diceSteps, modifiers: mods(o.modifiers),
@@ -354,7 +371,7 @@ function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: Di
     if (reads.length === 0) return { problem: `Morale '${action.node.name}' needs a line 'A sees B: routs' (or retreats).` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
     for (const r of reads) {
-        const o = resolveMorale(r.input);
+        const o = resolveMorale(r.input, lfTables(model, action.node).flee);
         units.push({ force: r.observer.force, unit: shortId(r.observer), result: o.result, friend: r.friend.id, event: r.input.event, dp: o.dp, deserted: o.deserted, fled: o.fled, reason: o.reason });
         lines.push({ unit: r.observer.id, result: o.result, facts: stateFacts({ dp: o.dp, deserted: o.deserted, fled: o.fled }), opponent: r.friend.id });
         text.push(`${r.observer.id} sees ${r.friend.id} ${r.input.event}: ${o.reason}`);

@@ -7,6 +7,7 @@
  * for each 5 (4, 5 or 6 on the new die is a DP).
  */
 import { D6, canShow } from '../../../core/dice.js';
+import { LF_SEED_TABLES, type FleeKey } from './loose-files-tables.js';
 import { afterLosses, casualtiesTaken, fleesField, takesNoLosses, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface FireInput {
@@ -149,7 +150,7 @@ export interface FireOutcome {
  * Resolves one unit's fire from its d6 (as many as `fireDice` says) and, for skirmishers, one
  * re-roll per 5 thrown, in the order of the fives.
  */
-export function resolveFire(input: FireInput, dice: { d6: readonly number[], reroll: readonly number[] }): FireOutcome {
+export function resolveFire(input: FireInput, dice: { d6: readonly number[], reroll: readonly number[] }, flee: Readonly<Record<FleeKey, number>> = LF_SEED_TABLES.flee): FireOutcome {
     const { count, steps } = fireDice(input);
     const expectedRerolls = rerollsFor(input, dice.d6);
     if (dice.d6.length !== count) throw new Error(`fire needs ${count} d6, got ${dice.d6.length}`);
@@ -171,7 +172,7 @@ export function resolveFire(input: FireInput, dice: { d6: readonly number[], rer
     // A casualty is a stand: no more than the target has left (L1.3).
     const { taken: casualties, over: casualtiesOver } = casualtiesTaken(input.target, thrown.reduce((s, d) => s + d.casualties, 0));
     const result: FireResult = casualties > 0 ? 'casualty' : dp > 0 ? 'disordered' : 'no-effect';
-    const fled = input.options.fleeLosses && casualties > 0 && fleesField(afterLosses(input.target, casualties, 0));
+    const fled = input.options.fleeLosses && casualties > 0 && fleesField(afterLosses(input.target, casualties, 0), flee);
     return {
         kind, band, range: input.range, reach: reachOf(input.firer), diceCount: count, diceSteps: steps,
         modifiers, dice: thrown, rerolls, dp, casualties, casualtiesOver, result, fled

@@ -30,13 +30,16 @@ export const FLEE_KEYS: readonly FleeKey[] = ['militia', 'other'];
 export interface LfCombatTables {
     /** L3: a side's row by its own difference (own total − enemy total). */
     readonly results: readonly BandRow<CombatResult>[];
-    /** L3: the DPs every unit of the side takes, by its difference. */
-    readonly dp: readonly BandRow<number>[];
     /**
-     * L3: the casualties the leading unit takes, by its difference, before the sheet's exceptions
-     * (a successful side facing cavalry or works, a stand-off facing cavalry, a bayonet or in works: none).
+     * L3: the DPs every unit of the side takes, by its row. Keyed by the row, not the difference: a
+     * house rule that moves a band moves its DPs with it, and `4.. 1` would read as the band 4..1.
      */
-    readonly casualties: readonly BandRow<number>[];
+    readonly dp: Readonly<Record<CombatResult, number>>;
+    /**
+     * L3: the casualties the leading unit takes, by its row, before the sheet's exceptions (a
+     * successful side facing cavalry or works, a stand-off facing cavalry, a bayonet or in works: none).
+     */
+    readonly casualties: Readonly<Record<CombatResult, number>>;
     /** L2: each modifier's value (per class better, per DP, per casualty for those three). */
     readonly modifiers: Readonly<Record<CombatModifierKey, number>>;
     /** L2: the modifier of each outnumbering step; the largest step that applies counts. */
@@ -48,13 +51,13 @@ export interface LfCombatTables {
 const band = (from: number | null, to: number | null) => ({ from, to });
 /** L3's difference bands, in the sheet's order. */
 const L3_BANDS = [band(4, null), band(2, 3), band(-1, 1), band(-4, -2), band(-8, -5), band(null, -9)];
-const rows = <T>(values: readonly T[]): BandRow<T>[] => L3_BANDS.map((b, i) => ({ band: b, value: values[i] }));
+const byRow = (values: readonly number[]) => Object.fromEntries(COMBAT_RESULTS.map((r, i) => [r, values[i]])) as Record<CombatResult, number>;
 
 /** The sheet's tables (L2, L3, L9). */
 export const LF_SEED_TABLES: LfCombatTables = {
-    results: rows(COMBAT_RESULTS),
-    dp: rows([1, 1, 1, 2, 2, 4]),
-    casualties: rows([0, 1, 1, 1, 2, 2]),
+    results: L3_BANDS.map((b, i) => ({ band: b, value: COMBAT_RESULTS[i] })),
+    dp: byRow([1, 1, 1, 2, 2, 4]),
+    casualties: byRow([0, 1, 1, 1, 2, 2]),
     modifiers: {
         class: 3, fort: 3, 'stone-building': 3, fieldwork: 2, 'wood-building': 2, bayonet: 2, terrain: 1,
         inspire: 1, skirmish: -3, flank: -3, dp: -2, casualty: -2
@@ -69,12 +72,12 @@ export function resultFor(tables: LfCombatTables, difference: number): CombatRes
     return bandValue(tables.results, difference) ?? bandValue(LF_SEED_TABLES.results, difference)!;
 }
 
-/** L3: the DPs of a difference. */
+/** L3: the DPs of a difference's row. */
 export function dpFor(tables: LfCombatTables, difference: number): number {
-    return bandValue(tables.dp, difference) ?? bandValue(LF_SEED_TABLES.dp, difference)!;
+    return tables.dp[resultFor(tables, difference)];
 }
 
-/** L3: the casualties of a difference, before the sheet's exceptions. */
+/** L3: the casualties of a difference's row, before the sheet's exceptions. */
 export function casualtiesFor(tables: LfCombatTables, difference: number): number {
-    return bandValue(tables.casualties, difference) ?? bandValue(LF_SEED_TABLES.casualties, difference)!;
+    return tables.casualties[resultFor(tables, difference)];
 }
