@@ -5,7 +5,7 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import type { Action, House } from '../../language/generated/ast.js';
-import { bandText, type Band, type BandRow } from '../../core/bands.js';
+import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
@@ -52,7 +52,7 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         seed: seedWords(LF_SEED_TABLES.modifiers, COMBAT_MODIFIER_KEYS)
     },
     outnumbered: {
-        doc: 'The modifier of a side outnumbered by enemy strength ÷ own: more than 1 (`over-1`), at least 3:2, 2:1, 3:1; only the largest that applies counts',
+        doc: 'The modifier of a side outnumbered by enemy strength ÷ own: more than 1 (`any`), at least 3:2 (`three-to-two`), 2:1, 3:1; only the largest that applies counts',
         reference: 'docs/rules/loose-files.md#l2.12',
         keys: { kind: 'words', words: OUTNUMBER_KEYS, doc: OUTNUMBER_KEYS.map(k => `\`${k}\``).join(', ') },
         values: { kind: 'number', min: -20, max: 20 },
@@ -126,8 +126,10 @@ export function checkLooseFilesTables(model: ScenarioModel, tables: TablesInForc
     const bad = mirrorProblems(engine);
     if (bad.length > 0) {
         const d = bad[0];
-        accept('error', `A side ${d === 0 ? 'whose total equals its enemy\'s' : `${d} ahead`} reads '${resultFor(engine, d)}' while its enemy `
-            + `${d === 0 ? 'also' : `(${-d})`} reads '${resultFor(engine, -d)}': each side reads its own difference, so the rows at ${bandText({ from: d, to: d })} and ${bandText({ from: -d, to: -d })} must be a win and a loss, or both a stand-off.`,
+        const message = d === 0
+            ? `Equal totals read '${resultFor(engine, 0)}' for both sides: each side reads its own difference, so the row at 0 must be a stand-off (or another row that is neither a win nor a loss).`
+            : `A side ${d} ahead reads '${resultFor(engine, d)}' while its enemy (${-d}) reads '${resultFor(engine, -d)}': each side reads its own difference, so the rows at ${d} and ${-d} must be a win and a loss, or both a stand-off.`;
+        accept('error', message,
             { node: row, property: 'table', code: LooseFilesHouseCodes.resultMirror });
     }
     if (model.options.has('corlears-hook') && !engine.results.some(r => r.value === 'stand-off')) {

@@ -44,9 +44,9 @@ export interface CombatInput {
 
 /** L2: outnumbering steps, largest first; only the largest that applies counts (their values are the tables'). */
 const OUTNUMBERED_STEPS: ReadonlyArray<{ key: OutnumberKey, label: string }> = [
-    { key: '3:1', label: '3:1 or worse' },
-    { key: '2:1', label: '2:1' },
-    { key: '3:2', label: '3:2' }
+    { key: 'three-to-one', label: '3:1 or worse' },
+    { key: 'two-to-one', label: '2:1' },
+    { key: 'three-to-two', label: '3:2' }
 ];
 
 /**
@@ -60,7 +60,7 @@ export function outnumberedModifier(own: number, enemy: number, tables: LfCombat
         const { num, den } = OUTNUMBER_RATIOS[step.key];
         if (den * enemy >= num * own) return { reason: `outnumbered ${step.label} (${enemy} v ${own})`, value: tables.outnumbered[step.key] };
     }
-    return { reason: `outnumbered (${enemy} v ${own})`, value: tables.outnumbered['over-1'] };
+    return { reason: `outnumbered (${enemy} v ${own})`, value: tables.outnumbered.any };
 }
 
 function sideStrength(side: CombatSide): number {

@@ -15,12 +15,15 @@ export type CombatModifierKey = 'class' | 'fort' | 'stone-building' | 'fieldwork
 export const COMBAT_MODIFIER_KEYS: readonly CombatModifierKey[] = ['class', 'fort', 'stone-building', 'fieldwork', 'wood-building',
     'bayonet', 'terrain', 'inspire', 'skirmish', 'flank', 'dp', 'casualty'];
 
-/** L2's outnumbering steps, by the ratio of enemy to own strength: `over-1` is any outnumbering at all. */
-export type OutnumberKey = 'over-1' | '3:2' | '2:1' | '3:1';
-export const OUTNUMBER_KEYS: readonly OutnumberKey[] = ['over-1', '3:2', '2:1', '3:1'];
-/** Each step's ratio (enemy ≥ num/den × own), compared in whole numbers; `over-1` is enemy > own. */
+/**
+ * L2's outnumbering steps, by the ratio of enemy to own strength, in words a house row can write (a
+ * key is a name, so `3:2` is `three-to-two`): `any` is any outnumbering at all.
+ */
+export type OutnumberKey = 'any' | 'three-to-two' | 'two-to-one' | 'three-to-one';
+export const OUTNUMBER_KEYS: readonly OutnumberKey[] = ['any', 'three-to-two', 'two-to-one', 'three-to-one'];
+/** Each step's ratio (enemy ≥ num/den × own), compared in whole numbers; `any` is enemy > own. */
 export const OUTNUMBER_RATIOS: Readonly<Record<OutnumberKey, { num: number, den: number }>> = {
-    'over-1': { num: 1, den: 1 }, '3:2': { num: 3, den: 2 }, '2:1': { num: 2, den: 1 }, '3:1': { num: 3, den: 1 }
+    any: { num: 1, den: 1 }, 'three-to-two': { num: 3, den: 2 }, 'two-to-one': { num: 2, den: 1 }, 'three-to-one': { num: 3, den: 1 }
 };
 
 /** L9 flee-losses: who flees at what share of stands lost (percent). */
@@ -62,7 +65,7 @@ export const LF_SEED_TABLES: LfCombatTables = {
         class: 3, fort: 3, 'stone-building': 3, fieldwork: 2, 'wood-building': 2, bayonet: 2, terrain: 1,
         inspire: 1, skirmish: -3, flank: -3, dp: -2, casualty: -2
     },
-    outnumbered: { 'over-1': -1, '3:2': -2, '2:1': -3, '3:1': -5 },
+    outnumbered: { any: -1, 'three-to-two': -2, 'two-to-one': -3, 'three-to-one': -5 },
     flee: { militia: 50, other: 75 }
 };
 
