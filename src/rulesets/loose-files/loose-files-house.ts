@@ -72,7 +72,7 @@ function wordsOf<K extends string>(tables: TablesInForce, table: string, keys: r
 }
 
 /** The engine's tables from the tables in force (the seed's, as house rules change them). */
-export function lfTablesOf(tables: TablesInForce): LfCombatTables {
+function lfTablesOf(tables: TablesInForce): LfCombatTables {
     return {
         results: tables.bands<CombatResult>('combat-result'),
         dp: wordsOf<CombatResult>(tables, 'combat-dp', COMBAT_RESULTS, LF_SEED_TABLES.dp),
