@@ -9,8 +9,8 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, LF_SEED_TABLES, OUTNUMBER_KEYS, resultFor,
-    type CombatModifierKey, type CombatResult, type FleeKey, type LfCombatTables, type OutnumberKey
+    COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, LF_SEED_TABLES, OUTNUMBER_KEYS, RANGE_KEYS, resultFor,
+    type CombatModifierKey, type CombatResult, type FleeKey, type LfCombatTables, type OutnumberKey, type RangeKey
 } from './engine/loose-files-tables.js';
 
 export const LooseFilesHouseCodes = {
@@ -58,6 +58,13 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         values: { kind: 'number', min: -20, max: 20 },
         seed: seedWords(LF_SEED_TABLES.outnumbered, OUTNUMBER_KEYS)
     },
+    'fire-range': {
+        doc: 'Fire ranges in inches: close artillery range is under `artillery-close`; `light`, `medium`, `heavy` guns reach so far at long range; a `musket` or `rifle` so far',
+        reference: 'docs/rules/loose-files.md#l4',
+        keys: { kind: 'words', words: RANGE_KEYS, doc: RANGE_KEYS.map(k => `\`${k}\``).join(', ') },
+        values: { kind: 'number', min: 1, max: 1200 },
+        seed: seedWords(LF_SEED_TABLES.ranges, RANGE_KEYS)
+    },
     'flee-losses': {
         doc: 'With `option flee-losses` (L9): the share of its stands (percent) a unit has lost when it flees the field, for `militia` and every `other` unit',
         reference: 'docs/rules/loose-files.md#l9',
@@ -79,7 +86,8 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         casualties: wordsOf<CombatResult>(tables, 'combat-casualties', COMBAT_RESULTS, LF_SEED_TABLES.casualties),
         modifiers: wordsOf<CombatModifierKey>(tables, 'combat-modifier', COMBAT_MODIFIER_KEYS, LF_SEED_TABLES.modifiers),
         outnumbered: wordsOf<OutnumberKey>(tables, 'outnumbered', OUTNUMBER_KEYS, LF_SEED_TABLES.outnumbered),
-        flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee)
+        flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee),
+        ranges: wordsOf<RangeKey>(tables, 'fire-range', RANGE_KEYS, LF_SEED_TABLES.ranges)
     };
 }
 

@@ -5,6 +5,7 @@
 import { readCombat, readFire, readMoves } from './loose-files-reader.js';
 import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.js';
 import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
+import { lfTables } from './loose-files-house.js';
 import { combatOdds, fireOdds, moveOdds, type CombatSideOdds } from './engine/loose-files-odds.js';
 import type { SideOdds, UnitOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
@@ -54,7 +55,7 @@ function fireActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
     const reads = readFire(model, action);
     if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
     const units: UnitOdds[] = reads.map(r => {
-        const o = fireOdds(r.input);
+        const o = fireOdds(r.input, lfTables(model, action.node));
         return {
             force: r.target.force, unit: shortName(r.target), id: r.target.id, firer: r.firer.id, dice: o.dice,
             probabilities: { ...o.probabilities }, atLeast: { disordered: o.probabilities.disordered + o.probabilities.casualty, casualty: o.probabilities.casualty },

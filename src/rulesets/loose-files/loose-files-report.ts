@@ -98,7 +98,7 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
             const reads = readFire(model, action);
             if (reads.length === 0) return undefined;
             reads.forEach((r, i) => {
-                const { count } = fireDice(r.input);
+                const { count } = fireDice(r.input, lfTables(model, action.node));
                 steps.push(fixedDice(ask([r.firer], 'd6', D6, count)));
                 // Each fire line makes two requests (its d6, then its re-rolls), so its d6 are request 2i.
                 steps.push({
@@ -276,13 +276,13 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [];
     const summary: string[] = [];
     for (const r of reads) {
-        const { count, steps } = fireDice(r.input);
+        const { count, steps } = fireDice(r.input, lfTables(model, action.node));
         const d6 = source.take(ask([r.firer], 'd6', D6, count));
         if (d6.length !== count) return { problem: `${r.firer.id} throws ${count} d6 at ${r.target.id}, but ${d6.length} were entered.` };
         const rerollCount = rerollsFor(r.input, d6);
         const reroll = source.take(ask([r.firer], 'reroll', D6, rerollCount));
         if (reroll.length !== rerollCount) return { problem: `${r.firer.id} re-rolls ${rerollCount} five${rerollCount === 1 ? '' : 's'}, but ${reroll.length} re-roll${reroll.length === 1 ? ' was' : 's were'} entered.` };
-        const o = resolveFire(r.input, { d6, reroll }, lfTables(model, action.node).flee);
+        const o = resolveFire(r.input, { d6, reroll }, lfTables(model, action.node));
         units.push({
             force: r.firer.force, unit: shortId(r.firer), result: 'fired', target: r.target.id, fire: o.kind ?? null, band: o.band,
             range: o.range, reach: o.reach, dice: o.diceCount, diceSteps: o.diceSteps, modifiers: mods(o.modifiers),

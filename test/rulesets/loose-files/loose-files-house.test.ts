@@ -9,7 +9,8 @@ import { AVERAGE } from '../../../src/core/dice.js';
 import { combatModifiers, outnumberedModifier, resolveCombat, type CombatInput, type CombatSide } from '../../../src/rulesets/loose-files/engine/loose-files-combat.js';
 import { COMBAT_RESULTS, LF_SEED_TABLES, type CombatResult, type LfCombatTables } from '../../../src/rulesets/loose-files/engine/loose-files-tables.js';
 import { fleesField, NO_HOUSE_RULES, type LfUnit } from '../../../src/rulesets/loose-files/engine/loose-files-units.js';
-import { combatOdds } from '../../../src/rulesets/loose-files/engine/loose-files-odds.js';
+import { combatOdds, fireOdds } from '../../../src/rulesets/loose-files/engine/loose-files-odds.js';
+import { fireBand, fireDice, resolveFire } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
 import { loadText } from '../../../src/cli/load.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { isUnresolvable, outcomeStatus, resolveAction } from '../../../src/core/resolve.js';
@@ -77,6 +78,20 @@ describe('Loose Files tables as data', () => {
         expect(fleesField(u, { militia: 40, other: 75 })).toBe(true);
         expect(fleesField({ ...u, militia: false, casualties: 3 }, { militia: 50, other: 60 })).toBe(true);
         expect(fleesField({ ...u, militia: false, casualties: 3 })).toBe(false);
+    });
+
+    it('fire ranges are a table: a musket reaching 10" throws at 9", and artillery close range ends where the house says', () => {
+        const musket = unit('A.x', { stands: 3 });
+        const fire = { firer: musket, target: unit('D.y'), range: 9, sameTarget: false, newTarget: false, moved: false, targetCover: undefined, options: NO_HOUSE_RULES };
+        const longer: LfCombatTables = { ...LF_SEED_TABLES, ranges: { ...LF_SEED_TABLES.ranges, musket: 10, 'artillery-close': 12 } };
+        expect(fireDice(fire).count).toBe(0);
+        expect(fireDice(fire, longer).count).toBe(3);
+        expect(fireOdds(fire, longer).dice).toBe(3);
+        const gun = unit('A.g', { type: 'artillery', guns: 'medium', stands: 1 });
+        expect([fireBand(gun, 11), fireBand(gun, 11, longer)]).toEqual(['long', 'close']);
+        // At close range a modified 4 is 2 DPs; at long range 1 DP (L4).
+        expect(resolveFire({ ...fire, firer: gun, range: 11 }, { d6: [4], reroll: [] }, longer).dp).toBe(2);
+        expect(resolveFire({ ...fire, firer: gun, range: 11 }, { d6: [4], reroll: [] }).dp).toBe(1);
     });
 
     it('exact odds agree with every throw through the resolver under random house tables', () => {
@@ -183,6 +198,12 @@ force Red { unit Foot infantry { class 3 } }
         expect(diagnostics.some(d => d.startsWith("house-key: 'outnumbered'"))).toBe(true);
         const lopsided = await load('rules loose-files\nhouse {\n  combat-result 2.. successful, -2..1 stand-off, ..-3 driven-back\n}\n');
         expect(lopsided.diagnostics).toEqual(["lf-house-result-mirror: A side 2 ahead reads 'successful' while its enemy (-2) reads 'stand-off': each side reads its own difference, so the rows at 2 and -2 must be a win and a loss, or both a stand-off."]);
+    });
+
+    it('a fire line is refused beyond the reach in force, and allowed within a house reach', async () => {
+        const text = (house: string) => `rules loose-files\n${house}force Blue { unit Foot infantry { class 3, stands 4 } }\nforce Red { unit Foot infantry { class 3, stands 4 } }\nfire Volley {\n  Blue.Foot fires at Red.Foot: range 9\n}\n`;
+        expect((await load(text(''))).diagnostics.filter(d => d.startsWith('lf-range'))).toEqual(['lf-range: 9" is out of range: a musket reaches 8" (L5).']);
+        expect((await load(text('house {\n  fire-range musket 10\n}\n'))).diagnostics.filter(d => d.startsWith('lf-range'))).toEqual([]);
     });
 
     it('a turn\'s house block changes that turn only', async () => {

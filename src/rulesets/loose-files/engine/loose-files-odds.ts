@@ -86,10 +86,10 @@ export interface FireOdds {
 }
 
 /** One d6 of this fire: P(dp, casualties) as a small table [dp][cas]. */
-function perDieLaw(input: FireInput): number[][] {
+function perDieLaw(input: FireInput, tables: LfCombatTables): number[][] {
     const law = [[0, 0], [0, 0], [0, 0]];
     const kind = fireKind(input.firer);
-    const band = fireBand(input.firer, input.range);
+    const band = fireBand(input.firer, input.range, tables);
     const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input)) : 0;
     const skirmisher = kind === 'infantry' && input.firer.formation === 'skirmish';
     for (const { face, p } of faceDistribution(D6)) {
@@ -106,9 +106,9 @@ function perDieLaw(input: FireInput): number[][] {
     return law;
 }
 
-export function fireOdds(input: FireInput): FireOdds {
-    const n = fireDice(input).count;
-    const one = perDieLaw(input);
+export function fireOdds(input: FireInput, tables: LfCombatTables = LF_SEED_TABLES): FireOdds {
+    const n = fireDice(input, tables).count;
+    const one = perDieLaw(input, tables);
     // joint[dp][cas] after each die; dp ≤ 2n, cas ≤ n.
     let joint: number[][] = [[1]];
     for (let i = 0; i < n; i++) {

@@ -1,6 +1,6 @@
 /**
- * Loose Files' combat tables as data, with the sheet's printed values (docs/rules/loose-files.md L2, L3,
- * L9; docs/house-rules.md#loose-files): the combat engine and the exact odds read these, never a literal
+ * Loose Files' tables as data, with the sheet's printed values (docs/rules/loose-files.md L2, L3,
+ * the ranges of L4 and L5, L9; docs/house-rules.md#loose-files): the combat engine and the exact odds read these, never a literal
  * of the sheet, so a house rule that moves a band is resolved and given odds alike.
  */
 import { bandValue, type BandRow } from '../../../core/bands.js';
@@ -26,6 +26,10 @@ export const OUTNUMBER_RATIOS: Readonly<Record<OutnumberKey, { num: number, den:
     any: { num: 1, den: 1 }, 'three-to-two': { num: 3, den: 2 }, 'two-to-one': { num: 2, den: 1 }, 'three-to-one': { num: 3, den: 1 }
 };
 
+/** L4, L5: the ranges, in inches: where close artillery range ends (under it), and how far each gun and weapon reaches. */
+export type RangeKey = 'artillery-close' | 'light' | 'medium' | 'heavy' | 'musket' | 'rifle';
+export const RANGE_KEYS: readonly RangeKey[] = ['artillery-close', 'light', 'medium', 'heavy', 'musket', 'rifle'];
+
 /** L9 flee-losses: who flees at what share of stands lost (percent). */
 export type FleeKey = 'militia' | 'other';
 export const FLEE_KEYS: readonly FleeKey[] = ['militia', 'other'];
@@ -49,6 +53,8 @@ export interface LfCombatTables {
     readonly outnumbered: Readonly<Record<OutnumberKey, number>>;
     /** L9 flee-losses: the percentage of its stands lost at which a unit flees the field. */
     readonly flee: Readonly<Record<FleeKey, number>>;
+    /** L4, L5: fire ranges in inches. */
+    readonly ranges: Readonly<Record<RangeKey, number>>;
 }
 
 const band = (from: number | null, to: number | null) => ({ from, to });
@@ -66,7 +72,8 @@ export const LF_SEED_TABLES: LfCombatTables = {
         inspire: 1, skirmish: -3, flank: -3, dp: -2, casualty: -2
     },
     outnumbered: { any: -1, 'three-to-two': -2, 'two-to-one': -3, 'three-to-one': -5 },
-    flee: { militia: 50, other: 75 }
+    flee: { militia: 50, other: 75 },
+    ranges: { 'artillery-close': 10, light: 30, medium: 36, heavy: 36, musket: 8, rifle: 10 }
 };
 
 /** L3 with the tables in force: a side's row for its difference. */
