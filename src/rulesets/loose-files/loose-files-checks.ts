@@ -24,6 +24,7 @@ import {
 } from './engine/loose-files-engine.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
+import { lfTables } from './loose-files-house.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { CLASS_RANGE, DICE_LABELS, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { closeSpellings } from '../../core/spelling.js';
@@ -121,7 +122,7 @@ function checkCasualtiesOverStands(model: ScenarioModel, am: ActionModel, accept
     const combat = am.node.kind === 'engagement' ? readCombat(model, am, false) : undefined;
     const exposed = combat
         ? [combat.input.attacker.units[0], combat.input.defender.units[0]].some(u => presentStands(u) < 2)
-        : readFire(model, am).some(r => presentStands(r.input.target) < fireDice(r.input).count);
+        : readFire(model, am).some(r => presentStands(r.input.target) < fireDice(r.input, lfTables(model, am.node)).count);
     if (!exposed) return;
     const outcome = am.node.outcome;
     for (const line of outcome?.lines ?? []) {
@@ -272,8 +273,9 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `Say how far ${read.firer.id} fires: add ': range N' (inches).`, at(range ? { node: range, property: 'key', code: LooseFilesCodes.missingFact } : { node: r, property: 'verb', code: LooseFilesCodes.missingFact }));
         } else if (distanceProblem(range.number)) {
             accept('error', `Range: ${distanceProblem(range.number)}.`, { node: range, property: 'number', code: LooseFilesCodes.range });
-        } else if (range.number > reachOf(firer)) {
-            const what = firer.type === 'artillery' ? `${firer.guns} guns reach ${reachOf(firer)}" (L4)` : `a ${firer.weapon} reaches ${reachOf(firer)}" (L5)`;
+        } else if (range.number > reachOf(firer, lfTables(model, am.node))) {
+            const reach = reachOf(firer, lfTables(model, am.node));
+            const what = firer.type === 'artillery' ? `${firer.guns} guns reach ${reach}" (L4)` : `a ${firer.weapon} reaches ${reach}" (L5)`;
             accept('error', `${range.number}" is out of range: ${what}.`, { node: range, property: 'number', code: LooseFilesCodes.range });
         }
         const moveAction = read.input.moved ? undefined : moveInTurn(model, am, read.firer.id);

@@ -5,6 +5,7 @@
 import { readCombat, readFire, readMoves } from './loose-files-reader.js';
 import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.js';
 import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
+import { lfTables } from './loose-files-house.js';
 import { combatOdds, fireOdds, moveOdds, type CombatSideOdds } from './engine/loose-files-odds.js';
 import type { SideOdds, UnitOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
@@ -25,7 +26,7 @@ function combatAtLeast(p: Record<string, number>): Record<string, number> {
 function engagementOdds(model: ScenarioModel, action: ActionModel): OddsBody | { problem: string } {
     const read = readCombat(model, action, false);
     if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
-    const odds = combatOdds(read.input);
+    const odds = combatOdds(read.input, read.tables);
     const units: UnitOdds[] = [];
     const sides: SideOdds[] = [];
     const pairs: Array<[UnitModel[], CombatSideOdds, 'attacker' | 'defender']> = [[read.attackers, odds.attacker, 'attacker'], [read.defenders, odds.defender, 'defender']];
@@ -54,7 +55,7 @@ function fireActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
     const reads = readFire(model, action);
     if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
     const units: UnitOdds[] = reads.map(r => {
-        const o = fireOdds(r.input);
+        const o = fireOdds(r.input, lfTables(model, action.node));
         return {
             force: r.target.force, unit: shortName(r.target), id: r.target.id, firer: r.firer.id, dice: o.dice,
             probabilities: { ...o.probabilities }, atLeast: { disordered: o.probabilities.disordered + o.probabilities.casualty, casualty: o.probabilities.casualty },

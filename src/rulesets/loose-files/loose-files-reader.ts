@@ -20,6 +20,8 @@ import {
     type LfOptions, type LfType, type LfUnit, type MoraleEvent, type MoraleInput, type MoveInput, type RedressInput, type Weapon
 } from './engine/loose-files-engine.js';
 import { effectiveStats, unitStateAt } from '../../core/campaign-state.js';
+import type { LfCombatTables } from './engine/loose-files-tables.js';
+import { lfTables } from './loose-files-house.js';
 import { factValue, turnLabel, unitsOf, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 
 /** Arm words read as Loose Files types. */
@@ -159,6 +161,8 @@ interface Inspiration {
 
 export interface CombatRead {
     readonly input: CombatInput;
+    /** L2, L3, L9: the tables in force (the sheet's, as house rules change them); kept out of `input`, whose fingerprint the house rules' own covers. */
+    readonly tables: LfCombatTables;
     readonly attackers: UnitModel[];
     readonly defenders: UnitModel[];
     readonly inspirations: Inspiration[];
@@ -195,7 +199,7 @@ export function readCombat(model: ScenarioModel, action: ActionModel, previousSt
     };
     return {
         input: { attacker: side(attackers), defender: side(defenders), options: lfOptions(model), previousStandOff },
-        attackers, defenders, inspirations
+        attackers, defenders, inspirations, tables: lfTables(model, action.node)
     };
 }
 

@@ -25,6 +25,8 @@ import {
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from './engine/loose-files-engine.js';
 import { signed } from '../../core/signed.js';
+import { keyText, tablesFor } from '../../core/house-rules.js';
+import { lfTables } from './loose-files-house.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
 
@@ -82,7 +84,7 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
                     kind: 'conditional', reason: 'Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws one average die', upTo: 2,
                     requests: ([[a], [d]]) => {
                         if (a === undefined || d === undefined) return [];
-                        const retreat = corlearsSides(read.input, a, d);
+                        const retreat = corlearsSides(read.input, a, d, read.tables);
                         return [
                             ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, 1)] : []),
                             ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, 1)] : [])
@@ -96,7 +98,7 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
             const reads = readFire(model, action);
             if (reads.length === 0) return undefined;
             reads.forEach((r, i) => {
-                const { count } = fireDice(r.input);
+                const { count } = fireDice(r.input, lfTables(model, action.node));
                 steps.push(fixedDice(ask([r.firer], 'd6', D6, count)));
                 // Each fire line makes two requests (its d6, then its re-rolls), so its d6 are request 2i.
                 steps.push({
@@ -189,10 +191,10 @@ function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | unde
     const [a] = source.take(ask(read.attackers, 'average', AVERAGE, 1));
     const [d] = source.take(ask(read.defenders, 'average', AVERAGE, 1));
     if (a === undefined || d === undefined) return undefined;
-    const retreat = corlearsSides(read.input, a, d);
+    const retreat = corlearsSides(read.input, a, d, read.tables);
     const ar = retreat.attacker ? source.take(ask(read.attackers, 'retreat', AVERAGE, 1))[0] : undefined;
     const dr = retreat.defender ? source.take(ask(read.defenders, 'retreat', AVERAGE, 1))[0] : undefined;
-    return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr });
+    return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr }, read.tables);
 }
 
 function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: DiceChoice, source: DiceSource): Resolution | Unresolvable {
@@ -230,11 +232,26 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
     }
     return {
         json: resolutionJson(model, action, dice, outcome.summary, units, check(model, action, read.input, source, dice)),
-        lines, text: combatText(read, outcome)
+        lines, text: combatText(read, outcome, houseRows(model, action))
     };
 }
 
-function combatText(read: CombatRead, outcome: CombatOutcome): string[] {
+/**
+ * The house rows of L3 that decided a side's difference (`house: combat-result ..-7 routed; combat-dp
+ * routed 3`), when house rules did: empty with none.
+ */
+function houseRows(model: ScenarioModel, action: ActionModel): (difference: number) => string {
+    const tables = tablesFor(model, action);
+    return difference => {
+        const band = tables.bandEntry('combat-result', difference);
+        const row = band ? String(band.value) : '';
+        const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)]] as const;
+        const rows = entries.flatMap(([table, entry]) => (entry?.node ? [`${table} ${keyText(entry.key)} ${entry.value}`] : []));
+        return rows.length > 0 ? `  (house: ${rows.join('; ')})` : '';
+    };
+}
+
+function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string): string[] {
     const out: string[] = [];
     for (const [units, o] of [[read.attackers, outcome.attacker], [read.defenders, outcome.defender]] as const) {
         const who = units.map(u => u.id).join(' + ');
@@ -246,7 +263,7 @@ function combatText(read: CombatRead, outcome: CombatOutcome): string[] {
         const cas = `${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.casualtyNote ? ` (${o.casualtyNote})` : ''}`;
         const retreat = o.corlearsRetreat ? (o.corlearsRetreat.inches === null ? ', retreat die not entered' : `, retreats ${o.corlearsRetreat.inches} inches`) : '';
         const fled = o.fled.length ? `; fled: ${o.fled.join(', ')}` : '';
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}`);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference)}`);
     }
     return out;
 }
@@ -259,13 +276,13 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [];
     const summary: string[] = [];
     for (const r of reads) {
-        const { count, steps } = fireDice(r.input);
+        const { count, steps } = fireDice(r.input, lfTables(model, action.node));
         const d6 = source.take(ask([r.firer], 'd6', D6, count));
         if (d6.length !== count) return { problem: `${r.firer.id} throws ${count} d6 at ${r.target.id}, but ${d6.length} were entered.` };
         const rerollCount = rerollsFor(r.input, d6);
         const reroll = source.take(ask([r.firer], 'reroll', D6, rerollCount));
         if (reroll.length !== rerollCount) return { problem: `${r.firer.id} re-rolls ${rerollCount} five${rerollCount === 1 ? '' : 's'}, but ${reroll.length} re-roll${reroll.length === 1 ? ' was' : 's were'} entered.` };
-        const o = resolveFire(r.input, { d6, reroll });
+        const o = resolveFire(r.input, { d6, reroll }, lfTables(model, action.node));
         units.push({
             force: r.firer.force, unit: shortId(r.firer), result: 'fired', target: r.target.id, fire: o.kind ?? null, band: o.band,
             range: o.range, reach: o.reach, dice: o.diceCount, diceSteps: o.diceSteps, modifiers: mods(o.modifiers),
@@ -354,7 +371,7 @@ function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: Di
     if (reads.length === 0) return { problem: `Morale '${action.node.name}' needs a line 'A sees B: routs' (or retreats).` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
     for (const r of reads) {
-        const o = resolveMorale(r.input);
+        const o = resolveMorale(r.input, lfTables(model, action.node).flee);
         units.push({ force: r.observer.force, unit: shortId(r.observer), result: o.result, friend: r.friend.id, event: r.input.event, dp: o.dp, deserted: o.deserted, fled: o.fled, reason: o.reason });
         lines.push({ unit: r.observer.id, result: o.result, facts: stateFacts({ dp: o.dp, deserted: o.deserted, fled: o.fled }), opponent: r.friend.id });
         text.push(`${r.observer.id} sees ${r.friend.id} ${r.input.event}: ${o.reason}`);

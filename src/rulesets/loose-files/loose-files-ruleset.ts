@@ -8,6 +8,7 @@ import { COMBAT_RESULTS } from './engine/loose-files-combat.js';
 import { inOrderOfPlay } from './engine/loose-files-command.js';
 import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-checks.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
+import { checkLooseFilesTables, LOOSE_FILES_TABLES, LooseFilesHouseCodes } from './loose-files-house.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
@@ -41,7 +42,10 @@ export const looseFilesRuleset: Ruleset = {
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
     // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.
     campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' }, casualtiesAreStands: true },
-    codes: LooseFilesCodes,
+    codes: { ...LooseFilesCodes, ...LooseFilesHouseCodes },
+    // L2, L3, L9: the combat tables and flee thresholds as data (docs/house-rules.md#loose-files).
+    tables: LOOSE_FILES_TABLES,
+    checkTables: checkLooseFilesTables,
     fixes: {
         [LooseFilesCodes.statValue]: 'stat-value',
         [LooseFilesCodes.classRange]: 'stat-value',

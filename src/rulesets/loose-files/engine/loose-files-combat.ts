@@ -14,6 +14,12 @@ import {
     afterLosses, casualtiesTaken, fleesField, strength, sumModifiers,
     type Cover, type LfModifier, type LfOptions, type LfUnit
 } from './loose-files-units.js';
+import {
+    casualtiesFor, dpFor, LF_SEED_TABLES, OUTNUMBER_RATIOS, resultFor,
+    type CombatResult, type LfCombatTables, type OutnumberKey
+} from './loose-files-tables.js';
+
+export { COMBAT_RESULTS, type CombatResult } from './loose-files-tables.js';
 
 export interface CombatSide {
     /** Leading unit first. */
@@ -36,14 +42,11 @@ export interface CombatInput {
     readonly previousStandOff: boolean;
 }
 
-export type CombatResult = 'easy-victory' | 'successful' | 'stand-off' | 'driven-back' | 'defeated' | 'routed';
-export const COMBAT_RESULTS: readonly CombatResult[] = ['easy-victory', 'successful', 'stand-off', 'driven-back', 'defeated', 'routed'];
-
-/** L2: outnumbering steps, largest first; only the largest that applies counts. */
-const OUTNUMBERED_STEPS: ReadonlyArray<{ num: number, den: number, value: number, label: string }> = [
-    { num: 3, den: 1, value: -5, label: '3:1 or worse' },
-    { num: 2, den: 1, value: -3, label: '2:1' },
-    { num: 3, den: 2, value: -2, label: '3:2' }
+/** L2: outnumbering steps, largest first; only the largest that applies counts (their values are the tables'). */
+const OUTNUMBERED_STEPS: ReadonlyArray<{ key: OutnumberKey, label: string }> = [
+    { key: 'three-to-one', label: '3:1 or worse' },
+    { key: 'two-to-one', label: '2:1' },
+    { key: 'three-to-two', label: '3:2' }
 ];
 
 /**
@@ -51,59 +54,51 @@ const OUTNUMBERED_STEPS: ReadonlyArray<{ num: number, den: number, value: number
  * or undefined when the side is not outnumbered. Compared in whole numbers: enemy ≥ 3/2 × own
  * is `2·enemy ≥ 3·own`.
  */
-export function outnumberedModifier(own: number, enemy: number): LfModifier | undefined {
+export function outnumberedModifier(own: number, enemy: number, tables: LfCombatTables = LF_SEED_TABLES): LfModifier | undefined {
     if (enemy <= own) return undefined;
     for (const step of OUTNUMBERED_STEPS) {
-        if (step.den * enemy >= step.num * own) return { reason: `outnumbered ${step.label} (${enemy} v ${own})`, value: step.value };
+        const { num, den } = OUTNUMBER_RATIOS[step.key];
+        if (den * enemy >= num * own) return { reason: `outnumbered ${step.label} (${enemy} v ${own})`, value: tables.outnumbered[step.key] };
     }
-    return { reason: `outnumbered (${enemy} v ${own})`, value: -1 };
+    return { reason: `outnumbered (${enemy} v ${own})`, value: tables.outnumbered.any };
 }
 
 function sideStrength(side: CombatSide): number {
     return side.units.reduce((s, u) => s + strength(u), 0);
 }
 
-/** The cover bonus of L2 when defending: fort or stone building +3, fieldwork or wood building +2. */
-function coverBonus(cover: Cover | undefined): LfModifier | undefined {
-    if (cover === 'fort' || cover === 'stone-building') return { reason: `defending a ${cover === 'fort' ? 'fort' : 'stone building'}`, value: 3 };
-    if (cover === 'fieldwork' || cover === 'wood-building') return { reason: `defending a ${cover === 'fieldwork' ? 'fieldwork' : 'wood building'}`, value: 2 };
-    return undefined;
+/** The cover bonus of L2 when defending: fort or stone building +3, fieldwork or wood building +2 (by the tables). */
+function coverBonus(cover: Cover | undefined, tables: LfCombatTables): LfModifier | undefined {
+    // An obstacle gives no bonus in combat (L9's Corlears Hook is the only rule that names it).
+    if (cover === undefined || cover === 'obstacle') return undefined;
+    return { reason: `defending a ${cover.replace('-', ' ')}`, value: tables.modifiers[cover] };
 }
 
 /** Every modifier of one side (L2), itemised in the sheet's order. */
-export function combatModifiers(side: CombatSide, enemy: CombatSide, defending: boolean): LfModifier[] {
+export function combatModifiers(side: CombatSide, enemy: CombatSide, defending: boolean, tables: LfCombatTables = LF_SEED_TABLES): LfModifier[] {
     const lead = side.units[0], foe = enemy.units[0];
+    const m = tables.modifiers;
     const mods: LfModifier[] = [];
     const better = foe.class - lead.class;
-    if (better > 0) mods.push({ reason: `class ${lead.class} v class ${foe.class}: ${better} better`, value: 3 * better });
-    const cover = defending ? coverBonus(side.cover) : undefined;
+    if (better > 0) mods.push({ reason: `class ${lead.class} v class ${foe.class}: ${better} better`, value: m.class * better });
+    const cover = defending ? coverBonus(side.cover, tables) : undefined;
     if (cover) mods.push(cover);
-    if (side.bayonet) mods.push({ reason: 'bayonet attack', value: 2 });
-    if (side.terrain) mods.push({ reason: 'terrain advantage', value: 1 });
-    if (side.inspiredBy.length > 0) mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (3 CP)`, value: 1 });
-    if (lead.formation === 'skirmish') mods.push({ reason: 'in skirmish order', value: -3 });
-    if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: -3 });
-    if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: -2 * lead.dp });
-    if (lead.casualties > 0) mods.push({ reason: `${lead.casualties} ${lead.casualties === 1 ? 'casualty' : 'casualties'}`, value: -2 * lead.casualties });
-    const out = outnumberedModifier(sideStrength(side), sideStrength(enemy));
+    if (side.bayonet) mods.push({ reason: 'bayonet attack', value: m.bayonet });
+    if (side.terrain) mods.push({ reason: 'terrain advantage', value: m.terrain });
+    if (side.inspiredBy.length > 0) mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (3 CP)`, value: m.inspire });
+    if (lead.formation === 'skirmish') mods.push({ reason: 'in skirmish order', value: m.skirmish });
+    if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: m.flank });
+    if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: m.dp * lead.dp });
+    if (lead.casualties > 0) mods.push({ reason: `${lead.casualties} ${lead.casualties === 1 ? 'casualty' : 'casualties'}`, value: m.casualty * lead.casualties });
+    const out = outnumberedModifier(sideStrength(side), sideStrength(enemy), tables);
     if (out) mods.push(out);
     return mods;
 }
 
-/** L3: a side's row from its own difference. */
-export function combatResultFor(difference: number): CombatResult {
-    if (difference >= 4) return 'easy-victory';
-    if (difference >= 2) return 'successful';
-    if (difference >= -1) return 'stand-off';
-    if (difference >= -4) return 'driven-back';
-    if (difference >= -8) return 'defeated';
-    return 'routed';
+/** L3: a side's row from its own difference, by the tables in force. */
+export function combatResultFor(difference: number, tables: LfCombatTables = LF_SEED_TABLES): CombatResult {
+    return resultFor(tables, difference);
 }
-
-/** L3: the DPs each row gives. */
-export const ROW_DP: Readonly<Record<CombatResult, number>> = {
-    'easy-victory': 1, successful: 1, 'stand-off': 1, 'driven-back': 2, defeated: 2, routed: 4
-};
 
 /** Cover that L3 names for casualties: fort, building or fieldwork (not a mere obstacle). */
 function inWorks(cover: Cover | undefined): boolean {
@@ -111,30 +106,30 @@ function inWorks(cover: Cover | undefined): boolean {
 }
 
 /**
- * L3: the casualties of a row, with the reason for each 0 or 1 that depends on the situation.
- * `side` reads the row; `enemy` is whom it fought.
+ * L3: the casualties of a side's difference (the tables' band), with the reason for each that the
+ * situation spares: a successful side whose enemy is not foot or guns, or is in works; a side that
+ * stands off as infantry facing cavalry, facing a bayonet attack, or in works. `side` reads the row;
+ * `enemy` is whom it fought.
  */
-export function rowCasualties(result: CombatResult, side: CombatSide, enemy: CombatSide, sideDefends: boolean): { casualties: number, note: string | undefined } {
+export function rowCasualties(difference: number, side: CombatSide, enemy: CombatSide, sideDefends: boolean, tables: LfCombatTables = LF_SEED_TABLES): { casualties: number, note: string | undefined } {
     const lead = side.units[0], foe = enemy.units[0];
     const ownCover = sideDefends ? side.cover : undefined;
     const foeCover = sideDefends ? undefined : enemy.cover;
-    switch (result) {
-        case 'easy-victory': return { casualties: 0, note: undefined };
-        case 'successful': {
-            if (foe.type !== 'infantry' && foe.type !== 'artillery') return { casualties: 0, note: `no casualty: the enemy is ${foe.type}` };
-            if (inWorks(foeCover)) return { casualties: 0, note: 'no casualty: the enemy is in a fort, building or fieldwork' };
-            return { casualties: 1, note: undefined };
-        }
-        case 'stand-off': {
-            if (lead.type === 'infantry' && foe.type === 'cavalry') return { casualties: 0, note: 'no casualty: infantry facing cavalry' };
-            if (enemy.bayonet) return { casualties: 0, note: 'no casualty: facing a bayonet attack' };
-            if (inWorks(ownCover)) return { casualties: 0, note: 'no casualty: in a fort, building or fieldwork' };
-            return { casualties: 1, note: undefined };
-        }
-        case 'driven-back': return { casualties: 1, note: undefined };
-        case 'defeated':
-        case 'routed': return { casualties: 2, note: undefined };
+    const casualties = casualtiesFor(tables, difference);
+    if (casualties === 0) return { casualties, note: undefined };
+    const spared = (note: string) => ({ casualties: 0, note });
+    switch (resultFor(tables, difference)) {
+        case 'successful':
+            if (foe.type !== 'infantry' && foe.type !== 'artillery') return spared(`no casualty: the enemy is ${foe.type}`);
+            if (inWorks(foeCover)) return spared('no casualty: the enemy is in a fort, building or fieldwork');
+            break;
+        case 'stand-off':
+            if (lead.type === 'infantry' && foe.type === 'cavalry') return spared('no casualty: infantry facing cavalry');
+            if (enemy.bayonet) return spared('no casualty: facing a bayonet attack');
+            if (inWorks(ownCover)) return spared('no casualty: in a fort, building or fieldwork');
+            break;
     }
+    return { casualties, note: undefined };
 }
 
 /** L3: the movement order of a row (easy victory depends on the class of the leading unit). */
@@ -192,20 +187,20 @@ function corlearsRetreats(input: CombatInput, result: CombatResult, side: Combat
 }
 
 /** Which sides throw a Corlears Hook retreat die: known only once both combat dice are thrown. */
-export function corlearsSides(input: CombatInput, attackerDie: number, defenderDie: number): { attacker: boolean, defender: boolean } {
-    const a = attackerDie + sumModifiers(combatModifiers(input.attacker, input.defender, false));
-    const d = defenderDie + sumModifiers(combatModifiers(input.defender, input.attacker, true));
-    const result = combatResultFor(a - d);
+export function corlearsSides(input: CombatInput, attackerDie: number, defenderDie: number, tables: LfCombatTables = LF_SEED_TABLES): { attacker: boolean, defender: boolean } {
+    const a = attackerDie + sumModifiers(combatModifiers(input.attacker, input.defender, false, tables));
+    const d = defenderDie + sumModifiers(combatModifiers(input.defender, input.attacker, true, tables));
+    const result = combatResultFor(a - d, tables);
     return { attacker: corlearsRetreats(input, result, input.attacker, false), defender: corlearsRetreats(input, result, input.defender, true) };
 }
 
 /** L2 + L3: both sides' totals, rows, DPs, casualties and movement orders from the two average dice. */
-export function resolveCombat(input: CombatInput, dice: CombatDice): CombatOutcome {
+export function resolveCombat(input: CombatInput, dice: CombatDice, tables: LfCombatTables = LF_SEED_TABLES): CombatOutcome {
     for (const v of [dice.attacker, dice.defender]) {
         if (!canShow(AVERAGE, v)) throw new Error(`an average die cannot show ${v}`);
     }
-    const aMods = combatModifiers(input.attacker, input.defender, false);
-    const dMods = combatModifiers(input.defender, input.attacker, true);
+    const aMods = combatModifiers(input.attacker, input.defender, false, tables);
+    const dMods = combatModifiers(input.defender, input.attacker, true, tables);
     const aTotal = dice.attacker + sumModifiers(aMods);
     const dTotal = dice.defender + sumModifiers(dMods);
     const side = (role: 'attacker' | 'defender'): CombatSideOutcome => {
@@ -213,20 +208,20 @@ export function resolveCombat(input: CombatInput, dice: CombatDice): CombatOutco
         const foe = role === 'attacker' ? input.defender : input.attacker;
         const total = role === 'attacker' ? aTotal : dTotal;
         const difference = total - (role === 'attacker' ? dTotal : aTotal);
-        const result = combatResultFor(difference);
+        const result = combatResultFor(difference, tables);
         const defends = role === 'defender';
-        const row = rowCasualties(result, own, foe, defends);
+        const row = rowCasualties(difference, own, foe, defends, tables);
         const capped = casualtiesTaken(own.units[0], row.casualties);
         const cas = capped.over === 0 ? row
             : { casualties: capped.taken, note: `${row.casualties} by the sheet; only ${capped.taken} stand${capped.taken === 1 ? '' : 's'} left` };
         const retreats = corlearsRetreats(input, result, own, defends);
         const retreatDie = role === 'attacker' ? dice.attackerRetreat : dice.defenderRetreat;
         const fled = input.options.fleeLosses
-            ? own.units.filter((u, i) => fleesField(afterLosses(u, i === 0 ? cas.casualties : 0, 0))).map(u => u.id)
+            ? own.units.filter((u, i) => fleesField(afterLosses(u, i === 0 ? cas.casualties : 0, 0), tables.flee)).map(u => u.id)
             : [];
         return {
             role, die: role === 'attacker' ? dice.attacker : dice.defender, modifiers: role === 'attacker' ? aMods : dMods,
-            total, difference, result, dp: ROW_DP[result], casualties: cas.casualties, casualtiesOver: capped.over, casualtyNote: cas.note,
+            total, difference, result, dp: dpFor(tables, difference), casualties: cas.casualties, casualtiesOver: capped.over, casualtyNote: cas.note,
             order: retreats ? 'retreat one average die (Corlears Hook: second stand-off in a row)' : rowOrder(result, own.units[0].class),
             corlearsRetreat: retreats ? { inches: retreatDie ?? null } : undefined,
             fled, strength: sideStrength(own)

@@ -7,6 +7,7 @@
  * for each 5 (4, 5 or 6 on the new die is a DP).
  */
 import { D6, canShow } from '../../../core/dice.js';
+import { LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
 import { afterLosses, casualtiesTaken, fleesField, takesNoLosses, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface FireInput {
@@ -40,17 +41,16 @@ export function fireKind(firer: LfUnit): FireKind | undefined {
     return undefined;
 }
 
-/** L4: close range is under 10". */
-const ARTILLERY_CLOSE = 10;
-/** L4: long range ends at 30" for light guns, 36" for medium and heavy. L5: musket 8", rifle 10". */
-export function reachOf(firer: LfUnit): number {
-    if (firer.type === 'artillery') return firer.guns === 'light' ? 30 : 36;
-    return firer.weapon === 'rifle' ? 10 : 8;
+/** L4: long range ends at 30" for light guns, 36" for medium and heavy. L5: musket 8", rifle 10" (by the tables' `ranges`). */
+export function reachOf(firer: LfUnit, tables: LfCombatTables = LF_SEED_TABLES): number {
+    if (firer.type === 'artillery') return tables.ranges[firer.guns ?? 'medium'];
+    return tables.ranges[firer.weapon];
 }
 
-export function fireBand(firer: LfUnit, range: number): FireBand {
-    if (range > reachOf(firer)) return 'out-of-range';
-    if (firer.type === 'artillery') return range < ARTILLERY_CLOSE ? 'close' : 'long';
+/** L4: close range is under 10" (`artillery-close`), long range beyond it up to the gun's reach. */
+export function fireBand(firer: LfUnit, range: number, tables: LfCombatTables = LF_SEED_TABLES): FireBand {
+    if (range > reachOf(firer, tables)) return 'out-of-range';
+    if (firer.type === 'artillery') return range < tables.ranges['artillery-close'] ? 'close' : 'long';
     return firer.weapon;
 }
 
@@ -91,11 +91,11 @@ const halfUp = (n: number) => Math.ceil(n / 2);
  * the unit's DPs, halved (up) against skirmishers or unlimbered guns, halved again against works.
  * Nothing is thrown out of range or by a unit that cannot fire.
  */
-export function fireDice(input: FireInput): { count: number, steps: string[] } {
+export function fireDice(input: FireInput, tables: LfCombatTables = LF_SEED_TABLES): { count: number, steps: string[] } {
     const { firer, target } = input;
     const kind = fireKind(firer);
     if (!kind) return { count: 0, steps: [`${firer.type} does not fire`] };
-    if (fireBand(firer, input.range) === 'out-of-range') return { count: 0, steps: [`${input.range}" is beyond ${reachOf(firer)}"`] };
+    if (fireBand(firer, input.range, tables) === 'out-of-range') return { count: 0, steps: [`${input.range}" is beyond ${reachOf(firer, tables)}"`] };
     const stands = presentStands(firer);
     if (kind === 'artillery') return { count: stands, steps: [`${stands} gun${stands === 1 ? '' : 's'}`] };
     let count = Math.max(0, stands - firer.dp);
@@ -149,14 +149,14 @@ export interface FireOutcome {
  * Resolves one unit's fire from its d6 (as many as `fireDice` says) and, for skirmishers, one
  * re-roll per 5 thrown, in the order of the fives.
  */
-export function resolveFire(input: FireInput, dice: { d6: readonly number[], reroll: readonly number[] }): FireOutcome {
-    const { count, steps } = fireDice(input);
+export function resolveFire(input: FireInput, dice: { d6: readonly number[], reroll: readonly number[] }, tables: LfCombatTables = LF_SEED_TABLES): FireOutcome {
+    const { count, steps } = fireDice(input, tables);
     const expectedRerolls = rerollsFor(input, dice.d6);
     if (dice.d6.length !== count) throw new Error(`fire needs ${count} d6, got ${dice.d6.length}`);
     if (dice.reroll.length !== expectedRerolls) throw new Error(`fire needs ${expectedRerolls} re-rolls, got ${dice.reroll.length}`);
     for (const v of [...dice.d6, ...dice.reroll]) if (!canShow(D6, v)) throw new Error(`a d6 cannot show ${v}`);
     const kind = fireKind(input.firer);
-    const band = fireBand(input.firer, input.range);
+    const band = fireBand(input.firer, input.range, tables);
     const modifiers = kind === 'artillery' ? artilleryModifiers(input) : [];
     const mod = sumModifiers(modifiers);
     // An officer takes nothing from fire (L1.4); the check refuses it as a target, the engine agrees.
@@ -171,9 +171,9 @@ export function resolveFire(input: FireInput, dice: { d6: readonly number[], rer
     // A casualty is a stand: no more than the target has left (L1.3).
     const { taken: casualties, over: casualtiesOver } = casualtiesTaken(input.target, thrown.reduce((s, d) => s + d.casualties, 0));
     const result: FireResult = casualties > 0 ? 'casualty' : dp > 0 ? 'disordered' : 'no-effect';
-    const fled = input.options.fleeLosses && casualties > 0 && fleesField(afterLosses(input.target, casualties, 0));
+    const fled = input.options.fleeLosses && casualties > 0 && fleesField(afterLosses(input.target, casualties, 0), tables.flee);
     return {
-        kind, band, range: input.range, reach: reachOf(input.firer), diceCount: count, diceSteps: steps,
+        kind, band, range: input.range, reach: reachOf(input.firer, tables), diceCount: count, diceSteps: steps,
         modifiers, dice: thrown, rerolls, dp, casualties, casualtiesOver, result, fled
     };
 }

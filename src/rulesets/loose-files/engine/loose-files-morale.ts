@@ -2,6 +2,7 @@
  * Loose Files morale (docs/rules/loose-files.md, L7): what a unit suffers on seeing a friend within 6" retreat or rout.
  * Grade is class: a lower class number is a higher grade.
  */
+import { LF_SEED_TABLES, type FleeKey } from './loose-files-tables.js';
 import { afterLosses, fleesField, presentStands, takesNoLosses, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 /** L7: only friends within this many inches matter. */
@@ -43,7 +44,7 @@ function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): {
     return grade === 'equal' ? { dp: 2, deserted: 1 } : { dp: 3, deserted: 1 };
 }
 
-export function resolveMorale(input: MoraleInput): MoraleOutcome {
+export function resolveMorale(input: MoraleInput, flee: Readonly<Record<FleeKey, number>> = LF_SEED_TABLES.flee): MoraleOutcome {
     const none = (reason: string): MoraleOutcome => ({ result: 'unmoved', dp: 0, deserted: 0, reason, fled: false });
     if (input.distance !== undefined && input.distance > MORALE_RANGE) return none(`the friend is ${input.distance}" away, beyond ${MORALE_RANGE}"`);
     if (takesNoLosses(input.observer)) return none(`${input.observer.type}s take no DPs or desertions from morale`);
@@ -54,6 +55,6 @@ export function resolveMorale(input: MoraleInput): MoraleOutcome {
     const deserted = Math.min(row.deserted, presentStands(input.observer));
     const reason = `${grade} grade friend (class ${input.friend.class} seen by class ${input.observer.class}) ${input.event}`;
     if (row.dp === 0) return none(reason);
-    const fled = input.options.fleeLosses && deserted > 0 && fleesField(afterLosses(input.observer, 0, deserted));
+    const fled = input.options.fleeLosses && deserted > 0 && fleesField(afterLosses(input.observer, 0, deserted), flee);
     return { result: deserted > 0 ? 'stand-deserts' : 'disordered', dp: row.dp, deserted, reason, fled };
 }

@@ -11,7 +11,8 @@
  * convolution over the dice, followed by the fixed parts of the move.
  */
 import { AVERAGE, D6, faceDistribution } from '../../../core/dice.js';
-import { COMBAT_RESULTS, combatModifiers, combatResultFor, ROW_DP, rowCasualties, type CombatInput, type CombatResult } from './loose-files-combat.js';
+import { COMBAT_RESULTS, combatModifiers, combatResultFor, rowCasualties, type CombatInput, type CombatResult } from './loose-files-combat.js';
+import { dpFor, LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
 import { artilleryEffect, fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from './loose-files-fire.js';
 import { disorderingFace, moveDiceCounts, type MoveInput, type MoveResult } from './loose-files-movement.js';
 import { casualtiesTaken, isFormed, presentStands, sumModifiers, takesNoLosses } from './loose-files-units.js';
@@ -55,9 +56,9 @@ function addAt(arr: number[], k: number, p: number): void {
     arr[k] += p;
 }
 
-export function combatOdds(input: CombatInput): CombatOdds {
-    const aMod = sumModifiers(combatModifiers(input.attacker, input.defender, false));
-    const dMod = sumModifiers(combatModifiers(input.defender, input.attacker, true));
+export function combatOdds(input: CombatInput, tables: LfCombatTables = LF_SEED_TABLES): CombatOdds {
+    const aMod = sumModifiers(combatModifiers(input.attacker, input.defender, false, tables));
+    const dMod = sumModifiers(combatModifiers(input.defender, input.attacker, true, tables));
     const side = (role: 'attacker' | 'defender'): CombatSideOdds => {
         const own = role === 'attacker' ? input.attacker : input.defender;
         const foe = role === 'attacker' ? input.defender : input.attacker;
@@ -65,10 +66,9 @@ export function combatOdds(input: CombatInput): CombatOdds {
         const probabilities = Object.fromEntries(COMBAT_RESULTS.map(r => [r, 0])) as Record<CombatResult, number>;
         const dp: number[] = [], casualties: number[] = [], total: number[] = [];
         for (const [diff, p] of differenceLaw(mine, theirs)) {
-            const row = combatResultFor(diff);
-            probabilities[row] += p;
-            addAt(dp, ROW_DP[row], p);
-            addAt(casualties, casualtiesTaken(own.units[0], rowCasualties(row, own, foe, role === 'defender').casualties).taken, p);
+            probabilities[combatResultFor(diff, tables)] += p;
+            addAt(dp, dpFor(tables, diff), p);
+            addAt(casualties, casualtiesTaken(own.units[0], rowCasualties(diff, own, foe, role === 'defender', tables).casualties).taken, p);
         }
         for (const { face, p } of faceDistribution(AVERAGE)) if (face + mine >= 0) addAt(total, face + mine, p);
         return { probabilities, dp, casualties, total, modifier: mine };
@@ -86,10 +86,10 @@ export interface FireOdds {
 }
 
 /** One d6 of this fire: P(dp, casualties) as a small table [dp][cas]. */
-function perDieLaw(input: FireInput): number[][] {
+function perDieLaw(input: FireInput, tables: LfCombatTables): number[][] {
     const law = [[0, 0], [0, 0], [0, 0]];
     const kind = fireKind(input.firer);
-    const band = fireBand(input.firer, input.range);
+    const band = fireBand(input.firer, input.range, tables);
     const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input)) : 0;
     const skirmisher = kind === 'infantry' && input.firer.formation === 'skirmish';
     for (const { face, p } of faceDistribution(D6)) {
@@ -106,9 +106,9 @@ function perDieLaw(input: FireInput): number[][] {
     return law;
 }
 
-export function fireOdds(input: FireInput): FireOdds {
-    const n = fireDice(input).count;
-    const one = perDieLaw(input);
+export function fireOdds(input: FireInput, tables: LfCombatTables = LF_SEED_TABLES): FireOdds {
+    const n = fireDice(input, tables).count;
+    const one = perDieLaw(input, tables);
     // joint[dp][cas] after each die; dp ≤ 2n, cas ≤ n.
     let joint: number[][] = [[1]];
     for (let i = 0; i < n; i++) {

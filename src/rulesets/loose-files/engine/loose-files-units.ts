@@ -2,6 +2,7 @@
  * Loose Files & American Scramble: what the engine knows about a unit (docs/rules/loose-files.md, L1), and the
  * house-rule options (L9). Plain data only; src/model/loose-files.ts reads it from a scenario.
  */
+import { LF_SEED_TABLES, type FleeKey } from './loose-files-tables.js';
 
 /** L1: the unit's type. Officers and commanders carry command points and do not fight. */
 export type LfType = 'infantry' | 'cavalry' | 'artillery' | 'officer' | 'commander';
@@ -140,12 +141,13 @@ export function isFormed(u: LfUnit): boolean {
 
 /**
  * L9 (flee-losses): militia with half their stands lost, other units with three quarters lost,
- * flee the field. Losses are casualties and deserters against the stands the unit started with.
+ * flee the field (the house `flee-losses` table may move both shares). Losses are casualties and deserters against the stands the unit started with.
  */
-export function fleesField(u: Pick<LfUnit, 'stands' | 'casualties' | 'deserted' | 'militia'>): boolean {
+export function fleesField(u: Pick<LfUnit, 'stands' | 'casualties' | 'deserted' | 'militia'>, thresholds: Readonly<Record<FleeKey, number>> = LF_SEED_TABLES.flee): boolean {
     if (u.stands <= 0) return false;
     const losses = u.casualties + u.deserted;
-    return u.militia ? 2 * losses >= u.stands : 4 * losses >= 3 * u.stands;
+    // In whole numbers: losses ≥ percent% of the stands.
+    return 100 * losses >= (u.militia ? thresholds.militia : thresholds.other) * u.stands;
 }
 
 /** A unit after an action's losses: what flee-losses is tested on. */

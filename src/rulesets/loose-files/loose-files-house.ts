@@ -1,0 +1,147 @@
+/**
+ * Loose Files' tables as house rules may change them (docs/house-rules.md#loose-files): their keys,
+ * values and the sheet's printed values, the engine tables in force for an action, and the checks
+ * that a changed results table still lets both sides read one fight the same way.
+ */
+import type { ValidationAcceptor } from 'langium';
+import type { Action, House } from '../../language/generated/ast.js';
+import type { Band, BandRow } from '../../core/bands.js';
+import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
+import type { ScenarioModel } from '../../core/scenario.js';
+import {
+    COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, LF_SEED_TABLES, OUTNUMBER_KEYS, RANGE_KEYS, resultFor,
+    type CombatModifierKey, type CombatResult, type FleeKey, type LfCombatTables, type OutnumberKey, type RangeKey
+} from './engine/loose-files-tables.js';
+
+export const LooseFilesHouseCodes = {
+    resultMirror: 'lf-house-result-mirror',
+    noStandOff: 'lf-house-no-stand-off'
+} as const;
+
+const EVERY_DIFFERENCE: Band = { from: null, to: null };
+const seedBands = <T extends string>(rows: readonly BandRow<T>[]) => rows.map(r => ({ key: { band: r.band }, value: r.value }));
+const seedWords = <K extends string>(values: Readonly<Record<K, number>>, keys: readonly K[]) => keys.map(k => ({ key: { word: k }, value: values[k] }));
+
+export const LOOSE_FILES_TABLES: TableSchemas = {
+    'combat-result': {
+        doc: 'A side\'s row of the results table by its own difference (own total − enemy total): what orders it follows',
+        reference: 'docs/rules/loose-files.md#l3',
+        keys: { kind: 'bands', covers: EVERY_DIFFERENCE, doc: 'differences (every whole number, negative too)' },
+        values: { kind: 'word', words: COMBAT_RESULTS },
+        seed: seedBands(LF_SEED_TABLES.results)
+    },
+    'combat-dp': {
+        doc: 'The DPs every unit of a side takes, by the row it reads',
+        reference: 'docs/rules/loose-files.md#l3',
+        keys: { kind: 'words', words: COMBAT_RESULTS, doc: 'the rows of `combat-result`' },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.dp, COMBAT_RESULTS)
+    },
+    'combat-casualties': {
+        doc: 'The casualties (stands) the leading unit of a side takes, by the row it reads; the sheet\'s exceptions still spare a successful side facing horse or works, and a stand-off facing cavalry, a bayonet attack or in works',
+        reference: 'docs/rules/loose-files.md#l3',
+        keys: { kind: 'words', words: COMBAT_RESULTS, doc: 'the rows of `combat-result`' },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.casualties, COMBAT_RESULTS)
+    },
+    'combat-modifier': {
+        doc: 'Each combat modifier: `class` per class better, `dp` per DP and `casualty` per casualty of the leading unit; the cover ones only when defending',
+        reference: 'docs/rules/loose-files.md#l2',
+        keys: { kind: 'words', words: COMBAT_MODIFIER_KEYS, doc: COMBAT_MODIFIER_KEYS.map(k => `\`${k}\``).join(', ') },
+        values: { kind: 'number', min: -20, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.modifiers, COMBAT_MODIFIER_KEYS)
+    },
+    outnumbered: {
+        doc: 'The modifier of a side outnumbered by enemy strength ÷ own: more than 1 (`any`), at least 3:2 (`three-to-two`), 2:1, 3:1; only the largest that applies counts',
+        reference: 'docs/rules/loose-files.md#l2.12',
+        keys: { kind: 'words', words: OUTNUMBER_KEYS, doc: OUTNUMBER_KEYS.map(k => `\`${k}\``).join(', ') },
+        values: { kind: 'number', min: -20, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.outnumbered, OUTNUMBER_KEYS)
+    },
+    'fire-range': {
+        doc: 'Fire ranges in inches: close artillery range is under `artillery-close`; `light`, `medium`, `heavy` guns reach so far at long range; a `musket` or `rifle` so far',
+        reference: 'docs/rules/loose-files.md#l4',
+        keys: { kind: 'words', words: RANGE_KEYS, doc: RANGE_KEYS.map(k => `\`${k}\``).join(', ') },
+        values: { kind: 'number', min: 1, max: 1200 },
+        seed: seedWords(LF_SEED_TABLES.ranges, RANGE_KEYS)
+    },
+    'flee-losses': {
+        doc: 'With `option flee-losses` (L9): the share of its stands (percent) a unit has lost when it flees the field, for `militia` and every `other` unit',
+        reference: 'docs/rules/loose-files.md#l9',
+        keys: { kind: 'words', words: FLEE_KEYS, doc: '`militia`, `other`' },
+        values: { kind: 'number', min: 1, max: 100 },
+        seed: seedWords(LF_SEED_TABLES.flee, FLEE_KEYS)
+    }
+};
+
+function wordsOf<K extends string>(tables: TablesInForce, table: string, keys: readonly K[], seed: Readonly<Record<K, number>>): Record<K, number> {
+    return Object.fromEntries(keys.map(k => [k, tables.word<number>(table, k) ?? seed[k]])) as Record<K, number>;
+}
+
+/** The engine's tables from the tables in force (the seed's, as house rules change them). */
+function lfTablesOf(tables: TablesInForce): LfCombatTables {
+    return {
+        results: tables.bands<CombatResult>('combat-result'),
+        dp: wordsOf<CombatResult>(tables, 'combat-dp', COMBAT_RESULTS, LF_SEED_TABLES.dp),
+        casualties: wordsOf<CombatResult>(tables, 'combat-casualties', COMBAT_RESULTS, LF_SEED_TABLES.casualties),
+        modifiers: wordsOf<CombatModifierKey>(tables, 'combat-modifier', COMBAT_MODIFIER_KEYS, LF_SEED_TABLES.modifiers),
+        outnumbered: wordsOf<OutnumberKey>(tables, 'outnumbered', OUTNUMBER_KEYS, LF_SEED_TABLES.outnumbered),
+        flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee),
+        ranges: wordsOf<RangeKey>(tables, 'fire-range', RANGE_KEYS, LF_SEED_TABLES.ranges)
+    };
+}
+
+/** Loose Files' engine tables in force for an action: the seed's, as the file's house rules change them. */
+export function lfTables(model: ScenarioModel, action: Action): LfCombatTables {
+    return lfTablesOf(tablesFor(model, action));
+}
+
+/** Winning rows, losing rows: one side's difference is the other's, negated, so they must mirror. */
+const WINS: ReadonlySet<CombatResult> = new Set(['easy-victory', 'successful']);
+const LOSSES: ReadonlySet<CombatResult> = new Set(['driven-back', 'defeated', 'routed']);
+function standing(result: CombatResult): 'won' | 'lost' | 'even' {
+    return WINS.has(result) ? 'won' : LOSSES.has(result) ? 'lost' : 'even';
+}
+
+/**
+ * The differences where a house results table makes one fight read two ways: both sides win, both
+ * lose, or one stands off while the other wins or loses. Each side reads its own difference and the
+ * other's is the same negated (L3), so the rows at d and −d must mirror. Every band's ends are tried,
+ * and one past each, which is where a table changes.
+ */
+function mirrorProblems(tables: LfCombatTables): number[] {
+    const probes = new Set<number>([0]);
+    for (const r of tables.results) {
+        for (const end of [r.band.from, r.band.to]) if (end !== null) for (const n of [end - 1, end, end + 1]) probes.add(Math.abs(n));
+    }
+    const bad: number[] = [];
+    for (const d of [...probes].sort((a, b) => a - b)) {
+        const own = standing(resultFor(tables, d)), other = standing(resultFor(tables, -d));
+        const mirrored = own === 'even' ? other === 'even' : own === 'won' ? other === 'lost' : other === 'won';
+        if (!mirrored) bad.push(d);
+    }
+    return bad;
+}
+
+/**
+ * Checks of a house block's results table: it must read one fight the same way from both sides, and
+ * with Corlears Hook (L9), which turns on a second stand-off, it must still have a stand-off row.
+ */
+export function checkLooseFilesTables(model: ScenarioModel, tables: TablesInForce, house: House, accept: ValidationAcceptor): void {
+    const row = house.rows.find(r => r.table === 'combat-result');
+    if (!row) return;
+    const engine = lfTablesOf(tables);
+    const bad = mirrorProblems(engine);
+    if (bad.length > 0) {
+        const d = bad[0];
+        const message = d === 0
+            ? `Equal totals read '${resultFor(engine, 0)}' for both sides: each side reads its own difference, so the row at 0 must be a stand-off (or another row that is neither a win nor a loss).`
+            : `A side ${d} ahead reads '${resultFor(engine, d)}' while its enemy (${-d}) reads '${resultFor(engine, -d)}': each side reads its own difference, so the rows at ${d} and ${-d} must be a win and a loss, or both a stand-off.`;
+        accept('error', message,
+            { node: row, property: 'table', code: LooseFilesHouseCodes.resultMirror });
+    }
+    if (model.options.has('corlears-hook') && !engine.results.some(r => r.value === 'stand-off')) {
+        accept('warning', 'Corlears Hook (`option corlears-hook`, L9) turns on a second stand-off in a row, and this results table has no `stand-off` row: it can never apply.',
+            { node: row, property: 'table', code: LooseFilesHouseCodes.noStandOff });
+    }
+}
