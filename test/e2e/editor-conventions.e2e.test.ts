@@ -72,12 +72,14 @@ async function clickLine(text: string, button: 'left' | 'right' = 'left'): Promi
 async function runCommand(title: string): Promise<void> {
     const input = page.locator('.quick-input-widget input');
     const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-    const deadline = Date.now() + 60000;
+    const deadline = Date.now() + 90000;
     for (;;) {
-        await page.keyboard.press('F1');
-        await input.waitFor({ timeout: 15000 });
-        await input.fill(`>${title}`);
+        // The palette may not open, or close again, while a page such as the walkthrough takes the focus:
+        // opening it, typing and finding the row are retried together.
         try {
+            await page.keyboard.press('F1');
+            await input.waitFor({ timeout: 15000 });
+            await input.fill(`>${title}`, { timeout: 10000 });
             await row.waitFor({ timeout: 10000 });
             break;
         } catch (err) {
