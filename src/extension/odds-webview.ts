@@ -146,44 +146,7 @@ for (const b of doc.querySelectorAll('button[data-show]')) b.addEventListener('c
 for (const b of doc.querySelectorAll('button[data-distribution]')) {
     b.addEventListener('click', () => {
         state.distribution = b.dataset.distribution === 'orWorse' ? 'orWorse' : 'results';
-        /** The what-ifs now on: the boxes ticked, the grades picked, then the "Other change" text (split at `;`). */
-function whatIfChanges(): string[] {
-    const changes: string[] = [];
-    for (const b of doc.querySelectorAll('input[data-whatif]')) if (b.checked && b.dataset.whatif) changes.push(b.dataset.whatif);
-    for (const s of doc.querySelectorAll('select[data-grade]')) if (s.value) changes.push(`${s.dataset.grade} ${s.value}`);
-    for (const o of doc.querySelectorAll('input[data-whatif-other]')) changes.push(...(o.value ?? '').split(';').map(t => t.trim()).filter(t => t.length > 0));
-    return changes;
-}
-
-/** Asks for the odds with `changes`; the page is drawn again, and `focus` names the control to focus then. */
-function askWhatIf(focus: string, changes = whatIfChanges()): void {
-    state.focus = focus;
-    vscode.setState(state);
-    vscode.postMessage({ type: 'whatIf', changes });
-}
-
-for (const b of doc.querySelectorAll('input[data-whatif]')) b.addEventListener('change', () => askWhatIf(`whatif:${b.dataset.whatif}`));
-for (const s of doc.querySelectorAll('select[data-grade]')) s.addEventListener('change', () => askWhatIf(`grade:${s.dataset.grade}`));
-for (const o of doc.querySelectorAll('input[data-whatif-other]')) o.addEventListener('keydown', e => { if ((e as { key?: string }).key === 'Enter') askWhatIf('other'); });
-for (const b of doc.querySelectorAll('button[data-whatif-apply]')) b.addEventListener('click', () => askWhatIf('other'));
-for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventListener('click', () => askWhatIf('other', []));
-
-/** After a what-if, the control that made it has the focus again (the page was drawn anew). */
-function restoreFocus(): void {
-    const key = state.focus;
-    if (!key) return;
-    // Once: a later refresh (the umpire typing in the file) must not take the focus back.
-    state.focus = undefined;
-    vscode.setState(state);
-    const [kind, value] = [key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-    const candidates = kind === 'whatif' ? [...doc.querySelectorAll('input[data-whatif]')].filter(b => b.dataset.whatif === value)
-        : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
-            : [...doc.querySelectorAll('input[data-whatif-other]')];
-    candidates[0]?.focus();
-}
-
-show();
-restoreFocus();
+        show();
     });
 }
 for (const b of doc.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', format: b.dataset.copy === 'csv' ? 'csv' : 'markdown', distribution: state.distribution }));
