@@ -135,7 +135,7 @@ describe('umpire check', () => {
         expect(r.stderr).not.toMatch(NO_STACK);
         const lines = r.stdout.trimEnd().split('\n');
         expect(lines.length).toBeGreaterThan(0);
-        expect(lines.every(l => l.startsWith(`${file}:`) && / error | warning /.test(l))).toBe(true);
+        expect(lines.every(l => l.startsWith(`${file}:`) && / error | warning | info /.test(l))).toBe(true);
     });
 
     it('says in one line that a file is missing, without a stack trace', () => {

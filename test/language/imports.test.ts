@@ -84,6 +84,13 @@ describe('import "file.battle"', () => {
         expect(modelOf(armies.parseResult.value).actions).toEqual([]);
     });
 
+    it("says the close spelling of a name declared in the imported file (did you mean), and the quick fix offers it", async () => {
+        const { 'season.battle': season } = await campaign({ 'armies.battle': ARMIES, 'season.battle': SEASON.replace('French.Ligne#2', 'Frnch.Ligne#2') });
+        const problem = season.diagnostics!.find(d => d.code === Codes.unknownReference)!;
+        expect(problem.message).toBe("There is no force named 'Frnch': did you mean 'French'?");
+        expect((problem.data as { replacements?: string[] }).replacements).toEqual(['French']);
+    });
+
     it('follows imports through another file', async () => {
         const { 'season.battle': season } = await campaign({
             'grades.battle': 'rules scrud\ngrade Veteran +1\n',

@@ -86,6 +86,7 @@ export const FIXES: Record<string, Fix> = {
     }),
     [Codes.rulesNotSupported]: replacementsFix,
     [Codes.rulesDefault]: addRulesLine,
+    [Codes.syntaxError]: fixSyntax,
     [Codes.gradeAsArm]: replacementsFix,
     [Codes.houseUnknownTable]: replacementsFix,
     [Codes.houseKey]: replacementsFix,
@@ -150,7 +151,6 @@ function replacementsOf(c: FixContext): string[] {
     return Array.isArray(data?.replacements) ? data.replacements.filter((r): r is string => typeof r === 'string') : [];
 }
 
-/** Each replacement the check offered, in place of the flagged text. */
 /** "Add `rules <id>`", one per registered rule set, the one the file is checked as first and preferred. */
 function addRulesLine(c: FixContext): CodeAction[] {
     const data = c.diagnostic.data as { rulesets?: unknown, insertAt?: unknown, after?: unknown } | undefined;
@@ -159,20 +159,31 @@ function addRulesLine(c: FixContext): CodeAction[] {
         quickFix(c, `Add 'rules ${id}'`, [insertAt(c, data.insertAt as number, data.after ? `\nrules ${id}` : `rules ${id}\n`)], i === 0));
 }
 
+/** Each replacement the check offered, in place of the flagged text. */
 function replacementsFix(c: FixContext): CodeAction[] {
     return replacementsOf(c).map(r => quickFix(c, `Change to '${r}'`, [{ range: c.diagnostic.range, newText: r }]));
+}
+
+/** A syntax error's obvious repair (src/language/syntax-messages.ts): a keyword respelt, a '}' added or removed. */
+function fixSyntax(c: FixContext): CodeAction[] {
+    const data = c.diagnostic.data as { insert?: unknown, remove?: unknown } | undefined;
+    const at = c.document.textDocument.offsetAt(c.diagnostic.range.start);
+    if (typeof data?.insert === 'string') return [quickFix(c, `Add '${data.insert.trim()}' here`, [insertAt(c, at, data.insert)], true)];
+    if (data?.remove === true) return [quickFix(c, `Remove this '${c.document.textDocument.getText(c.diagnostic.range)}'`, [{ range: c.diagnostic.range, newText: '' }], true)];
+    return replacementsFix(c);
 }
 
 // ─── Unknown names ───────────────────────────────────────────────────────────────────────────────
 
 function fixUnknownReference(c: FixContext): CodeAction[] {
-    const data = c.diagnostic.data as { property?: string, refText?: string } | undefined;
+    const data = c.diagnostic.data as { property?: string, refText?: string, replacements?: string[] } | undefined;
     const name = data?.refText;
     if (!name) return [];
     const actions: CodeAction[] = [];
     if (data.property === 'grade') actions.push(quickFix(c, `Declare grade '${name}'`, [declare(c, `grade ${name} 0`, isGrade)], true));
     if (data.property === 'modifiers') actions.push(quickFix(c, `Declare modifier '${name}'`, [declare(c, `modifier ${name} -1`, isModifier, isGrade)], true));
-    for (const candidate of closeSpellings(name, candidatesFor(c, data.property))) {
+    // The validator names the close spellings in scope (imports included); a diagnostic from an older server may not.
+    for (const candidate of data.replacements ?? closeSpellings(name, candidatesFor(c, data.property))) {
         actions.push(quickFix(c, `Change to '${candidate}'`, [{ range: c.diagnostic.range, newText: candidate }]));
     }
     return actions;

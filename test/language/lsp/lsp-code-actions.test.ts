@@ -95,6 +95,27 @@ describe('quick fixes', () => {
         expect(unit.text).toContain('  French.Line attacks Austrian');
     });
 
+    it('repairs the obvious syntax errors: a misspelt keyword or verb, a block left open, a stray brace', async () => {
+        const keyword = await applyFix(`${SCRUD}${ENGAGEMENT.replace('engagement', 'engagment')}`, Codes.syntaxError, "Change to 'engagement'");
+        expect(keyword.codes).toEqual([]);
+        const verb = await applyFix(`${SCRUD}${ENGAGEMENT.replace('French attacks', 'French atacks')}`, Codes.syntaxError, "Change to 'attacks'");
+        expect(verb.text).toContain('  French attacks Austrian');
+        expect(verb.codes).toEqual([]);
+        const open = await applyFix(`${SCRUD.replace(/(unit Hussars horse\n)\}/, '$1')}${ENGAGEMENT}`, Codes.syntaxError, "Add '}' here");
+        expect(open.codes).toEqual([]);
+        const stray = await applyFix(`${SCRUD}${ENGAGEMENT}}\n`, Codes.syntaxError, "Remove this '}'");
+        expect(stray.text).toBe(`${SCRUD}${ENGAGEMENT}\n`);
+        expect(stray.codes).toEqual([]);
+    });
+
+    it('says the close spelling of an unknown name in its message, from imported files too', async () => {
+        const { diagnostics } = await diagnosticsOf(`${SCRUD}${ENGAGEMENT.replace('French attacks', 'Frnech attacks')}`);
+        expect(diagnostics.find(d => d.code === Codes.unknownReference)?.message).toBe("There is no force named 'Frnech': did you mean 'French'?");
+        const grade = await diagnosticsOf(SCRUD.replace('unit Hussars horse', 'unit Hussars horse Elit'));
+        expect(grade.diagnostics.find(d => d.code === Codes.unknownReference)?.message)
+            .toBe("There is no grade named 'Elit': did you mean 'Elite'? Or declare it with 'grade Elit +1'.");
+    });
+
     it('removes extra dice', async () => {
         const r = await applyFix(`${SCRUD}${ENGAGEMENT.replace('dice French foot 4 2', 'dice French foot 4 2 6 1')}`, Codes.diceCount, 'Remove the 2 extra dice');
         expect(r.text).toContain('  dice French foot 4 2\n');

@@ -1,0 +1,239 @@
+/**
+ * Syntax errors in an umpire's words. The parser (Chevrotain, through Langium) reports what token it
+ * expected; an umpire needs to know which line does not read, what it should look like, and, when a
+ * word is one letter off a keyword, which keyword was meant (with a quick fix). Each error is read with
+ * the rule it happened in (the parser's rule stack) and the tokens around it.
+ *
+ * One mistake gives one error: the parser's recovery reports the same mistake again at the same
+ * token, or at the next tokens of the same line, so only the first error of a line is kept
+ * (`oneErrorPerLine`).
+ */
+import type { Diagnostic } from 'vscode-languageserver';
+import { closeSpellings } from '../core/spelling.js';
+
+/** What the parser says about one error (a Chevrotain recognition exception), as far as it is read here. */
+export interface ParserErrorLike {
+    readonly name: string;
+    readonly message: string;
+    readonly token: TokenLike;
+    readonly previousToken?: TokenLike;
+    readonly context?: { readonly ruleStack?: readonly string[] };
+}
+
+interface TokenLike {
+    readonly image: string;
+    readonly startOffset: number;
+    readonly endOffset?: number;
+    readonly tokenType?: { readonly name: string };
+}
+
+/** A syntax error as the tool says it: the words, where, and the text that would repair it, if one is obvious. */
+export interface SyntaxProblem {
+    readonly message: string;
+    /** Offsets of the flagged text in the file (an empty span at the end of the file). */
+    readonly start: number;
+    readonly end: number;
+    /** Replacements of the flagged text offered as quick fixes (a misspelt keyword). */
+    readonly replacements?: readonly string[];
+    /** Text a quick fix inserts before the flagged text (a missing '}'). */
+    readonly insert?: string;
+    /** The flagged text is superfluous: a quick fix removes it (a '}' that closes nothing). */
+    readonly remove?: boolean;
+}
+
+/** The words that start a line outside braces. */
+const LINE_STARTS = ['scenario', 'rules', 'option', 'import', 'grade', 'modifier', 'force', 'engagement', 'fire', 'move',
+    'morale', 'redress', 'command', 'turn', 'state', 'ruling', 'house'];
+
+/** The words that relate two sides or units in an action line. */
+const VERBS = ['attacks', 'vs', 'fires', 'sees', 'inspires', 'rallies'];
+
+/** Token names as an umpire would say them. */
+const TOKEN_WORDS: Record<string, string> = {
+    ID: 'a name', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file'
+};
+
+/** The blocks that a '}' closes, as an umpire calls them (with their article). */
+const BLOCKS: Record<string, string> = {
+    Force: 'a force', Action: 'an action', Turn: 'a turn', House: 'a house block', Outcome: 'an outcome block', Grade: 'a grade', Unit: 'a unit'
+};
+
+/** What a block holds, said when something else stands in it. */
+const BLOCK_CONTENTS: Record<string, string> = {
+    Force: "a force holds unit lines only, as in 'unit Foot foot Line'",
+    Turn: 'a turn holds actions, state and ruling lines, and house blocks',
+    House: "a house block holds rows such as 'result 1 recoil, 2 retire'",
+    Grade: "a grade's braces hold stats such as 'size large, weight heavy'",
+    Unit: "a unit's braces hold stats such as 'size large, weight heavy'"
+};
+
+/** What each line looks like, for the rule the parser was in. */
+const LINE_SHAPES: Record<string, string> = {
+    Grade: "a grade is 'grade Veteran +1' or 'grade Hoplite { size large }'",
+    Modifier: "a modifier is 'modifier Uphill -1'",
+    Force: "a force is 'force Blue { unit Foot foot Line }'",
+    Unit: "a unit line is 'unit Foot foot Line x2': its name, its arm, then its grade and count if any",
+    Turn: "a turn is 'turn 1 { … }' or 'turn Dawn { … }'",
+    Sides: "the sides are 'Blue attacks Red' (forces or units, several separated by commas)",
+    Factor: "a factor line is 'factor Uphill on Blue.Foot'",
+    Dice: "a dice line names who threw, then the dice: 'dice Blue foot 4 2 6'",
+    Seed: "a seed is a whole number: 'seed 4'",
+    Split: "a split is 'split Blue.Foot 6 on Red.Foot, 4 on Red.Horse'",
+    Facts: "a unit's facts are 'Blue.Foot: charged, range 9'",
+    Relation: "a pairing is 'Blue.Foot vs Red.Foot' (or fires at, sees, inspires, rallies)",
+    Outcome: 'the outcome block is written by the tool: resolve again to rewrite it',
+    OutcomeLine: 'the outcome block is written by the tool: resolve again to rewrite it',
+    UnitState: "a state line is 'state Blue.Foot: dp 2'",
+    House: "a house row is 'result 1 recoil, 2 retire' (a table, then key and value pairs)",
+    HouseRow: "a house row is 'result 1 recoil, 2 retire' (a table, then key and value pairs)",
+    HouseEntry: "a house row is 'result 1 recoil, 2 retire' (a table, then key and value pairs)",
+    Import: "an import is 'import \"armies.battle\"'",
+    RuleOption: "an option is 'option pooled'",
+    RulesetName: "the rules line names a rule set: 'rules' then its name",
+    Target: "a force or unit is 'Blue', 'Blue.Foot' or 'Blue.Foot#2'"
+};
+
+/** The umpire's words for one parser error of the text `text`. */
+export function describeSyntaxError(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[]): SyntaxProblem {
+    const found = error.token;
+    const at = Number.isFinite(found.startOffset) ? found.startOffset : endOfPrevious(error, text);
+    const atEnd = !Number.isFinite(found.startOffset) || found.tokenType?.name === 'EOF';
+    const span = { start: at, end: atEnd ? at : at + found.image.length };
+    const rules = (error.context?.ruleStack ?? []).map(r => r.replace(/\u200B/g, ''));
+    const rule = rules[rules.length - 1];
+    const foundWords = atEnd ? 'the end of the file' : `'${found.image}'`;
+    const expected = /Expecting token of type '(.+?)'/.exec(error.message)?.[1];
+
+    if (error.name === 'NotAllInputParsedException' || (expected === 'EOF' && rules.length <= 1)) {
+        return lineStart(found.image, span, foundWords);
+    }
+    if (expected === '}' && rule && BLOCKS[rule]) return unclosed(rule, error, blocks, span, foundWords);
+    if (error.name === 'NoViableAltException' && rule === 'Statement') return actionLine(found, text, span);
+    if (expected && expected !== '}') {
+        const shape = LINE_SHAPES[contextRule(rules)];
+        const previous = error.previousToken;
+        if (previous?.image === ',' && /[\r\n]/.test(text.slice(previous.startOffset, span.start))) {
+            return { ...span, message: `Expected ${tokenWords(expected)} after the ',' that ends the line above, not ${foundWords}: a ',' continues a list; remove it if the list has ended.` };
+        }
+        const after = previous && [',', 'attacks', 'on', '.', '#', ':'].includes(previous.image) ? ` after '${previous.image}'` : '';
+        return { ...span, message: `Expected ${tokenWords(expected)}${after} here, not ${foundWords}${shape ? `: ${shape}` : ''}.` };
+    }
+    if (error.name === 'NoViableAltException') {
+        const shape = LINE_SHAPES[contextRule(rules)];
+        const options = alternatives(error.message);
+        const wanted = rule === 'Word' ? 'a word' : options.length > 0 ? options.join(' or ') : '';
+        return { ...span, message: `Unexpected ${foundWords} here${wanted ? `: expected ${wanted}` : ''}${shape ? ` (${shape})` : ''}.` };
+    }
+    return { ...span, message: `This does not read as .battle: unexpected ${foundWords}.` };
+}
+
+/** A word where a line must start, outside any braces. */
+function lineStart(image: string, span: { start: number, end: number }, foundWords: string): SyntaxProblem {
+    if (image === '}') {
+        return { ...span, remove: true, message: "This '}' closes nothing: remove it, or look above for a block whose '{' is missing." };
+    }
+    const meant = closeSpellings(image, LINE_STARTS).filter(w => w !== image);
+    if (meant.length > 0) {
+        return { ...span, replacements: meant, message: `'${image}' cannot start a line here: did you mean ${meant.map(m => `'${m}'`).join(' or ')}?` };
+    }
+    return { ...span, message: `${capitalised(foundWords)} cannot start a line here: a line starts with grade, modifier, force, engagement (or another action), turn, state, ruling or house.` };
+}
+
+/**
+ * A block's '}' expected where something else stands: when a new block starts (or the file ends), the
+ * open block was never closed; otherwise the line does not belong in this block.
+ */
+function unclosed(rule: string, error: ParserErrorLike, blocks: () => readonly OpenedBlock[], span: { start: number, end: number }, foundWords: string): SyntaxProblem {
+    const atEnd = span.start === span.end;
+    if (atEnd || LINE_STARTS.includes(error.token.image)) {
+        const opener = openerOf(rule, blocks(), span.start);
+        const where = opener ? `The ${opener.kind}${opener.name ? ` '${opener.name}'` : ''} (line ${opener.line})` : `This ${BLOCKS[rule].replace(/^an? /, '')}`;
+        const before = atEnd ? 'at the end of the file' : 'before this line';
+        return { ...span, insert: '}\n', message: `${where} is not closed: add '}' ${before}.` };
+    }
+    const contents = BLOCK_CONTENTS[rule];
+    return { ...span, message: `${capitalised(foundWords)} does not belong in ${BLOCKS[rule]}${contents ? `: ${contents}` : ''}; or is a '}' missing before it?` };
+}
+
+/** A line of an action that starts with no statement the language knows: often a misspelt verb (`Blue attack Red`). */
+function actionLine(found: TokenLike, text: string, span: { start: number, end: number }): SyntaxProblem {
+    const next = wordAfter(text, span.end);
+    if (found.tokenType?.name === 'ID' && next) {
+        const meant = closeSpellings(next.word, VERBS).filter(w => w !== next.word);
+        if (meant.length > 0) {
+            return { start: next.start, end: next.start + next.word.length, replacements: meant,
+                message: `'${next.word}' is not a word of .battle: did you mean ${meant.map(m => `'${m}'`).join(' or ')}?` };
+        }
+    }
+    return { ...span, message: "This line of the action does not read: an action's lines are its sides ('Blue attacks Red'), "
+        + "a unit's facts ('Blue.Foot: charged'), a pairing ('Blue.Foot vs Red.Foot'), or start with factor, dice, seed or split." };
+}
+
+/** The rule whose shape explains the error: the innermost one that is a whole line, not a piece of one. */
+function contextRule(rules: readonly string[]): string {
+    for (let i = rules.length - 1; i >= 0; i--) {
+        if (LINE_SHAPES[rules[i]] && !(rules[i] === 'Target' && i > 0 && LINE_SHAPES[rules[i - 1]])) return rules[i];
+    }
+    return '';
+}
+
+/** The first tokens of the sequences the parser would have accepted, in words, at most four. */
+function alternatives(message: string): string[] {
+    const firsts = [...message.matchAll(/\d+\.\s*\[([^\]]*)\]/g)].map(m => m[1].split(', ')[0].trim());
+    return [...new Set(firsts.filter(Boolean).map(tokenWords))].slice(0, 4);
+}
+
+function tokenWords(token: string): string {
+    return TOKEN_WORDS[token] ?? `'${token}'`;
+}
+
+function capitalised(s: string): string {
+    return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Where the previous token ends, for an error at a token the parser invented while recovering. */
+function endOfPrevious(error: ParserErrorLike, text: string): number {
+    const previous = error.previousToken;
+    if (previous && Number.isFinite(previous.startOffset)) return previous.startOffset + previous.image.length;
+    return text.length;
+}
+
+/** The next word after an offset, past spaces and comments. */
+function wordAfter(text: string, offset: number): { word: string, start: number } | undefined {
+    const rest = /^(?:\s|\/\/[^\n\r]*|\/\*[\s\S]*?\*\/)*([\p{L}_][\p{L}\p{N}\p{M}_-]*)/u.exec(text.slice(offset, offset + 400));
+    return rest ? { word: rest[1], start: offset + rest[0].length - rest[1].length } : undefined;
+}
+
+/** A block opened in the file: its kind as written (`force`, `engagement`…), name, grammar rule, and where. */
+export interface OpenedBlock {
+    readonly rule: string;
+    readonly kind: string;
+    readonly name: string;
+    readonly offset: number;
+    readonly line: number;
+}
+
+/** The last block of this rule opened before `offset` (the blocks in file order). */
+function openerOf(rule: string, blocks: readonly OpenedBlock[], offset: number): OpenedBlock | undefined {
+    let last: OpenedBlock | undefined;
+    for (const block of blocks) {
+        if (block.offset >= offset) break;
+        if (block.rule === rule) last = block;
+    }
+    return last;
+}
+
+/**
+ * One error per line: the parser's recovery reports one mistake again at the same or a later token of
+ * the same line. Lexing errors count, so a stray character is not reported again as a parse error.
+ */
+export function oneErrorPerLine(diagnostics: readonly Diagnostic[], isSyntax: (d: Diagnostic) => boolean): Diagnostic[] {
+    // In the order found (lexing, then parsing in the parser's order): the first is the mistake, the rest its echoes.
+    const seen = new Set<number>();
+    return diagnostics.filter(d => {
+        if (!isSyntax(d)) return true;
+        if (seen.has(d.range.start.line)) return false;
+        seen.add(d.range.start.line);
+        return true;
+    });
+}
