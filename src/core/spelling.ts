@@ -26,3 +26,8 @@ function editDistance(a: string, b: string): number {
     }
     return row[b.length];
 }
+
+/** The possessive of a name as an umpire writes it: "Hoplites' rear", "Guard's flank". */
+export function possessive(name: string): string {
+    return /s$/i.test(name) ? `${name}'` : `${name}'s`;
+}

@@ -21,6 +21,7 @@ import { Codes } from '../../core/codes.js';
 import { tablesFor } from '../../core/house-rules.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
+import { possessive } from '../../core/spelling.js';
 
 // ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
 
@@ -161,7 +162,7 @@ function checkPairings(model: ScenarioModel, action: Action, sideOf: ReadonlyMap
         seen.add(key);
         const pa = (r.subjectPosition ?? 'front') as AncientsPosition, pb = (r.objectPosition ?? 'front') as AncientsPosition;
         if (pa !== 'front' && pb !== 'front') {
-            accept('error', `${a.id} in ${b.id}'s ${pa} and ${b.id} in ${a.id}'s ${pb} cannot both be true: ${POSITION_STEPS_TEXT}.`,
+            accept('error', `${a.id} in ${possessive(b.id)} ${pa} and ${b.id} in ${possessive(a.id)} ${pb} cannot both be true: ${POSITION_STEPS_TEXT}.`,
                 { node: r, property: 'objectPosition', code: AncientsCodes.positionConflict });
         }
     }

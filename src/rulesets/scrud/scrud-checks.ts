@@ -120,7 +120,7 @@ function checkPursuitDice(model: ScenarioModel, action: Action, input: ScrudInpu
     const extra = lines.filter(line => line.values.length > (read.get(line) ?? 0));
     for (const line of lines) {
         line.values.forEach((v, i) => {
-            if (!canShow(D6, v)) accept('error', `A pursuit throw is a d6: it cannot show ${v}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
+            if (!canShow(D6, v)) accept('error', `A d6 cannot show ${v}: its faces are 1 to 6 (a pursuit throw is a d6).`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
         });
     }
     for (const line of extra) {

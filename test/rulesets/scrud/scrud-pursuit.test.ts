@@ -74,7 +74,7 @@ describe('the pursuit throw (S-ex.6)', () => {
             "dice-count: Defender.Dragoons#2 won and throws for pursuit (S-ex.6): add 'dice Defender.Dragoons#2 pursuit N'."
         ]);
         expect((await load(example('\n  dice Defender pursuit 2 5 7'))).diagnostics).toEqual([
-            'die-face: A pursuit throw is a d6: it cannot show 7.',
+            'die-face: A d6 cannot show 7: its faces are 1 to 6 (a pursuit throw is a d6).',
             'dice-count: More pursuit throws than units that won and throw for pursuit (Defender.Dragoons#1, Defender.Dragoons#2).'
         ]);
         expect((await load(example('\n  dice Defender pursuit 2 5', '\noption pursuit 9'))).diagnostics).toEqual([
