@@ -3,14 +3,23 @@
  * order, or within a turn the rule set's order of play: `resolutionOrder`), each one seeing the
  * campaign state that the outcomes carried before it produce.
  *
- * State comes from written outcomes (src/model/state.ts). Re-reading the whole file after each
- * outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements took
- * 14 s), so the file is checked once, the actions are resolved in order with each new outcome put
- * into the parse tree in memory (exactly what the parser makes of the written block, for the fields
- * the model reads), and the result is checked once more. If that final check finds an error, or an
- * outcome that is not current, the in-memory state and the file disagree; then the file is resolved
- * again the slow way, re-read after each batch of outcomes, which names the outcome that made a later
- * action wrong. Either way the text is the same: the one the file gives when re-read after every outcome.
+ * State comes from written outcomes (src/core/campaign-state.ts). Re-reading the whole file after
+ * each outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements
+ * took 14 s), so the file is checked once (or its check is handed in: the editor's document is
+ * already validated), the actions are resolved in order with each new outcome put into the parse
+ * tree in memory, and the result is verified. With `inMemory` (the CLI and the server), each block is
+ * parsed alone by the language's own parser (what re-reading the file makes of it), and the
+ * verification is in memory too: every written outcome replayed against the final state, and the
+ * checks that read the campaign state run on the final tree; so the cost is about the sum of the
+ * engagements (issue 19 item 7: a check of the written file, four times the text, was most of it).
+ * Without `inMemory`, the written text is checked as a whole. If the verification finds an error, or
+ * an outcome that is not current, the in-memory state and the file disagree; then the file is
+ * resolved again the slow way, re-read after each batch of outcomes, which names the outcome that
+ * made a later action wrong. Either way the text is the same: the one the file gives when re-read
+ * after every outcome.
+ *
+ * Cancellation (`token`) is looked at between engagements and between the slow path's checks: a
+ * cancelled run throws `ResolveAllCancelled` and returns nothing, so nothing is written.
  *
  * Pure over the text: the caller supplies how text becomes a checked model (the CLI's loader, or the
  * language server's), and writes the result. Nothing is returned half-done: an error anywhere throws.
@@ -29,9 +38,26 @@ export interface CheckedText {
     errors: string[];
 }
 
+/** How the quick path reads and verifies outcomes without checking the written text as a whole. */
+export interface InMemoryChecks {
+    /** One outcome block as the language's parser reads it (rule `Outcome`); undefined if it does not parse. */
+    parseOutcome(text: string): Outcome | undefined;
+    /**
+     * The errors of the checks that read the campaign state (units out of the fight, the rule set's
+     * checks of each action), run on `model`: the parse tree with every new outcome in memory.
+     */
+    errorsWith(model: ScenarioModel): string[];
+}
+
 export interface ResolveAllOptions extends ResolveOptions {
     /** Only this action (the CLI's `--engagement`). */
     only?: string;
+    /** The check of `text` already made (the editor's validated document, the CLI's loaded file). */
+    checked?: CheckedText;
+    /** Verify in memory instead of checking the written text again. */
+    inMemory?: InMemoryChecks;
+    /** Looked at between engagements; a cancelled run throws `ResolveAllCancelled`. */
+    token?: { readonly isCancellationRequested: boolean };
 }
 
 export interface WrittenOutcome {
@@ -46,6 +72,17 @@ export class ResolveAllError extends Error {
     }
 }
 
+/** The run was cancelled: nothing is returned, so nothing is written. */
+export class ResolveAllCancelled extends Error {
+    constructor() {
+        super('Resolve all was cancelled: nothing was written.');
+    }
+}
+
+function stopIfCancelled(options: ResolveAllOptions): void {
+    if (options.token?.isCancellationRequested) throw new ResolveAllCancelled();
+}
+
 /** The outcome as written is current: same dice kind, and the fingerprint of its inputs still matches. */
 function hasCurrentOutcome(model: ScenarioModel, action: ActionModel): boolean {
     const status = outcomeStatus(model, action).kind;
@@ -57,7 +94,8 @@ export function needsOutcome(model: ScenarioModel, action: ActionModel): boolean
 }
 
 export async function resolveAll(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] }> {
-    const checked = await check(text);
+    const checked = options.checked ?? await check(text);
+    stopIfCancelled(options);
     if (checked.errors.length > 0) throw new ResolveAllError('the file has errors: fix them before resolving', checked.errors);
     const model = modelOf(checked.root);
     if (options.only !== undefined && !model.actions.some(a => a.node.name === options.only)) {
@@ -65,7 +103,7 @@ export async function resolveAll(text: string, check: (text: string) => Promise<
     }
     // Seeds drawn on the quick path are handed out again, in the same order, if the slow one has to run.
     const drawn: number[] = [];
-    let planned: { edits: OffsetEdit[], written: WrittenOutcome[] } | undefined;
+    let planned: ReturnType<typeof inOrder> | undefined;
     try {
         planned = inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
     } catch (err) {
@@ -74,11 +112,15 @@ export async function resolveAll(text: string, check: (text: string) => Promise<
     if (planned) {
         if (planned.edits.length === 0) return { text, written: planned.written };
         const result = applyEdits(text, planned.edits);
-        const final = await check(result);
-        if (final.errors.length === 0 && !modelOf(final.root).actions.some(a => selected(a, options) && needsOutcome(modelOf(final.root), a))) {
-            return { text: result, written: planned.written };
+        if (planned.verified) return { text: result, written: planned.written };
+        if (!options.inMemory) {
+            const final = await check(result);
+            if (final.errors.length === 0 && !modelOf(final.root).actions.some(a => selected(a, options) && needsOutcome(modelOf(final.root), a))) {
+                return { text: result, written: planned.written };
+            }
         }
     }
+    stopIfCancelled(options);
     let replay = 0;
     return stepByStep(text, check, { ...options, newSeed: () => (replay < drawn.length ? drawn[replay++] : options.newSeed()) });
 }
@@ -90,15 +132,17 @@ function selected(action: ActionModel, options: ResolveAllOptions): boolean {
 /**
  * The quick path: one pass in file order over one parse. Each outcome written is put into the parse
  * tree at once (and taken out again at the end), and the model is made anew, so that the campaign
- * state of every later action includes it, as it would after re-reading the file.
+ * state of every later action includes it, as it would after re-reading the file. With `inMemory`,
+ * the result is verified on that tree before it is taken apart (`verified`).
  */
-function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): { edits: OffsetEdit[], written: WrittenOutcome[] } {
+function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): { edits: OffsetEdit[], written: WrittenOutcome[], verified: boolean } {
     const edits: OffsetEdit[] = [];
     const written: WrittenOutcome[] = [];
     const replaced: Array<[Action, Outcome | undefined]> = [];
     let model = first;
     try {
         for (const action of resolutionOrder(first)) {
+            stopIfCancelled(options);
             const name = action.node.name;
             if (!selected(action, options) || !needsOutcome(model, action)) continue;
             const result = resolveAction(model, action, options);
@@ -111,14 +155,36 @@ function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions)
             if (isNoOp(text, edit)) continue;
             edits.push(edit);
             replaced.push([action.node, action.node.outcome]);
-            setOutcome(action.node, outcomeNode(action.node, result.resolution, result.dice));
+            setOutcome(action.node, options.inMemory ? parsedOutcome(action.node, edit.newText, options.inMemory) : outcomeNode(action.node, result.resolution, result.dice));
             // A new model object: the campaign timeline (cached per model) is built again with this outcome.
             model = { ...model };
         }
+        return { edits, written, verified: options.inMemory !== undefined && edits.length > 0 && verifiedInMemory(model, options, options.inMemory) };
     } finally {
         for (const [node, outcome] of replaced.reverse()) setOutcome(node, outcome);
     }
-    return { edits, written };
+}
+
+/** The block as the parser reads it, hung under its action; a block that does not parse sends the run the slow way. */
+function parsedOutcome(action: Action, blockText: string, checks: InMemoryChecks): Outcome {
+    const outcome = checks.parseOutcome(blockText);
+    if (!outcome) throw new ResolveAllError(`the outcome written for '${action.name}' does not read back`);
+    Object.assign(outcome, { $container: action, $containerProperty: 'outcome', $containerIndex: undefined });
+    return outcome;
+}
+
+/**
+ * What checking the written text would find, on the tree in memory: every selected action's outcome
+ * current against the state the final tree gives (each outcome replayed, as the stale check does),
+ * and no error from the checks that read that state. The rest of the file is as it was checked.
+ */
+function verifiedInMemory(model: ScenarioModel, options: ResolveAllOptions, checks: InMemoryChecks): boolean {
+    for (const action of model.actions) {
+        stopIfCancelled(options);
+        if (selected(action, options) && needsOutcome(model, action)) return false;
+    }
+    stopIfCancelled(options);
+    return checks.errorsWith(model).length === 0;
 }
 
 function setOutcome(action: Action, outcome: Outcome | undefined): void {
@@ -166,6 +232,7 @@ async function stepByStep(text: string, check: (text: string) => Promise<Checked
     let current = text;
     // Each pass writes at least one outcome, and no action twice: at most one pass per action, plus the last.
     for (;;) {
+        stopIfCancelled(options);
         const checked = await check(current);
         if (checked.errors.length > 0) {
             const last = written[written.length - 1];
@@ -184,6 +251,7 @@ function batch(model: ScenarioModel, text: string, options: ResolveAllOptions, d
     const edits: OffsetEdit[] = [];
     const touched = new Set<string>();
     for (const action of resolutionOrder(model)) {
+        stopIfCancelled(options);
         const name = action.node.name;
         if ((options.only !== undefined && name !== options.only) || done.has(name) || !needsOutcome(model, action)) continue;
         if (touched.size > 0 && participants(model, action.node).some(p => touched.has(p.unit.id))) break;
