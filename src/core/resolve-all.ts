@@ -58,6 +58,8 @@ export interface ResolveAllOptions extends ResolveOptions {
     inMemory?: InMemoryChecks;
     /** Looked at between engagements; a cancelled run throws `ResolveAllCancelled`. */
     token?: { readonly isCancellationRequested: boolean };
+    /** Lets the event loop turn between engagements (the server reads its messages, a cancellation among them). */
+    pause?: () => Promise<void>;
 }
 
 export interface WrittenOutcome {
@@ -94,6 +96,15 @@ export function needsOutcome(model: ScenarioModel, action: ActionModel): boolean
 }
 
 export async function resolveAll(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] }> {
+    const quick = await resolveAllQuick(text, check, options);
+    return 'drawn' in quick ? resolveAllSlow(text, check, options, quick.drawn) : quick;
+}
+
+/**
+ * The quick path alone (the server runs it under the workspace's read lock, and the slow path
+ * outside it): the result, or the seeds it drew, which the slow path must hand out again.
+ */
+export async function resolveAllQuick(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] } | { drawn: readonly number[] }> {
     const checked = options.checked ?? await check(text);
     stopIfCancelled(options);
     if (checked.errors.length > 0) throw new ResolveAllError('the file has errors: fix them before resolving', checked.errors);
@@ -101,11 +112,10 @@ export async function resolveAll(text: string, check: (text: string) => Promise<
     if (options.only !== undefined && !model.actions.some(a => a.node.name === options.only)) {
         throw new ResolveAllError(`no engagement named '${options.only}' (there are: ${model.actions.map(a => a.node.name).join(', ') || 'none'})`);
     }
-    // Seeds drawn on the quick path are handed out again, in the same order, if the slow one has to run.
     const drawn: number[] = [];
-    let planned: ReturnType<typeof inOrder> | undefined;
+    let planned: Awaited<ReturnType<typeof inOrder>> | undefined;
     try {
-        planned = inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
+        planned = await inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;
     }
@@ -120,6 +130,11 @@ export async function resolveAll(text: string, check: (text: string) => Promise<
             }
         }
     }
+    return { drawn };
+}
+
+/** The slow path (below), handing out first the seeds the quick path drew, in the same order. */
+export function resolveAllSlow(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions, drawn: readonly number[]): Promise<{ text: string, written: WrittenOutcome[] }> {
     stopIfCancelled(options);
     let replay = 0;
     return stepByStep(text, check, { ...options, newSeed: () => (replay < drawn.length ? drawn[replay++] : options.newSeed()) });
@@ -130,21 +145,32 @@ function selected(action: ActionModel, options: ResolveAllOptions): boolean {
 }
 
 /**
- * The quick path: one pass in file order over one parse. Each outcome written is put into the parse
- * tree at once (and taken out again at the end), and the model is made anew, so that the campaign
- * state of every later action includes it, as it would after re-reading the file. With `inMemory`,
- * the result is verified on that tree before it is taken apart (`verified`).
+ * The quick path: one pass in resolution order over one parse. Each outcome written is put into the
+ * parse tree, and the model is made anew, so that the campaign state of every later action includes
+ * it, as it would after re-reading the file. With `inMemory`, the result is verified on that tree
+ * (`verified`). The tree may be the editor's own document: the new outcomes are in it only while a
+ * step runs (`step`), never while the event loop turns between steps, so no other request sees them.
  */
-function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): { edits: OffsetEdit[], written: WrittenOutcome[], verified: boolean } {
+async function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): Promise<{ edits: OffsetEdit[], written: WrittenOutcome[], verified: boolean }> {
     const edits: OffsetEdit[] = [];
     const written: WrittenOutcome[] = [];
-    const replaced: Array<[Action, Outcome | undefined]> = [];
+    const installed: Array<[Action, Outcome]> = [];
+    const originals = new Map<Action, Outcome | undefined>();
+    const step = async <T>(work: () => T): Promise<T> => {
+        await options.pause?.();
+        stopIfCancelled(options);
+        for (const [node, outcome] of installed) setOutcome(node, outcome);
+        try {
+            return work();
+        } finally {
+            for (const [node] of installed) setOutcome(node, originals.get(node));
+        }
+    };
     let model = first;
-    try {
-        for (const action of resolutionOrder(first)) {
-            stopIfCancelled(options);
+    for (const action of resolutionOrder(first)) {
+        await step(() => {
             const name = action.node.name;
-            if (!selected(action, options) || !needsOutcome(model, action)) continue;
+            if (!selected(action, options) || !needsOutcome(model, action)) return;
             const result = resolveAction(model, action, options);
             if (isUnresolvable(result)) throw new ResolveAllError(`'${name}' cannot be resolved: ${result.problem}`);
             // Offsets come from the parse of `text`, and each block is its action's own: every edit is against `text`.
@@ -152,17 +178,24 @@ function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions)
             if (!offsets) throw new ResolveAllError(`'${name}' has no closing '}'`);
             const edit = resolutionEdit(text, offsets, result.resolution, result.dice);
             written.push({ action: name, resolution: result.resolution, dice: result.dice });
-            if (isNoOp(text, edit)) continue;
+            if (isNoOp(text, edit)) return;
             edits.push(edit);
-            replaced.push([action.node, action.node.outcome]);
-            setOutcome(action.node, options.inMemory ? parsedOutcome(action.node, edit.newText, options.inMemory) : outcomeNode(action.node, result.resolution, result.dice));
+            originals.set(action.node, action.node.outcome);
+            installed.push([action.node, options.inMemory ? parsedOutcome(action.node, edit.newText, options.inMemory) : outcomeNode(action.node, result.resolution, result.dice)]);
             // A new model object: the campaign timeline (cached per model) is built again with this outcome.
             model = { ...model };
-        }
-        return { edits, written, verified: options.inMemory !== undefined && edits.length > 0 && verifiedInMemory(model, options, options.inMemory) };
-    } finally {
-        for (const [node, outcome] of replaced.reverse()) setOutcome(node, outcome);
+        });
     }
+    const checks = options.inMemory;
+    if (!checks || edits.length === 0) return { edits, written, verified: false };
+    // What checking the written text would find, on the tree in memory: every selected action's
+    // outcome current against the state the final tree gives (each replayed, as the stale check
+    // does), and no error from the checks that read that state. The rest is as the file was checked.
+    for (const action of model.actions) {
+        if (await step(() => selected(action, options) && needsOutcome(model, action))) return { edits, written, verified: false };
+    }
+    const errors = await step(() => checks.errorsWith(model));
+    return { edits, written, verified: errors.length === 0 };
 }
 
 /** The block as the parser reads it, hung under its action; a block that does not parse sends the run the slow way. */
@@ -171,20 +204,6 @@ function parsedOutcome(action: Action, blockText: string, checks: InMemoryChecks
     if (!outcome) throw new ResolveAllError(`the outcome written for '${action.name}' does not read back`);
     Object.assign(outcome, { $container: action, $containerProperty: 'outcome', $containerIndex: undefined });
     return outcome;
-}
-
-/**
- * What checking the written text would find, on the tree in memory: every selected action's outcome
- * current against the state the final tree gives (each outcome replayed, as the stale check does),
- * and no error from the checks that read that state. The rest of the file is as it was checked.
- */
-function verifiedInMemory(model: ScenarioModel, options: ResolveAllOptions, checks: InMemoryChecks): boolean {
-    for (const action of model.actions) {
-        stopIfCancelled(options);
-        if (selected(action, options) && needsOutcome(model, action)) return false;
-    }
-    stopIfCancelled(options);
-    return checks.errorsWith(model).length === 0;
 }
 
 function setOutcome(action: Action, outcome: Outcome | undefined): void {
