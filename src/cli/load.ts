@@ -12,7 +12,7 @@ import type { Scenario } from '../language/generated/ast.js';
 
 let services: BattleServices | undefined;
 
-export function battleServices(): BattleServices {
+function battleServices(): BattleServices {
     services ??= createBattleServices(NodeFileSystem).Battle;
     return services;
 }

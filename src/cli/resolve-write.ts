@@ -8,7 +8,7 @@ import { newSeed } from '../core/dice.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
 import { inMemoryChecks } from '../language/resolve-all-checks.js';
-import { battleServices, CliError, formatDiagnostic, loadFile, loadText, type LoadedFile, inFileOrder } from './load.js';
+import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile, inFileOrder } from './load.js';
 import { printResolution, type ResolveCliOptions } from './resolve-command.js';
 
 export async function resolveWriteCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, io: WriteIo = nodeIo): Promise<number> {
@@ -28,7 +28,7 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
         // checked again only if that fails, after each batch of outcomes, to name the one at fault).
         const checkedText = (l: LoadedFile) => ({ root: l.document.parseResult.value, errors: errorsOf(l) });
         result = await resolveAll(original, async text => checkedText(text === original ? loaded : await loadText(file, text)), {
-            only: options.engagement, seed: options.seed, newSeed, checked: checkedText(loaded), inMemory: inMemoryChecks(battleServices())
+            only: options.engagement, seed: options.seed, newSeed, checked: checkedText(loaded), inMemory: inMemoryChecks()
         });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;

@@ -141,7 +141,7 @@ export class OutcomeCommands {
             const check = (text: string) => this.checker.check(text, original);
             const quick = await this.read(args, s => resolveAllQuick(s.text, check, {
                 ...options, checked: { root: s.model.root, errors: errorsOf(s.document) },
-                inMemory: inMemoryChecks(this.shared.ServiceRegistry.getServices(s.document.uri))
+                inMemory: inMemoryChecks()
             }));
             if (quick === undefined) throw OperationCancelled;
             if ('kind' in quick) return { ...none, ...this.refuse(quick.reason) };
