@@ -5,12 +5,13 @@
 // engagement fights a force the one before it fought, and reads the state its outcome left.
 // For each --forces size it prints `umpire check` and `umpire resolve --write` (wall, CPU, max RSS);
 // then, on the largest, `umpire.resolveAll` over LSP to the bundled server (out/language/main.cjs):
-// time and server RSS (now, and its peak) for a first and a second call (the client refuses the
+// time and server RSS (now, and its peak) for a first, second and third call (the client refuses the
 // edit, so the second call does the same work: memory must not grow), and how soon a cancelled call
 // answers.
 //
 //   node scripts/bench-resolve-all.mjs [--forces 10,20,40] [--cancel-after 200]
 //                                      [--server out/language/main.cjs] [--cli bin/umpire.cjs]
+//                                      [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
 // Figures depend on the machine and its load: the script prints the load average with them.
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,6 +30,8 @@ const server = path.resolve(arg('server', path.join(root, 'out', 'language', 'ma
 const cli = path.resolve(arg('cli', path.join(root, 'bin', 'umpire.cjs')));
 const sizes = arg('forces', '10,20,40').split(',').map(Number);
 const cancelAfter = Number(arg('cancel-after', '200'));
+// Node options for the server only (a profile of it: docs/performance.md).
+const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 
 if (!fs.existsSync(server)) {
     console.error('bench:resolve-all: out/language/main.cjs is missing: run npm run build first.');
@@ -66,7 +69,7 @@ function memoryOf(pid) {
 
 async function startServer(file, text) {
     const uri = pathToFileURL(file).toString();
-    const proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     let edits = 0;
     connection.onRequest('workspace/configuration', params => params.items.map(() => null));
@@ -128,7 +131,7 @@ try {
     const call = async token => connection.sendRequest(ExecuteCommandRequest.type, { command: 'umpire.resolveAll', arguments: [{ uri, version: 1 }] }, token);
     const before = memoryOf(proc.pid);
     console.log(`umpire.resolveAll over LSP, ${forces - 1} chained engagements, ${text.split('\n').length - 1} lines; server RSS before ${mb(before.rssKb)}`);
-    for (const n of [1, 2]) {
+    for (const n of [1, 2, 3]) {
         const t = performance.now();
         const result = await call();
         const took = performance.now() - t;
@@ -146,7 +149,7 @@ try {
         const how = await answered;
         latencies.push(`${(performance.now() - at).toFixed(0)} ms (${how})`);
     }
-    console.log(`  cancelled ${cancelAfter} ms after it was sent: answered ${latencies.join(', ')} after the cancel; edits sent ${edits() - 2}`);
+    console.log(`  cancelled ${cancelAfter} ms after it was sent: answered ${latencies.join(', ')} after the cancel; edits sent ${edits() - 3}`);
     await stop();
 } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -198,6 +198,8 @@ export class OutcomeCommands {
             await this.shared.workspace.DocumentBuilder.waitUntil(DocumentState.Validated, URI.parse(uri), token);
             return undefined;
         } catch (err) {
+            // A request cancelled while it waited is owed RequestCancelled, not a message.
+            if (isOperationCancelled(err)) throw err;
             return `The file could not be checked: ${err instanceof Error ? err.message : String(err)}`;
         }
     }
