@@ -1,12 +1,13 @@
 /**
  * `umpire resolve FILE --write`: resolves every action without a current outcome, in file order,
- * each seeing the state the earlier outcomes leave (src/report/resolve-all.ts), and writes the file
+ * each seeing the state the earlier outcomes leave (src/core/resolve-all.ts), and writes the file
  * once, in place, only if it still holds the text resolved (src/cli/atomic-write.ts). Running it again
  * on a fully resolved file changes nothing, byte for byte. Exit codes: docs/campaigns.md.
  */
 import { newSeed } from '../core/dice.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
+import { inMemoryChecks } from '../language/resolve-all-checks.js';
 import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile, inFileOrder } from './load.js';
 import { printResolution, type ResolveCliOptions } from './resolve-command.js';
 
@@ -23,11 +24,12 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
     const errorsOf = (l: LoadedFile) => inFileOrder(l.diagnostics).filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
     let result;
     try {
-        // The file as read is already checked: only the text with the outcomes is checked again.
-        result = await resolveAll(original, async text => {
-            const checked = text === original ? loaded : await loadText(file, text);
-            return { root: checked.document.parseResult.value, errors: errorsOf(checked) };
-        }, { only: options.engagement, seed: options.seed, newSeed });
+        // The file as read is already checked; the outcomes are verified in memory (the file is
+        // checked again only if that fails, after each batch of outcomes, to name the one at fault).
+        const checkedText = (l: LoadedFile) => ({ root: l.document.parseResult.value, errors: errorsOf(l) });
+        result = await resolveAll(original, async text => checkedText(text === original ? loaded : await loadText(file, text)), {
+            only: options.engagement, seed: options.seed, newSeed, checked: checkedText(loaded), inMemory: inMemoryChecks()
+        });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;
         for (const line of err.errors) out(line);

@@ -3,14 +3,23 @@
  * order, or within a turn the rule set's order of play: `resolutionOrder`), each one seeing the
  * campaign state that the outcomes carried before it produce.
  *
- * State comes from written outcomes (src/model/state.ts). Re-reading the whole file after each
- * outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements took
- * 14 s), so the file is checked once, the actions are resolved in order with each new outcome put
- * into the parse tree in memory (exactly what the parser makes of the written block, for the fields
- * the model reads), and the result is checked once more. If that final check finds an error, or an
- * outcome that is not current, the in-memory state and the file disagree; then the file is resolved
- * again the slow way, re-read after each batch of outcomes, which names the outcome that made a later
- * action wrong. Either way the text is the same: the one the file gives when re-read after every outcome.
+ * State comes from written outcomes (src/core/campaign-state.ts). Re-reading the whole file after
+ * each outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements
+ * took 14 s), so the file is checked once (or its check is handed in: the editor's document is
+ * already validated), the actions are resolved in order with each new outcome put into the parse
+ * tree in memory (exactly what the parser makes of the written block, for the fields the model
+ * reads), and the result is verified. With `inMemory` (the CLI and the server) the verification is
+ * in memory too: every written outcome replayed against the final state, and the checks that read
+ * the campaign state run on the final tree; so the cost is about the sum of the engagements (issue
+ * 19 item 7: a check of the written file, four times the text of a large campaign, was most of it).
+ * Without `inMemory`, the written text is checked as a whole. If the verification finds an error, or
+ * an outcome that is not current, the in-memory state and the file disagree; then the file is
+ * resolved again the slow way, re-read after each batch of outcomes, which names the outcome that
+ * made a later action wrong. Either way the text is the same: the one the file gives when re-read
+ * after every outcome.
+ *
+ * Cancellation (`token`) is looked at between engagements and between the slow path's checks: a
+ * cancelled run throws `ResolveAllCancelled` and returns nothing, so nothing is written.
  *
  * Pure over the text: the caller supplies how text becomes a checked model (the CLI's loader, or the
  * language server's), and writes the result. Nothing is returned half-done: an error anywhere throws.
@@ -29,9 +38,26 @@ export interface CheckedText {
     errors: string[];
 }
 
+/** How the quick path verifies its outcomes without checking the written text as a whole. */
+export interface InMemoryChecks {
+    /**
+     * The errors of the checks that read the campaign state (units out of the fight, the rule set's
+     * checks of each action), run on `model`: the parse tree with every new outcome in memory.
+     */
+    errorsWith(model: ScenarioModel): string[];
+}
+
 export interface ResolveAllOptions extends ResolveOptions {
     /** Only this action (the CLI's `--engagement`). */
     only?: string;
+    /** The check of `text` already made (the editor's validated document, the CLI's loaded file). */
+    checked?: CheckedText;
+    /** Verify in memory instead of checking the written text again. */
+    inMemory?: InMemoryChecks;
+    /** Looked at between engagements; a cancelled run throws `ResolveAllCancelled`. */
+    token?: { readonly isCancellationRequested: boolean };
+    /** Lets the event loop turn between engagements (the server reads its messages, a cancellation among them). */
+    pause?: () => Promise<void>;
 }
 
 export interface WrittenOutcome {
@@ -46,6 +72,17 @@ export class ResolveAllError extends Error {
     }
 }
 
+/** The run was cancelled: nothing is returned, so nothing is written. */
+export class ResolveAllCancelled extends Error {
+    constructor() {
+        super('Resolve all was cancelled: nothing was written.');
+    }
+}
+
+function stopIfCancelled(options: ResolveAllOptions): void {
+    if (options.token?.isCancellationRequested) throw new ResolveAllCancelled();
+}
+
 /** The outcome as written is current: same dice kind, and the fingerprint of its inputs still matches. */
 function hasCurrentOutcome(model: ScenarioModel, action: ActionModel): boolean {
     const status = outcomeStatus(model, action).kind;
@@ -57,28 +94,46 @@ export function needsOutcome(model: ScenarioModel, action: ActionModel): boolean
 }
 
 export async function resolveAll(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] }> {
-    const checked = await check(text);
+    const quick = await resolveAllQuick(text, check, options);
+    return 'drawn' in quick ? resolveAllSlow(text, check, options, quick.drawn) : quick;
+}
+
+/**
+ * The quick path alone (the server runs it under the workspace's read lock, and the slow path
+ * outside it): the result, or the seeds it drew, which the slow path must hand out again.
+ */
+export async function resolveAllQuick(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions): Promise<{ text: string, written: WrittenOutcome[] } | { drawn: readonly number[] }> {
+    const checked = options.checked ?? await check(text);
+    stopIfCancelled(options);
     if (checked.errors.length > 0) throw new ResolveAllError('the file has errors: fix them before resolving', checked.errors);
     const model = modelOf(checked.root);
     if (options.only !== undefined && !model.actions.some(a => a.node.name === options.only)) {
         throw new ResolveAllError(`no engagement named '${options.only}' (there are: ${model.actions.map(a => a.node.name).join(', ') || 'none'})`);
     }
-    // Seeds drawn on the quick path are handed out again, in the same order, if the slow one has to run.
     const drawn: number[] = [];
-    let planned: { edits: OffsetEdit[], written: WrittenOutcome[] } | undefined;
+    let planned: Awaited<ReturnType<typeof inOrder>> | undefined;
     try {
-        planned = inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
+        planned = await inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;
     }
     if (planned) {
         if (planned.edits.length === 0) return { text, written: planned.written };
         const result = applyEdits(text, planned.edits);
-        const final = await check(result);
-        if (final.errors.length === 0 && !modelOf(final.root).actions.some(a => selected(a, options) && needsOutcome(modelOf(final.root), a))) {
-            return { text: result, written: planned.written };
+        if (planned.verified) return { text: result, written: planned.written };
+        if (!options.inMemory) {
+            const final = await check(result);
+            if (final.errors.length === 0 && !modelOf(final.root).actions.some(a => selected(a, options) && needsOutcome(modelOf(final.root), a))) {
+                return { text: result, written: planned.written };
+            }
         }
     }
+    return { drawn };
+}
+
+/** The slow path (below), handing out first the seeds the quick path drew, in the same order. */
+export function resolveAllSlow(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions, drawn: readonly number[]): Promise<{ text: string, written: WrittenOutcome[] }> {
+    stopIfCancelled(options);
     let replay = 0;
     return stepByStep(text, check, { ...options, newSeed: () => (replay < drawn.length ? drawn[replay++] : options.newSeed()) });
 }
@@ -88,19 +143,32 @@ function selected(action: ActionModel, options: ResolveAllOptions): boolean {
 }
 
 /**
- * The quick path: one pass in file order over one parse. Each outcome written is put into the parse
- * tree at once (and taken out again at the end), and the model is made anew, so that the campaign
- * state of every later action includes it, as it would after re-reading the file.
+ * The quick path: one pass in resolution order over one parse. Each outcome written is put into the
+ * parse tree, and the model is made anew, so that the campaign state of every later action includes
+ * it, as it would after re-reading the file. With `inMemory`, the result is verified on that tree
+ * (`verified`). The tree may be the editor's own document: the new outcomes are in it only while a
+ * step runs (`step`), never while the event loop turns between steps, so no other request sees them.
  */
-function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): { edits: OffsetEdit[], written: WrittenOutcome[] } {
+async function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): Promise<{ edits: OffsetEdit[], written: WrittenOutcome[], verified: boolean }> {
     const edits: OffsetEdit[] = [];
     const written: WrittenOutcome[] = [];
-    const replaced: Array<[Action, Outcome | undefined]> = [];
+    const installed: Array<[Action, Outcome]> = [];
+    const originals = new Map<Action, Outcome | undefined>();
+    const step = async <T>(work: () => T): Promise<T> => {
+        await options.pause?.();
+        stopIfCancelled(options);
+        for (const [node, outcome] of installed) setOutcome(node, outcome);
+        try {
+            return work();
+        } finally {
+            for (const [node] of installed) setOutcome(node, originals.get(node));
+        }
+    };
     let model = first;
-    try {
-        for (const action of resolutionOrder(first)) {
+    for (const action of resolutionOrder(first)) {
+        await step(() => {
             const name = action.node.name;
-            if (!selected(action, options) || !needsOutcome(model, action)) continue;
+            if (!selected(action, options) || !needsOutcome(model, action)) return;
             const result = resolveAction(model, action, options);
             if (isUnresolvable(result)) throw new ResolveAllError(`'${name}' cannot be resolved: ${result.problem}`);
             // Offsets come from the parse of `text`, and each block is its action's own: every edit is against `text`.
@@ -108,17 +176,24 @@ function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions)
             if (!offsets) throw new ResolveAllError(`'${name}' has no closing '}'`);
             const edit = resolutionEdit(text, offsets, result.resolution, result.dice);
             written.push({ action: name, resolution: result.resolution, dice: result.dice });
-            if (isNoOp(text, edit)) continue;
+            if (isNoOp(text, edit)) return;
             edits.push(edit);
-            replaced.push([action.node, action.node.outcome]);
-            setOutcome(action.node, outcomeNode(action.node, result.resolution, result.dice));
+            originals.set(action.node, action.node.outcome);
+            installed.push([action.node, outcomeNode(action.node, result.resolution, result.dice)]);
             // A new model object: the campaign timeline (cached per model) is built again with this outcome.
             model = { ...model };
-        }
-    } finally {
-        for (const [node, outcome] of replaced.reverse()) setOutcome(node, outcome);
+        });
     }
-    return { edits, written };
+    const checks = options.inMemory;
+    if (!checks || edits.length === 0) return { edits, written, verified: false };
+    // What checking the written text would find, on the tree in memory: every selected action's
+    // outcome current against the state the final tree gives (each replayed, as the stale check
+    // does), and no error from the checks that read that state. The rest is as the file was checked.
+    for (const action of model.actions) {
+        if (await step(() => selected(action, options) && needsOutcome(model, action))) return { edits, written, verified: false };
+    }
+    const errors = await step(() => checks.errorsWith(model));
+    return { edits, written, verified: errors.length === 0 };
 }
 
 function setOutcome(action: Action, outcome: Outcome | undefined): void {
@@ -135,8 +210,13 @@ function targetNode(text: string, container: OutcomeLine): Target {
     } as unknown as Target;
 }
 
-/** The outcome block `outcomeBlock` writes, as the parse tree the parser would make of it. */
-function outcomeNode(action: Action, resolution: Resolution, dice: DiceChoice): Outcome {
+/**
+ * The outcome block `outcomeBlock` writes, as the parse tree the parser makes of it, for the fields
+ * the model reads (test/core/resolve-all-in-memory.test.ts compares it with the parser's reading of
+ * every block the examples and a long campaign write). Parsing the blocks instead cost as much as
+ * checking the written file: they are most of its text.
+ */
+export function outcomeNode(action: Action, resolution: Resolution, dice: DiceChoice): Outcome {
     const outcome = {
         $type: 'Outcome', $container: action, entered: dice.kind === 'entered', seed: dice.kind === 'seed' ? dice.seed : undefined,
         check: resolution.json.check, summary: resolution.json.summary, lines: [] as OutcomeLine[]
@@ -166,6 +246,7 @@ async function stepByStep(text: string, check: (text: string) => Promise<Checked
     let current = text;
     // Each pass writes at least one outcome, and no action twice: at most one pass per action, plus the last.
     for (;;) {
+        stopIfCancelled(options);
         const checked = await check(current);
         if (checked.errors.length > 0) {
             const last = written[written.length - 1];
@@ -184,6 +265,7 @@ function batch(model: ScenarioModel, text: string, options: ResolveAllOptions, d
     const edits: OffsetEdit[] = [];
     const touched = new Set<string>();
     for (const action of resolutionOrder(model)) {
+        stopIfCancelled(options);
         const name = action.node.name;
         if ((options.only !== undefined && name !== options.only) || done.has(name) || !needsOutcome(model, action)) continue;
         if (touched.size > 0 && participants(model, action.node).some(p => touched.has(p.unit.id))) break;

@@ -1,6 +1,8 @@
 /**
- * What `resolve --write` costs (issue 19): the file is checked twice, before and with its outcomes,
- * however many engagements are chained, instead of once per engagement; and the text written is the
+ * What resolve-all costs when the caller verifies by checking the written text (issue 19): the file
+ * is checked twice, before and with its outcomes, however many engagements are chained, instead of
+ * once per engagement (the CLI and the server verify in memory instead, with no check beyond the
+ * first: test/core/resolve-all-in-memory.test.ts); and the text written is the
  * text that resolving one engagement at a time, re-reading the file in between, gives.
  */
 import * as fs from 'node:fs';
@@ -45,7 +47,7 @@ async function oneAtATime(text: string, names: string[]): Promise<string> {
     return fs.readFileSync(file, 'utf8');
 }
 
-describe('resolve --write checks the file twice, whatever its length', () => {
+describe('resolve-all checking its result checks the file twice, whatever its length', () => {
     it('on 12 chained engagements: two checks, and the text one-at-a-time gives', async () => {
         const text = chain(13);
         const r = await countedResolveAll(text);

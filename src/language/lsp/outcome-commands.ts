@@ -7,10 +7,10 @@
  * the version of the document the lens was shown on; it is sent as a versioned `documentChanges`
  * edit, so that the client refuses it if the umpire typed in between.
  */
-import { DocumentState, OperationCancelled, URI, type LangiumDocument } from 'langium';
+import { DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
-import type { ApplyWorkspaceEditParams, CancellationToken, Diagnostic, Range } from 'vscode-languageserver';
-import { MessageType, ShowMessageNotification } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditParams, Diagnostic, Range } from 'vscode-languageserver';
+import { CancellationToken, MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import type { Action, Scenario } from '../generated/ast.js';
 import type { TextChecker } from '../text-checker.js';
 import { importGraphOf } from '../battle-imports.js';
@@ -18,7 +18,8 @@ import { modelOf } from '../../core/model-cache.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { newSeed } from '../../core/dice.js';
 import { actionOffsets, applyEdits, isNoOp, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
-import { needsOutcome, resolveAll as resolveAllText, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
+import { needsOutcome, resolveAllQuick, resolveAllSlow, ResolveAllCancelled, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
+import { inMemoryChecks } from '../resolve-all-checks.js';
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
 import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult } from '../../protocol.js';
 import { umpireSetting } from './settings.js';
@@ -106,7 +107,9 @@ export class OutcomeCommands {
     /**
      * Every action without a current outcome, in file order, in one edit (one undo step). Campaign
      * state flows from earlier outcomes to later actions, so the actions are resolved as the CLI's
-     * `--write` does (src/core/resolve-all.ts), on a scratch copy; the edit writes only their blocks.
+     * `--write` does (src/core/resolve-all.ts): on the validated document, each new outcome held in
+     * memory only while its engagement is worked out, and a cancelled request stops between two
+     * engagements and writes nothing. The edit writes only their blocks.
      */
     async resolveAll(arg: unknown, token?: CancellationToken): Promise<ResolveAllResult> {
         const args = readDocumentArgs(arg);
@@ -126,12 +129,26 @@ export class OutcomeCommands {
                 if (answer !== DRAW) return { ...none, applied: false, reason: 'Nothing was written: some actions have no dice and no seed.' };
             }
         }
-        let result: Awaited<ReturnType<typeof resolveAllText>>;
+        let result: Awaited<ReturnType<typeof resolveAllSlow>>;
         try {
-            // A file that imports its forces is checked beside the files it imports.
+            // The document as validated is the first check, and the outcomes are verified in memory:
+            // about the cost of the engagements, not of checking the written file again (issue 19).
+            // Under the read lock, so that no build replaces the tree while the run reads it; the
+            // event loop turns between engagements, so that a cancellation is read at once.
+            const options = { newSeed: this.drawSeed, token, pause: () => interruptAndCheck(token ?? CancellationToken.None) };
+            // The slow path checks copies: a file that imports its forces beside the files it imports.
             const original = { uri: URI.parse(args.uri), imported: importGraphOf(this.shared)?.closure(snap.model.root) ?? [] };
-            result = await resolveAllText(snap.text, text => this.checker.check(text, original), { newSeed: this.drawSeed });
+            const check = (text: string) => this.checker.check(text, original);
+            const quick = await this.read(args, s => resolveAllQuick(s.text, check, {
+                ...options, checked: { root: s.model.root, errors: errorsOf(s.document) },
+                inMemory: inMemoryChecks()
+            }));
+            if (quick === undefined) throw OperationCancelled;
+            if ('kind' in quick) return { ...none, ...this.refuse(quick.reason) };
+            // Outside the lock: the edits the umpire types meanwhile are built, and refuse the result.
+            result = 'drawn' in quick ? await resolveAllSlow(snap.text, check, options, quick.drawn) : quick;
         } catch (err) {
+            if (isOperationCancelled(err) || err instanceof ResolveAllCancelled) throw OperationCancelled;
             const errors = err instanceof ResolveAllError ? err.errors : [];
             return { ...none, ...this.refuse(`Nothing was written: ${err instanceof Error ? err.message : String(err)}${errors.length > 0 ? ` (${errors[0]})` : ''}`) };
         }
@@ -181,6 +198,8 @@ export class OutcomeCommands {
             await this.shared.workspace.DocumentBuilder.waitUntil(DocumentState.Validated, URI.parse(uri), token);
             return undefined;
         } catch (err) {
+            // A request cancelled while it waited is owed RequestCancelled, not a message.
+            if (isOperationCancelled(err)) throw err;
             return `The file could not be checked: ${err instanceof Error ? err.message : String(err)}`;
         }
     }
@@ -264,6 +283,11 @@ function readDocumentArgs(arg: unknown): { uri: string, version: number } | stri
     const a = (arg ?? {}) as { uri?: unknown, version?: unknown };
     if (typeof a.uri !== 'string' || typeof a.version !== 'number') return 'Resolve all needs [{ uri, version }]: run it from an open .battle file.';
     return { uri: a.uri, version: a.version };
+}
+
+/** The document's errors as the first check of Resolve all gives them: `line N: message`. */
+function errorsOf(document: LangiumDocument): string[] {
+    return (document.diagnostics ?? []).filter(d => d.severity === 1).map(d => `line ${d.range.start.line + 1}: ${d.message}`);
 }
 
 function inside(inner: Range, outer: Range | undefined): boolean {

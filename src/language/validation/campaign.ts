@@ -14,7 +14,12 @@ import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type Un
 import { Codes } from '../../core/codes.js';
 
 export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
-    const model = modelOf(scenario);
+    checkCampaignOf(modelOf(scenario), accept);
+}
+
+/** The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory). */
+export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const scenario = model.root;
     const turns = turnNumbers(scenario);
     // Only units that are ever out of the fight, or arrive late, need a look: big files stay fast.
     const everOut = unitsEverOut(model);
