@@ -39,7 +39,8 @@ function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): n
     return unit.gradeValue + (factorTotals(model, action).get(unit.id) ?? 0);
 }
 
-const factorCache = new WeakMap<Action, Map<string, number>>();
+/** Kept per action and model: an action's node outlives an edit elsewhere (a modifier's value) when the file is parsed in pieces. */
+const factorCache = new WeakMap<Action, { model: ScenarioModel, totals: Map<string, number> }>();
 
 /**
  * The sum of the factors each unit of an action receives, computed once per action. Each named
@@ -48,9 +49,9 @@ const factorCache = new WeakMap<Action, Map<string, number>>();
  * `factor-repeated` tells the umpire. (Per-unit scans were quadratic.)
  */
 function factorTotals(model: ScenarioModel, action: Action): Map<string, number> {
-    let totals = factorCache.get(action);
-    if (totals) return totals;
-    totals = new Map<string, number>();
+    const cached = factorCache.get(action);
+    if (cached?.model === model) return cached.totals;
+    const totals = new Map<string, number>();
     const given = new Set<string>();
     for (const st of action.statements) {
         if (!isFactor(st)) continue;
@@ -66,7 +67,7 @@ function factorTotals(model: ScenarioModel, action: Action): Map<string, number>
             }
         }
     }
-    factorCache.set(action, totals);
+    factorCache.set(action, { model, totals });
     return totals;
 }
 
