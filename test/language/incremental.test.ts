@@ -302,7 +302,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(seenCompared).toBeGreaterThan(120);
         // The splice was exercised: an edit in the header, or one next to a syntax error left elsewhere
         // by an earlier edit of the sequence, is parsed whole; the others in pieces.
-        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(100);
+        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(60);
     }, 600_000);
 
     it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {

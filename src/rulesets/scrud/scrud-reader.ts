@@ -39,8 +39,11 @@ function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): n
     return unit.gradeValue + (factorTotals(model, action).get(unit.id) ?? 0);
 }
 
-/** Kept per action and model: an action's node outlives an edit elsewhere (a modifier's value) when the file is parsed in pieces. */
-const factorCache = new WeakMap<Action, { model: ScenarioModel, totals: Map<string, number> }>();
+/**
+ * Kept per model, then per action: an action's node outlives an edit elsewhere (a modifier's value)
+ * when the file is parsed in pieces, and must not keep an older model alive.
+ */
+const factorCache = new WeakMap<ScenarioModel, WeakMap<Action, Map<string, number>>>();
 
 /**
  * The sum of the factors each unit of an action receives, computed once per action. Each named
@@ -49,8 +52,10 @@ const factorCache = new WeakMap<Action, { model: ScenarioModel, totals: Map<stri
  * `factor-repeated` tells the umpire. (Per-unit scans were quadratic.)
  */
 function factorTotals(model: ScenarioModel, action: Action): Map<string, number> {
-    const cached = factorCache.get(action);
-    if (cached?.model === model) return cached.totals;
+    let perAction = factorCache.get(model);
+    if (!perAction) factorCache.set(model, perAction = new WeakMap());
+    const cached = perAction.get(action);
+    if (cached) return cached;
     const totals = new Map<string, number>();
     const given = new Set<string>();
     for (const st of action.statements) {
@@ -67,7 +72,7 @@ function factorTotals(model: ScenarioModel, action: Action): Map<string, number>
             }
         }
     }
-    factorCache.set(action, { model, totals });
+    perAction.set(action, totals);
     return totals;
 }
 
