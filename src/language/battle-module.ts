@@ -21,10 +21,9 @@ import { EmptyFileSystem } from 'langium';
 import { BattleHoverProvider } from './lsp/hover.js';
 import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
-import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleDocumentBuilder } from './battle-imports.js';
-import { BattleLinker, BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-linking.js';
+import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-build-steps.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
@@ -66,7 +65,8 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
     },
     validation: {
         BattleValidator: (services) => new BattleValidator(services.shared),
-        DocumentValidator: (services) => new BattleDocumentValidator(services)
+        // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
+        DocumentValidator: (services) => new BattleNodeValidator(services)
     }
 };
 

@@ -1,8 +1,9 @@
-import { AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, type AstNode, type LangiumDocument, type LangiumSharedCoreServices, type ReferenceDescription, type Stream, type URI } from 'langium';
+import { AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, type AstNode, type MaybePromise, type ValidationAcceptor, type ValidationOptions, type LangiumDocument, type LangiumSharedCoreServices, type ReferenceDescription, type Stream, type URI } from 'langium';
 import { BattleIndexManager } from './battle-imports.js';
+import { BattleDocumentValidator } from './battle-document-validator.js';
 
 /**
- * Two whole-file costs of every build, made cheaper (issue 14, docs/performance.md).
+ * Whole-file costs of every build, made cheaper (issue 14, docs/performance.md).
  *
  * Langium's index of every reference of a document (who points at what), used to find references
  * and renames and to tell which files an edit of another affects, was made on every build: a
@@ -77,5 +78,34 @@ export class BattleLinker extends DefaultLinker {
             if (++count % 1000 === 0) await interruptAndCheck(cancelToken);
             AstUtils.streamReferences(node).forEach(ref => this.doLink(ref, document));
         }
+    }
+}
+
+/**
+ * Langium's validator awaits at every node and at every check of it, and asks the registry for a
+ * node type's checks anew at each node. The checks of this language are synchronous: here each one
+ * runs as soon as it is called (so the problems come in the same order), the checks of a type are
+ * looked up once per build, and the walk waits and looks at the cancellation token every thousand nodes.
+ */
+export class BattleNodeValidator extends BattleDocumentValidator {
+    protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
+        const checksOf = new Map<string, Array<(node: AstNode, accept: ValidationAcceptor, token: Cancellation.CancellationToken) => MaybePromise<void>>>();
+        const running: Array<MaybePromise<void>> = [];
+        let count = 0;
+        const nodes = AstUtils.streamAst(rootNode).iterator();
+        for (const node of nodes) {
+            if (++count % 1000 === 0) {
+                await Promise.all(running.splice(0));
+                await interruptAndCheck(cancelToken);
+            }
+            const nodeOptions = this.validateSingleNodeOptions(node, options);
+            if (nodeOptions.validateNode) {
+                let checks = checksOf.get(node.$type);
+                if (!checks) checksOf.set(node.$type, checks = this.validationRegistry.getChecks(node.$type, options.categories).toArray());
+                for (const check of checks) running.push(check(node, acceptor, cancelToken));
+            }
+            if (!nodeOptions.validateChildren) nodes.prune();
+        }
+        await Promise.all(running);
     }
 }
