@@ -297,12 +297,12 @@ describe('a file parsed in pieces is the file parsed whole', () => {
                     seenCompared++;
                 }
             }
-        }), { numRuns: 80, seed: 20261201 });
-        expect(compared).toBeGreaterThan(350);
-        expect(seenCompared).toBeGreaterThan(120);
+        }), { numRuns: 60, seed: 20261201 });
+        expect(compared).toBeGreaterThan(250);
+        expect(seenCompared).toBeGreaterThan(90);
         // The splice was exercised: an edit in the header, or one next to a syntax error left elsewhere
         // by an earlier edit of the sequence, is parsed whole; the others in pieces.
-        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(60);
+        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(40);
     }, 600_000);
 
     it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {
