@@ -3,7 +3,8 @@
 // `npm run bench:lsp`: edit latency and memory of the bundled language server (out/language/main.cjs,
 // the file the .vsix ships), driven over stdio as an editor drives it, on generated SCRUD campaigns.
 // For each size it prints: didOpen → first diagnostics; a one-character edit → diagnostics (p50/p95
-// over --edits edits at random places); hover, completion and code-lens latency; the server's RSS;
+// over --edits edits at random places, and the server's CPU time per edit, which the machine's load
+// does not stretch); hover, completion and code-lens latency; the server's RSS;
 // and beside them a cold `umpire check` of the same file (wall, CPU, max RSS).
 //
 // Then the typing run (issue 19): --keys keystrokes, one every --pace ms, typed into an engagement
@@ -59,6 +60,12 @@ function scenario(lines) {
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = x => `${x.toFixed(0)} ms`;
 
+/** The CPU time (user + system, ms) a process has used: on a shared machine, a measure the load does not stretch. */
+function cpuOf(pid) {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssOf(pid) {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
     return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
@@ -112,6 +119,7 @@ async function measure(lines) {
 
     const docLines = text.split('\n');
     const latencies = [];
+    const cpuBefore = cpuOf(proc.pid);
     for (let v = 2; v < 2 + edits; v++) {
         // One character: a space typed at the start of a random line (the file stays valid).
         const line = Math.floor(random() * (docLines.length - 1));
@@ -121,6 +129,7 @@ async function measure(lines) {
         await diagnostics;
         latencies.push(performance.now() - started);
     }
+    const cpuPerEdit = (cpuOf(proc.pid) - cpuBefore) / edits;
     const middle = Math.floor(docLines.length / 2);
     const timed = async (method, params) => { const t = performance.now(); await connection.sendRequest(method, params); return performance.now() - t; };
     const hover = await timed('textDocument/hover', { textDocument: { uri }, position: { line: middle, character: 10 } });
@@ -132,7 +141,7 @@ async function measure(lines) {
     const cold = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, cli, 'check', file], { encoding: 'utf8' });
     const [wall, user, sys, maxKb] = cold.stderr.trim().split('\n').pop().split(' ').map(Number);
     fs.rmSync(file);
-    return { lines: docLines.length - 1, open, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), hover, completion, lens, rss, cold: { wall, cpu: user + sys, rss: maxKb / 1024 } };
+    return { lines: docLines.length - 1, open, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), cpuPerEdit, hover, completion, lens, rss, cold: { wall, cpu: user + sys, rss: maxKb / 1024 } };
 }
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -185,11 +194,11 @@ async function typing(lines) {
 }
 
 console.log(`bench:lsp on ${os.cpus().length} cores, load average ${os.loadavg().map(l => l.toFixed(1)).join(' ')}, ${edits} edits per size`);
-console.log('lines     didOpen→diag   edit→diag p50   p95      hover   completion  codeLens   server RSS   cold check (wall / CPU / RSS)');
+console.log('lines     didOpen→diag   edit→diag p50   p95   CPU/edit      hover   completion  codeLens   server RSS   cold check (wall / CPU / RSS)');
 for (const lines of sizes) {
     const r = await measure(lines);
     console.log([
-        String(r.lines).padEnd(9), ms(r.open).padStart(12), ms(r.p50).padStart(15), ms(r.p95).padStart(8),
+        String(r.lines).padEnd(9), ms(r.open).padStart(12), ms(r.p50).padStart(15), ms(r.p95).padStart(8), ms(r.cpuPerEdit).padStart(10),
         ms(r.hover).padStart(9), ms(r.completion).padStart(12), ms(r.lens).padStart(10), `${r.rss.toFixed(0)} MB`.padStart(12),
         `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s / ${r.cold.rss.toFixed(0)} MB`
     ].join(' '));

@@ -1,11 +1,12 @@
 import { Cancellation, DefaultLangiumDocumentFactory, delayNextTick, OperationCancelled, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument } from 'langium';
 import { createLangiumParser, type LangiumParser } from 'langium';
 import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
-import { setModelContext } from '../core/model-cache.js';
+import { contextOf, setModelContext } from '../core/model-cache.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import type { Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
 import type { CancellationToken } from 'vscode-languageserver';
+import { reparsePiece } from './incremental-parse.js';
 
 /**
  * Parses documents behind guards (docs/limits.md#parser-guards): files over the size limit or with absurd nesting are
@@ -19,6 +20,10 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private readonly parsers = new Map<LangiumCoreServices, LangiumParser>();
     private limits: LimitValues = LIMIT_DEFAULTS;
     private readonly shared: LangiumSharedCoreServices;
+    /** The document being updated, by address: its tree is the previous parse that an edit is spliced into. */
+    private readonly updating = new Map<string, LangiumDocument>();
+    /** How many parses were made in pieces and how many whole (tests and the benchmark read them). */
+    readonly counts = { pieces: 0, whole: 0 };
 
     constructor(services: LangiumSharedCoreServices, readonly rulesets: RulesetRegistry) {
         super(services);
@@ -34,14 +39,60 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         return this.limits;
     }
 
+    /**
+     * An open document's edit: its previous tree is handed to the parse, which splices the changed
+     * elements into it when it can (src/language/incremental-parse.ts).
+     */
+    override async update<T extends AstNode = AstNode>(document: LangiumDocument<T>, cancellationToken: CancellationToken): Promise<LangiumDocument<T>> {
+        const key = document.uri.toString();
+        this.updating.set(key, document);
+        try {
+            return await super.update(document, cancellationToken);
+        } finally {
+            if (this.updating.get(key) === document) this.updating.delete(key);
+        }
+    }
+
     protected override parse<T extends AstNode>(uri: URI, text: string, _options?: unknown, version?: number): ParseResult<T> {
-        const result = this.parseGuarded<T>(uri, text);
+        const document = this.updating.get(uri.toString());
+        this.updating.delete(uri.toString());
+        let result = document ? this.inPieces(document, text) as ParseResult<T> | undefined : undefined;
+        if (result) this.counts.pieces++;
+        else {
+            result = this.parseGuarded<T>(uri, text);
+            this.counts.whole++;
+        }
         setModelContext(result.value as unknown as Scenario, {
             rulesets: this.rulesets, limits: this.limits,
             imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
         });
         PARSED_FROM.set(result.value, { text, shared: this.shared, version });
         return result;
+    }
+
+    /**
+     * The edit spliced into the document's previous tree, or undefined when the whole file must be
+     * parsed: the guards refuse the new text, the limits or rule sets changed since that parse, or the
+     * piece cannot be proven to parse as the whole file would (src/language/incremental-parse.ts).
+     */
+    private inPieces(document: LangiumDocument, text: string): ParseResult<Scenario> | undefined {
+        const previous = document.parseResult as ParseResult<Scenario>;
+        if (previous.value.$type !== 'Scenario') return undefined;
+        const context = contextOf(previous.value);
+        if (context.limits !== this.limits || context.rulesets !== this.rulesets || refuse(text, this.limits)) return undefined;
+        const services = this.serviceRegistry.getServices(document.uri);
+        let result: ParseResult<Scenario> | undefined;
+        try {
+            result = reparsePiece(previous, text, piece => this.parserFor(services).parse<Scenario>(piece));
+        } catch {
+            // A parser that threw is replaced (see parseGuarded); the whole file is parsed by the new one.
+            this.parsers.delete(services);
+            return undefined;
+        }
+        if (!result) return undefined;
+        // References the old tree resolved since the build reset it (a read in between) are resolved again in the new one.
+        services.references.Linker.unlink(document);
+        return wholeCharacters(result, text);
     }
 
     private parseGuarded<T extends AstNode>(uri: URI, text: string): ParseResult<T> {

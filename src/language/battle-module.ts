@@ -21,9 +21,9 @@ import { EmptyFileSystem } from 'langium';
 import { BattleHoverProvider } from './lsp/hover.js';
 import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
-import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
-import { BattleDocumentBuilder, BattleIndexManager } from './battle-imports.js';
+import { BattleDocumentBuilder } from './battle-imports.js';
+import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-build-steps.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
@@ -40,6 +40,7 @@ export type BattleServices = LangiumServices & BattleAddedServices;
 /** Wires the language's own services into Langium's by dependency injection. */
 const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
     references: {
+        Linker: (services) => new BattleLinker(services),
         ScopeProvider: (services) => new BattleScopeProvider(services),
         ScopeComputation: (services) => new BattleScopeComputation(services)
     },
@@ -59,9 +60,13 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
         HoverProvider: () => new BattleHoverProvider(),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     },
+    workspace: {
+        ReferenceDescriptionProvider: (services) => new BattleReferenceDescriptionProvider(services)
+    },
     validation: {
         BattleValidator: (services) => new BattleValidator(services.shared),
-        DocumentValidator: (services) => new BattleDocumentValidator(services)
+        // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
+        DocumentValidator: (services) => new BattleNodeValidator(services)
     }
 };
 
@@ -76,7 +81,8 @@ const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServ
         WorkspaceLock: () => new BattleWorkspaceLock(),
         // Imported files are loaded into the build that needs them, and their importers rebuilt when they change.
         DocumentBuilder: (services) => new BattleDocumentBuilder(services),
-        IndexManager: (services) => new BattleIndexManager(services),
+        // References are indexed when first asked for (find references, rename), not on every build.
+        IndexManager: (services) => new LazyReferenceIndexManager(services),
         // Settings are `umpire.*` (package.json), not a section named after the language.
         ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
     },

@@ -1,5 +1,5 @@
 import {
-    AstUtils, CstUtils, DefaultScopeComputation, DocumentCache, MapScope, MultiMap, EMPTY_SCOPE,
+    AstUtils, CstUtils, DefaultScopeComputation, MapScope, MultiMap, EMPTY_SCOPE,
     type AstNode, type AstNodeDescription, type AstNodeLocator, type IndexManager, type LangiumCoreServices, type LangiumDocument,
     type LangiumSharedCoreServices, type LocalSymbols, type NameProvider, type ReferenceInfo, type Scope, type ScopeProvider, type URI
 } from 'langium';
@@ -19,7 +19,8 @@ export class BattleScopeProvider implements ScopeProvider {
     private readonly nameProvider: NameProvider;
     private readonly index: IndexManager;
     private readonly shared: LangiumSharedCoreServices;
-    private readonly topLevel: DocumentCache<string, Scope>;
+    /** Keyed by the root, which each parse makes anew (a parse in pieces too, src/language/incremental-parse.ts). */
+    private readonly topLevel = new WeakMap<Scenario, Map<string, Scope>>();
     /** Keyed by the force's node, which belongs to one parse: a force in an imported file gets a fresh scope when that file changes. */
     private readonly unitScopes = new WeakMap<Force, Scope>();
     private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
@@ -29,7 +30,6 @@ export class BattleScopeProvider implements ScopeProvider {
         this.nameProvider = services.references.NameProvider;
         this.index = services.shared.workspace.IndexManager;
         this.shared = services.shared;
-        this.topLevel = new DocumentCache(services.shared);
     }
 
     getScope(context: ReferenceInfo): Scope {
@@ -48,7 +48,11 @@ export class BattleScopeProvider implements ScopeProvider {
         const type = context.reference.$refText !== undefined ? this.referenceType(context) : undefined;
         if (!type) return EMPTY_SCOPE;
         if (importsOf(root).length > 0) return this.importingScope(root, type, document.uri);
-        return this.topLevel.get(document.uri, type, () => this.scopeOf(elementsOf(root, type), document.uri));
+        let scopes = this.topLevel.get(root);
+        if (!scopes) this.topLevel.set(root, scopes = new Map());
+        let scope = scopes.get(type);
+        if (!scope) scopes.set(type, scope = this.scopeOf(elementsOf(root, type), document.uri));
+        return scope;
     }
 
     /** The file's own declarations first, then each imported file's in import order (the first of a name wins). */
@@ -67,18 +71,19 @@ export class BattleScopeProvider implements ScopeProvider {
     }
 
     /**
-     * What Langium's description provider makes, with the path and text segments computed when first
+     * What Langium's description provider makes, with the path and text segments computed when
      * read: linking needs only the node and its name, and computing a path and a range for every
      * declaration of a 50,000-line file was a visible part of each build (docs/performance.md).
+     * They are not kept: a unit's scope outlives an edit that moves its force (a parse in pieces keeps
+     * the nodes of the elements it did not parse again and moves their positions).
      */
     private describe(node: AstNode, name: string, documentUri: URI): AstNodeDescription {
         const locator = this.locator, names = this.nameProvider;
-        let path: string | undefined, nameSegment: AstNodeDescription['nameSegment'], selectionSegment: AstNodeDescription['selectionSegment'];
         return {
             node, name, type: node.$type, documentUri,
-            get path() { return path ??= locator.getAstNodePath(node); },
-            get nameSegment() { return nameSegment ??= CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
-            get selectionSegment() { return selectionSegment ??= CstUtils.toDocumentSegment(node.$cstNode); }
+            get path() { return locator.getAstNodePath(node); },
+            get nameSegment() { return CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
+            get selectionSegment() { return CstUtils.toDocumentSegment(node.$cstNode); }
         };
     }
 

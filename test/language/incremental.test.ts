@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
+import { AstUtils, EmptyFileSystem, isReference, TextDocument, URI, type CstNode, type LangiumDocument, type LeafCstNode, type ParseResult } from 'langium';
 import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLensParams } from 'vscode-languageserver';
 import { createBattleServices } from '../../src/language/battle-module.js';
@@ -213,3 +213,160 @@ async function editorBuilds(files: Record<string, string>, version = 1): Promise
     return Object.fromEntries(uris.map(u => [u.toString(), services.shared.workspace.LangiumDocuments.getDocument(u)!]));
 }
 
+
+/**
+ * Parsing in pieces (src/language/incremental-parse.ts): an edit of an open document is spliced into
+ * its previous tree when that can be proven to give what a full parse gives. After every edit of
+ * random edit sequences (typing, deleting, broken and restored braces, comments, whole lines, edits
+ * at the boundaries between elements), the spliced tree must equal a fresh parse of the same text
+ * node by node (CST offsets, lines, hidden comment nodes, AST, references and syntax errors), and
+ * what the umpire sees must equal a cold check.
+ */
+describe('a file parsed in pieces is the file parsed whole', () => {
+    const factory = services.shared.workspace.LangiumDocumentFactory as unknown as { counts: { pieces: number, whole: number } };
+    const bigger = [...texts, texts[EXAMPLES.indexOf('campaign')] + '\n// the season goes on\n' + texts[EXAMPLES.indexOf('campaign')].replace(/^[\s\S]*?(?=\n(?:grade|modifier|force|engagement|turn|state|ruling|house|fire|move|morale|redress|command) )/, '').replace(/\b(engagement|fire|move|morale|command|redress) (\w+)/g, '$1 $2Again')];
+
+    /** Edits that people make, weighted toward the inside of elements and their boundaries. */
+    type PieceEdit = { at: number, kind: 'type' | 'delete' | 'line' | 'comment' | 'boundary' | 'brace' | 'restore' | 'duplicate', char: string, size: number };
+    const pieceEdit = fc.record({
+        // Spread evenly over the file (fast-check's numbers lean toward the ends: here, the header).
+        at: fc.noBias(fc.integer({ min: 0, max: 9999 })).map(n => n / 10000),
+        kind: fc.constantFrom('type', 'type', 'delete', 'line', 'comment', 'boundary', 'boundary', 'brace', 'restore', 'duplicate'),
+        char: fc.constantFrom(' ', '\n', 'a', 'x', '1', '}', '{', '.', ':', ',', '"', '/', '*', '-', 'é', 'turn', 'fire', 'grade G +1\n', 'engagement Z {\n', '// note\n', '/* c */', '/*', '\r\n'),
+        size: fc.integer({ min: 1, max: 6 })
+    }) as fc.Arbitrary<PieceEdit>;
+
+    function applyPiece(text: string, e: PieceEdit, removed: string[]): string {
+        const at = Math.floor(e.at * text.length);
+        const starts = [...text.matchAll(/^\s*(grade|modifier|force|engagement|fire|move|morale|redress|command|turn|state|ruling|house|import|\})/gm)].map(m => m.index + m[0].length - m[1].length);
+        const near = (list: number[]) => list.length === 0 ? at : list[Math.floor(e.at * list.length) % list.length];
+        switch (e.kind) {
+            case 'type': return text.slice(0, at) + e.char + text.slice(at);
+            case 'delete': return text.slice(0, at) + text.slice(at + e.size);
+            case 'comment': return text.slice(0, at) + (e.size % 2 ? '// a note\n' : '/* a note */') + text.slice(at);
+            case 'boundary': {
+                // Just before or just after the first token of a line, or at the end of an element's last line.
+                const b = near(starts) + (e.size % 3) - 1;
+                return text.slice(0, Math.max(0, b)) + e.char + text.slice(Math.max(0, b));
+            }
+            case 'brace': {
+                // A closing brace removed (kept to be restored later): the file is broken until then.
+                const i = text.indexOf('}', at);
+                if (i < 0) return text;
+                removed.push(String(i));
+                return text.slice(0, i) + text.slice(i + 1);
+            }
+            case 'restore': {
+                const i = removed.pop();
+                return i === undefined || Number(i) > text.length ? text : text.slice(0, Number(i)) + '}' + text.slice(Number(i));
+            }
+            case 'duplicate': {
+                // A whole line copied below itself (a unit, a dice line, an engagement's first line).
+                const start = text.lastIndexOf('\n', at - 1) + 1;
+                const end = text.indexOf('\n', at);
+                const line = text.slice(start, end < 0 ? text.length : end + 1);
+                return text.slice(0, start) + line + (line.endsWith('\n') ? '' : '\n') + text.slice(start);
+            }
+            case 'line': {
+                const start = text.lastIndexOf('\n', at - 1) + 1;
+                const end = text.indexOf('\n', at);
+                return text.slice(0, start) + (end < 0 ? '' : text.slice(end + 1));
+            }
+        }
+    }
+
+    it('gives the same tree, errors and results after every edit of random edit sequences', async () => {
+        const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
+        const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
+        const before = { ...factory.counts };
+        let compared = 0, seenCompared = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: bigger.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 14 }), async (which, edits) => {
+            const uri = `file:///pieces/${which}.battle`;
+            let text = bigger[which];
+            const removed: string[] = [];
+            await editorBuilds({ [uri]: text }, 1);
+            for (const [i, e] of edits.entries()) {
+                text = applyPiece(text, e, removed);
+                const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                const coldDoc = await coldDocument(text);
+                expect(treeOf(warm.parseResult as ParseResult<Scenario>)).toEqual(treeOf(coldDoc.parseResult as ParseResult<Scenario>));
+                compared++;
+                // What the umpire sees: every other edit, and always after the last.
+                if (i % 2 === 1 || i === edits.length - 1) {
+                    expect(seen(warm, warmLenses)).toEqual(seen(coldDoc, coldLenses));
+                    seenCompared++;
+                }
+            }
+        }), { numRuns: 60, seed: 20261201 });
+        expect(compared).toBeGreaterThan(250);
+        expect(seenCompared).toBeGreaterThan(90);
+        // The splice was exercised: an edit in the header, or one next to a syntax error left elsewhere
+        // by an earlier edit of the sequence, is parsed whole; the others in pieces.
+        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(40);
+    }, 600_000);
+
+    it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {
+        const uri = 'file:///pieces/typing.battle';
+        const lines = ['scenario "T"', 'rules scrud', 'grade Veteran +1', 'modifier Uphill -1', ''];
+        for (let k = 0; k < 12; k++) lines.push(`force F${k} {`, '  unit Line foot Veteran x2', '}', ...(k > 0 ? [`engagement E${k} {`, `  F${k} attacks F${k - 1}`, `  seed ${k}`, '}'] : []));
+        let text = lines.join('\n') + '\n';
+        await editorBuilds({ [uri]: text }, 1);
+        const at = text.indexOf('  seed 6');
+        const typed = '  factor Uphill on F6.Line#2\n';
+        const before = { ...factory.counts };
+        for (let i = 1; i <= typed.length; i++) {
+            const now = text.slice(0, at) + typed.slice(0, i) + text.slice(at);
+            const warm = (await editorBuilds({ [uri]: now }, i + 1))[uri];
+            expect(treeOf(warm.parseResult as ParseResult<Scenario>)).toEqual(treeOf((await coldDocument(now)).parseResult as ParseResult<Scenario>));
+        }
+        text = text.slice(0, at) + typed + text.slice(at);
+        expect(factory.counts.whole - before.whole).toBe(0);
+        expect(factory.counts.pieces - before.pieces).toBe(typed.length);
+    });
+
+    it('moves the later lines and relinks what an edit renames', async () => {
+        const uri = 'file:///pieces/rename.battle';
+        const text = 'scenario "R"\nrules scrud\n\nforce French {\n  unit Line foot x2\n}\n\nforce Austrian {\n  unit Line foot x2\n}\n\n// the fight\nengagement Ridge {\n  French attacks Austrian\n  seed 3\n}\n';
+        await editorBuilds({ [uri]: text }, 1);
+        const before = factory.counts.pieces;
+        // The first force renamed: the engagement (not parsed again) no longer finds it.
+        const renamed = text.replace('force French', 'force Gauls');
+        const doc = (await editorBuilds({ [uri]: renamed }, 2))[uri];
+        expect(factory.counts.pieces).toBe(before + 1);
+        expect(doc.diagnostics?.map(d => d.message)).toContain('There is no force named \'French\'.');
+        // Two lines added inside the first force: the engagement's positions move by two lines.
+        const longer = renamed.replace('  unit Line foot x2\n}', '  unit Line foot x2\n  unit Guard foot\n  unit Horse horse\n}');
+        const moved = (await editorBuilds({ [uri]: longer }, 3))[uri];
+        expect(factory.counts.pieces).toBe(before + 2);
+        const ridge = (moved.parseResult.value as Scenario).elements.find(e => e.$type === 'Action')!;
+        expect(ridge.$cstNode!.range.start.line).toBe(longer.split('\n').indexOf('engagement Ridge {'));
+        expect(treeOf(moved.parseResult as ParseResult<Scenario>)).toEqual(treeOf((await coldDocument(longer)).parseResult as ParseResult<Scenario>));
+    });
+});
+
+/** A tree as plain data: every CST node (offsets, positions, text, kind), every AST node and what its references point at, and the syntax errors. */
+function treeOf(result: ParseResult<Scenario>): unknown {
+    const cst: string[] = [];
+    const root = result.value.$cstNode!;
+    const walk = (node: CstNode, parent: CstNode | undefined) => {
+        const r = node.range;
+        const n = node as CstNode & { content?: CstNode[], _astNode?: { $type: string } };
+        if (node.root !== root) cst.push('foreign root');
+        if (parent && node.container !== parent) cst.push('wrong container');
+        const kind = n.content ? `${n.grammarSource?.$type ?? ''}/${n._astNode?.$type ?? ''}` : `${(node as LeafCstNode).tokenType.name} ${JSON.stringify(node.text)}`;
+        cst.push(`${node.offset}-${node.end} ${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character} ${node.hidden} ${kind}`);
+        for (const child of n.content ?? []) walk(child, node);
+    };
+    walk(root, undefined);
+    const ast = AstUtils.streamAst(result.value).map(node => {
+        const own = Object.entries(node).filter(([k]) => !k.startsWith('$')).map(([k, v]) => {
+            const show = (x: unknown): unknown => isReference(x) ? `ref ${x.$refText} -> ${x.ref?.$cstNode?.offset ?? 'none'}` : typeof x === 'object' && x !== null && '$type' in x ? `node ${(x as { $type: string }).$type}` : x;
+            return [k, Array.isArray(v) ? v.map(show) : show(v)];
+        });
+        const parentOk = node.$container ? (node.$container as unknown as Record<string, unknown>)[node.$containerProperty!] !== undefined : true;
+        return { type: node.$type, in: node.$containerProperty, at: node.$containerIndex, cst: `${node.$cstNode?.offset}-${node.$cstNode?.end}`, own, parentOk, astOfCst: node.$cstNode?.astNode === node };
+    }).toArray();
+    const lexer = result.lexerErrors.map(e => ({ offset: e.offset, line: e.line, column: e.column, length: e.length, message: e.message }));
+    const parser = result.parserErrors.map(e => ({ message: e.message, token: [e.token.startOffset, e.token.endOffset, e.token.startLine, e.token.startColumn, e.token.endLine, e.token.endColumn, e.token.image] }));
+    return { cst, ast, lexer, parser };
+}

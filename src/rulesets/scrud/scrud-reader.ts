@@ -39,7 +39,11 @@ function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): n
     return unit.gradeValue + (factorTotals(model, action).get(unit.id) ?? 0);
 }
 
-const factorCache = new WeakMap<Action, Map<string, number>>();
+/**
+ * Kept per model, then per action: an action's node outlives an edit elsewhere (a modifier's value)
+ * when the file is parsed in pieces, and must not keep an older model alive.
+ */
+const factorCache = new WeakMap<ScenarioModel, WeakMap<Action, Map<string, number>>>();
 
 /**
  * The sum of the factors each unit of an action receives, computed once per action. Each named
@@ -48,9 +52,11 @@ const factorCache = new WeakMap<Action, Map<string, number>>();
  * `factor-repeated` tells the umpire. (Per-unit scans were quadratic.)
  */
 function factorTotals(model: ScenarioModel, action: Action): Map<string, number> {
-    let totals = factorCache.get(action);
-    if (totals) return totals;
-    totals = new Map<string, number>();
+    let perAction = factorCache.get(model);
+    if (!perAction) factorCache.set(model, perAction = new WeakMap());
+    const cached = perAction.get(action);
+    if (cached) return cached;
+    const totals = new Map<string, number>();
     const given = new Set<string>();
     for (const st of action.statements) {
         if (!isFactor(st)) continue;
@@ -66,7 +72,7 @@ function factorTotals(model: ScenarioModel, action: Action): Map<string, number>
             }
         }
     }
-    factorCache.set(action, totals);
+    perAction.set(action, totals);
     return totals;
 }
 

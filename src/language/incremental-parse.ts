@@ -1,0 +1,259 @@
+import type { CstNode, ParseResult } from 'langium';
+import type { Element, Scenario } from './generated/ast.js';
+
+/**
+ * Parsing a file in pieces (issue 14, docs/performance.md#incremental-parsing): after an edit, only
+ * the top-level elements (grades, forces, actions, turns, …) around the changed text are parsed
+ * again, and their new nodes are spliced into the previous tree, whose later nodes are moved by the
+ * length of the change. A 50,000-line file spent a third of every edit in the parser and most of its
+ * garbage collection on the nodes of the lines nobody touched.
+ *
+ * The result must be the tree a full parse of the new text gives, node for node (offsets, lines,
+ * hidden comment nodes, syntax errors). The grammar makes that provable at the top level: every
+ * element starts with a keyword that no element can continue with, and an element without errors is
+ * decided by its own tokens and the keyword after it. So the piece parsed again is whole elements,
+ * from the element before the change to the element after it, parsed together with the next element
+ * as a guard: when that one comes out exactly as it stood (same place, no error in or after it), the
+ * piece's parse, error recovery included, never depended on the text after it. Anything else
+ * (a change in the header or at the very start of an element, an older syntax error outside the
+ * piece, an unclosed comment, a piece that no longer parses into elements) answers `undefined`, and
+ * the caller parses the whole file.
+ */
+export function reparsePiece(previous: ParseResult<Scenario>, text: string, parse: (text: string) => ParseResult<Scenario>): ParseResult<Scenario> | undefined {
+    const oldRoot = previous.value;
+    const rootCst = oldRoot.$cstNode as RootCst | undefined;
+    if (!rootCst || rootCst.container || (previous.lexerReport?.diagnostics.length ?? 0) > 0) return undefined;
+    const oldText = rootCst.fullText;
+    if (oldText === text) return undefined;
+    const elements = oldRoot.elements;
+    if (elements.length === 0) return undefined;
+
+    // The changed region: [prefix, oldText.length - suffix) of the old text.
+    const max = Math.min(oldText.length, text.length);
+    let prefix = 0;
+    while (prefix < max && oldText.charCodeAt(prefix) === text.charCodeAt(prefix)) prefix++;
+    let suffix = 0;
+    while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
+    const changeEnd = oldText.length - suffix;
+    const delta = text.length - oldText.length;
+
+    // The piece: from the last element that starts before the change (its first character is kept)
+    // to the first element that ends after it (its last character is kept), or to the end of the file.
+    const first = lastIndexWhere(elements, e => offsetOf(e) < prefix);
+    if (first < 0) return undefined;
+    const lastIndex = firstIndexWhere(elements, e => endOf(e) > changeEnd);
+    const toEnd = lastIndex < 0;
+    const start = offsetOf(elements[first]);
+    const oldEnd = toEnd ? oldText.length : endOf(elements[lastIndex]);
+    const guard = toEnd ? undefined : elements[lastIndex + 1];
+    if (start > 0 && !isSpace(oldText.charCodeAt(start - 1))) return undefined;
+    const newEnd = oldEnd + delta;
+    const pieceEnd = guard ? endOf(guard) + delta : text.length;
+    if (pieceEnd < text.length && !isSpace(text.charCodeAt(pieceEnd))) return undefined;
+
+    // Every older error lies in the piece (it is parsed again); outside it the tree is clean. An error
+    // is reported at the token where it was found: one at the piece's first token belongs to the
+    // element before it (a missing '}' found at the next keyword), so the piece must start after it.
+    // (A parser error at the end of the file has no offset: it is in the piece when the piece runs to the end.)
+    const inPiece = (offset: number) => Number.isNaN(offset) ? toEnd : offset > start && (toEnd || offset < oldEnd);
+    if (!previous.lexerErrors.every(e => inPiece(e.offset)) || !previous.parserErrors.every(e => inPiece(e.token.startOffset))) return undefined;
+
+    const piece = parse(text.slice(start, pieceEnd));
+    const value = piece.value;
+    if (value.title !== undefined || value.rules !== undefined || value.options.length > 0) return undefined;
+    if ((piece.lexerReport?.diagnostics.length ?? 0) > 0) return undefined;
+    // An unclosed `/*` might close after the piece: the lexer says so by refusing a '/'.
+    if (piece.lexerErrors.some(e => text.charCodeAt(start + e.offset) === 47)) return undefined;
+    const pieceElements = value.elements;
+    if (pieceElements.length === 0 || offsetOf(pieceElements[0]) !== 0) return undefined;
+    const relEnd = newEnd - start;
+    let kept = pieceElements;
+    if (guard) {
+        const again = pieceElements[pieceElements.length - 1];
+        const guardStart = offsetOf(guard) + delta - start;
+        if (pieceElements.length < 2 || offsetOf(again) !== guardStart || endOf(again) !== pieceEnd - start) return undefined;
+        if (piece.lexerErrors.some(e => e.offset >= relEnd) || piece.parserErrors.some(e => !(e.token.startOffset < relEnd))) return undefined;
+        kept = pieceElements.slice(0, -1);
+    }
+
+    // The piece's top-level CST nodes that belong to the replaced text (not the guard and the gap before it).
+    const pieceCst = value.$cstNode as RootCst;
+    const taken: CstNode[] = [];
+    for (const child of pieceCst.content) {
+        if (child.end <= relEnd) taken.push(child);
+        else if (child.offset < relEnd) return undefined;
+    }
+
+    // Where the piece starts and where it ends, before and after.
+    const startPos = elements[first].$cstNode!.range.start;
+    const oldEndPos = toEnd ? undefined : positionAfter(oldText, start, oldEnd, startPos);
+    const newEndPos = toEnd ? undefined : positionAfter(text, start, newEnd, startPos);
+
+    // The new nodes move from the piece's coordinates to the file's.
+    for (const child of taken) {
+        forEachNode(child, node => {
+            node.root = rootCst;
+            if (isLeaf(node)) {
+                node._offset += start;
+                moveFromPiece(node._range.start, startPos);
+                moveFromPiece(node._range.end, startPos);
+            } else node._rangeCache = undefined;
+        });
+    }
+
+    // The root's children: [before | replaced | after]; the later ones move by the change.
+    const content = rootCst.content;
+    const from = firstChildAt(content, start);
+    const to = toEnd ? content.length : firstChildAt(content, oldEnd);
+    for (let k = from; k < to; k++) {
+        const child = content[k];
+        if (child.offset < start || child.end > oldEnd) return undefined;
+    }
+    if (oldEndPos && newEndPos) {
+        const lineDelta = newEndPos.line - oldEndPos.line;
+        const charDelta = newEndPos.character - oldEndPos.character;
+        const endLine = oldEndPos.line;
+        const move = (pos: { line: number, character: number }) => {
+            if (pos.line === endLine) pos.character += charDelta;
+            pos.line += lineDelta;
+        };
+        for (let k = to; k < content.length; k++) {
+            forEachNode(content[k], node => {
+                if (isLeaf(node)) {
+                    node._offset += delta;
+                    if (lineDelta !== 0 || charDelta !== 0) {
+                        move(node._range.start);
+                        move(node._range.end);
+                    }
+                }
+            });
+        }
+    }
+    content.splice(from, to - from, ...taken);
+    rootCst._text = text;
+    rootCst._rangeCache = undefined;
+
+    // A new root: everything cached by the root (the model, scopes) is made again for the new text.
+    const root: Scenario = { ...oldRoot, elements: [...elements.slice(0, first), ...kept, ...(toEnd ? [] : elements.slice(lastIndex + 1))] };
+    root.elements.forEach((element, index) => adopt(element, root, 'elements', index));
+    root.options.forEach((option, index) => adopt(option, root, 'options', index));
+    (rootCst as { astNode: unknown }).astNode = root;
+
+    const lexerErrors: ILexingError[] = piece.lexerErrors.map(e => {
+        const line = e.line === undefined ? undefined : e.line + startPos.line;
+        const column = e.column === undefined || e.line !== 1 ? e.column : e.column + startPos.character;
+        return { ...e, offset: e.offset + start, line, column, message: e.message.replace(/at offset: \d+/, `at offset: ${e.offset + start}`) };
+    });
+    const moved = new Set<IToken>();
+    const moveToken = (token: IToken | undefined) => {
+        if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
+        moved.add(token);
+        token.startOffset += start;
+        if (token.endOffset !== undefined) token.endOffset += start;
+        if (token.startLine === 1 && token.startColumn !== undefined) token.startColumn += startPos.character;
+        if (token.endLine === 1 && token.endColumn !== undefined) token.endColumn += startPos.character;
+        if (token.startLine !== undefined) token.startLine += startPos.line;
+        if (token.endLine !== undefined) token.endLine += startPos.line;
+    };
+    for (const error of piece.parserErrors as Array<IRecognitionException & { previousToken?: IToken }>) {
+        moveToken(error.token);
+        moveToken(error.previousToken);
+        error.resyncedTokens?.forEach(moveToken);
+    }
+    return { value: root, lexerErrors, lexerReport: piece.lexerReport, parserErrors: piece.parserErrors };
+}
+
+type ILexingError = ParseResult['lexerErrors'][number];
+type IRecognitionException = ParseResult['parserErrors'][number];
+type IToken = IRecognitionException['token'];
+
+/** What Langium's CST nodes hold (langium/lib/parser/cst-node-builder.js), moved here in place. */
+interface NodeFields {
+    root: RootCst;
+    container?: CstNode;
+    _rangeCache?: unknown;
+}
+interface LeafFields extends NodeFields {
+    _offset: number;
+    _range: { start: { line: number, character: number }, end: { line: number, character: number } };
+}
+type AnyCst = CstNode & NodeFields & Partial<LeafFields> & { content?: CstNode[] };
+type RootCst = CstNode & NodeFields & { content: CstNode[], fullText: string, _text: string };
+
+function isLeaf(node: AnyCst): node is AnyCst & LeafFields {
+    return node.content === undefined;
+}
+
+function forEachNode(node: CstNode, visit: (node: AnyCst) => void): void {
+    const n = node as AnyCst;
+    visit(n);
+    if (n.content) for (const child of n.content) forEachNode(child, visit);
+}
+
+/**
+ * The position of `end` in `text`, counted from `start` at `at`, with line breaks as the lexer counts
+ * them (\n, \r\n and a lone \r).
+ */
+function positionAfter(text: string, start: number, end: number, at: { line: number, character: number }): { line: number, character: number } {
+    let line = at.line, lineStart = start - at.character;
+    for (let i = start; i < end; i++) {
+        const c = text.charCodeAt(i);
+        if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) {
+            line++;
+            lineStart = i + 1;
+        }
+    }
+    return { line, character: end - lineStart };
+}
+
+/** A position of the piece's parse (its line 0 starts at `at`) as a position of the file. */
+function moveFromPiece(pos: { line: number, character: number }, at: { line: number, character: number }): void {
+    if (pos.line === 0) pos.character += at.character;
+    pos.line += at.line;
+}
+
+function adopt(node: Element | Scenario['options'][number], root: Scenario, property: string, index: number): void {
+    const n = node as { $container?: unknown, $containerProperty?: string, $containerIndex?: number };
+    n.$container = root;
+    n.$containerProperty = property;
+    n.$containerIndex = index;
+}
+
+const offsetOf = (e: Element) => e.$cstNode?.offset ?? Number.NaN;
+const endOf = (e: Element) => e.$cstNode?.end ?? Number.NaN;
+
+/** The first child of the root whose text starts at or after `offset` (children are in text order). */
+function firstChildAt(content: CstNode[], offset: number): number {
+    let lo = 0, hi = content.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (content[mid].offset < offset) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/** Elements are in text order: binary searches. */
+function lastIndexWhere(elements: readonly Element[], before: (e: Element) => boolean): number {
+    let lo = 0, hi = elements.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (before(elements[mid])) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo - 1;
+}
+
+function firstIndexWhere(elements: readonly Element[], after: (e: Element) => boolean): number {
+    let lo = 0, hi = elements.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (after(elements[mid])) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo < elements.length ? lo : -1;
+}
+
+function isSpace(c: number): boolean {
+    return c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11;
+}
