@@ -38,8 +38,9 @@ export interface LfCombatTables {
     /** L3: a side's row by its own difference (own total − enemy total). */
     readonly results: readonly BandRow<CombatResult>[];
     /**
-     * L3: the DPs every unit of the side takes, by its row. Keyed by the row, not the difference: a
-     * house rule that moves a band moves its DPs with it, and `4.. 1` would read as the band 4..1.
+     * L3: the DPs every unit of the side takes, by its row. Keyed by the row, not the difference, so
+     * that a house rule that moves a band moves its DPs with it (`4.. 1` could be written now that a
+     * band is one token, but a second banded table would have to move in step with `combat-result`).
      */
     readonly dp: Readonly<Record<CombatResult, number>>;
     /**
