@@ -4,9 +4,9 @@
  * `3 .. 4`) gets `house-band` with a message that says how to write it, and the spaced one a fix.
  */
 import { describe, expect, it } from 'vitest';
-import { parseHelper } from 'langium/test';
+import { expectCompletion, parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
+import type { CodeAction, CompletionList, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
 import type { HouseEntry, Scenario } from '../../src/language/generated/ast.js';
 import { parseBand } from '../../src/core/bands.js';
 import { entryKey, keyText } from '../../src/core/house-rules.js';
@@ -107,5 +107,17 @@ describe('a band is one token', () => {
         const doc = await parse('rules loose-files\nforce A { unit Line foot }\nforce B { unit Line foot }\nfire F { A.Line fires at B.Line: range 9.5 }\n', { validation: true });
         expect(doc.parseResult.lexerErrors).toEqual([]);
         expect(doc.parseResult.parserErrors).toEqual([]);
+    });
+
+    it('completion offers the table\'s values after an open band, and the hover reads it as a band', async () => {
+        let list: CompletionList | undefined;
+        await expectCompletion(services)({ text: 'rules scrud\nhouse {\n  result 0 stand-off, 1..4 recoil, 5.. <|>\n}\n', index: 0, assert: c => { list = c; }, disposeAfterCheck: true });
+        expect(list?.items.map(i => i.label)).toEqual(expect.arrayContaining(['rout', 'retreat', 'stand-off']));
+        const doc = await parse('rules scrud\nhouse {\n  result 0 stand-off, 1..4 recoil, 5.. rout\n}\n');
+        const offset = doc.textDocument.getText().indexOf('5..');
+        const hover = await services.lsp.HoverProvider!.getHoverContent(doc, { textDocument: { uri: doc.uri.toString() }, position: doc.textDocument.positionAt(offset + 1) });
+        const text = JSON.stringify(hover?.contents);
+        expect(text).toContain('house rule: result');
+        expect(text).toContain("This entry replaces the seed's `4.. rout`.");
     });
 });
