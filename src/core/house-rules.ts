@@ -71,7 +71,7 @@ export function entryKey(entry: HouseEntry): TableKey | undefined {
  * Why a written band key is malformed (`4...5`, `3 .. 4`) or empty (`5..3`), or undefined when it is
  * fine or not a band; `joined` is the band written without its spaces, when that reads as one.
  */
-export function bandProblem(entry: HouseEntry): { message: string, joined?: string } | undefined {
+function bandProblem(entry: HouseEntry): { message: string, joined?: string } | undefined {
     const b = entry.band;
     if (b?.spaced !== undefined) {
         const joined = `${b.from ?? ''}${b.spaced}${b.to ?? ''}`;
