@@ -25,6 +25,20 @@ export function bandValue<T>(rows: readonly BandRow<T>[], n: number): T | undefi
     return undefined;
 }
 
+/**
+ * A band as an umpire writes it, one word with no spaces: `3..4`, `5..`, `..-9`, `-4..-2`, `+1..`.
+ * A malformed one (`4...5`, `..`, `3..4..5`) or an empty one (`5..3`) gives the reason instead.
+ */
+export function parseBand(text: string): { band: Band } | { problem: string } {
+    const m = /^([+-]?[0-9]+)?\.\.([+-]?[0-9]+)?$/.exec(text);
+    if (!m) return { problem: `'${text}' is not a band: write two dots between the numbers, with no spaces: 3..4 (3 to 4), 5.. (5 or more), ..-9 (-9 or less).` };
+    if (m[1] === undefined && m[2] === undefined) return { problem: `'${text}' is not a band: write a number on at least one side of the two dots: 5.. (5 or more), ..-9 (-9 or less).` };
+    const from = m[1] === undefined ? null : Number(m[1]);
+    const to = m[2] === undefined ? null : Number(m[2]);
+    if (from !== null && to !== null && from > to) return { problem: `The band ${text} is empty: write the lower number first (${to}..${from}).` };
+    return { band: { from, to } };
+}
+
 /** As an umpire writes it: `3`, `3..4`, `5..`, `..-9`. */
 export function bandText(band: Band): string {
     if (band.from !== null && band.from === band.to) return String(band.from);

@@ -64,6 +64,7 @@ export const Codes = {
     // House rules (docs/house-rules.md, validation/house-checks.ts)
     houseUnknownTable: 'house-unknown-table',
     houseKey: 'house-key',
+    houseBand: 'house-band',
     houseValue: 'house-value',
     houseRepeatedKey: 'house-repeated-key',
     houseBandOverlap: 'house-band-overlap',

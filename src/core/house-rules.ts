@@ -8,7 +8,7 @@
  * only make sense together; a table keyed by words (`save heavy 3`) is changed key by key.
  */
 import { isTurn, type Action, type House, type HouseEntry, type Turn } from '../language/generated/ast.js';
-import { bandText, inBand, type Band } from './bands.js';
+import { bandText, inBand, parseBand, type Band } from './bands.js';
 import { dieNamed } from './dice.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 
@@ -56,13 +56,34 @@ export interface EntryInForce extends TableEntry {
     readonly node?: HouseEntry;
 }
 
-/** The key of a written entry, or undefined when it is half typed. */
+/** The key of a written entry, or undefined when it is half typed or a malformed band (`bandProblem` says why). */
 export function entryKey(entry: HouseEntry): TableKey | undefined {
     if (entry.key !== undefined) return { word: entry.key };
     const b = entry.band;
     if (!b) return undefined;
-    if (!b.range) return b.from === undefined ? undefined : { band: { from: b.from, to: b.from } };
-    return { band: { from: b.from ?? null, to: b.to ?? null } };
+    if (b.spaced !== undefined) return undefined;
+    if (b.range === undefined) return b.from === undefined ? undefined : { band: { from: b.from, to: b.from } };
+    const parsed = parseBand(b.range);
+    return 'band' in parsed ? parsed : undefined;
+}
+
+/**
+ * Why a written band key is malformed (`4...5`, `3 .. 4`) or empty (`5..3`), or undefined when it is
+ * fine or not a band; `joined` is the band written without its spaces, when that reads as one.
+ */
+function bandProblem(entry: HouseEntry): { message: string, joined?: string } | undefined {
+    const b = entry.band;
+    if (b?.spaced !== undefined) {
+        const joined = `${b.from ?? ''}${b.spaced}${b.to ?? ''}`;
+        const parsed = parseBand(joined);
+        return 'band' in parsed
+            ? { message: `A band is one word, written without spaces: ${joined}.`, joined }
+            : { message: `A band is one word, written without spaces. ${parsed.problem}` };
+    }
+    const text = b?.range;
+    if (text === undefined) return undefined;
+    const parsed = parseBand(text);
+    return 'problem' in parsed ? { message: parsed.problem } : undefined;
 }
 
 /** The value of a written entry, or undefined when it is half typed. */
@@ -87,7 +108,9 @@ export function houseLines(tables: TablesInForce): string[] {
 }
 
 /** Why a written entry does not fit its table, or undefined when it fits (the validator reports it). */
-export function entryProblem(schema: TableSchema, entry: HouseEntry, grades: ReadonlySet<string>): { on: 'key' | 'value', message: string, expected?: readonly string[] } | undefined {
+export function entryProblem(schema: TableSchema, entry: HouseEntry, grades: ReadonlySet<string>): { on: 'band' | 'key' | 'value', message: string, expected?: readonly string[] } | undefined {
+    const malformed = bandProblem(entry);
+    if (malformed) return { on: 'band', message: malformed.message, expected: malformed.joined !== undefined ? [malformed.joined] : undefined };
     const key = entryKey(entry);
     if (!key) return { on: 'key', message: 'This entry has no key.' };
     const keys = schema.keys;
@@ -96,9 +119,6 @@ export function entryProblem(schema: TableSchema, entry: HouseEntry, grades: Rea
         if ('band' in key) return { on: 'key', message: `Its keys are ${keys.doc}, not numbers.`, expected: knownWords(keys, grades) };
         const known = knownWords(keys, grades);
         if (!known.includes(key.word)) return { on: 'key', message: `'${key.word}' is not one of its keys (${keys.doc}): ${known.join(', ') || 'none in this file'}.`, expected: known };
-    }
-    if ('band' in key && key.band.from !== null && key.band.to !== null && key.band.from > key.band.to) {
-        return { on: 'key', message: `The band ${bandText(key.band)} is empty: write the lower number first.` };
     }
     const value = entryValue(entry);
     if (value === undefined) return { on: 'value', message: 'This entry has no value.' };

@@ -90,6 +90,7 @@ export const FIXES: Record<string, Fix> = {
     [Codes.gradeAsArm]: replacementsFix,
     [Codes.houseUnknownTable]: replacementsFix,
     [Codes.houseKey]: replacementsFix,
+    [Codes.houseBand]: replacementsFix,
     [Codes.houseValue]: replacementsFix,
     [Codes.factorRepeated]: removeRepeatedFactor,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {

@@ -23,7 +23,7 @@ import type {
     CancellationToken, DocumentFormattingParams, DocumentOnTypeFormattingParams, DocumentRangeFormattingParams, FormattingOptions, Range, TextEdit
 } from 'vscode-languageserver';
 import {
-    Action, Band, Dice, Factor, Facts, Flag, Force, Grade, House, HouseRow, Import, Modifier, Outcome, OutcomeLine, Relation, RuleOption, Seed, Sides, Split, Turn, Unit, UnitState,
+    Action, Dice, Factor, Facts, Flag, Force, Grade, House, HouseRow, Import, Modifier, Outcome, OutcomeLine, Relation, RuleOption, Seed, Sides, Split, Turn, Unit, UnitState,
     isOutcome, isRuleOption, isScenario
 } from '../generated/ast.js';
 import { whenCurrent } from './current-version.js';
@@ -171,10 +171,7 @@ function spaceBetween(prev: Token, cur: Token): string {
     if (prev.comment) return ' ';                                  // `/* note */ word`
     if (NO_SPACE_BEFORE.has(cur.text) && !cur.comment) return '';
     if (NO_SPACE_AFTER.has(prev.text) && isPunctuation(prev)) return '';
-    // A band is one word to the eye: `3..4`, `5..`, `..-9`; after an open band, its value: `5.. rout`.
-    if (cur.text === '..' && isPunctuation(cur) && /^[0-9]+$/.test(prev.text)) return '';
-    // (Only the band's own upper end: in `5.. 3` the 3 is the entry's value, and joining it would change the meaning.)
-    if (prev.text === '..' && isPunctuation(prev) && cur.leaf?.astNode.$type === Band.$type) return '';
+    // A band (`3..4`, `5..`, `..-9`) is one token, so it needs no rule: `5.. rout` and `5.. 3` keep their space.
     // Braced stats: `{ a, b }`, and `{ }` when empty, like an empty block.
     return ' ';
 }

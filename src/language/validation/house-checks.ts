@@ -30,11 +30,12 @@ export function checkHouse(house: House, accept: ValidationAcceptor): void {
         for (const entry of row.entries) {
             const problem = entryProblem(schema, entry, grades);
             if (!problem) continue;
-            const replacements = problem.expected ? closeOrAll(problem.on === 'key' ? entry.key : entry.word, problem.expected) : undefined;
-            accept('error', `'${row.table}': ${problem.message}`, {
-                node: entry, property: problem.on === 'key' ? (entry.key !== undefined ? 'key' : 'band') : (entry.word !== undefined ? 'word' : 'number'),
-                code: problem.on === 'key' ? Codes.houseKey : Codes.houseValue, data: replacements ? { replacements } : undefined
-            });
+            // A band written with spaces has one repair, the band joined (`3 .. 4` → `3..4`), for the whole band.
+            const replacements = problem.on === 'band' ? problem.expected
+                : problem.expected ? closeOrAll(problem.on === 'key' ? entry.key : entry.word, problem.expected) : undefined;
+            const property = problem.on === 'value' ? (entry.word !== undefined ? 'word' : 'number') : (entry.key !== undefined ? 'key' : 'band');
+            const code = problem.on === 'band' ? Codes.houseBand : problem.on === 'key' ? Codes.houseKey : Codes.houseValue;
+            accept('error', `'${row.table}': ${problem.message}`, { node: entry, property, code, data: replacements ? { replacements } : undefined });
         }
     }
     checkRepeats(house, accept);

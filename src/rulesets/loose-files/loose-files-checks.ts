@@ -298,7 +298,8 @@ function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         if (reported.has(read.line)) continue;
         const f = read.line.facts;
         const diceFact = f.find(x => x.key === 'average') ?? f.find(x => x.key === 'd6');
-        const problem = moveDiceProblem(read.input);
+        const tables = lfTables(model, am.node);
+        const problem = moveDiceProblem(read.input, tables);
         if (!read.input.formationChange && read.input.average + read.input.d6 === 0) {
             accept('error', `Say which dice ${read.unit.id} moves with: 'average N', 'd6 N' (or 'formation-change').`, { node: read.line, property: 'target', code: LooseFilesCodes.moveDice });
             reported.add(read.line);
@@ -306,9 +307,9 @@ function checkMove(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `${read.unit.id}: ${problem} (L6).`, at(diceFact ? { node: diceFact, code: LooseFilesCodes.moveDice } : { node: read.line, property: 'target', code: LooseFilesCodes.moveDice }));
             reported.add(read.line);
         }
-        if (chargeTooFewDice(read.input)) {
+        if (chargeTooFewDice(read.input, tables)) {
             const charging = f.find(x => x.key === 'charging')!;
-            accept('error', `Charging cavalry throw at least 3 dice (L6): ${read.unit.id} throws ${read.input.average + read.input.d6}.`, { node: charging, property: 'key', code: LooseFilesCodes.chargeDice });
+            accept('error', `Charging cavalry throw at least ${tables.move['charge-dice']} dice (L6): ${read.unit.id} throws ${read.input.average + read.input.d6}.`, { node: charging, property: 'key', code: LooseFilesCodes.chargeDice });
             reported.add(read.line);
         }
     }

@@ -9,17 +9,21 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, LF_SEED_TABLES, OUTNUMBER_KEYS, RANGE_KEYS, resultFor,
-    type CombatModifierKey, type CombatResult, type FleeKey, type LfCombatTables, type OutnumberKey, type RangeKey
+    COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
+    type CombatModifierKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
+    type RangeKey, type RedressKey
 } from './engine/loose-files-tables.js';
 
 export const LooseFilesHouseCodes = {
     resultMirror: 'lf-house-result-mirror',
-    noStandOff: 'lf-house-no-stand-off'
+    noStandOff: 'lf-house-no-stand-off',
+    impossible: 'lf-house-impossible'
 } as const;
 
 const EVERY_DIFFERENCE: Band = { from: null, to: null };
-const seedBands = <T extends string>(rows: readonly BandRow<T>[]) => rows.map(r => ({ key: { band: r.band }, value: r.value }));
+const EVERY_SCORE: Band = { from: null, to: null };
+const keysDoc = (keys: readonly string[]) => keys.map(k => `\`${k}\``).join(', ');
+const seedBands = <T extends string | number>(rows: readonly BandRow<T>[]) => rows.map(r => ({ key: { band: r.band }, value: r.value }));
 const seedWords = <K extends string>(values: Readonly<Record<K, number>>, keys: readonly K[]) => keys.map(k => ({ key: { word: k }, value: values[k] }));
 
 export const LOOSE_FILES_TABLES: TableSchemas = {
@@ -71,6 +75,55 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         keys: { kind: 'words', words: FLEE_KEYS, doc: '`militia`, `other`' },
         values: { kind: 'number', min: 1, max: 100 },
         seed: seedWords(LF_SEED_TABLES.flee, FLEE_KEYS)
+    },
+    'artillery-close-dp': {
+        doc: 'The DPs one artillery die does at close range, by its modified score (the die with every L4 modifier)',
+        reference: 'docs/rules/loose-files.md#l4',
+        keys: { kind: 'bands', covers: EVERY_SCORE, doc: 'modified scores (every whole number)' },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedBands(LF_SEED_TABLES.artillery.closeDp)
+    },
+    'artillery-close-casualties': {
+        doc: 'The casualties (stands) one artillery die does at close range, by its modified score',
+        reference: 'docs/rules/loose-files.md#l4',
+        keys: { kind: 'bands', covers: EVERY_SCORE, doc: 'modified scores (every whole number)' },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedBands(LF_SEED_TABLES.artillery.closeCasualties)
+    },
+    'artillery-long-dp': {
+        doc: 'The DPs one artillery die does at long range, by its modified score (no casualties at long range)',
+        reference: 'docs/rules/loose-files.md#l4',
+        keys: { kind: 'bands', covers: EVERY_SCORE, doc: 'modified scores (every whole number)' },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedBands(LF_SEED_TABLES.artillery.longDp)
+    },
+    'infantry-fire': {
+        doc: 'Infantry fire\'s faces: a d6 of `hit` or more is a DP; a skirmisher throws again for each `reroll`, and the new die is a DP at `reroll-hit` or more',
+        reference: 'docs/rules/loose-files.md#l5',
+        keys: { kind: 'words', words: INFANTRY_KEYS, doc: keysDoc(INFANTRY_KEYS) },
+        values: { kind: 'number', min: 1, max: 7 },
+        seed: seedWords(LF_SEED_TABLES.infantry, INFANTRY_KEYS)
+    },
+    'move-dice': {
+        doc: 'Movement dice: classes up to `good-class` throw one to `good-average` average dice; worse classes one to `other-average`, and up to `other-d6` d6; skirmishers `skirmish-d6` more, cavalry up to `cavalry-d6` more; charging cavalry at least `charge-dice`; a Hessian adds `hessian-inches`; formed troops take a DP for each d6 of `disorder` or less (`woods-disorder` in woods)',
+        reference: 'docs/rules/loose-files.md#l6',
+        keys: { kind: 'words', words: MOVE_KEYS, doc: keysDoc(MOVE_KEYS) },
+        values: { kind: 'number', min: 0, max: 10 },
+        seed: seedWords(LF_SEED_TABLES.move, MOVE_KEYS)
+    },
+    morale: {
+        doc: 'The morale table: the DPs (`…-dp`) and deserting stands (`…-deserters`) of a unit that sees a friend of a lower, equal or higher grade retreat or rout, within `within` inches',
+        reference: 'docs/rules/loose-files.md#l7',
+        keys: { kind: 'words', words: MORALE_KEYS, doc: '`within`, and `retreats` or `routs`, `lower`, `equal` or `higher`, `dp` or `deserters` (`routs-equal-dp`)' },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.morale, MORALE_KEYS)
+    },
+    redress: {
+        doc: 'The most DPs a stationary unit out of combat sheds in a turn, by class (class 3 also when shot at); classes 4 and 5 at 0 shed DPs only through a rally',
+        reference: 'docs/rules/loose-files.md#l8',
+        keys: { kind: 'words', words: REDRESS_KEYS, doc: keysDoc(REDRESS_KEYS) },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.redress, REDRESS_KEYS)
     }
 };
 
@@ -87,7 +140,16 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         modifiers: wordsOf<CombatModifierKey>(tables, 'combat-modifier', COMBAT_MODIFIER_KEYS, LF_SEED_TABLES.modifiers),
         outnumbered: wordsOf<OutnumberKey>(tables, 'outnumbered', OUTNUMBER_KEYS, LF_SEED_TABLES.outnumbered),
         flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee),
-        ranges: wordsOf<RangeKey>(tables, 'fire-range', RANGE_KEYS, LF_SEED_TABLES.ranges)
+        ranges: wordsOf<RangeKey>(tables, 'fire-range', RANGE_KEYS, LF_SEED_TABLES.ranges),
+        artillery: {
+            closeDp: tables.bands<number>('artillery-close-dp'),
+            closeCasualties: tables.bands<number>('artillery-close-casualties'),
+            longDp: tables.bands<number>('artillery-long-dp')
+        },
+        infantry: wordsOf<InfantryKey>(tables, 'infantry-fire', INFANTRY_KEYS, LF_SEED_TABLES.infantry),
+        move: wordsOf<MoveKey>(tables, 'move-dice', MOVE_KEYS, LF_SEED_TABLES.move),
+        morale: wordsOf<MoraleKey>(tables, 'morale', MORALE_KEYS, LF_SEED_TABLES.morale),
+        redress: wordsOf<RedressKey>(tables, 'redress', REDRESS_KEYS, LF_SEED_TABLES.redress)
     };
 }
 
@@ -128,9 +190,56 @@ function mirrorProblems(tables: LfCombatTables): number[] {
  * with Corlears Hook (L9), which turns on a second stand-off, it must still have a stand-off row.
  */
 export function checkLooseFilesTables(model: ScenarioModel, tables: TablesInForce, house: House, accept: ValidationAcceptor): void {
+    const engine = lfTablesOf(tables);
+    checkResults(model, engine, house, accept);
+    checkImpossible(engine, house, accept);
+}
+
+/**
+ * What a house block makes impossible in L4 to L7 (`lf-house-impossible`), reported on the entry (or
+ * the row) that did it: a face no d6 shows, a class that can throw no movement die, a charge no
+ * cavalry can throw enough dice for, a morale row whose deserters never desert, artillery that never hits.
+ */
+function checkImpossible(engine: LfCombatTables, house: House, accept: ValidationAcceptor): void {
+    const entryOf = (table: string, key: string) => house.rows.filter(r => r.table === table).flatMap(r => r.entries).filter(e => e.key === key).pop();
+    const warn = (severity: 'error' | 'warning', table: string, key: string, message: string) => {
+        const entry = entryOf(table, key);
+        if (entry) accept(severity, message, { node: entry, property: 'number', code: LooseFilesHouseCodes.impossible });
+    };
+    const inf = engine.infantry;
+    if (inf.hit > 6) warn('warning', 'infantry-fire', 'hit', `No d6 shows ${inf.hit}: infantry fire never disorders (L5). Write 6 or less.`);
+    if (inf.reroll > 6) warn('warning', 'infantry-fire', 'reroll', `No d6 shows ${inf.reroll}: skirmishers never throw again (L5). Write 6 or less.`);
+    if (inf['reroll-hit'] > 6) warn('warning', 'infantry-fire', 'reroll-hit', `No d6 shows ${inf['reroll-hit']}: a skirmisher's second die never disorders (L5). Write 6 or less.`);
+    const m = engine.move;
+    for (const key of ['good-average', 'other-average'] as const) {
+        if (m[key] < 1) warn('error', 'move-dice', key, `A unit moves with one average die at least (L6): with '${key} 0' ${key === 'good-average' ? `classes up to ${m['good-class']}` : `classes worse than ${m['good-class']}`} could not move at all. Write 1 or more.`);
+    }
+    const most = Math.max(m['good-average'], m['other-average'] + m['other-d6']) + m['cavalry-d6'] + m['skirmish-d6'];
+    if (m['charge-dice'] > most) {
+        warn('error', 'move-dice', 'charge-dice', `No cavalry may throw ${m['charge-dice']} movement dice (at most ${most} by this table), so none could ever charge (L6). Write ${most} or less.`);
+    }
+    for (const event of ['retreats', 'routs'] as const) for (const grade of ['lower', 'equal', 'higher'] as const) {
+        const dp = `${event}-${grade}-dp` as const, deserters = `${event}-${grade}-deserters` as const;
+        if (engine.morale[deserters] > 0 && engine.morale[dp] === 0) {
+            warn('warning', 'morale', entryOf('morale', deserters) ? deserters : dp,
+                `A unit that sees a ${grade} grade friend ${event} takes no DP by this table, so it is unmoved and its ${engine.morale[deserters]} deserter${engine.morale[deserters] === 1 ? '' : 's'} never desert (L7). Give the row a DP, or 0 deserters.`);
+        }
+    }
+    const never = (rows: readonly BandRow<number>[]) => rows.every(r => r.value === 0);
+    const a = engine.artillery;
+    for (const [table, rows, also] of [['artillery-close-dp', a.closeDp, a.closeCasualties], ['artillery-close-casualties', a.closeCasualties, a.closeDp], ['artillery-long-dp', a.longDp, [] as BandRow<number>[]]] as const) {
+        const row = house.rows.find(r => r.table === table);
+        if (row && never(rows) && never(also)) {
+            accept('warning', `By this table artillery ${table.includes('close') ? 'at close range' : 'at long range'} never does anything: every score gives 0 (L4).`,
+                { node: row, property: 'table', code: LooseFilesHouseCodes.impossible });
+        }
+    }
+}
+
+/** The results table in this block (if it writes one) must read one fight the same way from both sides. */
+function checkResults(model: ScenarioModel, engine: LfCombatTables, house: House, accept: ValidationAcceptor): void {
     const row = house.rows.find(r => r.table === 'combat-result');
     if (!row) return;
-    const engine = lfTablesOf(tables);
     const bad = mirrorProblems(engine);
     if (bad.length > 0) {
         const d = bad[0];

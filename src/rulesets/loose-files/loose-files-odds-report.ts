@@ -82,7 +82,7 @@ function moveActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
     const reads = readMoves(model, action);
     if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
     const units: UnitOdds[] = reads.map(r => {
-        const o = moveOdds(r.input);
+        const o = moveOdds(r.input, lfTables(model, action.node));
         return {
             force: r.unit.force, unit: shortName(r.unit), id: r.unit.id,
             probabilities: { [o.result]: 1 }, atLeast: { disordered: o.dp.reduce((s, p, k) => (k > 0 ? s + p : s), 0) },

@@ -20,7 +20,7 @@ import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
-    CP_COST, corlearsSides, fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    CP_COST, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from './engine/loose-files-engine.js';
@@ -98,12 +98,13 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
             const reads = readFire(model, action);
             if (reads.length === 0) return undefined;
             reads.forEach((r, i) => {
-                const { count } = fireDice(r.input, lfTables(model, action.node));
+                const tables = lfTables(model, action.node);
+                const { count } = fireDice(r.input, tables);
                 steps.push(fixedDice(ask([r.firer], 'd6', D6, count)));
                 // Each fire line makes two requests (its d6, then its re-rolls), so its d6 are request 2i.
                 steps.push({
                     kind: 'conditional', reason: 'a skirmisher re-rolls each five (L5)', upTo: count,
-                    requests: earlier => [ask([r.firer], 'reroll', D6, rerollsFor(r.input, earlier[2 * i]))]
+                    requests: earlier => [ask([r.firer], 'reroll', D6, rerollsFor(r.input, earlier[2 * i], tables))]
                 });
             });
             return { steps };
@@ -251,6 +252,25 @@ function houseRows(model: ScenarioModel, action: ActionModel): (difference: numb
     };
 }
 
+/** A table and the key (a word, or a number a band holds) one line of a breakdown read. */
+type HouseUse = readonly [table: string, key: string | number];
+
+/**
+ * The house rows a breakdown line read (`  (house: infantry-fire hit 5)`), each once, in the order
+ * read; empty when every row it read is the sheet's.
+ */
+function houseRowsUsed(model: ScenarioModel, action: ActionModel): (uses: readonly HouseUse[]) => string {
+    const tables = tablesFor(model, action);
+    return uses => {
+        const rows = new Set<string>();
+        for (const [table, key] of uses) {
+            const entry = typeof key === 'number' ? tables.bandEntry(table, key) : tables.entryFor(table, key);
+            if (entry?.node) rows.add(`${table} ${keyText(entry.key)} ${entry.value}`);
+        }
+        return rows.size > 0 ? `  (house: ${[...rows].join('; ')})` : '';
+    };
+}
+
 function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string): string[] {
     const out: string[] = [];
     for (const [units, o] of [[read.attackers, outcome.attacker], [read.defenders, outcome.defender]] as const) {
@@ -275,14 +295,16 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
     if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [];
     const summary: string[] = [];
+    const tables = lfTables(model, action.node);
+    const house = houseRowsUsed(model, action);
     for (const r of reads) {
-        const { count, steps } = fireDice(r.input, lfTables(model, action.node));
+        const { count, steps } = fireDice(r.input, tables);
         const d6 = source.take(ask([r.firer], 'd6', D6, count));
         if (d6.length !== count) return { problem: `${r.firer.id} throws ${count} d6 at ${r.target.id}, but ${d6.length} were entered.` };
-        const rerollCount = rerollsFor(r.input, d6);
+        const rerollCount = rerollsFor(r.input, d6, tables);
         const reroll = source.take(ask([r.firer], 'reroll', D6, rerollCount));
         if (reroll.length !== rerollCount) return { problem: `${r.firer.id} re-rolls ${rerollCount} five${rerollCount === 1 ? '' : 's'}, but ${reroll.length} re-roll${reroll.length === 1 ? ' was' : 's were'} entered.` };
-        const o = resolveFire(r.input, { d6, reroll }, lfTables(model, action.node));
+        const o = resolveFire(r.input, { d6, reroll }, tables);
         units.push({
             force: r.firer.force, unit: shortId(r.firer), result: 'fired', target: r.target.id, fire: o.kind ?? null, band: o.band,
             range: o.range, reach: o.reach, dice: o.diceCount, diceSteps: o.diceSteps, modifiers: mods(o.modifiers),
@@ -301,7 +323,10 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
         for (const m of modText(o.modifiers)) text.push(`  ${m} (each die)`);
         if (o.dice.length) text.push(`  d6: ${o.dice.map(d => (o.kind === 'artillery' ? `${d.die}→${d.modified}` : `${d.die}`) + effect(d)).join(', ')}`);
         if (o.rerolls.length) text.push(`  re-rolls of fives: ${o.rerolls.map(d => `${d.die}${effect(d)}`).join(', ')}`);
-        text.push(`  ${r.target.id}: ${o.result}, ${o.dp} DP, ${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.fled ? ', flees the field' : ''}`);
+        const uses: HouseUse[] = o.kind === 'artillery'
+            ? o.dice.flatMap(d => (o.band === 'close' ? [['artillery-close-dp', d.modified], ['artillery-close-casualties', d.modified]] : [['artillery-long-dp', d.modified]]) as HouseUse[])
+            : o.kind === 'infantry' ? [['infantry-fire', 'hit'], ...(o.rerolls.length ? [['infantry-fire', 'reroll'], ['infantry-fire', 'reroll-hit']] as HouseUse[] : [])] : [];
+        text.push(`  ${r.target.id}: ${o.result}, ${o.dp} DP, ${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.fled ? ', flees the field' : ''}${house(o.diceCount > 0 ? uses : [])}`);
         summary.push(`${r.target.id} ${o.dp} DP${o.casualties ? `, ${o.casualties} casualt${o.casualties === 1 ? 'y' : 'ies'}` : ''}`);
     }
     return {
@@ -322,6 +347,8 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
     if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
     const brigade = lfOptions(model).brigadeMove ? reads[0] : undefined;
     let brigadeDice: { average: number[], d6: number[] } | undefined;
+    const tables = lfTables(model, action.node);
+    const house = houseRowsUsed(model, action);
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
     for (const r of reads) {
         const counts = moveDiceCounts(r.input);
@@ -334,7 +361,7 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
             return { problem: `${r.unit.id} moves with ${counts.average} average and ${counts.d6} d6, but ${thrown.average.length} and ${thrown.d6.length} were entered.` };
         }
         if (brigade && r === brigade) brigadeDice = thrown;
-        const o = resolveMove(r.input, thrown);
+        const o = resolveMove(r.input, thrown, tables);
         units.push({
             force: r.unit.force, unit: shortId(r.unit), result: o.result, average: o.average, d6: o.d6,
             inchModifiers: mods(o.inchModifiers), inches: o.inches, dpReasons: mods(o.dpReasons), dp: o.dp, order: o.order, ...(o.formation ? { formation: o.formation } : {}),
@@ -343,7 +370,8 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
         // `formation X` is campaign state: later fire and combat read the new formation (L6.11).
         const formation: Fact[] = o.formation ? [['formation', o.formation]] : [];
         lines.push({ unit: r.unit.id, result: o.result, facts: [['inches', o.inches], ...stateFacts({ dp: o.dp }), ...formation, ['order', o.order]] });
-        text.push(...moveText(r.unit.id, o, Boolean(sameAsBrigade)));
+        const uses: HouseUse[] = [...(o.d6.length ? [['move-dice', r.input.woods ? 'woods-disorder' : 'disorder']] as HouseUse[] : []), ...(r.input.plus ? [['move-dice', 'hessian-inches']] as HouseUse[] : [])];
+        text.push(...moveText(r.unit.id, o, Boolean(sameAsBrigade), house(uses)));
         summary.push(`${r.unit.id} ${o.result} ${o.inches} inches${o.dp ? `, ${o.dp} DP` : ''}`);
     }
     return {
@@ -354,8 +382,8 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
 
 const sameCounts = (a: { average: number, d6: number }, b: { average: number, d6: number }) => a.average === b.average && a.d6 === b.d6;
 
-function moveText(id: string, o: MoveOutcome, brigade: boolean): string[] {
-    const out = [`${id}: ${o.result}${brigade ? ' (the brigade\'s roll)' : ''}`];
+function moveText(id: string, o: MoveOutcome, brigade: boolean, house: string): string[] {
+    const out = [`${id}: ${o.result}${brigade ? ' (the brigade\'s roll)' : ''}${house}`];
     if (o.average.length || o.d6.length) out.push(`  dice: average ${o.average.join(' ') || '—'} · d6 ${o.d6.join(' ') || '—'}`);
     for (const m of o.inchModifiers) out.push(`  ${signed(m.value)}" ${m.reason}`);
     out.push(`  ${o.inches} inches: ${o.order}`);
@@ -370,12 +398,16 @@ function resolveMoraleAction(model: ScenarioModel, action: ActionModel, dice: Di
     const reads = readMorale(model, action);
     if (reads.length === 0) return { problem: `Morale '${action.node.name}' needs a line 'A sees B: routs' (or retreats).` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
+    const tables = lfTables(model, action.node);
+    const house = houseRowsUsed(model, action);
     for (const r of reads) {
-        const o = resolveMorale(r.input, lfTables(model, action.node).flee);
+        const o = resolveMorale(r.input, tables);
+        const keys = moraleKeys(moraleGrade(r.input), r.input.event);
+        const uses: HouseUse[] = [...(r.input.distance !== undefined ? [['morale', 'within']] as HouseUse[] : []), ['morale', keys.dp], ['morale', keys.deserted]];
         units.push({ force: r.observer.force, unit: shortId(r.observer), result: o.result, friend: r.friend.id, event: r.input.event, dp: o.dp, deserted: o.deserted, fled: o.fled, reason: o.reason });
         lines.push({ unit: r.observer.id, result: o.result, facts: stateFacts({ dp: o.dp, deserted: o.deserted, fled: o.fled }), opponent: r.friend.id });
         text.push(`${r.observer.id} sees ${r.friend.id} ${r.input.event}: ${o.reason}`);
-        text.push(`  ${o.result}, ${o.dp} DP${o.deserted ? `, ${o.deserted} stand deserts` : ''}${o.fled ? ', flees the field' : ''}`);
+        text.push(`  ${o.result}, ${o.dp} DP${o.deserted ? `, ${o.deserted} stand deserts` : ''}${o.fled ? ', flees the field' : ''}${house(uses)}`);
         summary.push(`${r.observer.id} ${o.result}${o.dp ? ` ${o.dp} DP` : ''}`);
     }
     return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)), lines, text };
@@ -387,11 +419,15 @@ function resolveRedressAction(model: ScenarioModel, action: ActionModel, dice: D
     const reads = readRedress(model, action);
     if (reads.length === 0) return { problem: `Redress '${action.node.name}' needs a line 'Unit: stationary'.` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
+    const tables = lfTables(model, action.node);
+    const house = houseRowsUsed(model, action);
     for (const r of reads) {
-        const o = resolveRedress(r.input);
+        const o = resolveRedress(r.input, tables);
+        const stays = r.input.unit.type === 'officer' || r.input.unit.type === 'commander' || r.input.moved || r.input.inCombat;
+        const uses: HouseUse[] = stays ? [] : [['redress', redressKey(r.input.unit.class, r.input.shotAt)]];
         units.push({ force: r.unit.force, unit: shortId(r.unit), result: o.result, dp: -o.removed, reason: o.reason });
         lines.push({ unit: r.unit.id, result: o.result, facts: stateFacts({ dp: -o.removed }) });
-        text.push(`${r.unit.id} (class ${r.input.unit.class}, ${r.input.unit.dp} DP): ${o.result}, ${o.removed} DP removed — ${o.reason}`);
+        text.push(`${r.unit.id} (class ${r.input.unit.class}, ${r.input.unit.dp} DP): ${o.result}, ${o.removed} DP removed — ${o.reason}${house(uses)}`);
         summary.push(`${r.unit.id} −${o.removed} DP`);
     }
     return { json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)), lines, text };

@@ -5,11 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { AVERAGE, faceDistribution } from '../../../src/core/dice.js';
 import {
-    NO_HOUSE_RULES, allowedMoveDice, artilleryEffect, artilleryModifiers, chargeTooFewDice, combatModifiers, combatResultFor,
+    NO_HOUSE_RULES, allowedMoveDice, artilleryModifiers, chargeTooFewDice, combatModifiers, combatResultFor,
     fireBand, fireDice, fleesField, firstOverspend, inOrderOfPlay, moveDiceProblem, outOfOrder, outnumberedModifier,
     redressAllowance, resolveCombat, resolveFire, resolveMorale, resolveMove, resolveRally, resolveRedress, strength,
     type CombatInput, type CombatSide, type FireInput, type LfOptions, type LfUnit, type MoveInput
 } from '../../../src/rulesets/loose-files/engine/loose-files-engine.js';
+import { artilleryEffect } from '../../../src/rulesets/loose-files/engine/loose-files-tables.js';
 
 function unit(over: Partial<LfUnit> = {}): LfUnit {
     return {

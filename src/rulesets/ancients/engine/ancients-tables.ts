@@ -35,9 +35,9 @@ export interface AncientsTables {
 }
 
 /**
- * The `to-hit` table's keys run from −5 to 5 and a net Advantage beyond counts as its end: an open
- * band (`1..`) cannot be written in a house row when its value is a number (`1.. 3` reads as the band
- * 1..3), and the seed's own bands stop changing at ±2.
+ * A net Advantage beyond ±5 reads the `to-hit` row at ±5. The seed's own bands stop changing at ±2 and
+ * are open at both ends (`..-2 5`, `1.. 3`), so the hold changes nothing for them; it keeps house
+ * tables written over −5..5 (before a band was one token, `1.. 3` read as the band 1..3) meaning what they did.
  */
 export const TO_HIT_REACH = 5;
 
@@ -47,9 +47,9 @@ export const ANCIENTS_SEED_TABLES: AncientsTables = {
     firstTurn: { shock: 2, defensive: 2 },
     // A4.4–A4.6: even or one point either way 4+, except that one point up is 3+; two or more up 3+, down 5+.
     toHit: [
-        { band: { from: -TO_HIT_REACH, to: -2 }, value: 5 },
+        { band: { from: null, to: -2 }, value: 5 },
         { band: { from: -1, to: 0 }, value: 4 },
-        { band: { from: 1, to: TO_HIT_REACH }, value: 3 }
+        { band: { from: 1, to: null }, value: 3 }
     ],
     save: { heavy: 4, medium: 5, light: 6 },
     threshold: { huge: 5, large: 4, medium: 3, small: 2 },

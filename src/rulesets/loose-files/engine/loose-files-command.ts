@@ -5,6 +5,7 @@
  * shed none on their own: an officer (class 4) or the army commander (class 5) must rally them,
  * at 2 CP a DP. Officers also spend CP to move (1) and to inspire a unit in combat (3).
  */
+import { LF_SEED_TABLES, type LfCombatTables, type RedressKey } from './loose-files-tables.js';
 import type { LfUnit } from './loose-files-units.js';
 
 /** L8: what each use of command points costs. */
@@ -28,22 +29,33 @@ export interface RedressOutcome {
     readonly reason: string;
 }
 
-/** L8: the most DPs a stationary unit out of combat sheds in a turn, by class, on its own. */
-export function redressAllowance(cls: number, shotAt: boolean): { most: number, reason: string } {
-    if (cls <= 1) return { most: 2, reason: 'class 1 removes up to 2 DPs' };
-    if (cls === 2) return { most: 1, reason: 'class 2 removes 1 DP' };
-    if (cls === 3) return shotAt ? { most: 0, reason: 'class 3 removes none when shot at' } : { most: 1, reason: 'class 3 removes 1 DP when not shot at' };
-    if (cls === 4) return { most: 0, reason: 'class 4 removes DPs only with an officer (a rally)' };
-    return { most: 0, reason: 'class 5 removes DPs only with the army commander (a rally)' };
+/** The `redress` key a unit's class reads (class 1 or better, class 5 or worse). */
+export function redressKey(cls: number, shotAt: boolean): RedressKey {
+    if (cls <= 1) return 'class-1';
+    if (cls === 2) return 'class-2';
+    if (cls === 3) return shotAt ? 'class-3-shot-at' : 'class-3';
+    return cls === 4 ? 'class-4' : 'class-5';
 }
 
-export function resolveRedress(input: RedressInput): RedressOutcome {
+/** L8: the most DPs a stationary unit out of combat sheds in a turn, by class, on its own (the tables' `redress`). */
+export function redressAllowance(cls: number, shotAt: boolean, tables: LfCombatTables = LF_SEED_TABLES): { most: number, reason: string } {
+    const key = redressKey(cls, shotAt);
+    const most = tables.redress[key];
+    const removes = most === 0 ? 'removes none' : most === 1 ? 'removes 1 DP' : `removes up to ${most} DPs`;
+    const when = key === 'class-3-shot-at' ? ' when shot at' : key === 'class-3' ? ' when not shot at' : '';
+    // Classes 4 and 5 shed DPs only through a rally (L8), which the sheet says in their row.
+    if (most === 0 && key === 'class-4') return { most, reason: 'class 4 removes DPs only with an officer (a rally)' };
+    if (most === 0 && key === 'class-5') return { most, reason: 'class 5 removes DPs only with the army commander (a rally)' };
+    return { most, reason: `class ${key.split('-')[1]} ${removes}${when}` };
+}
+
+export function resolveRedress(input: RedressInput, tables: LfCombatTables = LF_SEED_TABLES): RedressOutcome {
     const { unit } = input;
     const none = (reason: string): RedressOutcome => ({ result: 'no-redress', removed: 0, reason });
     if (unit.type === 'officer' || unit.type === 'commander') return none('officers carry no DPs');
     if (input.moved) return none('it moved this turn');
     if (input.inCombat) return none('it is in combat');
-    const allowance = redressAllowance(unit.class, input.shotAt);
+    const allowance = redressAllowance(unit.class, input.shotAt, tables);
     const removed = Math.min(allowance.most, unit.dp);
     if (removed === 0) return none(unit.dp === 0 && allowance.most > 0 ? 'it has no DPs' : allowance.reason);
     return { result: 'redressed', removed, reason: allowance.reason };

@@ -2,12 +2,12 @@
  * Loose Files fire: artillery (docs/rules/loose-files.md, L4) and infantry (L5).
  *
  * Artillery throws one d6 per stand (gun), each turned by every modifier and read on the close or
- * long table. Infantry throws one d6 per stand less its DPs, halved (rounded up) against skirmishers
- * or unlimbered guns and again against troops in works; each 6 is a DP, and skirmishers throw again
- * for each 5 (4, 5 or 6 on the new die is a DP).
+ * long table (the tables' `artillery`). Infantry throws one d6 per stand less its DPs, halved (rounded
+ * up) against skirmishers or unlimbered guns and again against troops in works; each 6 is a DP, and
+ * skirmishers throw again for each 5 (4, 5 or 6 on the new die is a DP): the tables' `infantry` faces.
  */
 import { D6, canShow } from '../../../core/dice.js';
-import { LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
+import { artilleryEffect, LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
 import { afterLosses, casualtiesTaken, fleesField, takesNoLosses, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface FireInput {
@@ -75,15 +75,6 @@ export function artilleryModifiers(input: FireInput): LfModifier[] {
     return mods;
 }
 
-/** L4: what one modified artillery die does at a range band. */
-export function artilleryEffect(band: 'close' | 'long', modified: number): { dp: number, casualties: number } {
-    if (band === 'long') return { dp: modified >= 4 ? 1 : 0, casualties: 0 };
-    if (modified >= 6) return { dp: 1, casualties: 1 };
-    if (modified >= 4) return { dp: 2, casualties: 0 };
-    if (modified >= 2) return { dp: 1, casualties: 0 };
-    return { dp: 0, casualties: 0 };
-}
-
 const halfUp = (n: number) => Math.ceil(n / 2);
 
 /**
@@ -111,9 +102,9 @@ export function fireDice(input: FireInput, tables: LfCombatTables = LF_SEED_TABL
     return { count, steps };
 }
 
-/** L5: skirmishers throw again for each 5. */
-export function rerollsFor(input: FireInput, d6: readonly number[]): number {
-    return fireKind(input.firer) === 'infantry' && input.firer.formation === 'skirmish' ? d6.filter(v => v === 5).length : 0;
+/** L5: skirmishers throw again for each 5 (the `infantry-fire` table's `reroll` face). */
+export function rerollsFor(input: FireInput, d6: readonly number[], tables: LfCombatTables = LF_SEED_TABLES): number {
+    return fireKind(input.firer) === 'infantry' && input.firer.formation === 'skirmish' ? d6.filter(v => v === tables.infantry.reroll).length : 0;
 }
 
 export type FireResult = 'no-effect' | 'disordered' | 'casualty';
@@ -151,7 +142,7 @@ export interface FireOutcome {
  */
 export function resolveFire(input: FireInput, dice: { d6: readonly number[], reroll: readonly number[] }, tables: LfCombatTables = LF_SEED_TABLES): FireOutcome {
     const { count, steps } = fireDice(input, tables);
-    const expectedRerolls = rerollsFor(input, dice.d6);
+    const expectedRerolls = rerollsFor(input, dice.d6, tables);
     if (dice.d6.length !== count) throw new Error(`fire needs ${count} d6, got ${dice.d6.length}`);
     if (dice.reroll.length !== expectedRerolls) throw new Error(`fire needs ${expectedRerolls} re-rolls, got ${dice.reroll.length}`);
     for (const v of [...dice.d6, ...dice.reroll]) if (!canShow(D6, v)) throw new Error(`a d6 cannot show ${v}`);
@@ -163,10 +154,10 @@ export function resolveFire(input: FireInput, dice: { d6: readonly number[], rer
     const spared = takesNoLosses(input.target);
     const thrown: FireDieOutcome[] = dice.d6.map(die => {
         if (spared) return { die, modified: kind === 'artillery' ? die + mod : die, dp: 0, casualties: 0 };
-        if (kind === 'artillery') return { die, modified: die + mod, ...artilleryEffect(band as 'close' | 'long', die + mod) };
-        return { die, modified: die, dp: die === 6 ? 1 : 0, casualties: 0 };
+        if (kind === 'artillery') return { die, modified: die + mod, ...artilleryEffect(band as 'close' | 'long', die + mod, tables) };
+        return { die, modified: die, dp: die >= tables.infantry.hit ? 1 : 0, casualties: 0 };
     });
-    const rerolls: FireDieOutcome[] = dice.reroll.map(die => ({ die, modified: die, dp: die >= 4 && !spared ? 1 : 0, casualties: 0 }));
+    const rerolls: FireDieOutcome[] = dice.reroll.map(die => ({ die, modified: die, dp: die >= tables.infantry['reroll-hit'] && !spared ? 1 : 0, casualties: 0 }));
     const dp = [...thrown, ...rerolls].reduce((s, d) => s + d.dp, 0);
     // A casualty is a stand: no more than the target has left (L1.3).
     const { taken: casualties, over: casualtiesOver } = casualtiesTaken(input.target, thrown.reduce((s, d) => s + d.casualties, 0));

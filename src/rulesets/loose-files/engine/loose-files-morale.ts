@@ -2,11 +2,8 @@
  * Loose Files morale (docs/rules/loose-files.md, L7): what a unit suffers on seeing a friend within 6" retreat or rout.
  * Grade is class: a lower class number is a higher grade.
  */
-import { LF_SEED_TABLES, type FleeKey } from './loose-files-tables.js';
+import { LF_SEED_TABLES, type LfCombatTables, type MoraleKey } from './loose-files-tables.js';
 import { afterLosses, fleesField, presentStands, takesNoLosses, type LfOptions, type LfUnit } from './loose-files-units.js';
-
-/** L7: only friends within this many inches matter. */
-const MORALE_RANGE = 6;
 
 export type MoraleEvent = 'retreats' | 'routs';
 type MoraleResult = 'unmoved' | 'disordered' | 'stand-deserts';
@@ -37,24 +34,34 @@ function gradeOfFriend(observer: LfUnit, friend: LfUnit): 'lower' | 'equal' | 'h
     return friend.class === observer.class ? 'equal' : 'higher';
 }
 
-/** L7's table: DPs and deserting stands by the friend's grade and what it did. */
-function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): { dp: number, deserted: number } {
-    if (event === 'retreats') return { dp: grade === 'lower' ? 0 : 2, deserted: 0 };
-    if (grade === 'lower') return { dp: 1, deserted: 0 };
-    return grade === 'equal' ? { dp: 2, deserted: 1 } : { dp: 3, deserted: 1 };
+/** The `morale` keys of a row of L7's table: `routs-equal-dp`, `routs-equal-deserters`. */
+export function moraleKeys(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent): { dp: MoraleKey, deserted: MoraleKey } {
+    return { dp: `${event}-${grade}-dp`, deserted: `${event}-${grade}-deserters` };
 }
 
-export function resolveMorale(input: MoraleInput, flee: Readonly<Record<FleeKey, number>> = LF_SEED_TABLES.flee): MoraleOutcome {
+/** L7's table (the tables' `morale`): DPs and deserting stands by the friend's grade and what it did. */
+function moraleTable(grade: 'lower' | 'equal' | 'higher', event: MoraleEvent, tables: LfCombatTables): { dp: number, deserted: number } {
+    const keys = moraleKeys(grade, event);
+    return { dp: tables.morale[keys.dp], deserted: tables.morale[keys.deserted] };
+}
+
+/** How the friend's grade compares with the observer's, for the `morale` row it reads. */
+export function moraleGrade(input: Pick<MoraleInput, 'observer' | 'friend'>): 'lower' | 'equal' | 'higher' {
+    return gradeOfFriend(input.observer, input.friend);
+}
+
+export function resolveMorale(input: MoraleInput, tables: LfCombatTables = LF_SEED_TABLES): MoraleOutcome {
     const none = (reason: string): MoraleOutcome => ({ result: 'unmoved', dp: 0, deserted: 0, reason, fled: false });
-    if (input.distance !== undefined && input.distance > MORALE_RANGE) return none(`the friend is ${input.distance}" away, beyond ${MORALE_RANGE}"`);
+    const within = tables.morale.within;
+    if (input.distance !== undefined && input.distance > within) return none(`the friend is ${input.distance}" away, beyond ${within}"`);
     if (takesNoLosses(input.observer)) return none(`${input.observer.type}s take no DPs or desertions from morale`);
     if (input.options.fleeLosses && input.friendFled) return none('the friend fled the field (flee-losses: no DPs to those who see it)');
     const grade = gradeOfFriend(input.observer, input.friend);
-    const row = moraleTable(grade, input.event);
+    const row = moraleTable(grade, input.event, tables);
     // A unit cannot lose a stand it no longer has.
     const deserted = Math.min(row.deserted, presentStands(input.observer));
     const reason = `${grade} grade friend (class ${input.friend.class} seen by class ${input.observer.class}) ${input.event}`;
     if (row.dp === 0) return none(reason);
-    const fled = input.options.fleeLosses && deserted > 0 && fleesField(afterLosses(input.observer, 0, deserted), flee);
+    const fled = input.options.fleeLosses && deserted > 0 && fleesField(afterLosses(input.observer, 0, deserted), tables.flee);
     return { result: deserted > 0 ? 'stand-deserts' : 'disordered', dp: row.dp, deserted, reason, fled };
 }

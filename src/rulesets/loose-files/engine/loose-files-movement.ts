@@ -6,6 +6,7 @@
  * woods); wheeling, changing formation and retiring add DPs of their own.
  */
 import { AVERAGE, D6, canShow } from '../../../core/dice.js';
+import { LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
 import { isFormed, type Formation, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface MoveInput {
@@ -32,34 +33,39 @@ export interface MoveInput {
     readonly options: LfOptions;
 }
 
-/** L6: charging cavalry throw at least this many dice. */
-const CHARGE_MIN_DICE = 3;
-/** L6: a Hessian's fixed bonus instead of a second die. */
-const HESSIAN_BONUS = 2;
+/** The average dice from one up to `most`. */
+const oneTo = (most: number) => Array.from({ length: Math.max(0, most) }, (_, i) => i + 1);
+const dice = (n: number, what: string) => (n === 1 ? `one ${what}` : n === 2 ? `one or two ${what}s` : `one to ${n} ${what}s`);
 
-/** The dice a unit may throw (L6): average dice allowed, and the most d6. */
-export function allowedMoveDice(u: LfUnit): { average: readonly number[], maxD6: number, explain: string } {
+/** The dice a unit may throw (L6, the `move-dice` table): average dice allowed, and the most d6. */
+export function allowedMoveDice(u: LfUnit, tables: LfCombatTables = LF_SEED_TABLES): { average: readonly number[], maxD6: number, explain: string } {
+    const t = tables.move;
     if (u.type === 'officer' || u.type === 'commander') {
         return { average: [0, 1], maxD6: 1, explain: 'an officer moves one die, average or d6' };
     }
     const hessian = u.hessian && !u.jaeger && u.type === 'infantry';
-    const extraSkirmish = u.formation === 'skirmish' ? 1 : 0;
-    const extraCavalry = u.type === 'cavalry' ? 2 : 0;
+    const extraSkirmish = u.formation === 'skirmish' ? t['skirmish-d6'] : 0;
+    const extraCavalry = u.type === 'cavalry' ? t['cavalry-d6'] : 0;
     const parts: string[] = [];
     let average: number[], base: number;
-    if (hessian) { average = [1]; base = 0; parts.push('Hessian infantry: one average die (+2")'); }
-    else if (u.class <= 3) { average = [1, 2]; base = 0; parts.push(`class ${u.class}: one or two average dice`); }
-    else { average = [1]; base = 1; parts.push(`class ${u.class}: one average die, or one average die and one d6`); }
-    if (extraSkirmish) parts.push('skirmishers: a d6 more');
-    if (extraCavalry) parts.push('cavalry: one or two d6 more');
+    if (hessian) { average = [1]; base = 0; parts.push(`Hessian infantry: one average die (+${t['hessian-inches']}")`); }
+    else if (u.class <= t['good-class']) { average = oneTo(t['good-average']); base = 0; parts.push(`class ${u.class}: ${dice(t['good-average'], 'average die').replace(/dies$/, 'dice')}`); }
+    else {
+        average = oneTo(t['other-average']); base = t['other-d6'];
+        const avg = dice(t['other-average'], 'average die').replace(/dies$/, 'dice');
+        parts.push(`class ${u.class}: ${avg}${base > 0 ? `, or ${avg.replace(/^one or two|^one to \d+/, 'those')} and ${base === 1 ? 'one d6' : `up to ${base} d6`}` : ''}`);
+    }
+    if (extraSkirmish) parts.push(`skirmishers: ${extraSkirmish === 1 ? 'a d6' : `${extraSkirmish} d6`} more`);
+    if (extraCavalry) parts.push(`cavalry: ${extraCavalry === 2 ? 'one or two' : extraCavalry === 1 ? 'one' : `up to ${extraCavalry}`} d6 more`);
     return { average, maxD6: base + extraSkirmish + extraCavalry, explain: parts.join('; ') };
 }
 
 /** Why a dice choice breaks L6 (other than the charge minimum), or undefined when it is allowed. */
-export function moveDiceProblem(input: Pick<MoveInput, 'unit' | 'average' | 'd6' | 'plus' | 'formationChange'>): string | undefined {
+export function moveDiceProblem(input: Pick<MoveInput, 'unit' | 'average' | 'd6' | 'plus' | 'formationChange'>, tables: LfCombatTables = LF_SEED_TABLES): string | undefined {
     const { unit: u } = input;
     if (input.formationChange) return undefined;
-    const allowed = allowedMoveDice(u);
+    const allowed = allowedMoveDice(u, tables);
+    const bonus = tables.move['hessian-inches'];
     if (u.type === 'officer' || u.type === 'commander') {
         return input.average + input.d6 === 1 ? undefined : `${allowed.explain}, not ${input.average} average and ${input.d6} d6`;
     }
@@ -67,15 +73,15 @@ export function moveDiceProblem(input: Pick<MoveInput, 'unit' | 'average' | 'd6'
         return `${allowed.explain} — not ${input.average} average and ${input.d6} d6`;
     }
     const hessian = u.hessian && !u.jaeger && u.type === 'infantry';
-    if (input.plus !== 0 && !(hessian && input.plus === HESSIAN_BONUS)) {
-        return hessian ? `a Hessian adds ${HESSIAN_BONUS}", not ${input.plus}"` : `only Hessian infantry add inches without a die`;
+    if (input.plus !== 0 && !(hessian && input.plus === bonus)) {
+        return hessian ? `a Hessian adds ${bonus}", not ${input.plus}"` : `only Hessian infantry add inches without a die`;
     }
     return undefined;
 }
 
-/** L6: charging cavalry throw at least 3 dice. */
-export function chargeTooFewDice(input: Pick<MoveInput, 'unit' | 'average' | 'd6' | 'charging'>): boolean {
-    return input.charging && input.unit.type === 'cavalry' && input.average + input.d6 < CHARGE_MIN_DICE;
+/** L6: charging cavalry throw at least 3 dice (`move-dice charge-dice`). */
+export function chargeTooFewDice(input: Pick<MoveInput, 'unit' | 'average' | 'd6' | 'charging'>, tables: LfCombatTables = LF_SEED_TABLES): boolean {
+    return input.charging && input.unit.type === 'cavalry' && input.average + input.d6 < tables.move['charge-dice'];
 }
 
 /** The dice thrown for a move: none when the unit spends the turn changing formation. */
@@ -101,12 +107,18 @@ export interface MoveOutcome {
     readonly formation?: Formation;
 }
 
-/** L6: the highest d6 face that disorders formed troops: 2, or 3 in woods. */
-export function disorderingFace(woods: boolean): number {
-    return woods ? 3 : 2;
+/** L6: the highest d6 face that disorders formed troops: 2, or 3 in woods (`move-dice disorder`, `woods-disorder`). */
+export function disorderingFace(woods: boolean, tables: LfCombatTables = LF_SEED_TABLES): number {
+    return woods ? tables.move['woods-disorder'] : tables.move.disorder;
 }
 
-export function resolveMove(input: MoveInput, dice: { average: readonly number[], d6: readonly number[] }): MoveOutcome {
+/** How a disordering face reads: the sheet's 1 or 2 and 1–3 as printed, any other as a range. */
+function facesText(face: number, woods: boolean): string {
+    const faces = face <= 1 ? '1' : face === 2 ? '1 or 2' : `1–${face}`;
+    return woods ? `${faces} in woods` : faces;
+}
+
+export function resolveMove(input: MoveInput, dice: { average: readonly number[], d6: readonly number[] }, tables: LfCombatTables = LF_SEED_TABLES): MoveOutcome {
     const counts = moveDiceCounts(input);
     if (dice.average.length !== counts.average || dice.d6.length !== counts.d6) {
         throw new Error(`the move needs ${counts.average} average and ${counts.d6} d6`);
@@ -133,16 +145,16 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
     let inches = all.reduce((s, v) => s + Math.max(0, v - perDie), 0);
     const floorLoss = rolled - perDie * all.length - inches;
     if (floorLoss < 0) inchModifiers.push({ reason: 'no die moves less than 0"', value: -floorLoss });
-    if (input.plus) { inches += input.plus; inchModifiers.push({ reason: 'Hessian: +2"', value: input.plus }); }
+    if (input.plus) { inches += input.plus; inchModifiers.push({ reason: `Hessian: +${input.plus}"`, value: input.plus }); }
     if (input.retire) {
         const half = Math.floor(inches / 2);
         inchModifiers.push({ reason: 'retiring facing the enemy: half move, rounded down', value: half - inches });
         inches = half;
     }
     if (isFormed(u) && u.type !== 'officer' && u.type !== 'commander') {
-        const face = disorderingFace(input.woods);
+        const face = disorderingFace(input.woods, tables);
         const low = dice.d6.filter(v => v <= face).length;
-        if (low > 0) dpReasons.push({ reason: `formed troops: ${low} d6 showing ${face === 3 ? '1–3 in woods' : '1 or 2'}`, value: low });
+        if (low > 0) dpReasons.push({ reason: `formed troops: ${low} d6 showing ${facesText(face, input.woods)}`, value: low });
     }
     if (input.wheel) dpReasons.push({ reason: 'wheeling', value: 1 });
     if (input.retire && (u.type === 'cavalry' || input.underFire)) {

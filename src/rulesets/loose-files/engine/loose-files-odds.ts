@@ -12,8 +12,8 @@
  */
 import { AVERAGE, D6, faceDistribution } from '../../../core/dice.js';
 import { COMBAT_RESULTS, combatModifiers, combatResultFor, rowCasualties, type CombatInput, type CombatResult } from './loose-files-combat.js';
-import { dpFor, LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
-import { artilleryEffect, fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from './loose-files-fire.js';
+import { artilleryEffect, dpFor, LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
+import { fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from './loose-files-fire.js';
 import { disorderingFace, moveDiceCounts, type MoveInput, type MoveResult } from './loose-files-movement.js';
 import { casualtiesTaken, isFormed, presentStands, sumModifiers, takesNoLosses } from './loose-files-units.js';
 
@@ -85,23 +85,36 @@ export interface FireOdds {
     readonly expectedCasualties: number;
 }
 
-/** One d6 of this fire: P(dp, casualties) as a small table [dp][cas]. */
+/**
+ * One d6 of this fire: P(dp, casualties) as a table [dp][cas], as large as the tables in force make it
+ * and never smaller than the sheet's 3 × 2 (so that the laws the odds print keep their length).
+ */
 function perDieLaw(input: FireInput, tables: LfCombatTables): number[][] {
-    const law = [[0, 0], [0, 0], [0, 0]];
+    const law: number[][] = [[0, 0], [0, 0], [0, 0]];
+    const add = (dp: number, cas: number, p: number) => {
+        if (p === 0) return;
+        while (law.length <= dp) law.push([0, 0]);
+        addAt(law[dp], cas, p);
+    };
     const kind = fireKind(input.firer);
     const band = fireBand(input.firer, input.range, tables);
     const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input)) : 0;
     const skirmisher = kind === 'infantry' && input.firer.formation === 'skirmish';
+    const { hit, reroll, 'reroll-hit': rerollHit } = tables.infantry;
+    // L5: the re-roll's chance of a DP (4, 5 or 6 by the sheet).
+    const rerollDp = faceDistribution(D6).reduce((s, { face, p }) => (face >= rerollHit ? s + p : s), 0);
     for (const { face, p } of faceDistribution(D6)) {
-        if (takesNoLosses(input.target)) law[0][0] += p; // L1.4: an officer takes nothing from fire
+        if (takesNoLosses(input.target)) add(0, 0, p); // L1.4: an officer takes nothing from fire
         else if (kind === 'artillery' && (band === 'close' || band === 'long')) {
-            const e = artilleryEffect(band, face + mod);
-            law[e.dp][e.casualties] += p;
-        } else if (face === 6) law[1][0] += p;
-        else if (face === 5 && skirmisher) {
-            law[1][0] += p * 0.5; // L5: the re-roll's 4, 5 or 6
-            law[0][0] += p * 0.5;
-        } else law[0][0] += p;
+            const e = artilleryEffect(band, face + mod, tables);
+            add(e.dp, e.casualties, p);
+        } else if (kind === 'infantry') {
+            const own = face >= hit ? 1 : 0;
+            if (skirmisher && face === reroll) {
+                add(own + 1, 0, p * rerollDp);
+                add(own, 0, p * (1 - rerollDp));
+            } else add(own, 0, p);
+        } else add(0, 0, p);
     }
     return law;
 }
@@ -109,13 +122,14 @@ function perDieLaw(input: FireInput, tables: LfCombatTables): number[][] {
 export function fireOdds(input: FireInput, tables: LfCombatTables = LF_SEED_TABLES): FireOdds {
     const n = fireDice(input, tables).count;
     const one = perDieLaw(input, tables);
-    // joint[dp][cas] after each die; dp ≤ 2n, cas ≤ n.
+    // joint[dp][cas] after each die, every row as long as the longest.
+    const maxCas = Math.max(...one.map(row => row.length - 1));
     let joint: number[][] = [[1]];
     for (let i = 0; i < n; i++) {
-        const next: number[][] = Array.from({ length: joint.length + 2 }, () => new Array<number>(joint[0].length + 1).fill(0));
+        const next: number[][] = Array.from({ length: joint.length + one.length - 1 }, () => new Array<number>(joint[0].length + maxCas).fill(0));
         joint.forEach((row, dp) => row.forEach((p, cas) => {
             if (p === 0) return;
-            for (let a = 0; a < 3; a++) for (let b = 0; b < 2; b++) if (one[a][b] > 0) next[dp + a][cas + b] += p * one[a][b];
+            one.forEach((r, a) => r.forEach((q, b) => { if (q > 0) next[dp + a][cas + b] += p * q; }));
         }));
         joint = next;
     }
@@ -149,7 +163,7 @@ export interface MoveOdds {
  * L6: the joint law of (inches rolled, low d6) over the unit's dice, by convolution, then the
  * fixed parts: a Hessian's inches, halving when retiring, and the DPs of wheeling and retiring.
  */
-export function moveOdds(input: MoveInput): MoveOdds {
+export function moveOdds(input: MoveInput, tables: LfCombatTables = LF_SEED_TABLES): MoveOdds {
     const u = input.unit;
     const fixedDp = (input.wheel ? 1 : 0) + (input.retire && (u.type === 'cavalry' || input.underFire) ? 1 : 0);
     const result: MoveResult = input.formationChange ? 'changed-formation' : input.retire ? 'retired' : input.charging ? 'charged' : 'moved';
@@ -162,7 +176,7 @@ export function moveOdds(input: MoveInput): MoveOdds {
     const counts = moveDiceCounts(input);
     const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
     const disorders = isFormed(u) && u.type !== 'officer' && u.type !== 'commander';
-    const face = disorderingFace(input.woods);
+    const face = disorderingFace(input.woods, tables);
     // joint.get(`inches,low`) as a map keyed by inches·64 + low (low ≤ MAX_MOVE_DICE).
     let joint = new Map<number, number>([[0, 1]]);
     const fold = (die: 'average' | 'd6') => {

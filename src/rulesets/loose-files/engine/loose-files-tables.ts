@@ -1,6 +1,6 @@
 /**
  * Loose Files' tables as data, with the sheet's printed values (docs/rules/loose-files.md L2, L3,
- * the ranges of L4 and L5, L9; docs/house-rules.md#loose-files): the combat engine and the exact odds read these, never a literal
+ * L4 to L8, L9; docs/house-rules.md#loose-files): the combat engine and the exact odds read these, never a literal
  * of the sheet, so a house rule that moves a band is resolved and given odds alike.
  */
 import { bandValue, type BandRow } from '../../../core/bands.js';
@@ -34,12 +34,39 @@ export const RANGE_KEYS: readonly RangeKey[] = ['artillery-close', 'light', 'med
 export type FleeKey = 'militia' | 'other';
 export const FLEE_KEYS: readonly FleeKey[] = ['militia', 'other'];
 
+/** L5: the faces of infantry fire: a DP at `hit` or more, a skirmisher's re-roll on `reroll`, a DP on the re-roll at `reroll-hit` or more. */
+export type InfantryKey = 'hit' | 'reroll' | 'reroll-hit';
+export const INFANTRY_KEYS: readonly InfantryKey[] = ['hit', 'reroll', 'reroll-hit'];
+
+/**
+ * L6: the movement dice. `good-class`: the worst class that throws `good-average` average dice (one up
+ * to that many); worse classes throw one up to `other-average` and up to `other-d6` d6; skirmishers
+ * add `skirmish-d6` d6, cavalry up to `cavalry-d6`; charging cavalry throw at least `charge-dice`; a
+ * Hessian adds `hessian-inches` instead of a second die; formed troops take a DP for each d6 of
+ * `disorder` or less (`woods-disorder` in woods).
+ */
+export type MoveKey = 'good-class' | 'good-average' | 'other-average' | 'other-d6' | 'skirmish-d6' | 'cavalry-d6' | 'charge-dice'
+    | 'hessian-inches' | 'disorder' | 'woods-disorder';
+export const MOVE_KEYS: readonly MoveKey[] = ['good-class', 'good-average', 'other-average', 'other-d6', 'skirmish-d6', 'cavalry-d6',
+    'charge-dice', 'hessian-inches', 'disorder', 'woods-disorder'];
+
+/** L7: what a unit suffers on seeing a friend of a lower, equal or higher grade retreat or rout: DPs and deserting stands. */
+export type MoraleKey = `${'retreats' | 'routs'}-${'lower' | 'equal' | 'higher'}-${'dp' | 'deserters'}` | 'within';
+export const MORALE_KEYS: readonly MoraleKey[] = ['within',
+    'retreats-lower-dp', 'retreats-equal-dp', 'retreats-higher-dp', 'routs-lower-dp', 'routs-equal-dp', 'routs-higher-dp',
+    'retreats-lower-deserters', 'retreats-equal-deserters', 'retreats-higher-deserters', 'routs-lower-deserters', 'routs-equal-deserters', 'routs-higher-deserters'];
+
+/** L8: the most DPs a stationary unit out of combat sheds in a turn, by class (class 3 also when shot at). */
+export type RedressKey = 'class-1' | 'class-2' | 'class-3' | 'class-3-shot-at' | 'class-4' | 'class-5';
+export const REDRESS_KEYS: readonly RedressKey[] = ['class-1', 'class-2', 'class-3', 'class-3-shot-at', 'class-4', 'class-5'];
+
 export interface LfCombatTables {
     /** L3: a side's row by its own difference (own total − enemy total). */
     readonly results: readonly BandRow<CombatResult>[];
     /**
-     * L3: the DPs every unit of the side takes, by its row. Keyed by the row, not the difference: a
-     * house rule that moves a band moves its DPs with it, and `4.. 1` would read as the band 4..1.
+     * L3: the DPs every unit of the side takes, by its row. Keyed by the row, not the difference, so
+     * that a house rule that moves a band moves its DPs with it (`4.. 1` could be written now that a
+     * band is one token, but a second banded table would have to move in step with `combat-result`).
      */
     readonly dp: Readonly<Record<CombatResult, number>>;
     /**
@@ -55,6 +82,20 @@ export interface LfCombatTables {
     readonly flee: Readonly<Record<FleeKey, number>>;
     /** L4, L5: fire ranges in inches. */
     readonly ranges: Readonly<Record<RangeKey, number>>;
+    /** L4: what one artillery die does by its modified score: DPs and casualties at close range, DPs at long range. */
+    readonly artillery: {
+        readonly closeDp: readonly BandRow<number>[];
+        readonly closeCasualties: readonly BandRow<number>[];
+        readonly longDp: readonly BandRow<number>[];
+    };
+    /** L5: infantry fire's faces. */
+    readonly infantry: Readonly<Record<InfantryKey, number>>;
+    /** L6: movement dice and the faces that disorder. */
+    readonly move: Readonly<Record<MoveKey, number>>;
+    /** L7: the morale table, and how near a friend must be (inches). */
+    readonly morale: Readonly<Record<MoraleKey, number>>;
+    /** L8: re-dress allowances. */
+    readonly redress: Readonly<Record<RedressKey, number>>;
 }
 
 const band = (from: number | null, to: number | null) => ({ from, to });
@@ -73,8 +114,37 @@ export const LF_SEED_TABLES: LfCombatTables = {
     },
     outnumbered: { any: -1, 'three-to-two': -2, 'two-to-one': -3, 'three-to-one': -5 },
     flee: { militia: 50, other: 75 },
-    ranges: { 'artillery-close': 10, light: 30, medium: 36, heavy: 36, musket: 8, rifle: 10 }
+    ranges: { 'artillery-close': 10, light: 30, medium: 36, heavy: 36, musket: 8, rifle: 10 },
+    // L4: close 6+ a DP and a casualty, 4–5 two DPs, 2–3 a DP; long 4+ a DP.
+    artillery: {
+        closeDp: [{ band: band(null, 1), value: 0 }, { band: band(2, 3), value: 1 }, { band: band(4, 5), value: 2 }, { band: band(6, null), value: 1 }],
+        closeCasualties: [{ band: band(null, 5), value: 0 }, { band: band(6, null), value: 1 }],
+        longDp: [{ band: band(null, 3), value: 0 }, { band: band(4, null), value: 1 }]
+    },
+    infantry: { hit: 6, reroll: 5, 'reroll-hit': 4 },
+    move: {
+        'good-class': 3, 'good-average': 2, 'other-average': 1, 'other-d6': 1, 'skirmish-d6': 1, 'cavalry-d6': 2,
+        'charge-dice': 3, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3
+    },
+    morale: {
+        within: 6,
+        'retreats-lower-dp': 0, 'retreats-equal-dp': 2, 'retreats-higher-dp': 2, 'routs-lower-dp': 1, 'routs-equal-dp': 2, 'routs-higher-dp': 3,
+        'retreats-lower-deserters': 0, 'retreats-equal-deserters': 0, 'retreats-higher-deserters': 0,
+        'routs-lower-deserters': 0, 'routs-equal-deserters': 1, 'routs-higher-deserters': 1
+    },
+    redress: { 'class-1': 2, 'class-2': 1, 'class-3': 1, 'class-3-shot-at': 0, 'class-4': 0, 'class-5': 0 }
 };
+
+/** L4 with the tables in force: what one artillery die does at a range band, by its modified score. */
+export function artilleryEffect(band: 'close' | 'long', modified: number, tables: LfCombatTables = LF_SEED_TABLES): { dp: number, casualties: number } {
+    // The tables are checked to cover every score; a hole reads as the sheet's value.
+    const a = tables.artillery, seed = LF_SEED_TABLES.artillery;
+    if (band === 'long') return { dp: bandValue(a.longDp, modified) ?? bandValue(seed.longDp, modified)!, casualties: 0 };
+    return {
+        dp: bandValue(a.closeDp, modified) ?? bandValue(seed.closeDp, modified)!,
+        casualties: bandValue(a.closeCasualties, modified) ?? bandValue(seed.closeCasualties, modified)!
+    };
+}
 
 /** L3 with the tables in force: a side's row for its difference. */
 export function resultFor(tables: LfCombatTables, difference: number): CombatResult {
