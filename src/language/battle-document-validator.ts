@@ -6,7 +6,7 @@ import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
 import { Codes } from '../core/codes.js';
 import { LIMIT_MARK } from './battle-document-factory.js';
 import { closeSpellings } from '../core/spelling.js';
-import { describeSyntaxError, oneErrorPerLine, type OpenedBlock, type ParserErrorLike } from './syntax-messages.js';
+import { describeSyntaxError, lexingMessage, oneErrorPerLine, type OpenedBlock, type ParserErrorLike } from './syntax-messages.js';
 
 /**
  * Where each code is explained: the editor links a problem's code to its row of docs/diagnostics.md
@@ -83,8 +83,8 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
         if (code === DocumentValidator.LexingError && d.message.startsWith(LIMIT_MARK)) {
             return { ...d, code: Codes.fileLimit, source: 'umpire', message: d.message.slice(LIMIT_MARK.length) };
         }
-        if (code === DocumentValidator.LexingError || code === DocumentValidator.ParsingError) {
-            return { ...d, code: Codes.syntaxError, source: 'umpire', message: syntaxMessage(d.message) };
+        if (code === DocumentValidator.LexingError) {
+            return { ...d, code: Codes.syntaxError, source: 'umpire', message: lexingMessage(d.message) };
         }
         if (code === DocumentValidator.LinkingError) {
             return { ...d, code: Codes.unknownReference, source: 'umpire', message: linkingMessage(d) };
@@ -96,45 +96,6 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
 /** The link from a problem's code to its explanation. */
 function withLink(d: Diagnostic): Diagnostic {
     return typeof d.code === 'string' ? { ...d, codeDescription: { href: `${DIAGNOSTICS_DOC}#${d.code}` } } : d;
-}
-
-/** Token names as an umpire would say them. */
-const TOKEN_WORDS: Record<string, string> = {
-    ID: 'a name', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file'
-};
-
-function tokenWords(token: string): string {
-    return TOKEN_WORDS[token] ?? `'${token}'`;
-}
-
-function foundWords(found: string): string {
-    return found === '' ? 'the end of the file' : `'${found}'`;
-}
-
-function syntaxMessage(message: string): string {
-    const said = tokenMessage(message);
-    // A fraction where the grammar wants a whole number (a die face, a count, a seed, a stat).
-    return /(found `|found: ')[0-9]+\.[0-9]+[`']/.test(message) ? `${said} Only a distance fact (such as \`range 9.5\`) takes a fraction; dice, counts and stats are whole numbers.` : said;
-}
-
-function tokenMessage(message: string): string {
-    const m = /Expecting (?:token of type '(.+?)'|.*?) but found `(.*)`/s.exec(message);
-    if (m) {
-        if (m[1] === 'EOF') return `${foundWords(m[2])} cannot start a line here: a line starts with grade, modifier, force, engagement (or another action), turn, state or ruling.`;
-        return m[1] ? `Expected ${tokenWords(m[1])} here, not ${foundWords(m[2])}.` : `This does not read as .battle: unexpected ${foundWords(m[2])}.`;
-    }
-    // Chevrotain's "one of these possible Token sequences" lists grammar tokens; name the first few.
-    const alternatives = /possible Token sequences:?:?\s*([\s\S]*?)but found: '(.*)'/.exec(message);
-    if (alternatives) {
-        const options = [...alternatives[1].matchAll(/\[([^\]\s]+)/g)].map(x => tokenWords(x[1].replace(/^'|'$/g, '')));
-        const unique = [...new Set(options)].slice(0, 4);
-        const expected = unique.length > 0 ? `: expected ${unique.join(' or ')}` : '';
-        return `Unexpected ${foundWords(alternatives[2])} here${expected}.`;
-    }
-    const stray = /^unexpected character: ->(.*)<- at offset/s.exec(message);
-    if (stray?.[1] === '"') return 'This quoted text is not closed: add \'"\' where it ends, on the same line.';
-    if (stray) return `The character '${stray[1]}' is not part of the .battle language.`;
-    return message;
 }
 
 function linkingMessage(d: Diagnostic): string {

@@ -50,7 +50,8 @@ const VERBS = ['attacks', 'vs', 'fires', 'sees', 'inspires', 'rallies'];
 
 /** Token names as an umpire would say them. */
 const TOKEN_WORDS: Record<string, string> = {
-    ID: 'a name', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file'
+    ID: 'a name', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file',
+    BAND: 'a band such as 3..4'
 };
 
 /** The blocks that a '}' closes, as an umpire calls them (with their article). */
@@ -100,10 +101,20 @@ export function describeSyntaxError(error: ParserErrorLike, text: string, blocks
     const atEnd = !Number.isFinite(found.startOffset) || found.tokenType?.name === 'EOF';
     const span = { start: at, end: atEnd ? at : at + found.image.length };
     const rules = (error.context?.ruleStack ?? []).map(r => r.replace(/\u200B/g, ''));
-    const rule = rules[rules.length - 1];
     const foundWords = atEnd ? 'the end of the file' : `'${found.image}'`;
     const expected = /Expecting token of type '(.+?)'/.exec(error.message)?.[1];
 
+    const problem = describe(error, text, blocks, span, rules, foundWords, expected);
+    // A fraction where the grammar wants a whole number (a die face, a count, a seed, a stat).
+    return found.tokenType?.name === 'DECIMAL'
+        ? { ...problem, message: `${problem.message} Only a distance fact (such as \`range 9.5\`) takes a fraction; dice, counts and stats are whole numbers.` }
+        : problem;
+}
+
+function describe(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[], span: { start: number, end: number },
+    rules: readonly string[], foundWords: string, expected: string | undefined): SyntaxProblem {
+    const found = error.token;
+    const rule = rules[rules.length - 1];
     if (error.name === 'NotAllInputParsedException' || (expected === 'EOF' && rules.length <= 1)) {
         return lineStart(found.image, span, foundWords);
     }
@@ -221,6 +232,14 @@ function openerOf(rule: string, blocks: readonly OpenedBlock[], offset: number):
         if (block.rule === rule) last = block;
     }
     return last;
+}
+
+/** A lexing error in words: a character outside the language, or a quote never closed. */
+export function lexingMessage(message: string): string {
+    const stray = /^unexpected character: ->(.*)<- at offset/s.exec(message);
+    if (stray?.[1] === '"') return 'This quoted text is not closed: add \'"\' where it ends, on the same line.';
+    if (stray) return `The character '${stray[1]}' is not part of the .battle language.`;
+    return message;
 }
 
 /**

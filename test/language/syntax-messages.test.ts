@@ -88,15 +88,22 @@ describe('syntax errors in umpire words', () => {
         ]);
     });
 
+    it('says that only a distance takes a fraction', async () => {
+        expect(await messages(engagement('Blue attacks Red', 'seed 4.5'))).toEqual([
+            "Expected a number here, not '4.5': a seed is a whole number: 'seed 4'. Only a distance fact (such as `range 9.5`) takes a fraction; dice, counts and stats are whole numbers."
+        ]);
+    });
+
     it('no message names a grammar rule or token type', async () => {
         const broken = [
             engagement('Blue attack Red'), engagement('Blue attacks Red', 'seed x'), engagement('Blue attacks'), engagement('1 2 3'),
             engagement('Blue.Foot: charged,'), 'rules scrud\nforce {\n}\n', 'rules\nforce A { unit X foot }\n', 'rules scrud\nturn {\n}\n',
-            'rules scrud\nmodifier Up\n', 'rules scrud\nforce A { unit X foot x }\n', 'rules scrud\nhouse { result }\n'
+            'rules scrud\nmodifier Up\n', 'rules scrud\nforce A { unit X foot x }\n', 'rules scrud\nhouse { result }\n',
+            engagement('Blue attacks Red', 'seed 3..4'), 'rules scrud\nhouse { result 1..2 }\n', 'rules scrud\ngrade 1..2\n'
         ];
         for (const text of broken) {
             for (const m of await messages(text)) {
-                expect(m).not.toMatch(/\b(ID|INT|STRING|EOF|DECIMAL|COUNT)\b|Token|token of type|Expecting|\u200B|'[A-Za-z]+,'/);
+                expect(m).not.toMatch(/\b(ID|INT|STRING|EOF|DECIMAL|COUNT|BAND)\b|Token|token of type|Expecting|\u200B|'[A-Za-z]+,'/);
             }
         }
     });
