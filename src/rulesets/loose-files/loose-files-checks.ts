@@ -483,7 +483,13 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));
         // On the last value of a line of that label, else of any line for those units, else the action's name.
         const line = naming.filter(l => (l.label ?? DEFAULT_LABEL[am.node.kind]) === s.label).pop() ?? naming.pop();
-        accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${s.count} ${s.die.name} (${s.label}), but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
+        const what = s.label === s.die.name ? diceWords(s.count, s.die.name) : `${diceWords(s.count, s.die.name)} (${s.label})`;
+        accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${what}, but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
+}
+
+/** "1 average die", "3 average dice", "2 d6": a count of dice as an umpire says it. */
+function diceWords(count: number, die: string): string {
+    return /^d\d+$/.test(die) ? `${count} ${die}` : `${count} ${die} ${count === 1 ? 'die' : 'dice'}`;
 }

@@ -90,7 +90,8 @@ export function fireDice(input: FireInput, tables: LfCombatTables = LF_SEED_TABL
     const stands = presentStands(firer);
     if (kind === 'artillery') return { count: stands, steps: [`${stands} gun${stands === 1 ? '' : 's'}`] };
     let count = Math.max(0, stands - firer.dp);
-    const steps = [firer.dp > 0 ? `${stands} stands − ${firer.dp} DP = ${count}` : `${stands} stands`];
+    const stand = `${stands} stand${stands === 1 ? '' : 's'}`;
+    const steps = [firer.dp > 0 ? `${stand} − ${firer.dp} DP = ${count}` : stand];
     if (target.formation === 'skirmish' || (target.type === 'artillery' && target.formation === 'unlimbered')) {
         count = halfUp(count);
         steps.push(`halved against ${target.formation === 'skirmish' ? 'skirmishers' : 'unlimbered artillery'}: ${count}`);
