@@ -5,60 +5,22 @@
  * editor's context menu; the campaign state rendered in the Markdown preview; the walkthrough. Each
  * step leaves a screenshot in test-output/e2e/ (conventions-*.png). Run by `npm run test:e2e`.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-    freePort, installExtension, processesMentioning, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
-} from './processes.js';
 import * as workbench from './workbench.js';
-import { openWorkbench, startChromium, stopChromium, waitFor, type StartedChromium } from './workbench.js';
+import { CodeServerSession, copyExamples, outputDir, waitFor } from './workbench.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outputDir = path.join(repoRoot, 'test-output', 'e2e');
 // The worked example's result, as the SCRUD seed (docs/rules/scrud.md) states it.
 const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
 
-function required(name: string): string {
-    const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
-    return value;
-}
-
-let tmp: string;
-let workspace: string;
-let codeServer: StartedCodeServer | undefined;
-let chromium: StartedChromium | undefined;
+const session = new CodeServerSession({ name: 'conventions', prepare: workspace => copyExamples(workspace, ['scrud-seed.battle', 'campaign.battle']) });
 let page: Page;
 
 beforeAll(async () => {
-    const entry = required('UMPIRE_E2E_CODE_SERVER');
-    const vsix = required('UMPIRE_E2E_VSIX');
-    fs.mkdirSync(outputDir, { recursive: true });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-e2e-conventions-'));
-    workspace = path.join(tmp, 'battles');
-    fs.mkdirSync(workspace);
-    for (const name of ['scrud-seed.battle', 'campaign.battle']) fs.copyFileSync(path.join(repoRoot, 'examples', name), path.join(workspace, name));
-    const dirs = { userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') };
-    writeUserSettings(dirs.userDataDir);
-    expect(installExtension(entry, vsix, dirs)).toMatch(/was successfully installed/);
-    codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server-conventions.log'));
-    chromium = await startChromium();
-    page = await chromium.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await openWorkbench(page, codeServer.url, workspace);
+    page = await session.start();
 }, 300000);
 
-afterAll(async () => {
-    await stopChromium(chromium);
-    await stopProcessGroup(codeServer?.child);
-    const leftovers = tmp ? processesMentioning(tmp) : [];
-    for (const pid of leftovers) await stopProcessGroup(pid, 1000);
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    expect(leftovers, 'processes left running after code-server was stopped').toEqual([]);
-}, 60000);
+afterAll(() => session.stop(), 60000);
 
 const editorText = () => workbench.editorText(page);
 const screenshot = (name: string) => workbench.screenshot(page, outputDir, name);
