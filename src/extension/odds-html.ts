@@ -309,12 +309,13 @@ button:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); ou
 body.show-chart .chart-area { display: block; }
 body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
-.whatif { margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
+.whatif { min-width: 0; margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
 .whatif legend { font-weight: 600; }
-.whatif-group { margin: 0.25em 0; display: flex; gap: 0.5em; align-items: baseline; }
-.whatif-group .items { display: flex; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
+.whatif-group { margin: 0.25em 0; display: flex; flex-wrap: wrap; gap: 0.5em; align-items: baseline; }
+.whatif-group .items { display: flex; flex: 1 1 12em; min-width: 0; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
 .group-name { opacity: 0.7; flex: 0 0 8.5em; }
-.toggle { white-space: nowrap; }
+.toggle { min-width: 0; max-width: 100%; overflow-wrap: anywhere; }
+.toggle select, .toggle input[type=text] { max-width: 100%; }
 input[type=text], select { font: inherit; font-size: 0.9em; color: var(--vscode-input-foreground, #222); background: var(--vscode-input-background, #fff); border: 1px solid var(--vscode-input-border, #ccc); }
 input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
 .whatif-problem { color: var(--vscode-errorForeground, #c0392b); }

@@ -1,9 +1,10 @@
 /**
  * The editor conventions of issue 16 in the real editor: umpire.vsix in code-server 4.100.3, driven in
- * Chromium. The language status item (rule set, engagements resolved / unresolved / stale) read from
- * the status bar's `{}`; Resolve at the cursor by its keybinding; Odds at the cursor from the
- * editor's context menu; the campaign state rendered in the Markdown preview; the walkthrough. Each
- * step leaves a screenshot in test-output/e2e/ (conventions-*.png). Run by `npm run test:e2e`.
+ * Chromium. The inlay hints (the state first, the unit before each die); the language status item
+ * (rule set, engagements resolved / unresolved / stale) read from the status bar's `{}`; Resolve at
+ * the cursor by its keybinding; Odds at the cursor from the editor's context menu; the campaign state
+ * rendered in the Markdown preview; the walkthrough. Each step leaves a screenshot in
+ * test-output/e2e/ (conventions-*.png). Run by `npm run test:e2e`.
  */
 import { type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +84,19 @@ describe('issue 16\'s editor conventions in code-server 4.100.3', () => {
         expect(text).toContain('Resolve all');
         await screenshot('conventions-01-language-status.png');
         await page.keyboard.press('Escape');
+    });
+
+    it('shows short inlay hints: the state first at the header, the unit before each die, the details on hover', async () => {
+        // The hints are part of the rendered lines; VS Code cuts one at 43 characters, after the state word.
+        const text = await waitFor('the inlay hints', editorText, t => /engagement Example \{\s*not written — Defender foot: 3 stand-off/.test(t)
+            && /dice Attacker foot\s*Guard:\s*4\s*Line#1:\s*4\s*#2:\s*2\s*Fusiliers#1:\s*6\s*#2:\s*1/.test(t), 60000);
+        expect(text).toMatch(/dice Defender horse\s*Dragoons#1:\s*3\s*#2:\s*5/);
+        await screenshot('conventions-00-inlay-hints.png');
+        // The die's details are in the hint's tooltip.
+        await page.locator('.editor-group-container.active .view-line span', { hasText: /^Guard:/ }).first().hover();
+        await page.locator('.monaco-hover', { hasText: 'Attacker.Guard: die 4, mod +2, adjusted 6 → stand-off vs Defender.Grenz#1' }).waitFor({ timeout: 15000 });
+        await screenshot('conventions-00-inlay-hint-tooltip.png');
+        await page.mouse.move(700, 5);
     });
 
     it('resolves the engagement at the cursor with Ctrl+Alt+R, and the status counts it', async () => {
