@@ -161,7 +161,11 @@ describe('the Odds panel in code-server 4.100.3', () => {
         await workbench.openFromExplorer(page, 'long-names.battle');
         await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
         await panel().locator('td.unit', { hasText: 'Thracians' }).first().waitFor({ state: 'attached', timeout: 60000 });
-        await button('Table').click();
+        // The panel kept the chart shown by the earlier test: back to the table.
+        await waitFor('the table shown', async () => {
+            await button('Table').click();
+            return panel().locator('td.unit', { hasText: 'Thracians' }).first().isVisible();
+        }, v => v);
         for (const width of [1400, 900, 640]) {
             await page.setViewportSize({ width, height: 1000 });
             for (const figures of ['Each result', 'This or worse']) {
@@ -174,10 +178,24 @@ describe('the Odds panel in code-server 4.100.3', () => {
             await page.waitForTimeout(300);
             await workbench.screenshot(page, outputDir, `odds-narrow-${width}.png`);
         }
+        // The chart, drawn again for the narrow panel, stays within it too.
+        await button('Chart').click();
+        await panel().locator('.chart canvas').first().waitFor({ timeout: 30000 });
+        const chartFits = () => panel().locator('body').evaluate(body => {
+            const doc = body.ownerDocument;
+            const canvas = body.querySelector('.chart canvas')!.getBoundingClientRect();
+            return doc.documentElement.scrollWidth <= doc.documentElement.clientWidth + 1 && canvas.right <= doc.documentElement.clientWidth + 1;
+        });
+        await waitFor('the chart within the panel', chartFits, ok => ok, 10000);
+        await workbench.screenshot(page, outputDir, 'odds-narrow-chart.png');
+        await waitFor('the table shown', async () => {
+            await button('Table').click();
+            return panel().locator('td.unit', { hasText: 'Thracians' }).first().isVisible();
+        }, v => v);
         // The SCRUD seed's many results and numbered units, in the narrowest panel.
         await workbench.openFromExplorer(page, 'scrud-seed.battle');
         await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
-        await panel().locator('td.unit', { hasText: 'Fusiliers#4' }).first().waitFor({ state: 'attached', timeout: 60000 });
+        await panel().locator('td.unit', { hasText: 'Fusiliers#4' }).first().waitFor({ timeout: 60000 });
         await page.waitForTimeout(300);
         expect(await labelsOutsideTheirRows(), 'scrud-seed at 640 px').toEqual([]);
         await workbench.screenshot(page, outputDir, 'odds-narrow-scrud.png');

@@ -132,7 +132,8 @@ export async function openFromExplorer(page: Page, name: string): Promise<void> 
     const row = page.locator('.explorer-folders-view .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
     await row.click({ timeout: 30000 });
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+    // The first: a file may be open in two editor groups (the Odds panel's group opens files too).
+    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30000 });
 }
 
 /** The active editor's visible text, line by line, top to bottom (Monaco renders spaces as U+00A0). */
