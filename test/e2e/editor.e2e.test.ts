@@ -44,6 +44,8 @@ describe('umpire.vsix in code-server 4.100.3', () => {
         await lens('Odds').waitFor({ timeout: 10000 });
         // Dice are entered in the example, so there is nothing to re-roll.
         expect(await lens('Re-roll').count()).toBe(0);
+        // The inlay hints come after the lenses and redraw the lines: the clicks below wait for them.
+        await waitFor('the inlay hints', editorText, t => /engagement Example \{\s*not written — /.test(t), 30000);
         await screenshot('01-opened.png');
     });
 
