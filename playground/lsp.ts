@@ -283,7 +283,9 @@ export class UmpireServer {
                     hints: (hints ?? []).map(h => ({
                         position: { lineNumber: h.position.line + 1, column: h.position.character + 1 },
                         label: typeof h.label === 'string' ? h.label : h.label.map(part => part.value).join(''),
-                        paddingLeft: h.paddingLeft, paddingRight: h.paddingRight
+                        paddingLeft: h.paddingLeft, paddingRight: h.paddingRight,
+                        // The details (a die's result, the action's breakdown) are in the tooltip.
+                        tooltip: typeof h.tooltip === 'string' || h.tooltip === undefined ? h.tooltip : { value: h.tooltip.value }
                     })),
                     dispose: () => undefined
                 };

@@ -81,7 +81,9 @@ export interface DieHint {
     /** The dice line and the index of the value in it. */
     readonly line: Dice;
     readonly index: number;
+    /** The unit the die feeds, by its name in its force (`Line#2`): the editor shows it before the die. */
     readonly label: string;
+    /** What came of the die (its modifier, adjusted die and result), shown on demand. */
     readonly tooltip: string;
 }
 
@@ -151,7 +153,7 @@ export interface Ruleset {
      * reads them in its own way (SCRUD adds them up); without it, the factors are listed.
      */
     modifierHover?(actionName: string, gradeValue: number, here: ReadonlyArray<{ name: string, value: number }>): string | undefined;
-    /** Hints after entered dice: which unit each value feeds, and what came of it. */
+    /** Hints at entered dice: which unit each value feeds, and what came of it. */
     dieHints?(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[];
     /**
      * The dice the action needs, as requests in the order resolving takes them

@@ -99,7 +99,7 @@ function unavailable(u: OddsUnavailable): string {
 function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefined): string {
     const after = r.whatIf?.after;
     const labels = labelOrder(after ? r.units.concat(after.units) : r.units);
-    const legend = labels.map(l => `<span class="key"><span class="swatch ${styles.colour(l)}"></span>${escapeHtml(l)}</span>`).join(' ');
+    const legend = labels.map(l => `<span class="key" title="${escapeHtml(l)}"><span class="swatch ${styles.colour(l)}"></span>${escapeHtml(l)}</span>`).join(' ');
     const notes = r.notes.map(n => `<p class="why">${escapeHtml(n)}</p>`).join('');
     const turn = r.turn ? ` · turn ${escapeHtml(r.turn)}` : '';
     // The toggles need the page's script: without it (tests of the bare table), none are offered.
@@ -208,7 +208,9 @@ function bar(u: UnitOdds, labels: string[], styles: StyleSheet, extra = ''): str
         .filter(l => (u.probabilities[l] ?? 0) > 0)
         .map(l => {
             const p = u.probabilities[l];
-            return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${p >= 0.18 ? escapeHtml(`${l} ${percent(p)}`) : ''}</span>`;
+            // The name goes first when the bar is narrow (BASE_CSS): the figure is what a glance wants.
+            const text = p >= 0.18 ? `<span class="seg-name">${escapeHtml(l)} </span>${percent(p)}` : '';
+            return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${text}</span>`;
         }).join('');
     return `<div class="bar${extra}">${segments}</div>`;
 }
@@ -222,7 +224,10 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
     const name = `<td class="unit" title="${escapeHtml(u.id)}">${escapeHtml(u.unit)}</td>`;
     if (after === undefined) {
         const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
-        const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`).join(' ');
+        const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => {
+            const text = `${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${percent(p)}`;
+            return `<span class="atleast" title="${text}">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`;
+        }).join(' ');
         return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
     }
     const moved = (was: number, now: number | undefined) => now === undefined ? `<b>${percent(was)}</b> → —`
@@ -230,7 +235,7 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
     const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0 || (after?.probabilities[l] ?? 0) > 0)
         .map(l => `${escapeHtml(l)} ${moved(u.probabilities[l] ?? 0, after ? after.probabilities[l] ?? 0 : undefined)}`).join(' · ');
     const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) =>
-        `<span class="atleast">${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
+        `<span class="atleast" title="${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${percent(p)} → ${after ? percent(after.atLeast?.[l] ?? 0) : '—'}">${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
     const second = after ? bar(after, labels, styles, ' what-if-bar') : '<div class="why">not in the fight with the what-if</div>';
     return `<tr>${name}<td class="results"><div class="pair"><span class="bar-name">as written</span>${bar(u, labels, styles)}</div><div class="pair"><span class="bar-name what-if">what if</span>${second}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
 }
@@ -276,12 +281,19 @@ h3 { margin: 1.2em 0 0.3em; }
 table { border-collapse: collapse; width: 100%; }
 th { text-align: left; font-weight: 600; opacity: 0.8; padding: 2px 6px; }
 td { padding: 4px 6px; vertical-align: top; border-top: 1px solid var(--vscode-editorWidget-border, #ddd); }
-td.unit { white-space: nowrap; font-family: var(--vscode-editor-font-family, monospace); }
-.bar { display: flex; height: 1.4em; width: 100%; min-width: 6em; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); }
-.seg { display: block; height: 100%; color: #fff; font-size: 0.75em; line-height: 1.9em; white-space: nowrap; overflow: hidden; text-indent: 3px; }
+/* Labels never leave their row, at any panel width: the units' table shares the width it has (a
+   third for the names), and every label that cannot wrap is cut with an ellipsis, its whole text in
+   its title. The change tables of a what-if scroll sideways instead (.whatif-change). */
+table:not(.change) { table-layout: fixed; }
+table:not(.change) th:first-child { width: 30%; }
+td.unit { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-family: var(--vscode-editor-font-family, monospace); }
+.bar { display: flex; height: 1.4em; width: 100%; min-width: 0; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); container-type: inline-size; }
+.seg { display: block; height: 100%; color: #fff; font-size: 0.75em; line-height: 1.9em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; text-indent: 3px; }
+@container (max-width: 18em) { .seg-name { display: none; } }
+h2, h3, .side, .figures, .compare-key { overflow-wrap: anywhere; }
 .figures { font-size: 0.8em; opacity: 0.8; margin-top: 2px; }
-.atleast { display: block; white-space: nowrap; font-size: 0.9em; }
-.legend .key { margin-right: 1em; white-space: nowrap; }
+.atleast { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 0.9em; }
+.legend .key { display: inline-block; max-width: 100%; margin-right: 1em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; vertical-align: bottom; }
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em; border-radius: 2px; vertical-align: middle; }
 .side { margin: 0.2em 0 0.5em; }
 .why { opacity: 0.8; font-style: italic; }
@@ -297,17 +309,19 @@ button:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); ou
 body.show-chart .chart-area { display: block; }
 body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
-.whatif { margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
+.whatif { min-width: 0; margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
 .whatif legend { font-weight: 600; }
-.whatif-group { margin: 0.25em 0; display: flex; gap: 0.5em; align-items: baseline; }
-.whatif-group .items { display: flex; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
+.whatif-group { margin: 0.25em 0; display: flex; flex-wrap: wrap; gap: 0.5em; align-items: baseline; }
+.whatif-group .items { display: flex; flex: 1 1 12em; min-width: 0; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
 .group-name { opacity: 0.7; flex: 0 0 8.5em; }
-.toggle { white-space: nowrap; }
+.toggle { min-width: 0; max-width: 100%; overflow-wrap: anywhere; }
+.toggle select, .toggle input[type=text] { max-width: 100%; }
 input[type=text], select { font: inherit; font-size: 0.9em; color: var(--vscode-input-foreground, #222); background: var(--vscode-input-background, #fff); border: 1px solid var(--vscode-input-border, #ccc); }
 input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
 .whatif-problem { color: var(--vscode-errorForeground, #c0392b); }
 .pair { display: flex; align-items: center; gap: 0.4em; margin-bottom: 2px; }
-.bar-name { flex: 0 0 5.5em; font-size: 0.75em; opacity: 0.75; white-space: nowrap; }
+.pair .bar { flex: 1 1 0; }
+.bar-name { flex: 0 0 5.5em; font-size: 0.75em; opacity: 0.75; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .bar-name.what-if, .what-if-bar { outline: 1px dashed var(--vscode-focusBorder, #0090f1); outline-offset: 1px; }
 .compare-key .bar-name { display: inline-block; flex: none; padding: 0 0.3em; }
 .whatif-change { margin: 0.6em 0 1em; overflow-x: auto; }

@@ -37,6 +37,7 @@ interface Page {
     document: { body: El, getElementById(id: string): El | null, querySelectorAll(selector: string): Iterable<El> };
     acquireVsCodeApi(): { postMessage(message: OddsPageMessage): void, getState(): unknown, setState(state: unknown): void };
     addEventListener(type: 'message', listener: (e: { data: OddsPanelMessage }) => void): void;
+    addEventListener(type: 'resize', listener: () => void): void;
 }
 
 type ShowAs = 'table' | 'chart';
@@ -60,7 +61,17 @@ const COLOURS: Record<string, string> = {
 };
 const OTHERS = ['#4f7fc0', '#8e5ec4', '#2aa1a1', '#b5497d', '#6d8f2f', '#a0703a'];
 
-function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, width: number): TopLevelSpec {
+/**
+ * The chart's sizes for a panel `available` pixels wide: the room for the units' names on the left (up
+ * to 160 px, less in a narrow panel), and the bars' width, so that the whole chart fits the panel.
+ */
+function chartSize(available: number): { names: number, width: number, whole: number } {
+    const whole = Math.min(880, available - 10);
+    const names = Math.min(160, Math.round(0.4 * whole));
+    return { names, width: Math.max(40, whole - names), whole };
+}
+
+function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, size: ReturnType<typeof chartSize>): TopLevelSpec {
     const pick = distribution === 'results' ? (u: OddsReport['units'][number]) => u.probabilities : (u: OddsReport['units'][number]) => u.atLeast ?? {};
     const labels = labelOrder(report.units, pick);
     const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
@@ -70,13 +81,18 @@ function chartSpec(report: OddsReport, distribution: OddsDistribution, foregroun
     const common = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
         background: 'transparent',
-        width,
-        // The legend below the bars: the panel is often a narrow column beside the file.
-        config: { axis, legend: { labelColor: foreground, titleColor: foreground, orient: 'bottom', direction: 'horizontal' }, title: { color: foreground, anchor: 'start' }, view: { stroke: null } },
+        width: size.width,
+        // The legend below the bars, in as many columns as fit: the panel is often a narrow column beside
+        // the file. Names, title and legend labels longer than their room end in an ellipsis (the bars'
+        // tooltips have them whole), so that nothing is drawn past the panel's edge.
+        config: {
+            axis, legend: { labelColor: foreground, titleColor: foreground, orient: 'bottom', direction: 'horizontal', columns: Math.max(1, Math.floor(size.whole / 130)), labelLimit: 100 },
+            title: { color: foreground, anchor: 'start', limit: size.whole }, view: { stroke: null }
+        },
         title: `${report.kind} ${report.name}: ${distribution === 'results' ? 'chance of each result' : 'chance of each result or worse'}`,
         data: { values }
     } as const;
-    const y = { field: 'unit', type: 'nominal', sort: null, title: null } as const;
+    const y = { field: 'unit', type: 'nominal', sort: null, title: null, axis: { labelLimit: size.names - 15 } } as const;
     const colour = { field: 'label', type: 'nominal', title: 'result', sort: named, scale: { domain: named, range } } as const;
     const tooltip = [{ field: 'unit', title: 'unit' }, { field: 'label', title: 'result' }, { field: 'p', title: 'chance', format: '.1%' }];
     if (distribution === 'results') {
@@ -101,13 +117,13 @@ async function drawAll(distribution: OddsDistribution): Promise<void> {
     const foreground = (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(doc.body).color || '#888';
     for (const el of doc.querySelectorAll('.chart')) {
         // The bars take the panel's width, less the units' names on the left.
-        const width = Math.max(200, Math.min(720, (el.clientWidth || 600) - 160));
+        const size = chartSize(el.clientWidth || 600);
         const index = Number(el.dataset.index);
         const report = reports[index];
         if (!report || (report as OddsUnavailable).available === false) continue;
         try {
             // `ast: true` and the interpreter: no `new Function`, which the page's policy forbids.
-            const runtime = parse(compile(chartSpec(report as OddsReport, distribution, foreground, width)).spec, undefined, { ast: true });
+            const runtime = parse(compile(chartSpec(report as OddsReport, distribution, foreground, size)).spec, undefined, { ast: true });
             const view = new View(runtime, { expr: expressionInterpreter, renderer: 'canvas', container: el as never, hover: true });
             await view.runAsync();
             views.set(index, view);
@@ -151,6 +167,15 @@ for (const b of doc.querySelectorAll('button[data-distribution]')) {
 }
 for (const b of doc.querySelectorAll('button[data-copy]')) b.addEventListener('click', () => vscode.postMessage({ type: 'copy', format: b.dataset.copy === 'csv' ? 'csv' : 'markdown', distribution: state.distribution }));
 for (const b of doc.querySelectorAll('button[data-save]')) b.addEventListener('click', () => void save(b.dataset.save === 'png' ? 'png' : 'svg', Number(b.dataset.index)));
+// A chart takes the panel's width when drawn: when the panel is resized it is drawn again (or when next shown).
+let resizing: ReturnType<typeof setTimeout> | undefined;
+page.addEventListener('resize', () => {
+    clearTimeout(resizing);
+    resizing = setTimeout(() => {
+        drawnFor = undefined;
+        if (state.showAs === 'chart') void drawCharts();
+    }, 200);
+});
 // The palette's "Save odds chart as SVG/PNG" asks the page for its first chart.
 page.addEventListener('message', e => { if (e.data?.type === 'save') void save(e.data.format); });
 

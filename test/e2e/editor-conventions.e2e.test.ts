@@ -1,64 +1,27 @@
 /**
  * The editor conventions of issue 16 in the real editor: umpire.vsix in code-server 4.100.3, driven in
- * Chromium. The language status item (rule set, engagements resolved / unresolved / stale) read from
- * the status bar's `{}`; Resolve at the cursor by its keybinding; Odds at the cursor from the
- * editor's context menu; the campaign state rendered in the Markdown preview; the walkthrough. Each
- * step leaves a screenshot in test-output/e2e/ (conventions-*.png). Run by `npm run test:e2e`.
+ * Chromium. The inlay hints (the state first, the unit before each die); the language status item
+ * (rule set, engagements resolved / unresolved / stale) read from the status bar's `{}`; Resolve at
+ * the cursor by its keybinding; Odds at the cursor from the editor's context menu; the campaign state
+ * rendered in the Markdown preview; the walkthrough. Each step leaves a screenshot in
+ * test-output/e2e/ (conventions-*.png). Run by `npm run test:e2e`.
  */
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-    freePort, installExtension, processesMentioning, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
-} from './processes.js';
 import * as workbench from './workbench.js';
-import { openWorkbench, startChromium, stopChromium, waitFor, type StartedChromium } from './workbench.js';
+import { CodeServerSession, copyExamples, outputDir, waitFor } from './workbench.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outputDir = path.join(repoRoot, 'test-output', 'e2e');
 // The worked example's result, as the SCRUD seed (docs/rules/scrud.md) states it.
 const SEED_SUMMARY = 'Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire';
 
-function required(name: string): string {
-    const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
-    return value;
-}
-
-let tmp: string;
-let workspace: string;
-let codeServer: StartedCodeServer | undefined;
-let chromium: StartedChromium | undefined;
+const session = new CodeServerSession({ name: 'conventions', prepare: workspace => copyExamples(workspace, ['scrud-seed.battle', 'campaign.battle']) });
 let page: Page;
 
 beforeAll(async () => {
-    const entry = required('UMPIRE_E2E_CODE_SERVER');
-    const vsix = required('UMPIRE_E2E_VSIX');
-    fs.mkdirSync(outputDir, { recursive: true });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-e2e-conventions-'));
-    workspace = path.join(tmp, 'battles');
-    fs.mkdirSync(workspace);
-    for (const name of ['scrud-seed.battle', 'campaign.battle']) fs.copyFileSync(path.join(repoRoot, 'examples', name), path.join(workspace, name));
-    const dirs = { userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') };
-    writeUserSettings(dirs.userDataDir);
-    expect(installExtension(entry, vsix, dirs)).toMatch(/was successfully installed/);
-    codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server-conventions.log'));
-    chromium = await startChromium();
-    page = await chromium.browser.newPage({ viewport: { width: 1400, height: 1000 } });
-    await openWorkbench(page, codeServer.url, workspace);
+    page = await session.start();
 }, 300000);
 
-afterAll(async () => {
-    await stopChromium(chromium);
-    await stopProcessGroup(codeServer?.child);
-    const leftovers = tmp ? processesMentioning(tmp) : [];
-    for (const pid of leftovers) await stopProcessGroup(pid, 1000);
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    expect(leftovers, 'processes left running after code-server was stopped').toEqual([]);
-}, 60000);
+afterAll(() => session.stop(), 60000);
 
 const editorText = () => workbench.editorText(page);
 const screenshot = (name: string) => workbench.screenshot(page, outputDir, name);
@@ -121,6 +84,19 @@ describe('issue 16\'s editor conventions in code-server 4.100.3', () => {
         expect(text).toContain('Resolve all');
         await screenshot('conventions-01-language-status.png');
         await page.keyboard.press('Escape');
+    });
+
+    it('shows short inlay hints: the state first at the header, the unit before each die, the details on hover', async () => {
+        // The hints are part of the rendered lines; VS Code cuts one at 43 characters, after the state word.
+        const text = await waitFor('the inlay hints', editorText, t => /engagement Example \{\s*not written — Defender foot: 3 stand-off/.test(t)
+            && /dice Attacker foot\s*Guard:\s*4\s*Line#1:\s*4\s*#2:\s*2\s*Fusiliers#1:\s*6\s*#2:\s*1/.test(t), 60000);
+        expect(text).toMatch(/dice Defender horse\s*Dragoons#1:\s*3\s*#2:\s*5/);
+        await screenshot('conventions-00-inlay-hints.png');
+        // The die's details are in the hint's tooltip.
+        await page.locator('.editor-group-container.active .view-line span', { hasText: /^Guard:/ }).first().hover();
+        await page.locator('.monaco-hover', { hasText: 'Attacker.Guard: die 4, mod +2, adjusted 6 → stand-off vs Defender.Grenz#1' }).waitFor({ timeout: 15000 });
+        await screenshot('conventions-00-inlay-hint-tooltip.png');
+        await page.mouse.move(700, 5);
     });
 
     it('resolves the engagement at the cursor with Ctrl+Alt+R, and the status counts it', async () => {

@@ -3,71 +3,98 @@
  * host), driven in Debian's Chromium. The panel opens from the Odds lens; its toggles switch the
  * table for the chart (drawn by Vega in the page) and the chance of each result for "this or worse";
  * "Copy as CSV" puts on the clipboard exactly the figures `umpire odds --json` gives; "Save chart as
- * SVG" asks where (VS Code's save dialog) and writes the file. Screenshots: test-output/e2e/odds-*.png.
+ * SVG" asks where (VS Code's save dialog) and writes the file. In a narrow panel, with long unit and
+ * force names and many results, no label leaves its row. Screenshots: test-output/e2e/odds-*.png.
  * Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-    freePort, installExtension, processesMentioning, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
-} from './processes.js';
 import * as workbench from './workbench.js';
-import { openWorkbench, startChromium, stopChromium, waitFor, type StartedChromium } from './workbench.js';
+import { CodeServerSession, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
 import type { OddsReport } from '../../src/protocol.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outputDir = path.join(repoRoot, 'test-output', 'e2e');
-
-function required(name: string): string {
-    const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
-    return value;
+// Ancients' results (gives-ground), long unit names and a long force name: labels that would overflow.
+const LONG_NAMES = `rules ancients
+grade Thureophoroi { size medium, weight medium, formation formed, skill 2, leadership 7, move 5 }
+force SuccessorsOfAlexanderUnderAntigonosTheOneEyed {
+  unit ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas infantry Thureophoroi { tokens 2, tested }
+  unit Thracians infantry { size small, weight light, formation skirmish, skill 1, leadership 5, tokens 1, move 6 }
 }
+force Gauls {
+  unit WarriorsOfTheTectosagesWhoCrossedTheHellespont infantry { size huge, weight light, formation warband, skill 1, leadership 6, shock, move 6 }
+  unit Horse cavalry { size medium, weight light, formation warband, skill 1, leadership 6, shock, move 10 }
+}
+engagement Pass {
+  Gauls attacks SuccessorsOfAlexanderUnderAntigonosTheOneEyed
+  first turn
+  Gauls.WarriorsOfTheTectosagesWhoCrossedTheHellespont: charged
+  Gauls.WarriorsOfTheTectosagesWhoCrossedTheHellespont vs SuccessorsOfAlexanderUnderAntigonosTheOneEyed.ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas
+  Gauls.Horse vs SuccessorsOfAlexanderUnderAntigonosTheOneEyed.Thracians
+  seed 12
+}
+`;
 
-let tmp: string;
-let workspace: string;
-let codeServer: StartedCodeServer | undefined;
-let chromium: StartedChromium | undefined;
+const session = new CodeServerSession({
+    name: 'odds', clipboard: true,
+    prepare: workspace => {
+        copyExamples(workspace, ['scrud-seed.battle']);
+        fs.writeFileSync(path.join(workspace, 'long-names.battle'), LONG_NAMES);
+    }
+});
 let page: Page;
+let workspace: string;
 
 beforeAll(async () => {
-    const entry = required('UMPIRE_E2E_CODE_SERVER');
-    const vsix = required('UMPIRE_E2E_VSIX');
-    fs.mkdirSync(outputDir, { recursive: true });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-e2e-odds-'));
-    workspace = path.join(tmp, 'battles');
-    fs.mkdirSync(workspace);
-    fs.copyFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), path.join(workspace, 'scrud-seed.battle'));
-    const dirs = { userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') };
-    writeUserSettings(dirs.userDataDir);
-    expect(installExtension(entry, vsix, dirs)).toMatch(/was successfully installed/);
-    codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server-odds.log'));
-    chromium = await startChromium();
-    const context = await chromium.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    // The clipboard is read back by the test, as a paste would.
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: codeServer.url });
-    page = await context.newPage();
-    await openWorkbench(page, codeServer.url, workspace);
+    page = await session.start();
+    workspace = session.workspace;
 }, 300000);
 
-afterAll(async () => {
-    await stopChromium(chromium);
-    await stopProcessGroup(codeServer?.child);
-    const leftovers = tmp ? processesMentioning(tmp) : [];
-    for (const pid of leftovers) await stopProcessGroup(pid, 1000);
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    expect(leftovers, 'processes left running after code-server was stopped').toEqual([]);
-}, 60000);
+afterAll(() => session.stop(), 60000);
 
 /** The Odds panel's page: VS Code puts a webview's page in a frame inside a frame. */
 const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
 const button = (name: string) => panel().getByRole('button', { name, exact: true });
 const notification = (text: string | RegExp) => page.locator('.notification-toast .notification-list-item-message', { hasText: text });
+
+/**
+ * What in the panel's page leaves its row: each unit row must lie within the panel (no sideways
+ * scroll), each label (unit name, bar, bar segment, figures, "at least" figures) within its row, and a
+ * label whose text is wider than its box must be cut with an ellipsis and carry a tooltip (title).
+ * Hidden rows and labels (the other distribution, the chart) are skipped. Empty when all is well.
+ */
+async function labelsOutsideTheirRows(): Promise<string[]> {
+    return panel().locator('body').evaluate(body => {
+        const doc = body.ownerDocument;
+        const view = doc.defaultView!;
+        const width = doc.documentElement.clientWidth;
+        const problems: string[] = [];
+        const name = (el: typeof body) => `${el.className || el.tagName} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
+        if (doc.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways: ${doc.documentElement.scrollWidth} > ${width}`);
+        let rows = 0;
+        for (const row of body.querySelectorAll('tbody tr')) {
+            const r = row.getBoundingClientRect();
+            if (r.width === 0) continue;
+            rows++;
+            if (r.left < -0.5 || r.right > width + 0.5) problems.push(`row ${name(row)} spans ${r.left}–${r.right}, the panel 0–${width}`);
+            for (const el of row.querySelectorAll('.unit, .bar, .seg, .figures, .atleast, .bar-name')) {
+                const b = el.getBoundingClientRect();
+                if (b.width === 0) continue;
+                if (b.left < r.left - 0.5 || b.right > r.right + 0.5) problems.push(`${name(el)} spans ${b.left}–${b.right}, its row ${r.left}–${r.right}`);
+                if (el.scrollWidth > el.clientWidth + 1) {
+                    const style = view.getComputedStyle(el);
+                    if (style.overflowX === 'visible') problems.push(`${name(el)} overflows its box (${el.scrollWidth} > ${el.clientWidth})`);
+                    else if (style.textOverflow !== 'ellipsis') problems.push(`${name(el)} is cut with no ellipsis`);
+                    if (!el.closest('[title]')) problems.push(`${name(el)} is cut with no tooltip`);
+                }
+            }
+        }
+        if (rows === 0) problems.push('no unit rows shown');
+        return problems;
+    });
+}
 
 /** `umpire odds FILE --json`, from the CLI the same build ships. */
 function cliOdds(file: string): OddsReport[] {
@@ -128,5 +155,49 @@ describe('the Odds panel in code-server 4.100.3', () => {
         expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
         expect(svg).toContain('chance of each result or worse');
         for (const unit of cliOdds(path.join(workspace, 'scrud-seed.battle'))[0].units) expect(svg).toContain(unit.id);
+    });
+
+    it('keeps every label inside its row in a narrow panel, with long names and many results', async () => {
+        await workbench.openFromExplorer(page, 'long-names.battle');
+        await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
+        await panel().locator('td.unit', { hasText: 'Thracians' }).first().waitFor({ state: 'attached', timeout: 60000 });
+        // The panel kept the chart shown by the earlier test: back to the table.
+        await waitFor('the table shown', async () => {
+            await button('Table').click();
+            return panel().locator('td.unit', { hasText: 'Thracians' }).first().isVisible();
+        }, v => v);
+        for (const width of [1400, 900, 640]) {
+            await page.setViewportSize({ width, height: 1000 });
+            for (const figures of ['Each result', 'This or worse']) {
+                await button(figures).click();
+                await waitFor(`"${figures}" pressed`, () => button(figures).getAttribute('aria-pressed'), v => v === 'true');
+                await page.waitForTimeout(300);
+                expect(await labelsOutsideTheirRows(), `at ${width} px, ${figures}`).toEqual([]);
+            }
+            await button('Each result').click();
+            await page.waitForTimeout(300);
+            await workbench.screenshot(page, outputDir, `odds-narrow-${width}.png`);
+        }
+        // The chart, drawn again for the narrow panel, stays within it too.
+        await button('Chart').click();
+        await panel().locator('.chart canvas').first().waitFor({ timeout: 30000 });
+        const chartFits = () => panel().locator('body').evaluate(body => {
+            const doc = body.ownerDocument;
+            const canvas = body.querySelector('.chart canvas')!.getBoundingClientRect();
+            return doc.documentElement.scrollWidth <= doc.documentElement.clientWidth + 1 && canvas.right <= doc.documentElement.clientWidth + 1;
+        });
+        await waitFor('the chart within the panel', chartFits, ok => ok, 10000);
+        await workbench.screenshot(page, outputDir, 'odds-narrow-chart.png');
+        await waitFor('the table shown', async () => {
+            await button('Table').click();
+            return panel().locator('td.unit', { hasText: 'Thracians' }).first().isVisible();
+        }, v => v);
+        // The SCRUD seed's many results and numbered units, in the narrowest panel.
+        await workbench.openFromExplorer(page, 'scrud-seed.battle');
+        await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
+        await panel().locator('td.unit', { hasText: 'Fusiliers#4' }).first().waitFor({ timeout: 60000 });
+        await page.waitForTimeout(300);
+        expect(await labelsOutsideTheirRows(), 'scrud-seed at 640 px').toEqual([]);
+        await workbench.screenshot(page, outputDir, 'odds-narrow-scrud.png');
     });
 });

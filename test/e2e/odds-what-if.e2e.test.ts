@@ -9,62 +9,23 @@
  * npx vitest run --config test/e2e/vitest.e2e.config.ts test/e2e/odds-what-if.e2e.test.ts
  */
 import { spawnSync } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type FrameLocator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-    freePort, installExtension, processesMentioning, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
-} from './processes.js';
 import * as workbench from './workbench.js';
-import { openWorkbench, startChromium, stopChromium, waitFor, type StartedChromium } from './workbench.js';
+import { CodeServerSession, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
 import type { OddsReport } from '../../src/protocol.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outputDir = path.join(repoRoot, 'test-output', 'e2e');
-
-function required(name: string): string {
-    const value = process.env[name];
-    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
-    return value;
-}
-
-let tmp: string;
-let workspace: string;
-let codeServer: StartedCodeServer | undefined;
-let chromium: StartedChromium | undefined;
+const session = new CodeServerSession({ name: 'what-if', prepare: workspace => copyExamples(workspace, ['scrud-ridge.battle']), clipboard: true });
 let page: Page;
+let workspace: string;
 
 beforeAll(async () => {
-    const entry = required('UMPIRE_E2E_CODE_SERVER');
-    const vsix = required('UMPIRE_E2E_VSIX');
-    fs.mkdirSync(outputDir, { recursive: true });
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-e2e-what-if-'));
-    workspace = path.join(tmp, 'battles');
-    fs.mkdirSync(workspace);
-    fs.copyFileSync(path.join(repoRoot, 'examples', 'scrud-ridge.battle'), path.join(workspace, 'scrud-ridge.battle'));
-    const dirs = { userDataDir: path.join(tmp, 'user-data'), extensionsDir: path.join(tmp, 'extensions') };
-    writeUserSettings(dirs.userDataDir);
-    expect(installExtension(entry, vsix, dirs)).toMatch(/was successfully installed/);
-    codeServer = await startCodeServer(entry, await freePort(), dirs, workspace, path.join(outputDir, 'code-server-what-if.log'));
-    chromium = await startChromium();
-    const context = await chromium.browser.newContext({ viewport: { width: 1400, height: 1000 } });
-    // The clipboard is read back by the test, as a paste would.
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: codeServer.url });
-    page = await context.newPage();
-    await openWorkbench(page, codeServer.url, workspace);
+    page = await session.start();
+    workspace = session.workspace;
 }, 300000);
 
-afterAll(async () => {
-    await stopChromium(chromium);
-    await stopProcessGroup(codeServer?.child);
-    const leftovers = tmp ? processesMentioning(tmp) : [];
-    for (const pid of leftovers) await stopProcessGroup(pid, 1000);
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-    expect(leftovers, 'processes left running after code-server was stopped').toEqual([]);
-}, 60000);
+afterAll(() => session.stop(), 60000);
 
 /** The Odds panel's page: VS Code puts a webview's page in a frame inside a frame. */
 const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');

@@ -1,12 +1,100 @@
 /**
  * Driving the VS Code workbench that code-server serves, in Debian's Chromium through playwright-core:
- * starting and stopping the browser, opening a file from the Explorer, reading the editor's text,
- * finding a code lens. Shared by the tests that run umpire.vsix in code-server (the Node extension
- * host in editor.e2e.test.ts, the web-worker extension host in web-extension.e2e.test.ts).
+ * one session (umpire.vsix installed into a throw-away code-server, Chromium on its workbench, all
+ * stopped by pid afterwards: `CodeServerSession`), opening a file from the Explorer, reading the
+ * editor's text, finding a code lens. Shared by the tests that run umpire.vsix in code-server (the Node
+ * extension host in editor, editor-conventions, odds-view and odds-what-if; the web-worker extension
+ * host in web-extension.e2e.test.ts).
  */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserServer, type Locator, type Page } from 'playwright-core';
-import { recordPid, stopProcessGroup } from './processes.js';
+import {
+    freePort, installExtension, processesMentioning, recordPid, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
+} from './processes.js';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** Where the screenshots and code-server's logs go. */
+export const outputDir = path.join(repoRoot, 'test-output', 'e2e');
+
+/** An environment variable that `npm run test:e2e` (scripts/e2e/e2e-run.mjs) sets. */
+function required(name: string): string {
+    const value = process.env[name];
+    if (!value) throw new Error(`${name} is not set: run this test with 'npm run test:e2e'`);
+    return value;
+}
+
+/** Copies examples/NAME for each name into `workspace`. */
+export function copyExamples(workspace: string, names: readonly string[]): void {
+    for (const name of names) fs.copyFileSync(path.join(repoRoot, 'examples', name), path.join(workspace, name));
+}
+
+export interface SessionOptions {
+    /** Names the temp folder (`umpire-e2e-NAME-…`) and code-server's log (`code-server-NAME.log`). */
+    readonly name: string;
+    /** Fills the (empty) workspace folder before code-server opens it. */
+    readonly prepare: (workspace: string) => void;
+    /** Lets the page read the clipboard back, as a paste would. */
+    readonly clipboard?: boolean;
+    /** User settings beside the quiet defaults of `writeUserSettings`. */
+    readonly settings?: Record<string, unknown>;
+}
+
+/**
+ * umpire.vsix in code-server, driven in Chromium: `start` installs the .vsix into a throw-away
+ * extensions folder, starts code-server on a free port and Chromium, and opens the workbench on the
+ * workspace folder; `stop` stops both by pid (the whole process groups) and fails when anything
+ * started from the temp folder (the extension host, the language server) outlives them.
+ */
+export class CodeServerSession {
+    /** The temp folder holding the workspace, the user data and the extensions. */
+    tmp = '';
+    /** The folder code-server opened. */
+    workspace = '';
+    page!: Page;
+    private codeServer: StartedCodeServer | undefined;
+    private chromium: StartedChromium | undefined;
+
+    constructor(private readonly options: SessionOptions) {}
+
+    async start(): Promise<Page> {
+        const entry = required('UMPIRE_E2E_CODE_SERVER');
+        const vsix = required('UMPIRE_E2E_VSIX');
+        fs.mkdirSync(outputDir, { recursive: true });
+        this.tmp = fs.mkdtempSync(path.join(os.tmpdir(), `umpire-e2e-${this.options.name}-`));
+        this.workspace = path.join(this.tmp, 'battles');
+        fs.mkdirSync(this.workspace);
+        this.options.prepare(this.workspace);
+        const dirs = { userDataDir: path.join(this.tmp, 'user-data'), extensionsDir: path.join(this.tmp, 'extensions') };
+        writeUserSettings(dirs.userDataDir, this.options.settings);
+        const installLog = installExtension(entry, vsix, dirs);
+        if (!/was successfully installed/.test(installLog)) throw new Error(`installing ${vsix} said:\n${installLog}`);
+        if (!fs.readdirSync(dirs.extensionsDir).some(d => /^umpire-dev\.umpire-\d/.test(d))) {
+            throw new Error(`umpire is not in ${dirs.extensionsDir} after installing ${vsix}`);
+        }
+        this.codeServer = await startCodeServer(entry, await freePort(), dirs, this.workspace, path.join(outputDir, `code-server-${this.options.name}.log`));
+        this.chromium = await startChromium();
+        const context = await this.chromium.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+        if (this.options.clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: this.codeServer.url });
+        this.page = await context.newPage();
+        await openWorkbench(this.page, this.codeServer.url, this.workspace);
+        return this.page;
+    }
+
+    /** Stops whatever `start` got to start, even when it failed half-way. */
+    async stop(): Promise<void> {
+        await stopChromium(this.chromium);
+        await stopProcessGroup(this.codeServer?.child);
+        // Nothing started from the temp folder (extension host, the language server from the
+        // installed .vsix) may outlive the test.
+        const leftovers = this.tmp ? processesMentioning(this.tmp) : [];
+        for (const pid of leftovers) await stopProcessGroup(pid, 1000);
+        if (this.tmp) fs.rmSync(this.tmp, { recursive: true, force: true });
+        if (leftovers.length > 0) throw new Error(`processes left running after code-server was stopped: ${leftovers.join(', ')}`);
+    }
+}
 
 export interface StartedChromium {
     server: BrowserServer;
@@ -44,7 +132,8 @@ export async function openFromExplorer(page: Page, name: string): Promise<void> 
     const row = page.locator('.explorer-folders-view .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
     await row.click({ timeout: 30000 });
-    await page.locator('.tabs-container .tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+    // The first: a file may be open in two editor groups (the Odds panel's group opens files too).
+    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30000 });
 }
 
 /** The active editor's visible text, line by line, top to bottom (Monaco renders spaces as U+00A0). */

@@ -36,3 +36,20 @@ describe('the Odds panel page with its script', () => {
         expect(html).toContain('No odds: no sides');
     });
 });
+
+describe('the Odds panel page\'s labels', () => {
+    it('give each label that a narrow panel may cut its whole text as a tooltip', () => {
+        const long = 'ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas';
+        const html = renderOddsHtml({
+            name: 'Pass', kind: 'engagement', rules: 'ancients', turn: null, notes: [], sides: [],
+            units: [{ force: 'Successors', unit: long, id: `Successors.${long}`, probabilities: { 'holds': 0.6, 'gives-ground': 0.3, 'destroyed': 0.1 }, atLeast: { 'gives-ground': 0.4, 'destroyed': 0.1 } }]
+        }, { nonce: 'N0', title: 'Odds', script });
+        expect(html).toContain(`<td class="unit" title="Successors.${long}">${long}</td>`);
+        expect(html).toContain('<span class="atleast" title="gives-ground+ 40.0%">gives-ground+ <b>40.0%</b></span>');
+        expect(html).toContain('<span class="key" title="gives-ground">');
+        // A wide segment shows its name and figure (the name is hidden when the bar is narrow); a narrow one neither.
+        expect(html).toMatch(/<span class="seg [^"]*" title="gives-ground 30.0%"><span class="seg-name">gives-ground <\/span>30.0%<\/span>/);
+        expect(html).toMatch(/<span class="seg [^"]*" title="destroyed 10.0%"><\/span>/);
+        expect(html).toMatch(/td\.unit \{[^}]*text-overflow: ellipsis/);
+    });
+});

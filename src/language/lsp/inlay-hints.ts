@@ -1,13 +1,16 @@
 /**
- * Inline annotations (setting `umpire.inlayHints.enabled`): the result at each action's header;
- * after each die entered from the table, what the rule set says of it (SCRUD: the unit it feeds,
- * with its adjusted die and result);
- * after the opponent of a written outcome line, that opponent's adjusted die, so that each line reads
- * as the comparison it records.
+ * Inline annotations (setting `umpire.inlayHints.enabled`), kept short so that they read at a glance
+ * and survive the editor's cut (VS Code shows 43 characters by default, `editor.inlayHints.maximumLength`):
+ * - at each action's header, the outcome's state first (`written`, `stale`, `not written`) and then its
+ *   result; the tooltip has the whole result and the breakdown (as the hover does);
+ * - before each die entered from the table, the unit it feeds, as an editor names a call's parameters
+ *   (`Guard: 4 Line#1: 4 #2: 2`); the tooltip has its modifier, adjusted die and result;
+ * - after the opponent of a written outcome line, that opponent's adjusted die, so that each line reads
+ *   as the comparison it records.
  */
 import { GrammarUtils, type LangiumDocument } from 'langium';
 import type { InlayHintProvider, LangiumSharedServices } from 'langium/lsp';
-import { InlayHintKind, type CancellationToken, type InlayHint, type InlayHintParams, type Range } from 'vscode-languageserver';
+import { InlayHintKind, MarkupKind, type CancellationToken, type InlayHint, type InlayHintParams, type MarkupContent, type Range } from 'vscode-languageserver';
 import type { Outcome, Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, unquote, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
@@ -45,32 +48,53 @@ function inlayHints(document: LangiumDocument, range: Range): InlayHint[] {
     return hints.filter(h => h.position.line >= range.start.line && h.position.line <= range.end.line);
 }
 
+/** The states an action's outcome is in, as the header hint names them first. */
+type OutcomeState = 'written' | 'stale' | 'not written';
+
 function headerHint(document: LangiumDocument, action: ActionModel, preview: Preview | undefined): InlayHint | undefined {
     const brace = GrammarUtils.findNodeForKeyword(action.node.$cstNode, '{');
     if (!brace) return undefined;
     const outcome = action.node.outcome;
-    let label: string;
-    let tooltip: string;
+    let state: OutcomeState;
+    let summary: string;
+    const details: string[] = [];
     if (outcome?.summary) {
-        const stale = hasStaleOutcome(document, action.node);
-        label = `${unquote(outcome.summary)}${stale ? ' (stale)' : ''}`;
-        tooltip = stale ? 'The written outcome no longer matches this action: resolve it again.' : 'The outcome written below.';
+        summary = unquote(outcome.summary);
+        state = hasStaleOutcome(document, action.node) ? 'stale' : 'written';
+        if (state === 'stale') {
+            details.push('The written outcome no longer matches this action: **Resolve** it again.');
+            if (preview) details.push(`Resolving again gives: ${preview.resolution.json.summary}`);
+        } else {
+            details.push('The outcome written below.');
+        }
     } else if (preview) {
-        label = `${preview.resolution.json.summary} (not written)`;
-        tooltip = 'What Resolve will write, from the dice entered or the seed.';
+        summary = preview.resolution.json.summary;
+        state = 'not written';
+        details.push('What **Resolve** will write, from the dice entered or the seed.');
     } else {
         return undefined;
     }
-    // Editors cut long hints short (VS Code at 43 characters): the tooltip has the whole result.
-    return { position: brace.range.end, label: `→ ${label}`, paddingLeft: true, tooltip: `${label}\n\n${tooltip}` };
+    if (preview) details.push(['```text', ...preview.resolution.text, '```'].join('\n'));
+    const tooltip: MarkupContent = { kind: MarkupKind.Markdown, value: [`**${state}**: ${summary}`, ...details].join('\n\n') };
+    // The state first: the editor cuts a long result short, never the word that says whether it is current.
+    return { position: brace.range.end, label: `${state} — ${summary}`, paddingLeft: true, tooltip };
 }
 
-/** After each entered die: what the rule set says it fed (its `dieHints`). */
+/**
+ * Before each entered die: the unit it feeds (the rule set's `dieHints`), as a parameter name. A unit
+ * numbered like the one before it on the line shows its number only (`Fusiliers#1: 6 #2: 1`).
+ */
 function dieHints(model: ScenarioModel, action: ActionModel, preview: Preview | undefined): InlayHint[] {
     const hints: InlayHint[] = [];
+    let previous: { line: unknown, base: string } | undefined;
     for (const hint of model.ruleset?.dieHints?.(model, action, preview?.resolution) ?? []) {
         const value = GrammarUtils.findNodesForProperty(hint.line.$cstNode, 'values')[hint.index];
-        if (value) hints.push({ position: value.range.end, label: hint.label, paddingLeft: true, kind: InlayHintKind.Parameter, tooltip: hint.tooltip });
+        if (!value) continue;
+        const numbered = /^(.*)(#\d+)$/.exec(hint.label);
+        const base = numbered ? numbered[1] : hint.label;
+        const label = numbered && previous?.line === hint.line && previous.base === base ? numbered[2] : hint.label;
+        previous = { line: hint.line, base };
+        hints.push({ position: value.range.start, label: `${label}:`, paddingRight: true, kind: InlayHintKind.Parameter, tooltip: hint.tooltip });
     }
     return hints;
 }

@@ -61,7 +61,7 @@ export const scrudRuleset: Ruleset = {
     dieHints: scrudDieHints
 };
 
-/** After each entered die: the unit it feeds, and with a result, its adjusted die and result. */
+/** Each entered die's unit, and in its tooltip, with a result, its modifier, adjusted die and result. */
 function scrudDieHints(model: ScenarioModel, action: ActionModel, resolution: Resolution | undefined): DieHint[] {
     const input = buildScrudInput(model, action.node);
     if (!input) return [];
@@ -73,12 +73,11 @@ function scrudDieHints(model: ScenarioModel, action: ActionModel, resolution: Re
                 if (index >= line.values.length) return;
                 const result = results.get(unit.id);
                 const adjusted = typeof result?.adjusted === 'number' ? result.adjusted : undefined;
-                const label = result ? `${unit.unit}${adjusted !== undefined ? `=${adjusted}` : ''} ${result.result}` : unit.unit;
                 const parts = [`${unit.id}: die ${line.values[index]}`];
                 if (typeof result?.modifier === 'number') parts.push(`mod ${signedTypeset(result.modifier)}`);
                 if (adjusted !== undefined) parts.push(`adjusted ${adjusted}`);
                 const tooltip = `${parts.join(', ')}${result ? ` → ${result.result}${typeof result.opponent === 'string' ? ` vs ${result.opponent}` : ''}` : ''}`;
-                hints.push({ line, index, label, tooltip });
+                hints.push({ line, index, label: unit.unit, tooltip });
             });
         }
     }

@@ -2,9 +2,10 @@
  * Hovers and inlay hints through the server's providers, on documents built and validated as the
  * language server builds them.
  */
+import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TextDocument, type LangiumDocument } from 'langium';
-import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
+import { InlayHintKind, type Hover, type InlayHint, type MarkupContent } from 'vscode-languageserver';
 import { OutcomeCommands } from '../../../src/language/lsp/outcome-commands.js';
 import { scratchChecker, services as allServices, openDocument } from '../../support/services.js';
 
@@ -119,29 +120,72 @@ describe('hover', () => {
 describe('inlay hints', () => {
     afterEach(() => shared.workspace.ConfigurationProvider.updateConfiguration({ settings: { umpire: {} } }));
 
-    it('name the unit each entered die feeds, with its adjusted die and result, and the result at the header', async () => {
+    it('name the unit before each entered die, and put the state first at the header', async () => {
         const doc = await open(TEXT);
-        expect((await hints(doc)).map(h => labelAt(doc, h))).toEqual([
-            'engagement E { ⟨→ Foot: 1 stand-off · A horse: 1 retire (not written)⟩',
-            'dice A foot 4 ⟨Guard=5 stand-off⟩',
-            'dice A horse 3 ⟨Horse=4 retire⟩',
-            'dice B foot 5 ⟨Line=5 stand-off⟩',
-            'dice B horse 6 ⟨Lancers=6 won⟩'
+        const all = await hints(doc);
+        expect(all.map(h => labelAt(doc, h))).toEqual([
+            'engagement E { ⟨not written — Foot: 1 stand-off · A horse: 1 retire⟩',
+            'dice A foot ⟨Guard:⟩',
+            'dice A horse ⟨Horse:⟩',
+            'dice B foot ⟨Line:⟩',
+            'dice B horse ⟨Lancers:⟩'
         ]);
+        // A die's hint sits right before its value, as an editor names a call's parameters.
+        const guard = all[1];
+        expect(doc.textDocument.getText({ start: guard.position, end: { line: guard.position.line, character: guard.position.character + 1 } })).toBe('4');
+        expect(guard).toMatchObject({ paddingRight: true, kind: InlayHintKind.Parameter });
+        // The details are in the tooltips: the die's modifier, adjusted die and result; the header's breakdown.
+        expect(guard.tooltip).toBe('A.Guard: die 4, mod +1, adjusted 5 → stand-off vs B.Line');
+        const header = (all[0].tooltip as MarkupContent).value;
+        expect(header).toContain('**not written**: Foot: 1 stand-off · A horse: 1 retire');
+        expect(header).toMatch(/```text\n[\s\S]*A\.Guard 4\+1=5[\s\S]*```/);
+    });
+
+    it('keep the state word within the editor\'s cut of 43 characters when the result is long', async () => {
+        const doc = await open(fs.readFileSync('examples/scrud-large.battle', 'utf8'));
+        const [header] = await hints(doc);
+        expect((header.label as string).length).toBeGreaterThan(43);
+        expect((header.label as string).slice(0, 43)).toMatch(/^not written — French foot: /);
+    });
+
+    it('number a unit\'s later instances on a long dice line by their number only', async () => {
+        const doc = await open(fs.readFileSync('examples/scrud-seed.battle', 'utf8'));
+        const all = await hints(doc);
+        const line = (n: number) => all.filter(h => h.position.line === n).map(h => `${h.label as string} ${doc.textDocument.getText({ start: h.position, end: { line: n, character: h.position.character + 1 } })}`).join(' ');
+        const at = (prefix: string) => doc.textDocument.getText().split('\n').findIndex(l => l.startsWith(prefix));
+        expect(line(at('  dice Attacker foot'))).toBe('Guard: 4 Line#1: 4 #2: 2 Fusiliers#1: 6 #2: 1 #3: 2 #4: 1 Conscripts: 2');
+        expect(line(at('  dice Defender foot'))).toBe('Grenz#1: 5 #2: 3 #3: 1 Infantry#1: 2 #2: 1 #3: 3');
+        const fusiliers4 = all.find(h => h.position.line === at('  dice Attacker foot') && h.label === '#4:')!;
+        expect(fusiliers4.tooltip).toBe('Attacker.Fusiliers#4: die 1, mod ±0, adjusted 1 → unpaired');
     });
 
     it('show the written summary, each outcome line\'s opponent figure, and flag a stale outcome', async () => {
         const doc = await resolved(TEXT, 'E');
-        const labels = (await hints(doc)).map(h => labelAt(doc, h));
-        expect(labels[0]).toBe('engagement E { ⟨→ Foot: 1 stand-off · A horse: 1 retire⟩');
+        const written = await hints(doc);
+        const labels = written.map(h => labelAt(doc, h));
+        expect(labels[0]).toBe('engagement E { ⟨written — Foot: 1 stand-off · A horse: 1 retire⟩');
+        expect((written[0].tooltip as MarkupContent).value).toContain('The outcome written below.');
         expect(labels).toContain('A.Horse: retire, die 3, mod +1, adjusted 4 vs B.Lancers ⟨(adjusted 6)⟩');
         const stale = await open(doc.textDocument.getText().replace('dice B horse 6', 'dice B horse 2'), 3);
-        expect((await hints(stale)).map(h => labelAt(stale, h))[0]).toBe('engagement E { ⟨→ Foot: 1 stand-off · A horse: 1 retire (stale)⟩');
+        const staleHints = await hints(stale);
+        expect(labelAt(stale, staleHints[0])).toBe('engagement E { ⟨stale — Foot: 1 stand-off · A horse: 1 retire⟩');
+        // Horse 3 + 1 = 4 now beats Lancers 2 + 0 = 2: the tooltip says what resolving again gives.
+        expect((staleHints[0].tooltip as MarkupContent).value).toContain('Resolving again gives: Foot: 1 stand-off · B horse: 1 retire');
+    });
+
+    it('state and result of a multi-unit Ancients action and a multi-unit Loose Files action', async () => {
+        const ancients = await open(fs.readFileSync('examples/ancients-tokens.battle', 'utf8'));
+        expect((await hints(ancients)).map(h => labelAt(ancients, h))).toEqual([
+            'engagement Pass { ⟨not written — Gauls 6 hits, Successors 12 hits · Gauls.Warriors holds, Successors.Thureophoroi gives-ground, Successors.Thracians destroyed⟩'
+        ]);
+        const looseFiles = await open(fs.readFileSync('examples/cowpens.battle', 'utf8'));
+        const advance = (await hints(looseFiles)).map(h => labelAt(looseFiles, h)).filter(l => l.startsWith('move Advance'));
+        expect(advance).toEqual(['move Advance { ⟨not written — British.Fusiliers moved 5 inches · British.Legion charged 14 inches⟩']);
     });
 
     it('name the units when the dice do not resolve yet, and nothing for a seedless engagement', async () => {
         const short = await open(TEXT.replace('  dice B horse 6\n', ''));
-        expect((await hints(short)).map(h => h.label)).toEqual(['Guard', 'Horse', 'Line']);
+        expect((await hints(short)).map(h => h.label)).toEqual(['Guard:', 'Horse:', 'Line:']);
         const bare = await open(TEXT.replace(/ {2}dice .*\n/g, ''));
         expect(await hints(bare)).toEqual([]);
     });
