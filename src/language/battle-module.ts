@@ -56,7 +56,7 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
         FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
         SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
         RenameProvider: (services) => new BattleRenameProvider(services),
-        CodeLensProvider: () => new BattleCodeLensProvider(),
+        CodeLensProvider: (services) => new BattleCodeLensProvider(services),
         HoverProvider: () => new BattleHoverProvider(),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     },

@@ -3,9 +3,9 @@
  * from the parse alone, never by resolving (Langium 4 has no code-lens resolve step, so every lens is
  * computed in full on each request).
  */
-import type { LangiumDocument } from 'langium';
+import type { LangiumDocument, TextDocumentProvider } from 'langium';
 import { GrammarUtils } from 'langium';
-import type { CodeLensProvider } from 'langium/lsp';
+import type { CodeLensProvider, LangiumServices } from 'langium/lsp';
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
@@ -14,13 +14,19 @@ import { hasOdds } from '../../core/odds.js';
 import { UmpireCommands, type OddsArgs, type ResolveArgs } from '../../protocol.js';
 
 export class BattleCodeLensProvider implements CodeLensProvider {
+    private readonly editorTexts: TextDocumentProvider | undefined;
+
+    constructor(services: LangiumServices) {
+        this.editorTexts = services.shared.workspace.TextDocuments;
+    }
+
     provideCodeLens(document: LangiumDocument, _params: CodeLensParams): CodeLens[] {
         const root = document.parseResult.value as Scenario;
         const model = modelOf(root);
         const ruleset = model.ruleset;
         if (!ruleset) return [];
         const uri = document.uri.toString();
-        const version = document.textDocument.version;
+        const version = this.versionOf(document);
         const lenses: CodeLens[] = [];
         for (const action of model.actions) {
             const cst = action.node.$cstNode;
@@ -40,5 +46,17 @@ export class BattleCodeLensProvider implements CodeLensProvider {
             }
         }
         return lenses;
+    }
+
+    /**
+     * The version a lens's command names. A file the server read from disk (version 0) and that the
+     * editor has just opened (version 1, the same text) may be asked for lenses before the server has
+     * built the opened copy: the lenses are right for the editor's text, so they name its version, or
+     * the first Resolve would be refused as "the file changed".
+     */
+    private versionOf(document: LangiumDocument): number {
+        const built = document.textDocument;
+        const editor = this.editorTexts?.get(document.uri.toString());
+        return editor && editor.version !== built.version && editor.getText() === built.getText() ? editor.version : built.version;
     }
 }

@@ -149,6 +149,26 @@ describe('Resolve', () => {
         expect(current().diagnostics!.filter(d => d.code === 'outcome-stale')).toEqual([]);
     });
 
+    it('names the editor\'s version in lenses asked for before the server built the file the editor just opened', async () => {
+        // The server read the file from disk (version 0); the editor opens it (version 1, the same text) and asks for
+        // lenses before the server has built its copy. Before, the lenses named version 0 and the first Resolve was refused.
+        const fromDisk = await open(SEEDED, 0);
+        const editorTexts = shared.workspace.TextDocuments!;
+        editorTexts.set(TextDocument.create(URI_TEXT, 'battle', 1, SEEDED));
+        try {
+            const early = lenses(fromDisk)[0].command!.arguments![0];
+            expect(early.version).toBe(1);
+            await open(SEEDED, 1);
+            const r = await commands.resolve(early, false);
+            expect(r.applied).toBe(true);
+            // A different text in the editor: the lenses are for the server's text and name its version.
+            editorTexts.set(TextDocument.create(URI_TEXT, 'battle', 9, `${SEEDED}\n`));
+            expect(lenses(current())[0].command!.arguments![0].version).toBe(current().textDocument.version);
+        } finally {
+            editorTexts.delete(URI_TEXT);
+        }
+    });
+
     it('refuses a command computed for an older version, and says why', async () => {
         await open(SEEDED, 1);
         await open(SEEDED + '\n', 2);
