@@ -9,8 +9,8 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
-    type CombatModifierKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
+    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
+    type ArtilleryModifierKey, type CombatModifierKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
     type RangeKey, type RedressKey
 } from './engine/loose-files-tables.js';
 
@@ -97,6 +97,13 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         values: { kind: 'number', min: 0, max: 20 },
         seed: seedBands(LF_SEED_TABLES.artillery.longDp)
     },
+    'artillery-modifier': {
+        doc: 'What each artillery die adds or loses: a `heavy` or `light` gun; a target in `column`, `limbered` or `unlimbered` artillery, in `skirmish` order or in `works` (a fieldwork, fort or stone building); the `same-target` and range as last turn, a `new-target`; `dp` for each DP of the firing guns',
+        reference: 'docs/rules/loose-files.md#l4',
+        keys: { kind: 'words', words: ARTILLERY_MODIFIER_KEYS, doc: keysDoc(ARTILLERY_MODIFIER_KEYS) },
+        values: { kind: 'number', min: -20, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.artilleryModifiers, ARTILLERY_MODIFIER_KEYS)
+    },
     'infantry-fire': {
         doc: 'Infantry fire\'s faces: a d6 of `hit` or more is a DP; a skirmisher throws again for each `reroll`, and the new die is a DP at `reroll-hit` or more',
         reference: 'docs/rules/loose-files.md#l5',
@@ -146,6 +153,7 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
             closeCasualties: tables.bands<number>('artillery-close-casualties'),
             longDp: tables.bands<number>('artillery-long-dp')
         },
+        artilleryModifiers: wordsOf<ArtilleryModifierKey>(tables, 'artillery-modifier', ARTILLERY_MODIFIER_KEYS, LF_SEED_TABLES.artilleryModifiers),
         infantry: wordsOf<InfantryKey>(tables, 'infantry-fire', INFANTRY_KEYS, LF_SEED_TABLES.infantry),
         move: wordsOf<MoveKey>(tables, 'move-dice', MOVE_KEYS, LF_SEED_TABLES.move),
         morale: wordsOf<MoraleKey>(tables, 'morale', MORALE_KEYS, LF_SEED_TABLES.morale),

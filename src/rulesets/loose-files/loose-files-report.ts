@@ -20,7 +20,7 @@ import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
-    CP_COST, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    artilleryModifierKeys, CP_COST, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from './engine/loose-files-engine.js';
@@ -324,7 +324,8 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
         if (o.dice.length) text.push(`  d6: ${o.dice.map(d => (o.kind === 'artillery' ? `${d.die}→${d.modified}` : `${d.die}`) + effect(d)).join(', ')}`);
         if (o.rerolls.length) text.push(`  re-rolls of fives: ${o.rerolls.map(d => `${d.die}${effect(d)}`).join(', ')}`);
         const uses: HouseUse[] = o.kind === 'artillery'
-            ? o.dice.flatMap(d => (o.band === 'close' ? [['artillery-close-dp', d.modified], ['artillery-close-casualties', d.modified]] : [['artillery-long-dp', d.modified]]) as HouseUse[])
+            ? [...artilleryModifierKeys(r.input).map(k => ['artillery-modifier', k] as HouseUse),
+                ...o.dice.flatMap(d => (o.band === 'close' ? [['artillery-close-dp', d.modified], ['artillery-close-casualties', d.modified]] : [['artillery-long-dp', d.modified]]) as HouseUse[])]
             : o.kind === 'infantry' ? [['infantry-fire', 'hit'], ...(o.rerolls.length ? [['infantry-fire', 'reroll'], ['infantry-fire', 'reroll-hit']] as HouseUse[] : [])] : [];
         text.push(`  ${r.target.id}: ${o.result}, ${o.dp} DP, ${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.fled ? ', flees the field' : ''}${house(o.diceCount > 0 ? uses : [])}`);
         summary.push(`${r.target.id} ${o.dp} DP${o.casualties ? `, ${o.casualties} casualt${o.casualties === 1 ? 'y' : 'ies'}` : ''}`);

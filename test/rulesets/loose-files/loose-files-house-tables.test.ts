@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { AVERAGE, D6 } from '../../../src/core/dice.js';
 import { LF_SEED_TABLES, type LfCombatTables } from '../../../src/rulesets/loose-files/engine/loose-files-tables.js';
 import { NO_HOUSE_RULES, type LfUnit } from '../../../src/rulesets/loose-files/engine/loose-files-units.js';
-import { fireDice, rerollsFor, resolveFire, type FireInput } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
+import { artilleryModifiers, fireDice, rerollsFor, resolveFire, type FireInput } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
 import { allowedMoveDice, chargeTooFewDice, moveDiceProblem, resolveMove, type MoveInput } from '../../../src/rulesets/loose-files/engine/loose-files-movement.js';
 import { resolveMorale } from '../../../src/rulesets/loose-files/engine/loose-files-morale.js';
 import { resolveRedress } from '../../../src/rulesets/loose-files/engine/loose-files-command.js';
@@ -82,6 +82,22 @@ describe('L4, L5 fire tables', () => {
         expect(resolveFire(fire(gun, line, 20), { d6: [4, 4], reroll: [] }, house).dp).toBe(0);
     });
 
+    it('a house artillery-modifier table changes each die\'s score, and the odds read it', () => {
+        const heavy = unit('B.Guns', { type: 'artillery', formation: 'unlimbered', guns: 'heavy', stands: 2, dp: 2 });
+        const column = unit('A.Column', { formation: 'column', stands: 3 });
+        const input = fire(heavy, column, 20, { newTarget: true });
+        const house = with_({ artilleryModifiers: { ...LF_SEED_TABLES.artilleryModifiers, heavy: 2, column: 0, 'new-target': 0, dp: -2 } });
+        expect(artilleryModifiers(input).map(m => m.value)).toEqual([1, 1, -1, -2]);
+        expect(artilleryModifiers(input, house).map(m => [m.reason, m.value])).toEqual([
+            ['heavy gun', 2], ['target in column', 0], ['new target', 0], ['2 DP on the firing guns', -4]]);
+        // At long range (4 or more hits) the sheet's −1 lets a 5 or 6 hit; the house's −2 only a 6.
+        expect(resolveFire(input, { d6: [6, 5], reroll: [] }).dp).toBe(2);
+        expect(resolveFire(input, { d6: [6, 5], reroll: [] }, house).dp).toBe(1);
+        expect(resolveFire(input, { d6: [6, 5], reroll: [] }, house).dice.map(d => d.modified)).toEqual([4, 3]);
+        expect(fireOdds(input).expectedDp).toBeCloseTo(2 * 2 / 6, 12);
+        expect(fireOdds(input, house).expectedDp).toBeCloseTo(2 * 1 / 6, 12);
+    });
+
     it('a house infantry-fire table moves the hit, the re-roll and the re-roll\'s hit', () => {
         const house = with_({ infantry: { hit: 5, reroll: 4, 'reroll-hit': 6 } });
         const skirm = unit('A.Lights', { formation: 'skirmish', stands: 3 });
@@ -96,18 +112,21 @@ describe('L4, L5 fire tables', () => {
     it('exact fire odds agree with every throw through the resolver under random house tables', () => {
         const tablesArb = fc.record({
             closeDp: bandsArb(3), closeCas: bandsArb(2), longDp: bandsArb(2),
-            hit: fc.integer({ min: 1, max: 7 }), reroll: fc.integer({ min: 1, max: 7 }), rerollHit: fc.integer({ min: 1, max: 7 })
+            hit: fc.integer({ min: 1, max: 7 }), reroll: fc.integer({ min: 1, max: 7 }), rerollHit: fc.integer({ min: 1, max: 7 }),
+            heavy: fc.integer({ min: -3, max: 3 }), dp: fc.integer({ min: -3, max: 1 }), unlimbered: fc.integer({ min: -3, max: 3 })
         }).map(t => with_({
             artillery: { closeDp: t.closeDp, closeCasualties: t.closeCas, longDp: t.longDp },
+            artilleryModifiers: { ...LF_SEED_TABLES.artilleryModifiers, heavy: t.heavy, dp: t.dp, unlimbered: t.unlimbered },
             infantry: { hit: t.hit, reroll: t.reroll, 'reroll-hit': t.rerollHit }
         }));
         const inputArb = fc.record({
             artillery: fc.boolean(), skirmish: fc.boolean(), heavy: fc.boolean(), range: fc.constantFrom(4, 20),
-            stands: fc.integer({ min: 1, max: 3 }), targetStands: fc.integer({ min: 1, max: 4 })
+            stands: fc.integer({ min: 1, max: 3 }), targetStands: fc.integer({ min: 1, max: 4 }), dp: fc.integer({ min: 0, max: 2 }), guns: fc.boolean()
         }).map(i => fire(
-            i.artillery ? unit('B.Guns', { type: 'artillery', formation: 'unlimbered', guns: i.heavy ? 'heavy' : 'medium', stands: Math.min(i.stands, 2) })
+            i.artillery ? unit('B.Guns', { type: 'artillery', formation: 'unlimbered', guns: i.heavy ? 'heavy' : 'medium', stands: Math.min(i.stands, 2), dp: i.dp })
                 : unit('B.Foot', { formation: i.skirmish ? 'skirmish' : 'line', stands: i.stands }),
-            unit('A.Line', { stands: i.targetStands }), i.artillery ? i.range : 5));
+            i.guns ? unit('A.Guns', { type: 'artillery', formation: 'unlimbered', guns: 'light', stands: i.targetStands })
+                : unit('A.Line', { stands: i.targetStands }), i.artillery ? i.range : 5));
         fc.assert(fc.property(inputArb, tablesArb, (input, tables) => {
             const odds = fireOdds(input, tables);
             const brute = bruteFire(input, tables);
@@ -188,6 +207,7 @@ const FILE = `rules loose-files
 house {
   artillery-close-dp ..1 0, 2..3 1, 4.. 2
   artillery-close-casualties ..5 0, 6.. 1
+  artillery-modifier same-target 2
   infantry-fire hit 5
   morale routs-equal-dp 1
   redress class-3-shot-at 1
@@ -201,6 +221,10 @@ force Red { unit Line infantry { class 3, stands 4, dp 2 } }
 fire Battery {
   Blue.Guns fires at Red.Line: range 5
   dice Blue.Guns d6 6
+}
+fire Again {
+  Blue.Guns fires at Red.Line: range 5, same-target
+  dice Blue.Guns d6 2
 }
 fire Volley {
   Blue.Line fires at Red.Line: range 5
@@ -225,18 +249,21 @@ describe('house fire, morale and re-dress tables in a file', () => {
         };
         // 6 at close range: the house gives 2 DPs where the sheet gives 1, and the sheet's casualty.
         expect(text(0)).toContain('  Red.Line: casualty, 2 DP, 1 casualty  (house: artillery-close-dp 4.. 2; artillery-close-casualties 6.. 1)');
-        expect(text(1)).toContain('  Red.Line: disordered, 2 DP, 0 casualties  (house: infantry-fire hit 5)');
-        expect(text(2)).toContain('  stand-deserts, 1 DP, 1 stand deserts  (house: morale routs-equal-dp 1)');
-        expect(text(3).join('\n')).toContain('redressed, 1 DP removed — class 3 removes 1 DP when shot at  (house: redress class-3-shot-at 1)');
+        // 2 + 2 (same target, by the house) = 4: two DPs by the house close table.
+        expect(text(1)).toContain('  +2 same target and range as last turn (each die)');
+        expect(text(1)).toContain('  Red.Line: disordered, 2 DP, 0 casualties  (house: artillery-modifier same-target 2; artillery-close-dp 4.. 2; artillery-close-casualties ..5 0)');
+        expect(text(2)).toContain('  Red.Line: disordered, 2 DP, 0 casualties  (house: infantry-fire hit 5)');
+        expect(text(3)).toContain('  stand-deserts, 1 DP, 1 stand deserts  (house: morale routs-equal-dp 1)');
+        expect(text(4).join('\n')).toContain('redressed, 1 DP removed — class 3 removes 1 DP when shot at  (house: redress class-3-shot-at 1)');
     });
 
     it('the odds of a fire read the house table: a 5 hits, so 2 d6 in 6 hit instead of 1', async () => {
         const { model } = await load(FILE);
-        const odds = oddsForAction(model, model.actions[1]);
+        const odds = oddsForAction(model, model.actions[2]);
         if (isUnresolvable(odds)) throw new Error(odds.problem);
         expect(odds.units[0].expectedDp).toBeCloseTo(4 * 2 / 6, 12);
         const seed = await load(FILE.replace(/house \{[\s\S]*?\n\}\n/, ''));
-        const seedOdds = oddsForAction(seed.model, seed.model.actions[1]);
+        const seedOdds = oddsForAction(seed.model, seed.model.actions[2]);
         if (isUnresolvable(seedOdds)) throw new Error(seedOdds.problem);
         expect(seedOdds.units[0].expectedDp).toBeCloseTo(4 / 6, 12);
     });

@@ -7,7 +7,7 @@
  * skirmishers throw again for each 5 (4, 5 or 6 on the new die is a DP): the tables' `infantry` faces.
  */
 import { D6, canShow } from '../../../core/dice.js';
-import { artilleryEffect, LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
+import { artilleryEffect, LF_SEED_TABLES, type ArtilleryModifierKey, type LfCombatTables } from './loose-files-tables.js';
 import { afterLosses, casualtiesTaken, fleesField, takesNoLosses, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface FireInput {
@@ -54,25 +54,43 @@ export function fireBand(firer: LfUnit, range: number, tables: LfCombatTables = 
     return firer.weapon;
 }
 
-/** L4: every modifier of each artillery die, itemised. */
-export function artilleryModifiers(input: FireInput): LfModifier[] {
+/** L4: the modifiers that apply to each die of this artillery fire, in the sheet's order (the `artillery-modifier` table's keys). */
+export function artilleryModifierKeys(input: FireInput): ArtilleryModifierKey[] {
     const { firer, target } = input;
-    const mods: LfModifier[] = [];
-    if (firer.guns === 'heavy') mods.push({ reason: 'heavy gun', value: 1 });
-    if (target.formation === 'column') mods.push({ reason: 'target in column', value: 1 });
-    if (target.formation === 'limbered') mods.push({ reason: 'target is limbered artillery', value: 1 });
-    const from = input.targetFrom ? ` (${input.targetFrom})` : '';
-    if (input.sameTarget) mods.push({ reason: `same target and range as last turn${from}`, value: 1 });
-    if (input.newTarget) mods.push({ reason: `new target${from}`, value: -1 });
-    if (firer.dp > 0) mods.push({ reason: `${firer.dp} DP on the firing guns`, value: -firer.dp });
-    if (firer.guns === 'light') mods.push({ reason: 'light gun', value: -1 });
+    const keys: ArtilleryModifierKey[] = [];
+    if (firer.guns === 'heavy') keys.push('heavy');
+    if (target.formation === 'column') keys.push('column');
+    if (target.formation === 'limbered') keys.push('limbered');
+    if (input.sameTarget) keys.push('same-target');
+    if (input.newTarget) keys.push('new-target');
+    if (firer.dp > 0) keys.push('dp');
+    if (firer.guns === 'light') keys.push('light');
     const cover = input.targetCover;
-    if (cover === 'fieldwork' || cover === 'fort' || cover === 'stone-building') {
-        mods.push({ reason: `target in a ${cover === 'stone-building' ? 'stone building' : cover}`, value: -2 });
-    }
-    if (target.formation === 'skirmish') mods.push({ reason: 'target in skirmish order', value: -2 });
-    if (target.type === 'artillery' && target.formation === 'unlimbered') mods.push({ reason: 'target is unlimbered artillery', value: -2 });
-    return mods;
+    if (cover === 'fieldwork' || cover === 'fort' || cover === 'stone-building') keys.push('works');
+    if (target.formation === 'skirmish') keys.push('skirmish');
+    if (target.type === 'artillery' && target.formation === 'unlimbered') keys.push('unlimbered');
+    return keys;
+}
+
+/** L4: every modifier of each artillery die, itemised, valued by the tables' `artilleryModifiers`. */
+export function artilleryModifiers(input: FireInput, tables: LfCombatTables = LF_SEED_TABLES): LfModifier[] {
+    const { firer } = input;
+    const m = tables.artilleryModifiers;
+    const from = input.targetFrom ? ` (${input.targetFrom})` : '';
+    const cover = input.targetCover;
+    const reasons: Record<ArtilleryModifierKey, () => string> = {
+        heavy: () => 'heavy gun',
+        column: () => 'target in column',
+        limbered: () => 'target is limbered artillery',
+        'same-target': () => `same target and range as last turn${from}`,
+        'new-target': () => `new target${from}`,
+        dp: () => `${firer.dp} DP on the firing guns`,
+        light: () => 'light gun',
+        works: () => `target in a ${cover === 'stone-building' ? 'stone building' : cover}`,
+        skirmish: () => 'target in skirmish order',
+        unlimbered: () => 'target is unlimbered artillery'
+    };
+    return artilleryModifierKeys(input).map(key => ({ reason: reasons[key](), value: key === 'dp' ? m.dp * firer.dp : m[key] }));
 }
 
 const halfUp = (n: number) => Math.ceil(n / 2);
@@ -149,7 +167,7 @@ export function resolveFire(input: FireInput, dice: { d6: readonly number[], rer
     for (const v of [...dice.d6, ...dice.reroll]) if (!canShow(D6, v)) throw new Error(`a d6 cannot show ${v}`);
     const kind = fireKind(input.firer);
     const band = fireBand(input.firer, input.range, tables);
-    const modifiers = kind === 'artillery' ? artilleryModifiers(input) : [];
+    const modifiers = kind === 'artillery' ? artilleryModifiers(input, tables) : [];
     const mod = sumModifiers(modifiers);
     // An officer takes nothing from fire (L1.4); the check refuses it as a target, the engine agrees.
     const spared = takesNoLosses(input.target);

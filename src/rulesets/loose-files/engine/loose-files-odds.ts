@@ -98,7 +98,7 @@ function perDieLaw(input: FireInput, tables: LfCombatTables): number[][] {
     };
     const kind = fireKind(input.firer);
     const band = fireBand(input.firer, input.range, tables);
-    const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input)) : 0;
+    const mod = kind === 'artillery' ? sumModifiers(artilleryModifiers(input, tables)) : 0;
     const skirmisher = kind === 'infantry' && input.firer.formation === 'skirmish';
     const { hit, reroll, 'reroll-hit': rerollHit } = tables.infantry;
     // L5: the re-roll's chance of a DP (4, 5 or 6 by the sheet).

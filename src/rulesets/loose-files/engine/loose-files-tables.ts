@@ -34,6 +34,15 @@ export const RANGE_KEYS: readonly RangeKey[] = ['artillery-close', 'light', 'med
 export type FleeKey = 'militia' | 'other';
 export const FLEE_KEYS: readonly FleeKey[] = ['militia', 'other'];
 
+/**
+ * L4: the modifiers of each artillery die: a `heavy` or `light` gun, a target in `column`, `limbered`
+ * or `unlimbered` artillery, in `skirmish` order or in `works` (a fieldwork, fort or stone building),
+ * the `same-target` as last turn or a `new-target`, and `dp` for each DP of the firing guns.
+ */
+export type ArtilleryModifierKey = 'heavy' | 'column' | 'limbered' | 'same-target' | 'new-target' | 'dp' | 'light' | 'works' | 'skirmish' | 'unlimbered';
+export const ARTILLERY_MODIFIER_KEYS: readonly ArtilleryModifierKey[] = ['heavy', 'column', 'limbered', 'same-target', 'new-target', 'dp', 'light',
+    'works', 'skirmish', 'unlimbered'];
+
 /** L5: the faces of infantry fire: a DP at `hit` or more, a skirmisher's re-roll on `reroll`, a DP on the re-roll at `reroll-hit` or more. */
 export type InfantryKey = 'hit' | 'reroll' | 'reroll-hit';
 export const INFANTRY_KEYS: readonly InfantryKey[] = ['hit', 'reroll', 'reroll-hit'];
@@ -88,6 +97,8 @@ export interface LfCombatTables {
         readonly closeCasualties: readonly BandRow<number>[];
         readonly longDp: readonly BandRow<number>[];
     };
+    /** L4: each artillery modifier's value (`dp` per DP of the firing guns). */
+    readonly artilleryModifiers: Readonly<Record<ArtilleryModifierKey, number>>;
     /** L5: infantry fire's faces. */
     readonly infantry: Readonly<Record<InfantryKey, number>>;
     /** L6: movement dice and the faces that disorder. */
@@ -120,6 +131,9 @@ export const LF_SEED_TABLES: LfCombatTables = {
         closeDp: [{ band: band(null, 1), value: 0 }, { band: band(2, 3), value: 1 }, { band: band(4, 5), value: 2 }, { band: band(6, null), value: 1 }],
         closeCasualties: [{ band: band(null, 5), value: 0 }, { band: band(6, null), value: 1 }],
         longDp: [{ band: band(null, 3), value: 0 }, { band: band(4, null), value: 1 }]
+    },
+    artilleryModifiers: {
+        heavy: 1, column: 1, limbered: 1, 'same-target': 1, 'new-target': -1, dp: -1, light: -1, works: -2, skirmish: -2, unlimbered: -2
     },
     infantry: { hit: 6, reroll: 5, 'reroll-hit': 4 },
     move: {
