@@ -19,7 +19,7 @@ import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, t
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
 import {
-    COVERS, distanceProblem, CP_COST, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
+    COVERS, distanceProblem, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
     fireDice, phaseOf, presentStands, reachOf, rallyNeedsCommander, resolveRally
 } from './engine/loose-files-engine.js';
 import { Codes } from '../../core/codes.js';
@@ -411,24 +411,26 @@ function collectSpends(model: ScenarioModel, actions: readonly ActionModel[], ou
     const spent = new Map<string, number>();
     const spend = (officer: UnitModel, node: AstNode, cost: number, action: ActionModel) => {
         if (cost === 0) return;
+        const c = lfTables(model, action.node).command;
         const budget = lfUnitAt(model, officer, action.node).cp;
         const total = (spent.get(officer.id) ?? 0) + cost;
         spent.set(officer.id, total);
         if (total > budget && !out.has(node)) {
-            out.set(node, `${officer.id} has ${budget} CP a turn and this brings its spending to ${total} (L8: move 1, inspire 3, rally 2 a DP).`);
+            out.set(node, `${officer.id} has ${budget} CP a turn and this brings its spending to ${total} (L8: move ${c.move}, inspire ${c.inspire}, rally ${c['rally-dp']} a DP).`);
         }
     };
     for (const a of actions) {
         if (a.node.kind === 'engagement') {
             for (const r of a.node.statements.filter(isRelation)) {
                 const officer = r.verb === 'inspires' ? firstUnit(model, r.subject) : undefined;
-                if (officer && isOfficer(officer)) spend(officer, r, CP_COST.inspire, a);
+                if (officer && isOfficer(officer)) spend(officer, r, lfTables(model, a.node).command.inspire, a);
             }
         } else if (a.node.kind === 'command') {
+            const tables = lfTables(model, a.node);
             for (const use of readCommand(model, a)) {
                 if (!isOfficer(use.officer)) continue;
-                if (use.kind === 'move') spend(use.officer, use.line, CP_COST.move, a);
-                else spend(use.officer, use.relation, resolveRally({ officer: lfUnitAt(model, use.officer, a.node), unit: lfUnitAt(model, use.unit, a.node), dp: use.dp }).cp, a);
+                if (use.kind === 'move') spend(use.officer, use.line, tables.command.move, a);
+                else spend(use.officer, use.relation, resolveRally({ officer: lfUnitAt(model, use.officer, a.node), unit: lfUnitAt(model, use.unit, a.node), dp: use.dp }, tables).cp, a);
             }
         }
     }

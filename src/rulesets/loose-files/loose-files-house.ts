@@ -9,8 +9,8 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
-    type ArtilleryModifierKey, type CombatModifierKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
+    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
+    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
     type RangeKey, type RedressKey
 } from './engine/loose-files-tables.js';
 
@@ -131,6 +131,13 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         keys: { kind: 'words', words: REDRESS_KEYS, doc: keysDoc(REDRESS_KEYS) },
         values: { kind: 'number', min: 0, max: 20 },
         seed: seedWords(LF_SEED_TABLES.redress, REDRESS_KEYS)
+    },
+    'command-cost': {
+        doc: 'What each use of command points costs: an officer\'s or commander\'s `move` (one die of inches), inspiring a unit in combat (`inspire`), and rallying, for each DP removed (`rally-dp`)',
+        reference: 'docs/rules/loose-files.md#l8',
+        keys: { kind: 'words', words: COMMAND_COST_KEYS, doc: keysDoc(COMMAND_COST_KEYS) },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.command, COMMAND_COST_KEYS)
     }
 };
 
@@ -157,7 +164,8 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         infantry: wordsOf<InfantryKey>(tables, 'infantry-fire', INFANTRY_KEYS, LF_SEED_TABLES.infantry),
         move: wordsOf<MoveKey>(tables, 'move-dice', MOVE_KEYS, LF_SEED_TABLES.move),
         morale: wordsOf<MoraleKey>(tables, 'morale', MORALE_KEYS, LF_SEED_TABLES.morale),
-        redress: wordsOf<RedressKey>(tables, 'redress', REDRESS_KEYS, LF_SEED_TABLES.redress)
+        redress: wordsOf<RedressKey>(tables, 'redress', REDRESS_KEYS, LF_SEED_TABLES.redress),
+        command: wordsOf<CommandCostKey>(tables, 'command-cost', COMMAND_COST_KEYS, LF_SEED_TABLES.command)
     };
 }
 

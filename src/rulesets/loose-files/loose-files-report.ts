@@ -20,7 +20,7 @@ import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
-    artilleryModifierKeys, CP_COST, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    artilleryModifierKeys, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
 } from './engine/loose-files-engine.js';
@@ -228,8 +228,8 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
         });
     }
     for (const insp of read.inspirations) {
-        units.push({ force: insp.officer.force, unit: shortId(insp.officer), result: 'inspired', cp: CP_COST.inspire, inspires: insp.unit.id });
-        lines.push({ unit: insp.officer.id, result: 'inspired', facts: [['cp', CP_COST.inspire]], opponent: insp.unit.id });
+        units.push({ force: insp.officer.force, unit: shortId(insp.officer), result: 'inspired', cp: read.tables.command.inspire, inspires: insp.unit.id });
+        lines.push({ unit: insp.officer.id, result: 'inspired', facts: [['cp', read.tables.command.inspire]], opponent: insp.unit.id });
     }
     return {
         json: resolutionJson(model, action, dice, outcome.summary, units, check(model, action, read.input, source, dice)),
@@ -439,26 +439,28 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
     if (uses.length === 0) return { problem: `Command '${action.node.name}' needs 'Officer rallies Unit: dp N' or 'Officer: move'.` };
     const units: UnitOutcomeJson[] = [], lines: OutcomeLineText[] = [], text: string[] = [], summary: string[] = [];
     const inputs: unknown[] = [];
+    const tables = lfTables(model, action.node), cost = tables.command;
+    const house = houseRowsUsed(model, action);
     for (const use of uses) {
         const officer = lfUnitAt(model, use.officer, action.node);
         if (use.kind === 'rally') {
             const unit = lfUnitAt(model, use.unit, action.node);
             inputs.push({ rally: { officer, unit, dp: use.dp } });
-            const o = resolveRally({ officer, unit, dp: use.dp });
+            const o = resolveRally({ officer, unit, dp: use.dp }, tables);
             units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'rally', cp: o.cp, rallies: use.unit.id });
             units.push({ force: use.unit.force, unit: shortId(use.unit), result: o.removed ? 'rallied' : 'not-rallied', dp: -o.removed, by: use.officer.id, reason: o.problem ?? null });
             lines.push({ unit: use.officer.id, result: 'rally', facts: stateFacts({ cp: o.cp }), opponent: use.unit.id });
             lines.push({ unit: use.unit.id, result: o.removed ? 'rallied' : 'not-rallied', facts: stateFacts({ dp: -o.removed }), opponent: use.officer.id });
-            text.push(`${use.officer.id} rallies ${use.unit.id}: ${o.removed} DP removed for ${o.cp} CP (2 CP a DP)${o.problem ? ` — ${o.problem}` : ''}`);
+            text.push(`${use.officer.id} rallies ${use.unit.id}: ${o.removed} DP removed for ${o.cp} CP (${cost['rally-dp']} CP a DP)${o.problem ? ` — ${o.problem}` : ''}${house(o.removed ? [['command-cost', 'rally-dp']] : [])}`);
             summary.push(`${use.unit.id} −${o.removed} DP`);
         } else {
             const die = use.die === 'd6' ? D6 : AVERAGE;
             inputs.push({ move: { officer, die: die.name } });
             const [inches] = source.take(ask([use.officer], die.name, die, 1));
             if (inches === undefined) return { problem: `${use.officer.id} moves one ${die.name} die: enter it as 'dice ${use.officer.id} ${die.name} N'.` };
-            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: CP_COST.move });
-            lines.push({ unit: use.officer.id, result: 'moved', facts: [['inches', inches], ...stateFacts({ cp: CP_COST.move })] });
-            text.push(`${use.officer.id} moves up to ${inches} inches (one ${die.name} die) for ${CP_COST.move} CP`);
+            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: cost.move });
+            lines.push({ unit: use.officer.id, result: 'moved', facts: [['inches', inches], ...stateFacts({ cp: cost.move })] });
+            text.push(`${use.officer.id} moves up to ${inches} inches (one ${die.name} die) for ${cost.move} CP${house([['command-cost', 'move']])}`);
             summary.push(`${use.officer.id} ${inches} inches`);
         }
     }

@@ -12,7 +12,7 @@ import { NO_HOUSE_RULES, type LfUnit } from '../../../src/rulesets/loose-files/e
 import { artilleryModifiers, fireDice, rerollsFor, resolveFire, type FireInput } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
 import { allowedMoveDice, chargeTooFewDice, moveDiceProblem, resolveMove, type MoveInput } from '../../../src/rulesets/loose-files/engine/loose-files-movement.js';
 import { resolveMorale } from '../../../src/rulesets/loose-files/engine/loose-files-morale.js';
-import { resolveRedress } from '../../../src/rulesets/loose-files/engine/loose-files-command.js';
+import { resolveRally, resolveRedress } from '../../../src/rulesets/loose-files/engine/loose-files-command.js';
 import { fireOdds, moveOdds } from '../../../src/rulesets/loose-files/engine/loose-files-odds.js';
 import { loadText } from '../../../src/cli/load.js';
 import { modelOf } from '../../../src/core/model-cache.js';
@@ -195,6 +195,48 @@ describe('L7 morale and L8 re-dress tables', () => {
         expect(redress(3, house, true)).toMatchObject({ removed: 1, reason: 'class 3 removes 1 DP when shot at' });
         expect(redress(4, house)).toMatchObject({ removed: 1, reason: 'class 4 removes 1 DP' });
         expect(redress(1).reason).toBe('class 1 removes up to 2 DPs');
+    });
+});
+
+describe('L8 command point costs', () => {
+    it('a house command-cost table changes what moving, inspiring and rallying cost', async () => {
+        const officer = unit('A.Major', { type: 'officer', cp: 6 }), line = unit('A.Line', { class: 4, dp: 3 });
+        expect(resolveRally({ officer, unit: line, dp: 2 })).toMatchObject({ removed: 2, cp: 4 });
+        expect(resolveRally({ officer, unit: line, dp: 2 }, with_({ command: { move: 1, inspire: 3, 'rally-dp': 1 } }))).toMatchObject({ removed: 2, cp: 2 });
+        const file = (house: string) => `rules loose-files
+${house}force Blue {
+  unit Major officer { cp 4, attached Line }
+  unit Line infantry { class 4, stands 4, dp 2 }
+}
+force Red { unit Line infantry { class 3, stands 4 } }
+command Orders {
+  Blue.Major: move
+  Blue.Major rallies Blue.Line: dp 1
+  dice Blue.Major average 3
+}
+engagement Fight {
+  Blue.Line attacks Red.Line
+  Blue.Major inspires Blue.Line
+  dice Blue.Line average 3
+  dice Red.Line average 3
+}
+`;
+        // By the sheet: move 1 + rally 2 + inspire 3 = 6 CP, past the major's 4.
+        const seed = await load(file(''));
+        expect(seed.diagnostics).toContain('lf-cp-overspent: Blue.Major has 4 CP a turn and this brings its spending to 6 (L8: move 1, inspire 3, rally 2 a DP).');
+        const { model, diagnostics } = await load(file('house {\n  command-cost move 0, inspire 2, rally-dp 1\n}\n'));
+        expect(diagnostics.filter(d => d.startsWith('lf-cp-overspent'))).toEqual([]);
+        const resolved = (i: number) => {
+            const r = resolveAction(model, model.actions[i], { newSeed: () => 1 });
+            if (isUnresolvable(r)) throw new Error(r.problem);
+            return r.resolution;
+        };
+        expect(resolved(0).text).toEqual([
+            'Blue.Major moves up to 3 inches (one average die) for 0 CP  (house: command-cost move 0)',
+            'Blue.Major rallies Blue.Line: 1 DP removed for 1 CP (1 CP a DP)  (house: command-cost rally-dp 1)'
+        ]);
+        expect(resolved(1).text).toContain('  +1 inspired by Blue.Major (2 CP)');
+        expect(JSON.stringify(resolved(1).json)).toContain('"result":"inspired","cp":2');
     });
 });
 

@@ -28,7 +28,7 @@ export interface CombatSide {
     readonly cover: Cover | undefined;
     readonly bayonet: boolean;
     readonly terrain: boolean;
-    /** Officers spending 3 CP to inspire this side (+1 however many, L2). */
+    /** Officers spending CP (`command-cost inspire`) to inspire this side (+1 however many, L2). */
     readonly inspiredBy: readonly string[];
     /** Attacked in flank or rear (−3). */
     readonly flankOrRear: boolean;
@@ -85,7 +85,7 @@ export function combatModifiers(side: CombatSide, enemy: CombatSide, defending: 
     if (cover) mods.push(cover);
     if (side.bayonet) mods.push({ reason: 'bayonet attack', value: m.bayonet });
     if (side.terrain) mods.push({ reason: 'terrain advantage', value: m.terrain });
-    if (side.inspiredBy.length > 0) mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (3 CP)`, value: m.inspire });
+    if (side.inspiredBy.length > 0) mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (${tables.command.inspire} CP)`, value: m.inspire });
     if (lead.formation === 'skirmish') mods.push({ reason: 'in skirmish order', value: m.skirmish });
     if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: m.flank });
     if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: m.dp * lead.dp });

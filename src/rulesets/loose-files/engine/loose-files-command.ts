@@ -3,13 +3,11 @@
  *
  * Re-dressing is training: a stationary unit out of combat sheds DPs by its class. Classes 4 and 5
  * shed none on their own: an officer (class 4) or the army commander (class 5) must rally them,
- * at 2 CP a DP. Officers also spend CP to move (1) and to inspire a unit in combat (3).
+ * at 2 CP a DP. Officers also spend CP to move (1) and to inspire a unit in combat (3): the
+ * tables' `command` costs.
  */
 import { LF_SEED_TABLES, type LfCombatTables, type RedressKey } from './loose-files-tables.js';
 import type { LfUnit } from './loose-files-units.js';
-
-/** L8: what each use of command points costs. */
-export const CP_COST = { move: 1, inspire: 3, rallyPerDp: 2 } as const;
 
 export interface RedressInput {
     readonly unit: LfUnit;
@@ -80,13 +78,13 @@ export function rallyNeedsCommander(officer: LfUnit, unit: LfUnit): boolean {
     return unit.class >= 5 && officer.type !== 'commander';
 }
 
-/** L8: rally removes one DP per 2 CP, up to the DPs the unit carries; CP are spent only on DPs removed. */
-export function resolveRally(input: RallyInput): RallyOutcome {
+/** L8: rally removes one DP per 2 CP (`command-cost rally-dp`), up to the DPs the unit carries; CP are spent only on DPs removed. */
+export function resolveRally(input: RallyInput, tables: LfCombatTables = LF_SEED_TABLES): RallyOutcome {
     if (rallyNeedsCommander(input.officer, input.unit)) {
         return { removed: 0, cp: 0, problem: 'a class 5 unit is rallied only by the army commander' };
     }
     const removed = Math.max(0, Math.min(input.dp, input.unit.dp));
-    return { removed, cp: removed * CP_COST.rallyPerDp, problem: removed === 0 ? 'the unit has no DPs' : undefined };
+    return { removed, cp: removed * tables.command['rally-dp'], problem: removed === 0 ? 'the unit has no DPs' : undefined };
 }
 
 /**

@@ -69,6 +69,10 @@ export const MORALE_KEYS: readonly MoraleKey[] = ['within',
 export type RedressKey = 'class-1' | 'class-2' | 'class-3' | 'class-3-shot-at' | 'class-4' | 'class-5';
 export const REDRESS_KEYS: readonly RedressKey[] = ['class-1', 'class-2', 'class-3', 'class-3-shot-at', 'class-4', 'class-5'];
 
+/** L8: what each use of command points costs: an officer's `move`, inspiring (`inspire`), and rallying, per DP (`rally-dp`). */
+export type CommandCostKey = 'move' | 'inspire' | 'rally-dp';
+export const COMMAND_COST_KEYS: readonly CommandCostKey[] = ['move', 'inspire', 'rally-dp'];
+
 export interface LfCombatTables {
     /** L3: a side's row by its own difference (own total − enemy total). */
     readonly results: readonly BandRow<CombatResult>[];
@@ -107,6 +111,8 @@ export interface LfCombatTables {
     readonly morale: Readonly<Record<MoraleKey, number>>;
     /** L8: re-dress allowances. */
     readonly redress: Readonly<Record<RedressKey, number>>;
+    /** L8: command point costs. */
+    readonly command: Readonly<Record<CommandCostKey, number>>;
 }
 
 const band = (from: number | null, to: number | null) => ({ from, to });
@@ -146,7 +152,8 @@ export const LF_SEED_TABLES: LfCombatTables = {
         'retreats-lower-deserters': 0, 'retreats-equal-deserters': 0, 'retreats-higher-deserters': 0,
         'routs-lower-deserters': 0, 'routs-equal-deserters': 1, 'routs-higher-deserters': 1
     },
-    redress: { 'class-1': 2, 'class-2': 1, 'class-3': 1, 'class-3-shot-at': 0, 'class-4': 0, 'class-5': 0 }
+    redress: { 'class-1': 2, 'class-2': 1, 'class-3': 1, 'class-3-shot-at': 0, 'class-4': 0, 'class-5': 0 },
+    command: { move: 1, inspire: 3, 'rally-dp': 2 }
 };
 
 /** L4 with the tables in force: what one artillery die does at a range band, by its modified score. */
