@@ -9,8 +9,8 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
-    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
+    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, MOVE_COST_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
+    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type MoveCostKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
     type RangeKey, type RedressKey
 } from './engine/loose-files-tables.js';
 
@@ -118,6 +118,13 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         values: { kind: 'number', min: 0, max: 10 },
         seed: seedWords(LF_SEED_TABLES.move, MOVE_KEYS)
     },
+    'move-cost': {
+        doc: 'What terrain and manoeuvre cost a move: inches lost on each die in woods, uphill and (with `option wheel-as-uphill`) wheeling; the DPs of a wheel, of a formation change (under fire or not) and of retiring as cavalry or under fire; the share of its move (percent, rounded down) a retiring unit makes',
+        reference: 'docs/rules/loose-files.md#l6',
+        keys: { kind: 'words', words: MOVE_COST_KEYS, doc: keysDoc(MOVE_COST_KEYS) },
+        values: { kind: 'number', min: 0, max: 100 },
+        seed: seedWords(LF_SEED_TABLES.moveCosts, MOVE_COST_KEYS)
+    },
     morale: {
         doc: 'The morale table: the DPs (`…-dp`) and deserting stands (`…-deserters`) of a unit that sees a friend of a lower, equal or higher grade retreat or rout, within `within` inches',
         reference: 'docs/rules/loose-files.md#l7',
@@ -163,6 +170,7 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         artilleryModifiers: wordsOf<ArtilleryModifierKey>(tables, 'artillery-modifier', ARTILLERY_MODIFIER_KEYS, LF_SEED_TABLES.artilleryModifiers),
         infantry: wordsOf<InfantryKey>(tables, 'infantry-fire', INFANTRY_KEYS, LF_SEED_TABLES.infantry),
         move: wordsOf<MoveKey>(tables, 'move-dice', MOVE_KEYS, LF_SEED_TABLES.move),
+        moveCosts: wordsOf<MoveCostKey>(tables, 'move-cost', MOVE_COST_KEYS, LF_SEED_TABLES.moveCosts),
         morale: wordsOf<MoraleKey>(tables, 'morale', MORALE_KEYS, LF_SEED_TABLES.morale),
         redress: wordsOf<RedressKey>(tables, 'redress', REDRESS_KEYS, LF_SEED_TABLES.redress),
         command: wordsOf<CommandCostKey>(tables, 'command-cost', COMMAND_COST_KEYS, LF_SEED_TABLES.command)
@@ -233,6 +241,9 @@ function checkImpossible(engine: LfCombatTables, house: House, accept: Validatio
     const most = Math.max(m['good-average'], m['other-average'] + m['other-d6']) + m['cavalry-d6'] + m['skirmish-d6'];
     if (m['charge-dice'] > most) {
         warn('error', 'move-dice', 'charge-dice', `No cavalry may throw ${m['charge-dice']} movement dice (at most ${most} by this table), so none could ever charge (L6). Write ${most} or less.`);
+    }
+    if (engine.moveCosts['retire-percent'] === 0) {
+        warn('warning', 'move-cost', 'retire-percent', 'With \'retire-percent 0\' a unit retiring facing the enemy never moves at all (L6.13). Write 1 or more.');
     }
     for (const event of ['retreats', 'routs'] as const) for (const grade of ['lower', 'equal', 'higher'] as const) {
         const dp = `${event}-${grade}-dp` as const, deserters = `${event}-${grade}-deserters` as const;

@@ -22,7 +22,7 @@ import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../..
 import {
     artilleryModifierKeys, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
-    type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveOutcome
+    type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveInput, type MoveOutcome
 } from './engine/loose-files-engine.js';
 import { signed } from '../../core/signed.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
@@ -371,7 +371,8 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
         // `formation X` is campaign state: later fire and combat read the new formation (L6.11).
         const formation: Fact[] = o.formation ? [['formation', o.formation]] : [];
         lines.push({ unit: r.unit.id, result: o.result, facts: [['inches', o.inches], ...stateFacts({ dp: o.dp }), ...formation, ['order', o.order]] });
-        const uses: HouseUse[] = [...(o.d6.length ? [['move-dice', r.input.woods ? 'woods-disorder' : 'disorder']] as HouseUse[] : []), ...(r.input.plus ? [['move-dice', 'hessian-inches']] as HouseUse[] : [])];
+        const uses: HouseUse[] = [...(o.d6.length ? [['move-dice', r.input.woods ? 'woods-disorder' : 'disorder']] as HouseUse[] : []), ...(r.input.plus ? [['move-dice', 'hessian-inches']] as HouseUse[] : []),
+            ...moveCostsRead(r.input).map(k => ['move-cost', k] as HouseUse)];
         text.push(...moveText(r.unit.id, o, Boolean(sameAsBrigade), house(uses)));
         summary.push(`${r.unit.id} ${o.result} ${o.inches} inches${o.dp ? `, ${o.dp} DP` : ''}`);
     }
@@ -379,6 +380,17 @@ function resolveMoveAction(model: ScenarioModel, action: ActionModel, dice: Dice
         json: resolutionJson(model, action, dice, summary.join(' · '), units, check(model, action, reads.map(r => r.input), source, dice)),
         lines, text
     };
+}
+
+/** The `move-cost` rows a move read (L6): a formation change reads only its own; otherwise terrain, wheeling and retiring. */
+function moveCostsRead(input: MoveInput): string[] {
+    if (input.formationChange) return [input.underFire ? 'formation-under-fire-dp' : 'formation-dp'];
+    const keys: string[] = [];
+    if (input.woods) keys.push('woods-inches');
+    if (input.uphill) keys.push('uphill-inches');
+    if (input.wheel) keys.push(...(input.options.wheelAsUphill === true ? ['wheel-inches'] : []), 'wheel-dp');
+    if (input.retire) keys.push('retire-percent', ...(input.unit.type === 'cavalry' || input.underFire ? ['retire-dp'] : []));
+    return keys;
 }
 
 const sameCounts = (a: { average: number, d6: number }, b: { average: number, d6: number }) => a.average === b.average && a.d6 === b.d6;

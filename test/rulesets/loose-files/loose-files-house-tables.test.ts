@@ -10,7 +10,7 @@ import { AVERAGE, D6 } from '../../../src/core/dice.js';
 import { LF_SEED_TABLES, type LfCombatTables } from '../../../src/rulesets/loose-files/engine/loose-files-tables.js';
 import { NO_HOUSE_RULES, type LfUnit } from '../../../src/rulesets/loose-files/engine/loose-files-units.js';
 import { artilleryModifiers, fireDice, rerollsFor, resolveFire, type FireInput } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
-import { allowedMoveDice, chargeTooFewDice, moveDiceProblem, resolveMove, type MoveInput } from '../../../src/rulesets/loose-files/engine/loose-files-movement.js';
+import { allowedMoveDice, chargeTooFewDice, moveDiceCounts, moveDiceProblem, resolveMove, type MoveInput } from '../../../src/rulesets/loose-files/engine/loose-files-movement.js';
 import { resolveMorale } from '../../../src/rulesets/loose-files/engine/loose-files-morale.js';
 import { resolveRally, resolveRedress } from '../../../src/rulesets/loose-files/engine/loose-files-command.js';
 import { fireOdds, moveOdds } from '../../../src/rulesets/loose-files/engine/loose-files-odds.js';
@@ -175,6 +175,57 @@ describe('L6 movement dice', () => {
     });
 });
 
+describe('L6 move costs', () => {
+    it('a house move-cost table changes the inches and DPs of terrain, wheeling, formation changes and retiring', () => {
+        const house = with_({ moveCosts: { 'woods-inches': 2, 'uphill-inches': 0, 'wheel-inches': 3, 'wheel-dp': 0, 'formation-dp': 2, 'formation-under-fire-dp': 3, 'retire-percent': 25, 'retire-dp': 2 } });
+        const line = unit('A.Line', { class: 3 }), horse = unit('A.Horse', { type: 'cavalry', class: 2 });
+        const inWoods = move(line, { average: 2, woods: true, uphill: true });
+        expect(resolveMove(inWoods, { average: [4, 5], d6: [] }).inches).toBe(5);
+        expect(resolveMove(inWoods, { average: [4, 5], d6: [] }, house)).toMatchObject({ inches: 5, inchModifiers: [{ reason: 'woods: −2" on each of 2 dice', value: -4 }] });
+        const wheel = move(line, { average: 2, wheel: true, options: { ...NO_HOUSE_RULES, wheelAsUphill: true } });
+        expect(resolveMove(wheel, { average: [4, 5], d6: [] })).toMatchObject({ inches: 7, dp: 1 });
+        expect(resolveMove(wheel, { average: [4, 5], d6: [] }, house)).toMatchObject({ inches: 3, dp: 0 });
+        const change = move(line, { formationChange: true, underFire: true });
+        expect(resolveMove(change, { average: [], d6: [] }).dp).toBe(2);
+        expect(resolveMove(change, { average: [], d6: [] }, house).dp).toBe(3);
+        const retire = move(horse, { average: 2, retire: true });
+        expect(resolveMove(retire, { average: [4, 5], d6: [] })).toMatchObject({ inches: 4, dp: 1 });
+        expect(resolveMove(retire, { average: [4, 5], d6: [] }, house)).toMatchObject({ inches: 2, dp: 2 });
+        expect(resolveMove(retire, { average: [4, 5], d6: [] }, house).inchModifiers).toEqual([{ reason: 'retiring facing the enemy: 25% of the move, rounded down', value: -7 }]);
+    });
+
+    it('exact move odds agree with every throw through the resolver under random move costs', () => {
+        const costArb = fc.record({
+            'woods-inches': fc.integer({ min: 0, max: 3 }), 'uphill-inches': fc.integer({ min: 0, max: 3 }), 'wheel-inches': fc.integer({ min: 0, max: 3 }),
+            'wheel-dp': fc.integer({ min: 0, max: 3 }), 'formation-dp': fc.integer({ min: 0, max: 3 }), 'formation-under-fire-dp': fc.integer({ min: 0, max: 3 }),
+            'retire-percent': fc.integer({ min: 0, max: 100 }), 'retire-dp': fc.integer({ min: 0, max: 3 })
+        });
+        const inputArb = fc.record({
+            cavalry: fc.boolean(), woods: fc.boolean(), uphill: fc.boolean(), wheel: fc.boolean(), wheelAsUphill: fc.boolean(),
+            formationChange: fc.boolean(), underFire: fc.boolean(), retire: fc.boolean(), average: fc.integer({ min: 1, max: 2 }), d6: fc.integer({ min: 0, max: 2 })
+        }).map(i => move(unit('A.Unit', { type: i.cavalry ? 'cavalry' : 'infantry', class: 2 }), {
+            average: i.average, d6: i.d6, woods: i.woods, uphill: i.uphill, wheel: i.wheel, formationChange: i.formationChange, underFire: i.underFire,
+            retire: i.retire, options: { ...NO_HOUSE_RULES, wheelAsUphill: i.wheelAsUphill }
+        }));
+        fc.assert(fc.property(inputArb, costArb, (input, moveCosts) => {
+            const tables = with_({ moveCosts });
+            const odds = moveOdds(input, tables);
+            const counts = moveDiceCounts(input);
+            const dist: number[] = [], dp: number[] = [];
+            const walk = (avg: number[], d6: number[], p: number) => {
+                if (avg.length < counts.average) { for (const f of AVERAGE.faces) walk([...avg, f], d6, p / AVERAGE.faces.length); return; }
+                if (d6.length < counts.d6) { for (const f of D6.faces) walk(avg, [...d6, f], p / 6); return; }
+                const o = resolveMove(input, { average: avg, d6 }, tables);
+                dist[o.inches] = (dist[o.inches] ?? 0) + p;
+                dp[o.dp] = (dp[o.dp] ?? 0) + p;
+            };
+            walk([], [], 1);
+            close(odds.distance, dist);
+            close(odds.dp, dp);
+        }), { numRuns: 120, seed: 18 });
+    });
+});
+
 describe('L7 morale and L8 re-dress tables', () => {
     it('a house morale table changes the DPs, the deserters and how near a friend must be', () => {
         const see = (tables?: LfCombatTables, distance?: number) => resolveMorale({
@@ -299,6 +350,34 @@ describe('house fire, morale and re-dress tables in a file', () => {
         expect(text(4).join('\n')).toContain('redressed, 1 DP removed — class 3 removes 1 DP when shot at  (house: redress class-3-shot-at 1)');
     });
 
+    it('a move names the move-cost rows it read, and its odds read them too', async () => {
+        const { model, diagnostics } = await load(`rules loose-files
+house {
+  move-cost woods-inches 2, retire-percent 100
+}
+force Blue { unit Line infantry { class 3, stands 4 } }
+move March {
+  Blue.Line: average 2, woods, retire
+  dice Blue.Line average 4 5
+}
+`);
+        expect(diagnostics).toEqual([]);
+        const r = resolveAction(model, model.actions[0], { newSeed: () => 1 });
+        if (isUnresolvable(r)) throw new Error(r.problem);
+        expect(r.resolution.text).toEqual([
+            'Blue.Line: retired  (house: move-cost woods-inches 2; move-cost retire-percent 100)',
+            '  dice: average 4 5 · d6 —',
+            '  -4" woods: −2" on each of 2 dice',
+            '  ±0" retiring facing the enemy: 100% of the move, rounded down',
+            '  5 inches: may move up to 5 inches'
+        ]);
+        const odds = oddsForAction(model, model.actions[0]);
+        if (isUnresolvable(odds)) throw new Error(odds.problem);
+        // Average dice show 2 to 5 (mean 3.5): each loses 2", none below 0", and the retire keeps it all.
+        const perDie = [2, 3, 3, 4, 4, 5].reduce((sum, f) => sum + Math.max(0, f - 2), 0) / 6;
+        expect(odds.units[0].expectedDistance).toBeCloseTo(2 * perDie, 12);
+    });
+
     it('the odds of a fire read the house table: a 5 hits, so 2 d6 in 6 hit instead of 1', async () => {
         const { model } = await load(FILE);
         const odds = oddsForAction(model, model.actions[2]);
@@ -318,12 +397,14 @@ house {
   morale retreats-lower-deserters 1
   artillery-long-dp .. 0
   artillery-long-dp ..0 0, 1.. 0
+  move-cost retire-percent 0
 }
 `);
         expect(diagnostics.filter(d => d.startsWith('lf-house-impossible'))).toEqual([
             'lf-house-impossible: No d6 shows 7: infantry fire never disorders (L5). Write 6 or less.',
             'lf-house-impossible: A unit moves with one average die at least (L6): with \'other-average 0\' classes worse than 3 could not move at all. Write 1 or more.',
             'lf-house-impossible: No cavalry may throw 9 movement dice (at most 5 by this table), so none could ever charge (L6). Write 5 or less.',
+            'lf-house-impossible: With \'retire-percent 0\' a unit retiring facing the enemy never moves at all (L6.13). Write 1 or more.',
             'lf-house-impossible: A unit that sees a lower grade friend retreats takes no DP by this table, so it is unmoved and its 1 deserter never desert (L7). Give the row a DP, or 0 deserters.',
             'lf-house-impossible: By this table artillery at long range never does anything: every score gives 0 (L4).'
         ]);

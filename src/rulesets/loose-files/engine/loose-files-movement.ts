@@ -3,7 +3,7 @@
  *
  * A unit moves the sum of the dice it chose to throw, in inches: average dice by class, a d6 more for
  * skirmishers, one or two more for cavalry. Formed troops are disordered by low d6 (1–2, or 1–3 in
- * woods); wheeling, changing formation and retiring add DPs of their own.
+ * woods); wheeling, changing formation and retiring add DPs of their own (the tables' `moveCosts`).
  */
 import { AVERAGE, D6, canShow } from '../../../core/dice.js';
 import { LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
@@ -112,6 +112,44 @@ export function disorderingFace(woods: boolean, tables: LfCombatTables = LF_SEED
     return woods ? tables.move['woods-disorder'] : tables.move.disorder;
 }
 
+/**
+ * L6: the inches each die loses: woods and uphill, and a wheel read as uphill (L6.10 with `option
+ * wheel-as-uphill`), each the `move-cost` table's inches; itemised for the breakdown.
+ */
+export function inchesLostPerDie(input: Pick<MoveInput, 'woods' | 'uphill' | 'wheel' | 'options'>, tables: LfCombatTables = LF_SEED_TABLES): { perDie: number, reasons: { reason: string, inches: number }[] } {
+    const c = tables.moveCosts;
+    const reasons: { reason: string, inches: number }[] = [];
+    if (input.woods && c['woods-inches'] > 0) reasons.push({ reason: 'woods', inches: c['woods-inches'] });
+    if (input.uphill && c['uphill-inches'] > 0) reasons.push({ reason: 'uphill', inches: c['uphill-inches'] });
+    if (input.wheel && input.options.wheelAsUphill === true && c['wheel-inches'] > 0) reasons.push({ reason: 'wheeling, as uphill', inches: c['wheel-inches'] });
+    return { perDie: reasons.reduce((s, r) => s + r.inches, 0), reasons };
+}
+
+/** L6.13: a retiring unit's share of its move, rounded down (`move-cost retire-percent`). */
+export function retiringInches(inches: number, tables: LfCombatTables = LF_SEED_TABLES): number {
+    return Math.floor((inches * tables.moveCosts['retire-percent']) / 100);
+}
+
+/**
+ * L6: the DPs a move takes whatever its dice show: a wheel, and retiring as cavalry or under fire
+ * (a formation change, which throws nothing, is `formationChangeDp`).
+ */
+export function fixedMoveDp(input: Pick<MoveInput, 'unit' | 'wheel' | 'retire' | 'underFire'>, tables: LfCombatTables = LF_SEED_TABLES): LfModifier[] {
+    const c = tables.moveCosts;
+    const out: LfModifier[] = [];
+    if (input.wheel && c['wheel-dp'] > 0) out.push({ reason: 'wheeling', value: c['wheel-dp'] });
+    if (input.retire && (input.unit.type === 'cavalry' || input.underFire) && c['retire-dp'] > 0) {
+        out.push({ reason: input.unit.type === 'cavalry' ? 'cavalry retiring' : 'retiring under fire', value: c['retire-dp'] });
+    }
+    return out;
+}
+
+/** L6.11: the DPs of changing formation or facing, under fire or not. */
+export function formationChangeDp(underFire: boolean, tables: LfCombatTables = LF_SEED_TABLES): LfModifier[] {
+    const value = tables.moveCosts[underFire ? 'formation-under-fire-dp' : 'formation-dp'];
+    return value > 0 ? [{ reason: underFire ? 'formation change under fire' : 'formation change', value }] : [];
+}
+
 /** How a disordering face reads: the sheet's 1 or 2 and 1–3 as printed, any other as a range. */
 function facesText(face: number, woods: boolean): string {
     const faces = face <= 1 ? '1' : face === 2 ? '1 or 2' : `1–${face}`;
@@ -128,38 +166,33 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
     const u = input.unit;
     const dpReasons: LfModifier[] = [];
     if (input.formationChange) {
-        dpReasons.push({ reason: input.underFire ? 'formation change under fire' : 'formation change', value: input.underFire ? 2 : 1 });
+        dpReasons.push(...formationChangeDp(input.underFire, tables));
         const formation = input.newFormation && input.newFormation !== u.formation ? { formation: input.newFormation } : {};
         return { result: 'changed-formation', average: [], d6: [], inchModifiers: [], inches: 0, dpReasons, dp: sumDp(dpReasons), order: 'stays in place this turn', ...formation };
     }
     const all = [...dice.average, ...dice.d6];
     const rolled = all.reduce((s, v) => s + v, 0);
     const inchModifiers: LfModifier[] = [];
-    // Each die loses an inch, but a die never moves a unit backwards.
-    // L6.10 read as `option wheel-as-uphill`: a wheel loses 1" a die as uphill does (and 1 DP below).
-    const wheelCostsInches = input.wheel && input.options.wheelAsUphill === true;
-    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0) + (wheelCostsInches ? 1 : 0);
-    if (input.woods) inchModifiers.push({ reason: `woods: −1" on each of ${all.length} dice`, value: -all.length });
-    if (input.uphill) inchModifiers.push({ reason: `uphill: −1" on each of ${all.length} dice`, value: -all.length });
-    if (wheelCostsInches) inchModifiers.push({ reason: `wheeling, as uphill: −1" on each of ${all.length} dice`, value: -all.length });
+    // Each die loses inches, but a die never moves a unit backwards.
+    // L6.10 read as `option wheel-as-uphill`: a wheel loses inches a die as uphill does (and its DP below).
+    const { perDie, reasons } = inchesLostPerDie(input, tables);
+    for (const r of reasons) inchModifiers.push({ reason: `${r.reason}: −${r.inches}" on each of ${all.length} dice`, value: -r.inches * all.length });
     let inches = all.reduce((s, v) => s + Math.max(0, v - perDie), 0);
     const floorLoss = rolled - perDie * all.length - inches;
     if (floorLoss < 0) inchModifiers.push({ reason: 'no die moves less than 0"', value: -floorLoss });
     if (input.plus) { inches += input.plus; inchModifiers.push({ reason: `Hessian: +${input.plus}"`, value: input.plus }); }
     if (input.retire) {
-        const half = Math.floor(inches / 2);
-        inchModifiers.push({ reason: 'retiring facing the enemy: half move, rounded down', value: half - inches });
-        inches = half;
+        const share = tables.moveCosts['retire-percent'];
+        const kept = retiringInches(inches, tables);
+        inchModifiers.push({ reason: `retiring facing the enemy: ${share === 50 ? 'half move' : `${share}% of the move`}, rounded down`, value: kept - inches });
+        inches = kept;
     }
     if (isFormed(u) && u.type !== 'officer' && u.type !== 'commander') {
         const face = disorderingFace(input.woods, tables);
         const low = dice.d6.filter(v => v <= face).length;
         if (low > 0) dpReasons.push({ reason: `formed troops: ${low} d6 showing ${facesText(face, input.woods)}`, value: low });
     }
-    if (input.wheel) dpReasons.push({ reason: 'wheeling', value: 1 });
-    if (input.retire && (u.type === 'cavalry' || input.underFire)) {
-        dpReasons.push({ reason: u.type === 'cavalry' ? 'cavalry retiring' : 'retiring under fire', value: 1 });
-    }
+    dpReasons.push(...fixedMoveDp(input, tables));
     const result: MoveResult = input.retire ? 'retired' : input.charging ? 'charged' : 'moved';
     return { result, average: dice.average, d6: dice.d6, inchModifiers, inches, dpReasons, dp: sumDp(dpReasons), order: moveOrder(input, inches) };
 }

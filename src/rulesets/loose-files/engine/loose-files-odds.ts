@@ -14,7 +14,7 @@ import { AVERAGE, D6, faceDistribution } from '../../../core/dice.js';
 import { COMBAT_RESULTS, combatModifiers, combatResultFor, rowCasualties, type CombatInput, type CombatResult } from './loose-files-combat.js';
 import { artilleryEffect, dpFor, LF_SEED_TABLES, type LfCombatTables } from './loose-files-tables.js';
 import { fireBand, fireDice, fireKind, artilleryModifiers, type FireInput, type FireResult } from './loose-files-fire.js';
-import { disorderingFace, moveDiceCounts, type MoveInput, type MoveResult } from './loose-files-movement.js';
+import { disorderingFace, fixedMoveDp, formationChangeDp, inchesLostPerDie, moveDiceCounts, retiringInches, type MoveInput, type MoveResult } from './loose-files-movement.js';
 import { casualtiesTaken, isFormed, presentStands, sumModifiers, takesNoLosses } from './loose-files-units.js';
 
 export const FIRE_RESULTS: readonly FireResult[] = ['no-effect', 'disordered', 'casualty'];
@@ -165,16 +165,16 @@ export interface MoveOdds {
  */
 export function moveOdds(input: MoveInput, tables: LfCombatTables = LF_SEED_TABLES): MoveOdds {
     const u = input.unit;
-    const fixedDp = (input.wheel ? 1 : 0) + (input.retire && (u.type === 'cavalry' || input.underFire) ? 1 : 0);
+    const fixedDp = sumModifiers(fixedMoveDp(input, tables));
     const result: MoveResult = input.formationChange ? 'changed-formation' : input.retire ? 'retired' : input.charging ? 'charged' : 'moved';
     const mean = (law: number[]) => law.reduce((s, p, k) => s + p * k, 0);
     if (input.formationChange) {
         const dp: number[] = [];
-        addAt(dp, input.underFire ? 2 : 1, 1);
+        addAt(dp, sumModifiers(formationChangeDp(input.underFire, tables)), 1);
         return { result, distance: [1], dp, expectedDistance: 0, expectedDp: mean(dp) };
     }
     const counts = moveDiceCounts(input);
-    const perDie = (input.woods ? 1 : 0) + (input.uphill ? 1 : 0);
+    const { perDie } = inchesLostPerDie(input, tables);
     const disorders = isFormed(u) && u.type !== 'officer' && u.type !== 'commander';
     const face = disorderingFace(input.woods, tables);
     // joint.get(`inches,low`) as a map keyed by inches·64 + low (low ≤ MAX_MOVE_DICE).
@@ -192,7 +192,7 @@ export function moveOdds(input: MoveInput, tables: LfCombatTables = LF_SEED_TABL
     const distance: number[] = [], dp: number[] = [];
     for (const [key, p] of joint) {
         let inches = Math.floor(key / 64) + input.plus;
-        if (input.retire) inches = Math.floor(inches / 2);
+        if (input.retire) inches = retiringInches(inches, tables);
         addAt(distance, inches, p);
         addAt(dp, (key % 64) + fixedDp, p);
     }

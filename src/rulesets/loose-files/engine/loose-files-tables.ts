@@ -59,6 +59,18 @@ export type MoveKey = 'good-class' | 'good-average' | 'other-average' | 'other-d
 export const MOVE_KEYS: readonly MoveKey[] = ['good-class', 'good-average', 'other-average', 'other-d6', 'skirmish-d6', 'cavalry-d6',
     'charge-dice', 'hessian-inches', 'disorder', 'woods-disorder'];
 
+/**
+ * L6: what terrain and manoeuvre cost a move: inches lost on each die in woods (`woods-inches`),
+ * uphill (`uphill-inches`) and, with `option wheel-as-uphill`, wheeling (`wheel-inches`); the DPs of a
+ * wheel (`wheel-dp`), of a formation change (`formation-dp`, `formation-under-fire-dp`) and of retiring
+ * as cavalry or under fire (`retire-dp`); and the share of the move a retiring unit makes (`retire-percent`,
+ * rounded down).
+ */
+export type MoveCostKey = 'woods-inches' | 'uphill-inches' | 'wheel-inches' | 'wheel-dp' | 'formation-dp' | 'formation-under-fire-dp'
+    | 'retire-percent' | 'retire-dp';
+export const MOVE_COST_KEYS: readonly MoveCostKey[] = ['woods-inches', 'uphill-inches', 'wheel-inches', 'wheel-dp', 'formation-dp',
+    'formation-under-fire-dp', 'retire-percent', 'retire-dp'];
+
 /** L7: what a unit suffers on seeing a friend of a lower, equal or higher grade retreat or rout: DPs and deserting stands. */
 export type MoraleKey = `${'retreats' | 'routs'}-${'lower' | 'equal' | 'higher'}-${'dp' | 'deserters'}` | 'within';
 export const MORALE_KEYS: readonly MoraleKey[] = ['within',
@@ -107,6 +119,8 @@ export interface LfCombatTables {
     readonly infantry: Readonly<Record<InfantryKey, number>>;
     /** L6: movement dice and the faces that disorder. */
     readonly move: Readonly<Record<MoveKey, number>>;
+    /** L6: the inches and DPs of terrain, wheeling, formation changes and retiring. */
+    readonly moveCosts: Readonly<Record<MoveCostKey, number>>;
     /** L7: the morale table, and how near a friend must be (inches). */
     readonly morale: Readonly<Record<MoraleKey, number>>;
     /** L8: re-dress allowances. */
@@ -145,6 +159,10 @@ export const LF_SEED_TABLES: LfCombatTables = {
     move: {
         'good-class': 3, 'good-average': 2, 'other-average': 1, 'other-d6': 1, 'skirmish-d6': 1, 'cavalry-d6': 2,
         'charge-dice': 3, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3
+    },
+    moveCosts: {
+        'woods-inches': 1, 'uphill-inches': 1, 'wheel-inches': 1, 'wheel-dp': 1, 'formation-dp': 1, 'formation-under-fire-dp': 2,
+        'retire-percent': 50, 'retire-dp': 1
     },
     morale: {
         within: 6,
