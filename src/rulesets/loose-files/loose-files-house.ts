@@ -9,8 +9,8 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, MOVE_COST_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
-    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type MoveCostKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
+    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, INFANTRY_DICE_KEYS, MOVE_COST_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
+    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type InfantryDiceKey, type MoveCostKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
     type RangeKey, type RedressKey
 } from './engine/loose-files-tables.js';
 
@@ -111,6 +111,13 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         values: { kind: 'number', min: 1, max: 7 },
         seed: seedWords(LF_SEED_TABLES.infantry, INFANTRY_KEYS)
     },
+    'infantry-dice': {
+        doc: 'The dice infantry throws: one per stand less `dp` for each of its DPs; then the share (percent, rounded up) it throws at skirmishers (`skirmish-percent`) or unlimbered artillery (`unlimbered-percent`), and of that at a target in a fieldwork, fort or building (`works-percent`)',
+        reference: 'docs/rules/loose-files.md#l5',
+        keys: { kind: 'words', words: INFANTRY_DICE_KEYS, doc: keysDoc(INFANTRY_DICE_KEYS) },
+        values: { kind: 'number', min: 0, max: 100 },
+        seed: seedWords(LF_SEED_TABLES.infantryDice, INFANTRY_DICE_KEYS)
+    },
     'move-dice': {
         doc: 'Movement dice: classes up to `good-class` throw one to `good-average` average dice; worse classes one to `other-average`, and up to `other-d6` d6; skirmishers `skirmish-d6` more, cavalry up to `cavalry-d6` more; charging cavalry at least `charge-dice`; a Hessian adds `hessian-inches`; formed troops take a DP for each d6 of `disorder` or less (`woods-disorder` in woods)',
         reference: 'docs/rules/loose-files.md#l6',
@@ -169,6 +176,7 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         },
         artilleryModifiers: wordsOf<ArtilleryModifierKey>(tables, 'artillery-modifier', ARTILLERY_MODIFIER_KEYS, LF_SEED_TABLES.artilleryModifiers),
         infantry: wordsOf<InfantryKey>(tables, 'infantry-fire', INFANTRY_KEYS, LF_SEED_TABLES.infantry),
+        infantryDice: wordsOf<InfantryDiceKey>(tables, 'infantry-dice', INFANTRY_DICE_KEYS, LF_SEED_TABLES.infantryDice),
         move: wordsOf<MoveKey>(tables, 'move-dice', MOVE_KEYS, LF_SEED_TABLES.move),
         moveCosts: wordsOf<MoveCostKey>(tables, 'move-cost', MOVE_COST_KEYS, LF_SEED_TABLES.moveCosts),
         morale: wordsOf<MoraleKey>(tables, 'morale', MORALE_KEYS, LF_SEED_TABLES.morale),
@@ -234,6 +242,12 @@ function checkImpossible(engine: LfCombatTables, house: House, accept: Validatio
     if (inf.hit > 6) warn('warning', 'infantry-fire', 'hit', `No d6 shows ${inf.hit}: infantry fire never disorders (L5). Write 6 or less.`);
     if (inf.reroll > 6) warn('warning', 'infantry-fire', 'reroll', `No d6 shows ${inf.reroll}: skirmishers never throw again (L5). Write 6 or less.`);
     if (inf['reroll-hit'] > 6) warn('warning', 'infantry-fire', 'reroll-hit', `No d6 shows ${inf['reroll-hit']}: a skirmisher's second die never disorders (L5). Write 6 or less.`);
+    for (const key of ['skirmish-percent', 'unlimbered-percent', 'works-percent'] as const) {
+        if (engine.infantryDice[key] === 0) {
+            const at = key === 'skirmish-percent' ? 'skirmishers' : key === 'unlimbered-percent' ? 'unlimbered artillery' : 'a target in works';
+            warn('warning', 'infantry-dice', key, `With '${key} 0' infantry throws no dice at ${at}, so it can never hit them (L5). Write 1 or more.`);
+        }
+    }
     const m = engine.move;
     for (const key of ['good-average', 'other-average'] as const) {
         if (m[key] < 1) warn('error', 'move-dice', key, `A unit moves with one average die at least (L6): with '${key} 0' ${key === 'good-average' ? `classes up to ${m['good-class']}` : `classes worse than ${m['good-class']}`} could not move at all. Write 1 or more.`);

@@ -20,7 +20,7 @@ import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
-    artilleryModifierKeys, corlearsSides, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    artilleryModifierKeys, corlearsSides, infantryDiceKeys, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveInput, type MoveOutcome
 } from './engine/loose-files-engine.js';
@@ -327,7 +327,9 @@ function resolveFireAction(model: ScenarioModel, action: ActionModel, dice: Dice
             ? [...artilleryModifierKeys(r.input).map(k => ['artillery-modifier', k] as HouseUse),
                 ...o.dice.flatMap(d => (o.band === 'close' ? [['artillery-close-dp', d.modified], ['artillery-close-casualties', d.modified]] : [['artillery-long-dp', d.modified]]) as HouseUse[])]
             : o.kind === 'infantry' ? [['infantry-fire', 'hit'], ...(o.rerolls.length ? [['infantry-fire', 'reroll'], ['infantry-fire', 'reroll-hit']] as HouseUse[] : [])] : [];
-        text.push(`  ${r.target.id}: ${o.result}, ${o.dp} DP, ${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.fled ? ', flees the field' : ''}${house(o.diceCount > 0 ? uses : [])}`);
+        // How many dice infantry throws is read even when it comes to none.
+        const diceUses: HouseUse[] = o.kind === 'infantry' && o.band !== 'out-of-range' ? infantryDiceKeys(r.input).map(k => ['infantry-dice', k] as HouseUse) : [];
+        text.push(`  ${r.target.id}: ${o.result}, ${o.dp} DP, ${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.fled ? ', flees the field' : ''}${house([...diceUses, ...(o.diceCount > 0 ? uses : [])])}`);
         summary.push(`${r.target.id} ${o.dp} DP${o.casualties ? `, ${o.casualties} casualt${o.casualties === 1 ? 'y' : 'ies'}` : ''}`);
     }
     return {

@@ -109,12 +109,28 @@ describe('L4, L5 fire tables', () => {
         expect(resolveFire(input, { d6: [5, 4, 1], reroll: [6] }, house).dp).toBe(2);
     });
 
+    it('a house infantry-dice table changes the dice lost to DPs and the shares thrown at skirmishers, guns and works', () => {
+        const house = with_({ infantryDice: { dp: 2, 'skirmish-percent': 25, 'unlimbered-percent': 100, 'works-percent': 50 } });
+        const foot = unit('B.Foot', { stands: 6, dp: 1 });
+        const skirm = unit('A.Lights', { formation: 'skirmish' }), guns = unit('A.Guns', { type: 'artillery', formation: 'unlimbered', guns: 'light' });
+        expect(fireDice(fire(foot, skirm, 5))).toEqual({ count: 3, steps: ['6 stands − 1 DP = 5', 'halved against skirmishers: 3'] });
+        expect(fireDice(fire(foot, skirm, 5), house)).toEqual({ count: 1, steps: ['6 stands − 1 DP × 2 = 4', '25% (rounded up) against skirmishers: 1'] });
+        expect(fireDice(fire(foot, guns, 5, { targetCover: 'fieldwork' }))).toMatchObject({ count: 2 });
+        expect(fireDice(fire(foot, guns, 5, { targetCover: 'fieldwork' }), house)).toEqual({
+            count: 2, steps: ['6 stands − 1 DP × 2 = 4', '100% (rounded up) against unlimbered artillery: 4', 'halved again, target in a fieldwork: 2'] });
+        // The odds throw as many dice as resolve asks for: one die at a 6, against skirmishers.
+        expect(fireOdds(fire(foot, skirm, 5), house)).toMatchObject({ dice: 1 });
+        expect(fireOdds(fire(foot, skirm, 5), house).expectedDp).toBeCloseTo(1 / 6, 12);
+    });
+
     it('exact fire odds agree with every throw through the resolver under random house tables', () => {
         const tablesArb = fc.record({
             closeDp: bandsArb(3), closeCas: bandsArb(2), longDp: bandsArb(2),
             hit: fc.integer({ min: 1, max: 7 }), reroll: fc.integer({ min: 1, max: 7 }), rerollHit: fc.integer({ min: 1, max: 7 }),
-            heavy: fc.integer({ min: -3, max: 3 }), dp: fc.integer({ min: -3, max: 1 }), unlimbered: fc.integer({ min: -3, max: 3 })
+            heavy: fc.integer({ min: -3, max: 3 }), dp: fc.integer({ min: -3, max: 1 }), unlimbered: fc.integer({ min: -3, max: 3 }),
+            dicePerDp: fc.integer({ min: 0, max: 2 }), unlimberedShare: fc.integer({ min: 0, max: 100 })
         }).map(t => with_({
+            infantryDice: { ...LF_SEED_TABLES.infantryDice, dp: t.dicePerDp, 'unlimbered-percent': t.unlimberedShare },
             artillery: { closeDp: t.closeDp, closeCasualties: t.closeCas, longDp: t.longDp },
             artilleryModifiers: { ...LF_SEED_TABLES.artilleryModifiers, heavy: t.heavy, dp: t.dp, unlimbered: t.unlimbered },
             infantry: { hit: t.hit, reroll: t.reroll, 'reroll-hit': t.rerollHit }
@@ -124,7 +140,7 @@ describe('L4, L5 fire tables', () => {
             stands: fc.integer({ min: 1, max: 3 }), targetStands: fc.integer({ min: 1, max: 4 }), dp: fc.integer({ min: 0, max: 2 }), guns: fc.boolean()
         }).map(i => fire(
             i.artillery ? unit('B.Guns', { type: 'artillery', formation: 'unlimbered', guns: i.heavy ? 'heavy' : 'medium', stands: Math.min(i.stands, 2), dp: i.dp })
-                : unit('B.Foot', { formation: i.skirmish ? 'skirmish' : 'line', stands: i.stands }),
+                : unit('B.Foot', { formation: i.skirmish ? 'skirmish' : 'line', stands: i.stands, dp: Math.min(i.dp, 1) }),
             i.guns ? unit('A.Guns', { type: 'artillery', formation: 'unlimbered', guns: 'light', stands: i.targetStands })
                 : unit('A.Line', { stands: i.targetStands }), i.artillery ? i.range : 5));
         fc.assert(fc.property(inputArb, tablesArb, (input, tables) => {
@@ -378,6 +394,25 @@ move March {
         expect(odds.units[0].expectedDistance).toBeCloseTo(2 * perDie, 12);
     });
 
+    it('a fire at skirmishers names the infantry-dice row it read', async () => {
+        const { model, diagnostics } = await load(`rules loose-files
+house {
+  infantry-dice skirmish-percent 1
+}
+force Blue { unit Line infantry { class 3, stands 4, dp 1 } }
+force Red { unit Lights infantry { class 3, stands 2, formation skirmish } }
+fire Volley {
+  Blue.Line fires at Red.Lights: range 5
+  dice Blue.Line d6 6
+}
+`);
+        expect(diagnostics).toEqual([]);
+        const r = resolveAction(model, model.actions[0], { newSeed: () => 1 });
+        if (isUnresolvable(r)) throw new Error(r.problem);
+        expect(r.resolution.text).toContain('  dice: 4 stands − 1 DP = 3; 1% (rounded up) against skirmishers: 1');
+        expect(r.resolution.text).toContain('  Red.Lights: disordered, 1 DP, 0 casualties  (house: infantry-dice skirmish-percent 1)');
+    });
+
     it('the odds of a fire read the house table: a 5 hits, so 2 d6 in 6 hit instead of 1', async () => {
         const { model } = await load(FILE);
         const odds = oddsForAction(model, model.actions[2]);
@@ -398,10 +433,12 @@ house {
   artillery-long-dp .. 0
   artillery-long-dp ..0 0, 1.. 0
   move-cost retire-percent 0
+  infantry-dice works-percent 0
 }
 `);
         expect(diagnostics.filter(d => d.startsWith('lf-house-impossible'))).toEqual([
             'lf-house-impossible: No d6 shows 7: infantry fire never disorders (L5). Write 6 or less.',
+            'lf-house-impossible: With \'works-percent 0\' infantry throws no dice at a target in works, so it can never hit them (L5). Write 1 or more.',
             'lf-house-impossible: A unit moves with one average die at least (L6): with \'other-average 0\' classes worse than 3 could not move at all. Write 1 or more.',
             'lf-house-impossible: No cavalry may throw 9 movement dice (at most 5 by this table), so none could ever charge (L6). Write 5 or less.',
             'lf-house-impossible: With \'retire-percent 0\' a unit retiring facing the enemy never moves at all (L6.13). Write 1 or more.',

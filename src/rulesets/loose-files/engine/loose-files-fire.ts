@@ -7,7 +7,7 @@
  * skirmishers throw again for each 5 (4, 5 or 6 on the new die is a DP): the tables' `infantry` faces.
  */
 import { D6, canShow } from '../../../core/dice.js';
-import { artilleryEffect, LF_SEED_TABLES, type ArtilleryModifierKey, type LfCombatTables } from './loose-files-tables.js';
+import { artilleryEffect, LF_SEED_TABLES, type ArtilleryModifierKey, type InfantryDiceKey, type LfCombatTables } from './loose-files-tables.js';
 import { afterLosses, casualtiesTaken, fleesField, takesNoLosses, presentStands, sumModifiers, type Cover, type LfModifier, type LfOptions, type LfUnit } from './loose-files-units.js';
 
 export interface FireInput {
@@ -93,30 +93,44 @@ export function artilleryModifiers(input: FireInput, tables: LfCombatTables = LF
     return artilleryModifierKeys(input).map(key => ({ reason: reasons[key](), value: key === 'dp' ? m.dp * firer.dp : m[key] }));
 }
 
-const halfUp = (n: number) => Math.ceil(n / 2);
+/** A share of the dice, in percent, rounded up (L5's "halve … round up" at 50). */
+const shareUp = (n: number, percent: number) => Math.ceil((n * percent) / 100);
+
+/** The `infantry-dice` rows infantry fire at this target reads (L5): its DPs, the target's order or guns, its works. */
+export function infantryDiceKeys(input: Pick<FireInput, 'firer' | 'target' | 'targetCover'>): InfantryDiceKey[] {
+    const { firer, target } = input;
+    const keys: InfantryDiceKey[] = [];
+    if (firer.dp > 0) keys.push('dp');
+    if (target.formation === 'skirmish') keys.push('skirmish-percent');
+    else if (target.type === 'artillery' && target.formation === 'unlimbered') keys.push('unlimbered-percent');
+    if (input.targetCover !== undefined && input.targetCover !== 'obstacle') keys.push('works-percent');
+    return keys;
+}
 
 /**
  * How many d6 the firer throws, with each step explained: L4 one per gun; L5 one per stand less
- * the unit's DPs, halved (up) against skirmishers or unlimbered guns, halved again against works.
- * Nothing is thrown out of range or by a unit that cannot fire.
+ * the unit's DPs, halved (up) against skirmishers or unlimbered guns, halved again against works
+ * (the tables' `infantryDice`). Nothing is thrown out of range or by a unit that cannot fire.
  */
 export function fireDice(input: FireInput, tables: LfCombatTables = LF_SEED_TABLES): { count: number, steps: string[] } {
-    const { firer, target } = input;
+    const { firer } = input;
     const kind = fireKind(firer);
     if (!kind) return { count: 0, steps: [`${firer.type} does not fire`] };
     if (fireBand(firer, input.range, tables) === 'out-of-range') return { count: 0, steps: [`${input.range}" is beyond ${reachOf(firer, tables)}"`] };
     const stands = presentStands(firer);
     if (kind === 'artillery') return { count: stands, steps: [`${stands} gun${stands === 1 ? '' : 's'}`] };
-    let count = Math.max(0, stands - firer.dp);
+    const t = tables.infantryDice;
+    const keys = infantryDiceKeys(input);
+    let count = Math.max(0, stands - firer.dp * t.dp);
     const stand = `${stands} stand${stands === 1 ? '' : 's'}`;
-    const steps = [firer.dp > 0 ? `${stand} − ${firer.dp} DP = ${count}` : stand];
-    if (target.formation === 'skirmish' || (target.type === 'artillery' && target.formation === 'unlimbered')) {
-        count = halfUp(count);
-        steps.push(`halved against ${target.formation === 'skirmish' ? 'skirmishers' : 'unlimbered artillery'}: ${count}`);
-    }
-    if (input.targetCover !== undefined && input.targetCover !== 'obstacle') {
-        count = halfUp(count);
-        steps.push(`halved again, target in a ${input.targetCover.replace('-', ' ')}: ${count}`);
+    const steps = [firer.dp > 0 ? `${stand} − ${firer.dp} DP${t.dp === 1 ? '' : ` × ${t.dp}`} = ${count}` : stand];
+    // The sheet halves; a house share other than half says its percent.
+    const share = (percent: number, again: boolean) => (percent === 50 ? `halved${again ? ' again' : ''}` : `${percent}% (rounded up)`);
+    for (const key of keys) {
+        if (key === 'dp') continue;
+        count = shareUp(count, t[key]);
+        if (key === 'works-percent') steps.push(`${share(t[key], true)}, target in a ${input.targetCover!.replace('-', ' ')}: ${count}`);
+        else steps.push(`${share(t[key], false)} against ${key === 'skirmish-percent' ? 'skirmishers' : 'unlimbered artillery'}: ${count}`);
     }
     return { count, steps };
 }

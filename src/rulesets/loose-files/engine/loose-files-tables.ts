@@ -48,6 +48,14 @@ export type InfantryKey = 'hit' | 'reroll' | 'reroll-hit';
 export const INFANTRY_KEYS: readonly InfantryKey[] = ['hit', 'reroll', 'reroll-hit'];
 
 /**
+ * L5: how many dice infantry throws: one per stand less `dp` for each of its DPs, then the share
+ * (percent, rounded up) thrown at skirmishers (`skirmish-percent`) or unlimbered artillery
+ * (`unlimbered-percent`), and of that at a target in works (`works-percent`).
+ */
+export type InfantryDiceKey = 'dp' | 'skirmish-percent' | 'unlimbered-percent' | 'works-percent';
+export const INFANTRY_DICE_KEYS: readonly InfantryDiceKey[] = ['dp', 'skirmish-percent', 'unlimbered-percent', 'works-percent'];
+
+/**
  * L6: the movement dice. `good-class`: the worst class that throws `good-average` average dice (one up
  * to that many); worse classes throw one up to `other-average` and up to `other-d6` d6; skirmishers
  * add `skirmish-d6` d6, cavalry up to `cavalry-d6`; charging cavalry throw at least `charge-dice`; a
@@ -117,6 +125,8 @@ export interface LfCombatTables {
     readonly artilleryModifiers: Readonly<Record<ArtilleryModifierKey, number>>;
     /** L5: infantry fire's faces. */
     readonly infantry: Readonly<Record<InfantryKey, number>>;
+    /** L5: the dice infantry throws, by its DPs and the target. */
+    readonly infantryDice: Readonly<Record<InfantryDiceKey, number>>;
     /** L6: movement dice and the faces that disorder. */
     readonly move: Readonly<Record<MoveKey, number>>;
     /** L6: the inches and DPs of terrain, wheeling, formation changes and retiring. */
@@ -156,6 +166,7 @@ export const LF_SEED_TABLES: LfCombatTables = {
         heavy: 1, column: 1, limbered: 1, 'same-target': 1, 'new-target': -1, dp: -1, light: -1, works: -2, skirmish: -2, unlimbered: -2
     },
     infantry: { hit: 6, reroll: 5, 'reroll-hit': 4 },
+    infantryDice: { dp: 1, 'skirmish-percent': 50, 'unlimbered-percent': 50, 'works-percent': 50 },
     move: {
         'good-class': 3, 'good-average': 2, 'other-average': 1, 'other-d6': 1, 'skirmish-d6': 1, 'cavalry-d6': 2,
         'charge-dice': 3, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3
