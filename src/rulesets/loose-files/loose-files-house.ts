@@ -9,8 +9,8 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
-    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, INFANTRY_DICE_KEYS, MOVE_COST_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
-    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type InfantryDiceKey, type MoveCostKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
+    ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, INFANTRY_DICE_KEYS, MOVE_COST_KEYS, STRENGTH_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
+    type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type InfantryDiceKey, type MoveCostKey, type StrengthKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
     type RangeKey, type RedressKey
 } from './engine/loose-files-tables.js';
 
@@ -54,6 +54,13 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         keys: { kind: 'words', words: COMBAT_MODIFIER_KEYS, doc: COMBAT_MODIFIER_KEYS.map(k => `\`${k}\``).join(', ') },
         values: { kind: 'number', min: -20, max: 20 },
         seed: seedWords(LF_SEED_TABLES.modifiers, COMBAT_MODIFIER_KEYS)
+    },
+    strength: {
+        doc: 'What one present stand counts for outnumbering, by arm: `infantry`, `cavalry`, `artillery` (a gun); officers add nothing',
+        reference: 'docs/rules/loose-files.md#l1.1',
+        keys: { kind: 'words', words: STRENGTH_KEYS, doc: keysDoc(STRENGTH_KEYS) },
+        values: { kind: 'number', min: 0, max: 20 },
+        seed: seedWords(LF_SEED_TABLES.strength, STRENGTH_KEYS)
     },
     outnumbered: {
         doc: 'The modifier of a side outnumbered by enemy strength ÷ own: more than 1 (`any`), at least 3:2 (`three-to-two`), 2:1, 3:1; only the largest that applies counts',
@@ -166,6 +173,7 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         dp: wordsOf<CombatResult>(tables, 'combat-dp', COMBAT_RESULTS, LF_SEED_TABLES.dp),
         casualties: wordsOf<CombatResult>(tables, 'combat-casualties', COMBAT_RESULTS, LF_SEED_TABLES.casualties),
         modifiers: wordsOf<CombatModifierKey>(tables, 'combat-modifier', COMBAT_MODIFIER_KEYS, LF_SEED_TABLES.modifiers),
+        strength: wordsOf<StrengthKey>(tables, 'strength', STRENGTH_KEYS, LF_SEED_TABLES.strength),
         outnumbered: wordsOf<OutnumberKey>(tables, 'outnumbered', OUTNUMBER_KEYS, LF_SEED_TABLES.outnumbered),
         flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee),
         ranges: wordsOf<RangeKey>(tables, 'fire-range', RANGE_KEYS, LF_SEED_TABLES.ranges),

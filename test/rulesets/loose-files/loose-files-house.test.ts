@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { AVERAGE } from '../../../src/core/dice.js';
 import { combatModifiers, outnumberedModifier, resolveCombat, type CombatInput, type CombatSide } from '../../../src/rulesets/loose-files/engine/loose-files-combat.js';
 import { COMBAT_RESULTS, LF_SEED_TABLES, type CombatResult, type LfCombatTables } from '../../../src/rulesets/loose-files/engine/loose-files-tables.js';
-import { fleesField, NO_HOUSE_RULES, type LfUnit } from '../../../src/rulesets/loose-files/engine/loose-files-units.js';
+import { fleesField, NO_HOUSE_RULES, strength, type LfUnit } from '../../../src/rulesets/loose-files/engine/loose-files-units.js';
 import { combatOdds, fireOdds } from '../../../src/rulesets/loose-files/engine/loose-files-odds.js';
 import { fireBand, fireDice, resolveFire } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
 import { loadText } from '../../../src/cli/load.js';
@@ -72,6 +72,17 @@ describe('Loose Files tables as data', () => {
         expect(outnumberedModifier(4, 5, { ...LF_SEED_TABLES, outnumbered: { ...LF_SEED_TABLES.outnumbered, any: 0 } })?.value).toBe(0);
     });
 
+    it('a house strength table changes who is outnumbered: cavalry counting 1 a stand no longer outnumbers 3 to 1', () => {
+        const horse = side(unit('A.h', { type: 'cavalry', stands: 2 })), foot = side(unit('D.f', { stands: 2 }));
+        const house: LfCombatTables = { ...LF_SEED_TABLES, strength: { ...LF_SEED_TABLES.strength, cavalry: 1 } };
+        expect(strength(unit('A.h', { type: 'cavalry', stands: 2 }), house)).toBe(2);
+        expect(combatModifiers(foot, horse, true).map(m => [m.reason, m.value])).toEqual([['outnumbered 3:1 or worse (6 v 2)', -5]]);
+        expect(combatModifiers(foot, horse, true, house)).toEqual([]);
+        const o = resolveCombat(fight(horse, foot), { attacker: 3, defender: 3 }, house);
+        expect([o.attacker.strength, o.defender.total]).toEqual([2, 3]);
+        expect(combatOdds(fight(horse, foot), house).defender.probabilities['stand-off']).toBeGreaterThan(combatOdds(fight(horse, foot)).defender.probabilities['stand-off']);
+    });
+
     it('flee-losses thresholds are a table: militia at 40% flee with 2 of 5 lost, not at the sheet\'s 50%', () => {
         const u = { stands: 5, casualties: 2, deserted: 0, militia: true };
         expect(fleesField(u)).toBe(false);
@@ -99,14 +110,15 @@ describe('Loose Files tables as data', () => {
             cuts: fc.uniqueArray(fc.integer({ min: -10, max: 10 }), { minLength: 5, maxLength: 5 }),
             dp: fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 6, maxLength: 6 }),
             cas: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 6, maxLength: 6 }),
-            bayonet: fc.integer({ min: -3, max: 5 }), any: fc.integer({ min: -3, max: 1 })
-        }).map(({ cuts, dp, cas, bayonet, any }): LfCombatTables => {
+            bayonet: fc.integer({ min: -3, max: 5 }), any: fc.integer({ min: -3, max: 1 }), cavalry: fc.integer({ min: 0, max: 6 })
+        }).map(({ cuts, dp, cas, bayonet, any, cavalry }): LfCombatTables => {
             // Six bands from high to low, each with the sheet's rows in order: a table that need not mirror (the engine reads any).
             const tops = cuts.sort((a, b) => b - a);
             const results = COMBAT_RESULTS.map((value, i) => ({ band: { from: i < 5 ? tops[i] : null, to: i === 0 ? null : tops[i - 1] - 1 }, value }));
             const byRow = (v: number[]) => Object.fromEntries(COMBAT_RESULTS.map((r, i) => [r, v[i]])) as Record<CombatResult, number>;
             return { ...LF_SEED_TABLES, results, dp: byRow(dp), casualties: byRow(cas),
-                modifiers: { ...LF_SEED_TABLES.modifiers, bayonet }, outnumbered: { ...LF_SEED_TABLES.outnumbered, any } };
+                modifiers: { ...LF_SEED_TABLES.modifiers, bayonet }, outnumbered: { ...LF_SEED_TABLES.outnumbered, any },
+                strength: { ...LF_SEED_TABLES.strength, cavalry } };
         });
         const sideArb = (f: string) => fc.record({ cls: fc.integer({ min: 1, max: 5 }), stands: fc.integer({ min: 1, max: 6 }), bayonet: fc.boolean(), cav: fc.boolean() })
             .map(s => side(unit(`${f}.x`, { class: s.cls, stands: s.stands, type: s.cav ? 'cavalry' : 'infantry' }), { bayonet: s.bayonet }));

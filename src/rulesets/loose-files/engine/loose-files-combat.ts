@@ -63,8 +63,8 @@ export function outnumberedModifier(own: number, enemy: number, tables: LfCombat
     return { reason: `outnumbered (${enemy} v ${own})`, value: tables.outnumbered.any };
 }
 
-function sideStrength(side: CombatSide): number {
-    return side.units.reduce((s, u) => s + strength(u), 0);
+function sideStrength(side: CombatSide, tables: LfCombatTables): number {
+    return side.units.reduce((s, u) => s + strength(u, tables), 0);
 }
 
 /** The cover bonus of L2 when defending: fort or stone building +3, fieldwork or wood building +2 (by the tables). */
@@ -90,7 +90,7 @@ export function combatModifiers(side: CombatSide, enemy: CombatSide, defending: 
     if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: m.flank });
     if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: m.dp * lead.dp });
     if (lead.casualties > 0) mods.push({ reason: `${lead.casualties} ${lead.casualties === 1 ? 'casualty' : 'casualties'}`, value: m.casualty * lead.casualties });
-    const out = outnumberedModifier(sideStrength(side), sideStrength(enemy), tables);
+    const out = outnumberedModifier(sideStrength(side, tables), sideStrength(enemy, tables), tables);
     if (out) mods.push(out);
     return mods;
 }
@@ -224,7 +224,7 @@ export function resolveCombat(input: CombatInput, dice: CombatDice, tables: LfCo
             total, difference, result, dp: dpFor(tables, difference), casualties: cas.casualties, casualtiesOver: capped.over, casualtyNote: cas.note,
             order: retreats ? 'retreat one average die (Corlears Hook: second stand-off in a row)' : rowOrder(result, own.units[0].class),
             corlearsRetreat: retreats ? { inches: retreatDie ?? null } : undefined,
-            fled, strength: sideStrength(own)
+            fled, strength: sideStrength(own, tables)
         };
     };
     const attacker = side('attacker'), defender = side('defender');

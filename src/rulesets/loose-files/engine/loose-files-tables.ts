@@ -30,6 +30,10 @@ export const OUTNUMBER_RATIOS: Readonly<Record<OutnumberKey, { num: number, den:
 export type RangeKey = 'artillery-close' | 'light' | 'medium' | 'heavy' | 'musket' | 'rifle';
 export const RANGE_KEYS: readonly RangeKey[] = ['artillery-close', 'light', 'medium', 'heavy', 'musket', 'rifle'];
 
+/** L1.1: what one present stand of each arm counts for outnumbering (officers add nothing). */
+export type StrengthKey = 'infantry' | 'cavalry' | 'artillery';
+export const STRENGTH_KEYS: readonly StrengthKey[] = ['infantry', 'cavalry', 'artillery'];
+
 /** L9 flee-losses: who flees at what share of stands lost (percent). */
 export type FleeKey = 'militia' | 'other';
 export const FLEE_KEYS: readonly FleeKey[] = ['militia', 'other'];
@@ -109,6 +113,8 @@ export interface LfCombatTables {
     readonly casualties: Readonly<Record<CombatResult, number>>;
     /** L2: each modifier's value (per class better, per DP, per casualty for those three). */
     readonly modifiers: Readonly<Record<CombatModifierKey, number>>;
+    /** L1.1: a present stand's strength, by arm. */
+    readonly strength: Readonly<Record<StrengthKey, number>>;
     /** L2: the modifier of each outnumbering step; the largest step that applies counts. */
     readonly outnumbered: Readonly<Record<OutnumberKey, number>>;
     /** L9 flee-losses: the percentage of its stands lost at which a unit flees the field. */
@@ -153,6 +159,7 @@ export const LF_SEED_TABLES: LfCombatTables = {
         class: 3, fort: 3, 'stone-building': 3, fieldwork: 2, 'wood-building': 2, bayonet: 2, terrain: 1,
         inspire: 1, skirmish: -3, flank: -3, dp: -2, casualty: -2
     },
+    strength: { infantry: 1, cavalry: 3, artillery: 6 },
     outnumbered: { any: -1, 'three-to-two': -2, 'two-to-one': -3, 'three-to-one': -5 },
     flee: { militia: 50, other: 75 },
     ranges: { 'artillery-close': 10, light: 30, medium: 36, heavy: 36, musket: 8, rifle: 10 },

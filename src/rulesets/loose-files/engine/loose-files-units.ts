@@ -2,7 +2,7 @@
  * Loose Files & American Scramble: what the engine knows about a unit (docs/rules/loose-files.md, L1), and the
  * house-rule options (L9). Plain data only; src/model/loose-files.ts reads it from a scenario.
  */
-import { LF_SEED_TABLES, type FleeKey } from './loose-files-tables.js';
+import { LF_SEED_TABLES, type FleeKey, type LfCombatTables } from './loose-files-tables.js';
 
 /** L1: the unit's type. Officers and commanders carry command points and do not fight. */
 export type LfType = 'infantry' | 'cavalry' | 'artillery' | 'officer' | 'commander';
@@ -127,11 +127,9 @@ export function takesNoLosses(u: LfUnit): boolean {
     return u.type === 'officer' || u.type === 'commander';
 }
 
-/** L1: one stand of infantry counts 1, of cavalry 3, a gun 6; officers add nothing. */
-const STRENGTH_PER_STAND: Readonly<Record<LfType, number>> = { infantry: 1, cavalry: 3, artillery: 6, officer: 0, commander: 0 };
-
-export function strength(u: LfUnit): number {
-    return presentStands(u) * STRENGTH_PER_STAND[u.type];
+/** L1: one stand of infantry counts 1, of cavalry 3, a gun 6 (the tables' `strength`); officers add nothing. */
+export function strength(u: LfUnit, tables: LfCombatTables = LF_SEED_TABLES): number {
+    return u.type === 'officer' || u.type === 'commander' ? 0 : presentStands(u) * tables.strength[u.type];
 }
 
 /** Formed troops are all but skirmishers (L6: only they gain DPs from low movement dice). */
