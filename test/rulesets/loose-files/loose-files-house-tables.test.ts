@@ -176,20 +176,26 @@ describe('L6 movement dice', () => {
             const tables = with_({ move: { ...LF_SEED_TABLES.move, disorder: a.disorder, 'woods-disorder': a.woodsDisorder, 'hessian-inches': a.plus || 2 } });
             const input = move(unit('A.Line', { class: 4 }), { average: a.average, d6: a.d6, woods: a.woods, plus: a.plus, retire: a.retire });
             const odds = moveOdds(input, tables);
-            const dist: number[] = [], dp: number[] = [];
-            const walk = (avg: number[], d6: number[], p: number) => {
-                if (avg.length < a.average) { for (const f of AVERAGE.faces) walk([...avg, f], d6, p / AVERAGE.faces.length); return; }
-                if (d6.length < a.d6) { for (const f of D6.faces) walk(avg, [...d6, f], p / 6); return; }
-                const o = resolveMove(input, { average: avg, d6 }, tables);
-                dist[o.inches] = (dist[o.inches] ?? 0) + p;
-                dp[o.dp] = (dp[o.dp] ?? 0) + p;
-            };
-            walk([], [], 1);
-            close(odds.distance, dist);
-            close(odds.dp, dp);
+            expectMoveOddsMatchEveryThrow(odds, input, tables, { average: a.average, d6: a.d6 });
         }), { numRuns: 80, seed: 18 });
     });
 });
+
+/** The move odds equal the distribution over every throw of the dice, each resolved by `resolveMove` (brute force). */
+function expectMoveOddsMatchEveryThrow(odds: ReturnType<typeof moveOdds>, input: Parameters<typeof resolveMove>[0], tables: Parameters<typeof resolveMove>[2],
+    counts: { average: number, d6: number }): void {
+    const dist: number[] = [], dp: number[] = [];
+    const walk = (avg: number[], d6: number[], p: number) => {
+        if (avg.length < counts.average) { for (const f of AVERAGE.faces) walk([...avg, f], d6, p / AVERAGE.faces.length); return; }
+        if (d6.length < counts.d6) { for (const f of D6.faces) walk(avg, [...d6, f], p / 6); return; }
+        const o = resolveMove(input, { average: avg, d6 }, tables);
+        dist[o.inches] = (dist[o.inches] ?? 0) + p;
+        dp[o.dp] = (dp[o.dp] ?? 0) + p;
+    };
+    walk([], [], 1);
+    close(odds.distance, dist);
+    close(odds.dp, dp);
+}
 
 describe('L6 move costs', () => {
     it('a house move-cost table changes the inches and DPs of terrain, wheeling, formation changes and retiring', () => {
@@ -226,18 +232,7 @@ describe('L6 move costs', () => {
         fc.assert(fc.property(inputArb, costArb, (input, moveCosts) => {
             const tables = with_({ moveCosts });
             const odds = moveOdds(input, tables);
-            const counts = moveDiceCounts(input);
-            const dist: number[] = [], dp: number[] = [];
-            const walk = (avg: number[], d6: number[], p: number) => {
-                if (avg.length < counts.average) { for (const f of AVERAGE.faces) walk([...avg, f], d6, p / AVERAGE.faces.length); return; }
-                if (d6.length < counts.d6) { for (const f of D6.faces) walk(avg, [...d6, f], p / 6); return; }
-                const o = resolveMove(input, { average: avg, d6 }, tables);
-                dist[o.inches] = (dist[o.inches] ?? 0) + p;
-                dp[o.dp] = (dp[o.dp] ?? 0) + p;
-            };
-            walk([], [], 1);
-            close(odds.distance, dist);
-            close(odds.dp, dp);
+            expectMoveOddsMatchEveryThrow(odds, input, tables, moveDiceCounts(input));
         }), { numRuns: 120, seed: 18 });
     });
 });
