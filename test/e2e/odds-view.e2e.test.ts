@@ -10,10 +10,10 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { type FrameLocator, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as workbench from './workbench.js';
-import { CodeServerSession, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
+import { CodeServerSession, oddsPanelOf, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
 import type { OddsReport } from '../../src/protocol.js';
 
 // Ancients' results (gives-ground), long unit names and a long force name: labels that would overflow.
@@ -54,10 +54,7 @@ beforeAll(async () => {
 
 afterAll(() => session.stop(), 60000);
 
-/** The Odds panel's page: VS Code puts a webview's page in a frame inside a frame. */
-const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-const button = (name: string) => panel().getByRole('button', { name, exact: true });
-const notification = (text: string | RegExp) => page.locator('.notification-toast .notification-list-item-message', { hasText: text });
+const { panel, button, notification } = oddsPanelOf(() => page);
 
 /**
  * What in the panel's page leaves its row: each unit row must lie within the panel (no sideways

@@ -10,10 +10,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { type FrameLocator, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as workbench from './workbench.js';
-import { CodeServerSession, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
+import { CodeServerSession, oddsPanelOf, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
 import type { OddsReport } from '../../src/protocol.js';
 
 const session = new CodeServerSession({ name: 'what-if', prepare: workspace => copyExamples(workspace, ['scrud-ridge.battle']), clipboard: true });
@@ -27,10 +27,7 @@ beforeAll(async () => {
 
 afterAll(() => session.stop(), 60000);
 
-/** The Odds panel's page: VS Code puts a webview's page in a frame inside a frame. */
-const panel = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('#active-frame');
-const button = (name: string) => panel().getByRole('button', { name, exact: true });
-const notification = (text: string | RegExp) => page.locator('.notification-toast .notification-list-item-message', { hasText: text });
+const { panel, button, notification } = oddsPanelOf(() => page);
 
 interface CliWhatIf {
     before: OddsReport;

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserServer, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserServer, type FrameLocator, type Locator, type Page } from 'playwright-core';
 import {
     freePort, installExtension, processesMentioning, recordPid, startCodeServer, stopProcessGroup, writeUserSettings, type StartedCodeServer
 } from './processes.js';
@@ -147,6 +147,19 @@ export async function editorText(page: Page): Promise<string> {
 }
 
 /** A code lens of the active editor, by its exact title. */
+/**
+ * The Odds panel's page (VS Code puts a webview's page in a frame inside a frame), its buttons, and the
+ * workbench's notifications; `page` is read when a locator is made, after the session has started.
+ */
+export function oddsPanelOf(page: () => Page) {
+    const panel = (): FrameLocator => page().frameLocator('iframe.webview.ready').frameLocator('#active-frame');
+    return {
+        panel,
+        button: (name: string) => panel().getByRole('button', { name, exact: true }),
+        notification: (text: string | RegExp) => page().locator('.notification-toast .notification-list-item-message', { hasText: text })
+    };
+}
+
 export function lens(page: Page, title: string): Locator {
     return page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${title}$`) });
 }
