@@ -46,7 +46,7 @@ const node = {
     external: ['vscode', 'canvas'],
     mainFields: ['module', 'main'],
     sourcemap: true,
-    minify: !watch,
+    minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'
 };
 
@@ -87,7 +87,7 @@ const worker = {
     target: 'es2022',
     plugins: [noNodeBuiltins, chartsApart('worker')],
     sourcemap: true,
-    minify: !watch,
+    minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'
 };
 

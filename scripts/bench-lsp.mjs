@@ -15,6 +15,7 @@
 //   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7]
 //                              [--keys 300] [--pace 160] [--typing-lines 10000]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
+//                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
 // Figures depend on the machine and its load: the script prints the load average with them.
 import { spawn, spawnSync } from 'node:child_process';
@@ -32,6 +33,7 @@ const arg = (name, fallback) => {
 // Another build of the server or CLI (say, of an older commit) can be measured the same way.
 const server = path.resolve(arg('server', path.join(root, 'out', 'language', 'main.cjs')));
 const cli = path.resolve(arg('cli', path.join(root, 'bin', 'umpire.cjs')));
+const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 const keys = Number(arg('keys', '300'));
 const pace = Number(arg('pace', '160'));
 const typingLines = Number(arg('typing-lines', '10000'));
@@ -74,7 +76,7 @@ function rssOf(pid) {
 /** The server over stdio, with a file open; `published` lists every publishDiagnostics with its time. */
 async function startServer(file, text) {
     const uri = pathToFileURL(file).toString();
-    const proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     connection.listen();
     let waiting;
