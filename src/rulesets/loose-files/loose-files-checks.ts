@@ -231,8 +231,9 @@ function checkOfficerUse(model: ScenarioModel, am: ActionModel, r: Relation, inA
         const why = officer.force !== unit.force ? `${unit.id} is not of ${officer.force}` : `write '${unit.name} … { attached ${officer.name} }', or add ': contact' when the officer has ridden over`;
         accept('error', `${officer.id} is not with ${unit.id} (L8: the officer must be in contact): ${why}.`, { node: r, property: 'object', code: LooseFilesCodes.officerNotWith });
     }
-    if (r.verb === 'rallies' && rallyNeedsCommander(lfUnitAt(model, officer, am.node), lfUnitAt(model, unit, am.node))) {
-        accept('error', `${unit.id} is class 5: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: LooseFilesCodes.needsCommander });
+    const rallied = lfUnitAt(model, unit, am.node);
+    if (r.verb === 'rallies' && rallyNeedsCommander(lfUnitAt(model, officer, am.node), rallied, lfTables(model, am.node))) {
+        accept('error', `${unit.id} is class ${rallied.class}: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: LooseFilesCodes.needsCommander });
     }
 }
 

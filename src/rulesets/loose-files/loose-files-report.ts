@@ -20,7 +20,7 @@ import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
-    artilleryModifierKeys, corlearsSides, infantryDiceKeys, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    artilleryModifierKeys, corlearsSides, infantryDiceKeys, strengthKeys, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveInput, type MoveOutcome
 } from './engine/loose-files-engine.js';
@@ -124,10 +124,11 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
         case 'command': {
             const uses = readCommand(model, action);
             if (uses.length === 0) return undefined;
+            const count = lfTables(model, action.node).move['officer-dice'];
             for (const use of uses) {
                 if (use.kind !== 'move') continue;
                 const die = use.die === 'd6' ? D6 : AVERAGE;
-                steps.push(fixedDice(ask([use.officer], die.name, die, 1)));
+                steps.push(fixedDice(ask([use.officer], die.name, die, count)));
             }
             return { steps };
         }
@@ -233,7 +234,7 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
     }
     return {
         json: resolutionJson(model, action, dice, outcome.summary, units, check(model, action, read.input, source, dice)),
-        lines, text: combatText(read, outcome, houseRows(model, action))
+        lines, text: combatText(read, outcome, houseRows(model, action), houseRowsUsed(model, action))
     };
 }
 
@@ -271,12 +272,14 @@ function houseRowsUsed(model: ScenarioModel, action: ActionModel): (uses: readon
     };
 }
 
-function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string): string[] {
+function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string, house: (uses: readonly HouseUse[]) => string): string[] {
     const out: string[] = [];
-    for (const [units, o] of [[read.attackers, outcome.attacker], [read.defenders, outcome.defender]] as const) {
+    for (const [units, input, o] of [[read.attackers, read.input.attacker, outcome.attacker], [read.defenders, read.input.defender, outcome.defender]] as const) {
         const who = units.map(u => u.id).join(' + ');
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${who} (strength ${o.strength}): average die ${o.die}`);
-        for (const m of modText(o.modifiers)) out.push(`  ${m}`);
+        // The strength rows of the arms present on the side (L1.1): a house row is named where it counted.
+        const arms = strengthKeys(input.units);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${who} (strength ${o.strength}): average die ${o.die}${house(arms.map(k => ['strength', k]))}`);
+        for (const m of o.modifiers) out.push(`  ${signed(m.value)} ${m.reason}${house(m.reads ?? [])}`);
         out.push(`  total ${o.total}`);
     }
     for (const o of [outcome.attacker, outcome.defender]) {
@@ -469,12 +472,16 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
             summary.push(`${use.unit.id} −${o.removed} DP`);
         } else {
             const die = use.die === 'd6' ? D6 : AVERAGE;
-            inputs.push({ move: { officer, die: die.name } });
-            const [inches] = source.take(ask([use.officer], die.name, die, 1));
-            if (inches === undefined) return { problem: `${use.officer.id} moves one ${die.name} die: enter it as 'dice ${use.officer.id} ${die.name} N'.` };
-            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: cost.move });
+            // L8.1: one die by the sheet; the `move-dice officer-dice` row in force (the fingerprint covers it only when it is not 1).
+            const count = tables.move['officer-dice'];
+            inputs.push({ move: { officer, die: die.name, ...(count !== 1 ? { dice: count } : {}) } });
+            const thrown = source.take(ask([use.officer], die.name, die, count));
+            const dice = count === 1 ? `one ${die.name} die` : `${count} ${die.name} dice`;
+            if (thrown.length !== count) return { problem: `${use.officer.id} moves ${dice}: enter ${count === 1 ? 'it' : 'them'} as 'dice ${use.officer.id} ${die.name} ${count === 1 ? 'N' : 'N …'}'.` };
+            const inches = thrown.reduce((a, b) => a + b, 0);
+            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: cost.move, ...(count !== 1 ? { dice: thrown } : {}) });
             lines.push({ unit: use.officer.id, result: 'moved', facts: [['inches', inches], ...stateFacts({ cp: cost.move })] });
-            text.push(`${use.officer.id} moves up to ${inches} inches (one ${die.name} die) for ${cost.move} CP${house([['command-cost', 'move']])}`);
+            text.push(`${use.officer.id} moves up to ${inches} inches (${count === 1 ? dice : `${dice}: ${thrown.join(' ')}`}) for ${cost.move} CP${house([['command-cost', 'move'], ['move-dice', 'officer-dice']])}`);
             summary.push(`${use.officer.id} ${inches} inches`);
         }
     }
