@@ -306,12 +306,14 @@ function checkImpossible(engine: LfCombatTables, house: House, accept: Validatio
                 `A unit that sees a ${grade} grade friend ${event} takes no DP by this table, so it is unmoved and its ${engine.morale[deserters]} deserter${engine.morale[deserters] === 1 ? '' : 's'} never desert (L7). Give the row a DP, or 0 deserters.`);
         }
     }
-    // L2.12: a step that begins no later than the step above it never applies (only the largest counts).
+    // L2.12: a step that begins no later than a step above it never applies (only the largest counts).
     for (let i = 0; i + 1 < OUTNUMBER_STEPS.length; i++) {
-        const step = OUTNUMBER_STEPS[i], above = OUTNUMBER_STEPS[i + 1];
+        const step = OUTNUMBER_STEPS[i];
+        const above = OUTNUMBER_STEPS.slice(i + 1).reduce((low, k) => (engine.ratios[k] < engine.ratios[low] ? k : low));
         if (engine.ratios[step] >= engine.ratios[above]) {
-            const written = entryOf('outnumber-ratio', above) ? above : step;
-            warn('warning', 'outnumber-ratio', written, `The ratios must rise with the steps: '${above} ${engine.ratios[above]}' begins no later than '${step} ${engine.ratios[step]}', so ${step} never applies (L2.12: only the largest step counts). Write ${step} below ${above}.`);
+            // Reported on a ratio this block wrote and that counts (one out of range is house-value's).
+            const written = [above, step].find(k => entryOf('outnumber-ratio', k)?.number === engine.ratios[k]);
+            if (written) warn('warning', 'outnumber-ratio', written, `The ratios must rise with the steps: '${above} ${engine.ratios[above]}' begins no later than '${step} ${engine.ratios[step]}', so ${step} never applies (L2.12: only the largest step counts). Write ${step} below ${above}.`);
         }
     }
     const never = (rows: readonly BandRow<number>[]) => rows.every(r => r.value === 0);
