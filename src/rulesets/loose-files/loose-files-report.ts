@@ -27,6 +27,7 @@ import {
 import { signed } from '../../core/signed.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
 import { lfTables } from './loose-files-house.js';
+import { classKey } from './engine/loose-files-tables.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
 
@@ -240,14 +241,16 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
 
 /**
  * The house rows of L3 that decided a side's difference (`house: combat-result ..-7 routed; combat-dp
- * routed 3`), when house rules did: empty with none.
+ * routed 3`), and after an easy victory the `pursue` row of its leading unit's class, when house
+ * rules did: empty with none.
  */
-function houseRows(model: ScenarioModel, action: ActionModel): (difference: number) => string {
+function houseRows(model: ScenarioModel, action: ActionModel): (difference: number, leadClass: number) => string {
     const tables = tablesFor(model, action);
-    return difference => {
+    return (difference, leadClass) => {
         const band = tables.bandEntry('combat-result', difference);
         const row = band ? String(band.value) : '';
-        const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)]] as const;
+        const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)],
+            ['pursue', row === 'easy-victory' ? tables.entryFor('pursue', classKey(leadClass)) : undefined]] as const;
         const rows = entries.flatMap(([table, entry]) => (entry?.node ? [`${table} ${keyText(entry.key)} ${entry.value}`] : []));
         return rows.length > 0 ? `  (house: ${rows.join('; ')})` : '';
     };
@@ -272,7 +275,7 @@ function houseRowsUsed(model: ScenarioModel, action: ActionModel): (uses: readon
     };
 }
 
-function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string, house: (uses: readonly HouseUse[]) => string): string[] {
+function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number, leadClass: number) => string, house: (uses: readonly HouseUse[]) => string): string[] {
     const out: string[] = [];
     for (const [units, input, o] of [[read.attackers, read.input.attacker, outcome.attacker], [read.defenders, read.input.defender, outcome.defender]] as const) {
         const who = units.map(u => u.id).join(' + ');
@@ -282,11 +285,11 @@ function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (differe
         for (const m of o.modifiers) out.push(`  ${signed(m.value)} ${m.reason}${house(m.reads ?? [])}`);
         out.push(`  total ${o.total}`);
     }
-    for (const o of [outcome.attacker, outcome.defender]) {
+    for (const [o, side] of [[outcome.attacker, read.input.attacker], [outcome.defender, read.input.defender]] as const) {
         const cas = `${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.casualtyNote ? ` (${o.casualtyNote})` : ''}`;
         const retreat = o.corlearsRetreat ? (o.corlearsRetreat.inches === null ? ', retreat die not entered' : `, retreats ${o.corlearsRetreat.inches} inches`) : '';
         const fled = o.fled.length ? `; fled: ${o.fled.join(', ')}` : '';
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference)}`);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference, side.units[0].class)}`);
     }
     return out;
 }
