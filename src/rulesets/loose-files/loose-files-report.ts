@@ -81,14 +81,15 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
             if (!read) return undefined;
             steps.push(fixedDice(ask(read.attackers, 'average', AVERAGE, 1)), fixedDice(ask(read.defenders, 'average', AVERAGE, 1)));
             if (lookBack) {
+                const n = read.tables.move['corlears-dice'];
                 steps.push({
-                    kind: 'conditional', reason: 'Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws one average die', upTo: 2,
+                    kind: 'conditional', reason: `Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws ${n === 1 ? 'one average die' : `${n} average dice`}`, upTo: 2 * n,
                     requests: ([[a], [d]]) => {
                         if (a === undefined || d === undefined) return [];
                         const retreat = corlearsSides(read.input, a, d, read.tables);
                         return [
-                            ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, 1)] : []),
-                            ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, 1)] : [])
+                            ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, n)] : []),
+                            ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, n)] : [])
                         ];
                     }
                 });
@@ -195,8 +196,14 @@ function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | unde
     const [d] = source.take(ask(read.defenders, 'average', AVERAGE, 1));
     if (a === undefined || d === undefined) return undefined;
     const retreat = corlearsSides(read.input, a, d, read.tables);
-    const ar = retreat.attacker ? source.take(ask(read.attackers, 'retreat', AVERAGE, 1))[0] : undefined;
-    const dr = retreat.defender ? source.take(ask(read.defenders, 'retreat', AVERAGE, 1))[0] : undefined;
+    // L9: the retreat is `move-dice corlears-dice` average dice (one by the sheet), summed; undefined when not all were entered.
+    const n = read.tables.move['corlears-dice'];
+    const retreatDice = (units: UnitModel[]) => {
+        const thrown = source.take(ask(units, 'retreat', AVERAGE, n));
+        return thrown.length === n ? thrown.reduce((s, v) => s + v, 0) : undefined;
+    };
+    const ar = retreat.attacker ? retreatDice(read.attackers) : undefined;
+    const dr = retreat.defender ? retreatDice(read.defenders) : undefined;
     return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr }, read.tables);
 }
 
@@ -241,16 +248,17 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
 
 /**
  * The house rows of L3 that decided a side's difference (`house: combat-result ..-7 routed; combat-dp
- * routed 3`), and after an easy victory the `pursue` row of its leading unit's class, when house
- * rules did: empty with none.
+ * routed 3`), after an easy victory the `pursue` row of its leading unit's class, and the
+ * `corlears-dice` row of a Corlears Hook retreat, when house rules did: empty with none.
  */
-function houseRows(model: ScenarioModel, action: ActionModel): (difference: number, leadClass: number) => string {
+function houseRows(model: ScenarioModel, action: ActionModel): (difference: number, leadClass: number, corlears: boolean) => string {
     const tables = tablesFor(model, action);
-    return (difference, leadClass) => {
+    return (difference, leadClass, corlears) => {
         const band = tables.bandEntry('combat-result', difference);
         const row = band ? String(band.value) : '';
         const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)],
-            ['pursue', row === 'easy-victory' ? tables.entryFor('pursue', classKey(leadClass)) : undefined]] as const;
+            ['pursue', row === 'easy-victory' ? tables.entryFor('pursue', classKey(leadClass)) : undefined],
+            ['move-dice', corlears ? tables.entryFor('move-dice', 'corlears-dice') : undefined]] as const;
         const rows = entries.flatMap(([table, entry]) => (entry?.node ? [`${table} ${keyText(entry.key)} ${entry.value}`] : []));
         return rows.length > 0 ? `  (house: ${rows.join('; ')})` : '';
     };
@@ -275,7 +283,7 @@ function houseRowsUsed(model: ScenarioModel, action: ActionModel): (uses: readon
     };
 }
 
-function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number, leadClass: number) => string, house: (uses: readonly HouseUse[]) => string): string[] {
+function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number, leadClass: number, corlears: boolean) => string, house: (uses: readonly HouseUse[]) => string): string[] {
     const out: string[] = [];
     for (const [units, input, o] of [[read.attackers, read.input.attacker, outcome.attacker], [read.defenders, read.input.defender, outcome.defender]] as const) {
         const who = units.map(u => u.id).join(' + ');
@@ -289,7 +297,7 @@ function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (differe
         const cas = `${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.casualtyNote ? ` (${o.casualtyNote})` : ''}`;
         const retreat = o.corlearsRetreat ? (o.corlearsRetreat.inches === null ? ', retreat die not entered' : `, retreats ${o.corlearsRetreat.inches} inches`) : '';
         const fled = o.fled.length ? `; fled: ${o.fled.join(', ')}` : '';
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference, side.units[0].class)}`);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference, side.units[0].class, o.corlearsRetreat !== undefined)}`);
     }
     return out;
 }

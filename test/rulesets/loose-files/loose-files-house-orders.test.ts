@@ -225,6 +225,40 @@ turn 2 {
     });
 });
 
+describe('L9 Corlears Hook\'s retreat dice', () => {
+    it('move-dice corlears-dice: a side retreating after a second stand-off throws that many average dice, summed', async () => {
+        const file = (house: string, retreat: string) => `rules loose-files
+option corlears-hook
+${house}force Blue { unit Line infantry { class 3, stands 4 } }
+force Red { unit Line infantry { class 3, stands 4 } }
+engagement First {
+  Blue.Line attacks Red.Line
+  dice Blue 3
+  dice Red 3
+}
+engagement Second {
+  Blue.Line attacks Red.Line
+  dice Blue 4
+  dice Red 4
+  dice Blue retreat ${retreat}
+  dice Red retreat 2 2
+}
+`;
+        const seed = await load(file('', '5'));
+        // By the sheet each side throws one retreat die: Red's second is not used.
+        expect(seed.diagnostics).toContainEqual('dice-count: This die is not used: Red throws 1 retreat die here.');
+        const two = await load(file('house {\n  move-dice corlears-dice 2\n}\n', '5 3'));
+        expect(two.diagnostics.filter(d => d.startsWith('dice-'))).toEqual([]);
+        const r = resolved(two.model, 'Second');
+        expect(r.json.units.map(u => [u.result, u.retreat])).toEqual([['stand-off', 8], ['stand-off', 4]]);
+        expect(r.json.units[0].order).toBe('retreat 2 average dice (Corlears Hook: second stand-off in a row)');
+        expect(r.text.find(l => l.startsWith('Attacker ±0'))).toBe('Attacker ±0: stand-off, 1 DP, 1 casualty; retreat 2 average dice (Corlears Hook: second stand-off in a row), retreats 8 inches  (house: move-dice corlears-dice 2)');
+        // One die where the house asks two: the retreat is not known.
+        const short = resolved((await load(file('house {\n  move-dice corlears-dice 2\n}\n', '5'))).model, 'Second');
+        expect(short.json.units[0].retreat).toBeNull();
+    });
+});
+
 describe('the combat breakdown names the house rows it read', () => {
     it('the strength, the outnumbering, each modifier and the inspire cost, only where a house row decided them', async () => {
         const file = (house: string) => `rules loose-files
@@ -260,15 +294,16 @@ engagement Field {
 });
 
 describe('checks of the new rows', () => {
-    it('flags outnumber ratios that do not rise with the steps, and officers given no die (lf-house-impossible)', async () => {
+    it('flags outnumber ratios that do not rise with the steps, and officers or a Corlears retreat given no die (lf-house-impossible)', async () => {
         const first = await load(`rules loose-files
 house {
   outnumber-ratio two-to-one 140
-  move-dice officer-dice 0
+  move-dice officer-dice 0, corlears-dice 0
 }
 `);
         expect(first.diagnostics.filter(d => d.startsWith('lf-house-impossible'))).toEqual([
             'lf-house-impossible: With \'officer-dice 0\' officers and commanders could never move, nor move for command points (L6, L8.1). Write 1 or more.',
+            'lf-house-impossible: With \'corlears-dice 0\' a side that must retreat after a second stand-off in a row (Corlears Hook, L9) throws no die and never moves. Write 1 or more.',
             'lf-house-impossible: The ratios must rise with the steps: \'two-to-one 140\' begins no later than \'three-to-two 150\', so three-to-two never applies (L2.12: only the largest step counts). Write three-to-two below two-to-one.'
         ]);
         // 3:1 from 130%: it shadows both steps below it; an out-of-range ratio is house-value's alone.

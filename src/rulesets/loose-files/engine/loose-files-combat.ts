@@ -188,9 +188,15 @@ export interface CombatOutcome {
 export interface CombatDice {
     readonly attacker: number;
     readonly defender: number;
-    /** L9 Corlears Hook retreat dice (average), when that rule makes a side retreat. */
+    /** L9 Corlears Hook retreat dice (average, summed: `move-dice corlears-dice` of them), when that rule makes a side retreat. */
     readonly attackerRetreat?: number;
     readonly defenderRetreat?: number;
+}
+
+/** L9 Corlears Hook: the retreat's dice in words (the sheet's "1 average die"; `move-dice corlears-dice`). */
+function corlearsDiceText(tables: LfCombatTables): string {
+    const n = tables.move['corlears-dice'];
+    return n === 1 ? 'one average die' : `${n} average dice`;
 }
 
 /** L9 Corlears Hook: does this side retreat after this combat? */
@@ -235,7 +241,7 @@ export function resolveCombat(input: CombatInput, dice: CombatDice, tables: LfCo
         return {
             role, die: role === 'attacker' ? dice.attacker : dice.defender, modifiers: role === 'attacker' ? aMods : dMods,
             total, difference, result, dp: dpFor(tables, difference), casualties: cas.casualties, casualtiesOver: capped.over, casualtyNote: cas.note,
-            order: retreats ? 'retreat one average die (Corlears Hook: second stand-off in a row)' : rowOrder(result, own.units[0].class, tables),
+            order: retreats ? `retreat ${corlearsDiceText(tables)} (Corlears Hook: second stand-off in a row)` : rowOrder(result, own.units[0].class, tables),
             corlearsRetreat: retreats ? { inches: retreatDie ?? null } : undefined,
             fled, strength: sideStrength(own, tables)
         };
