@@ -18,6 +18,7 @@ import { isUnresolvable, replayOutcome, settledOutcome } from '../../core/resolv
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
+import { signed } from '../../core/signed.js';
 import {
     COVERS, distanceProblem, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
     fireDice, phaseOf, presentStands, reachOf, rallyNeedsCommander, resolveRally
@@ -259,7 +260,7 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         }
         const last = read.lastTurn;
         if (last && same && !fresh && (last.targetId !== read.target.id || last.range !== rangeOf(r))) {
-            accept('warning', `'same-target' but ${read.firer.id} fired at ${last.targetId}${last.range !== undefined ? ` at ${last.range}"` : ''} last turn (fire '${last.action.node.name}', turn ${last.turn}): the +1 is for the same target and range (L4.3).`,
+            accept('warning', `'same-target' but ${read.firer.id} fired at ${last.targetId}${last.range !== undefined ? ` at ${last.range}"` : ''} last turn (fire '${last.action.node.name}', turn ${last.turn}): the ${signed(lfTables(model, am.node).artilleryModifiers['same-target'])} is for the same target and range (L4.3).`,
                 { node: same, property: 'key', code: LooseFilesCodes.contradictoryFacts });
         }
         if (last && fresh && !same && last.targetId === read.target.id) {

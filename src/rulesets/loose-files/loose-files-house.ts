@@ -149,7 +149,7 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         seed: seedWords(LF_SEED_TABLES.infantryDice, INFANTRY_DICE_KEYS)
     },
     'move-dice': {
-        doc: 'Movement dice: classes up to `good-class` throw one to `good-average` average dice; worse classes one to `other-average`, and up to `other-d6` d6; skirmishers `skirmish-d6` more, cavalry up to `cavalry-d6` more; charging cavalry at least `charge-dice`; a Hessian adds `hessian-inches`; formed troops take a DP for each d6 of `disorder` or less (`woods-disorder` in woods); cavalry change speed by up to `cavalry-speed` dice a turn; an officer or commander moves `officer-dice` dice, average or d6 (a move, or a command move for CP); a side retreating under Corlears Hook throws `corlears-dice` average dice',
+        doc: 'Movement dice: classes up to `good-class` throw one to `good-average` average dice; worse classes one to `other-average`, and up to `other-d6` d6; skirmishers `skirmish-d6` more, cavalry up to `cavalry-d6` more; charging cavalry at least `charge-dice`; a Hessian throws `hessian-average` average dice and may add `hessian-inches`; formed troops take a DP for each d6 of `disorder` or less (`woods-disorder` in woods); cavalry change speed by up to `cavalry-speed` dice a turn; an officer or commander moves `officer-dice` dice, average or d6 (a move, or a command move for CP); a side retreating under Corlears Hook throws `corlears-dice` average dice',
         reference: 'docs/rules/loose-files.md#l6',
         keys: { kind: 'words', words: MOVE_KEYS, doc: keysDoc(MOVE_KEYS) },
         values: { kind: 'number', min: 0, max: 10 },
@@ -288,6 +288,9 @@ function checkImpossible(engine: LfCombatTables, house: House, accept: Validatio
     const m = engine.move;
     for (const key of ['good-average', 'other-average'] as const) {
         if (m[key] < 1) warn('error', 'move-dice', key, `A unit moves with one average die at least (L6): with '${key} 0' ${key === 'good-average' ? `classes up to ${m['good-class']}` : `classes worse than ${m['good-class']}`} could not move at all. Write 1 or more.`);
+    }
+    if (m['hessian-average'] < 1) {
+        warn('error', 'move-dice', 'hessian-average', 'With \'hessian-average 0\' Hessian infantry could not move at all (L6.6). Write 1 or more.');
     }
     if (m['officer-dice'] < 1) {
         warn('error', 'move-dice', 'officer-dice', 'With \'officer-dice 0\' officers and commanders could never move, nor move for command points (L6, L8.1). Write 1 or more.');

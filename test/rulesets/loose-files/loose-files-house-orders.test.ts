@@ -225,6 +225,34 @@ turn 2 {
     });
 });
 
+describe('L6.6 a Hessian\'s dice, L4.3 the same-target bonus named', () => {
+    it('move-dice hessian-average: Hessian infantry throw that many average dice, and may still add hessian-inches', () => {
+        const hessian = unit('A.Hessians', { hessian: true });
+        const move = (average: number, plus = 0) => ({ unit: hessian, average, d6: 0, plus, formationChange: false });
+        const two = with_({ move: { ...LF_SEED_TABLES.move, 'hessian-average': 2 } });
+        expect(allowedMoveDice(hessian)).toMatchObject({ average: [1], explain: 'Hessian infantry: one average die (+2")' });
+        expect(allowedMoveDice(hessian, two)).toMatchObject({ average: [2], explain: 'Hessian infantry: 2 average dice (+2")' });
+        expect([moveDiceProblem(move(2)), moveDiceProblem(move(2), two), moveDiceProblem(move(2, 2), two)]).toEqual([expect.stringContaining('Hessian'), undefined, undefined]);
+        expect(moveDiceProblem(move(1), two)).toBeDefined();
+    });
+
+    it('a same-target line that is not the same target names the bonus in force', async () => {
+        const file = (house: string) => `rules loose-files
+${house}force Blue { unit Guns artillery { class 2, stands 1, guns medium } }
+force Red { unit Line infantry { class 3, stands 4 } unit Foot infantry { class 3, stands 4 } }
+turn 1 {
+  fire First { Blue.Guns fires at Red.Line: range 12 }
+}
+turn 2 {
+  fire Second { Blue.Guns fires at Red.Foot: range 12, same-target }
+}
+`;
+        const message = (d: readonly string[]) => d.find(x => x.includes('\'same-target\' but'));
+        expect(message((await load(file(''))).diagnostics)).toContain('the +1 is for the same target and range (L4.3)');
+        expect(message((await load(file('house {\n  artillery-modifier same-target 2\n}\n'))).diagnostics)).toContain('the +2 is for the same target and range (L4.3)');
+    });
+});
+
 describe('L9 Corlears Hook\'s retreat dice', () => {
     it('move-dice corlears-dice: a side retreating after a second stand-off throws that many average dice, summed', async () => {
         const file = (house: string, retreat: string) => `rules loose-files
@@ -298,10 +326,11 @@ describe('checks of the new rows', () => {
         const first = await load(`rules loose-files
 house {
   outnumber-ratio two-to-one 140
-  move-dice officer-dice 0, corlears-dice 0
+  move-dice officer-dice 0, corlears-dice 0, hessian-average 0
 }
 `);
         expect(first.diagnostics.filter(d => d.startsWith('lf-house-impossible'))).toEqual([
+            'lf-house-impossible: With \'hessian-average 0\' Hessian infantry could not move at all (L6.6). Write 1 or more.',
             'lf-house-impossible: With \'officer-dice 0\' officers and commanders could never move, nor move for command points (L6, L8.1). Write 1 or more.',
             'lf-house-impossible: With \'corlears-dice 0\' a side that must retreat after a second stand-off in a row (Corlears Hook, L9) throws no die and never moves. Write 1 or more.',
             'lf-house-impossible: The ratios must rise with the steps: \'two-to-one 140\' begins no later than \'three-to-two 150\', so three-to-two never applies (L2.12: only the largest step counts). Write three-to-two below two-to-one.'

@@ -54,7 +54,10 @@ export function allowedMoveDice(u: LfUnit, tables: LfCombatTables = LF_SEED_TABL
     const extraCavalry = u.type === 'cavalry' ? t['cavalry-d6'] : 0;
     const parts: string[] = [];
     let average: number[], base: number;
-    if (hessian) { average = [1]; base = 0; parts.push(`Hessian infantry: one average die (+${t['hessian-inches']}")`); }
+    if (hessian) {
+        average = [t['hessian-average']]; base = 0;
+        parts.push(`Hessian infantry: ${t['hessian-average'] === 1 ? 'one average die' : `${t['hessian-average']} average dice`} (+${t['hessian-inches']}")`);
+    }
     else if (u.class <= t['good-class']) { average = oneTo(t['good-average']); base = 0; parts.push(`class ${u.class}: ${dice(t['good-average'], 'average die').replace(/dies$/, 'dice')}`); }
     else {
         average = oneTo(t['other-average']); base = t['other-d6'];

@@ -76,15 +76,15 @@ export const INFANTRY_DICE_KEYS: readonly InfantryDiceKey[] = ['dp', 'skirmish-p
  * L6: the movement dice. `good-class`: the worst class that throws `good-average` average dice (one up
  * to that many); worse classes throw one up to `other-average` and up to `other-d6` d6; skirmishers
  * add `skirmish-d6` d6, cavalry up to `cavalry-d6`; charging cavalry throw at least `charge-dice`; a
- * Hessian adds `hessian-inches` instead of a second die; formed troops take a DP for each d6 of
+ * Hessian throws `hessian-average` average dice and may add `hessian-inches` instead of a second die; formed troops take a DP for each d6 of
  * `disorder` or less (`woods-disorder` in woods); cavalry change speed by up to `cavalry-speed` dice
  * a turn (L6.8); an officer or commander moves `officer-dice` dice, average or d6 (L6, L8.1); a side
  * that retreats after a second stand-off in a row throws `corlears-dice` average dice (L9 Corlears Hook).
  */
 export type MoveKey = 'good-class' | 'good-average' | 'other-average' | 'other-d6' | 'skirmish-d6' | 'cavalry-d6' | 'charge-dice'
-    | 'hessian-inches' | 'disorder' | 'woods-disorder' | 'cavalry-speed' | 'officer-dice' | 'corlears-dice';
+    | 'hessian-average' | 'hessian-inches' | 'disorder' | 'woods-disorder' | 'cavalry-speed' | 'officer-dice' | 'corlears-dice';
 export const MOVE_KEYS: readonly MoveKey[] = ['good-class', 'good-average', 'other-average', 'other-d6', 'skirmish-d6', 'cavalry-d6',
-    'charge-dice', 'hessian-inches', 'disorder', 'woods-disorder', 'cavalry-speed', 'officer-dice', 'corlears-dice'];
+    'charge-dice', 'hessian-average', 'hessian-inches', 'disorder', 'woods-disorder', 'cavalry-speed', 'officer-dice', 'corlears-dice'];
 
 /**
  * L6: what terrain and manoeuvre cost a move: inches lost on each die in woods (`woods-inches`),
@@ -200,7 +200,7 @@ export const LF_SEED_TABLES: LfCombatTables = {
     infantryDice: { dp: 1, 'skirmish-percent': 50, 'unlimbered-percent': 50, 'works-percent': 50 },
     move: {
         'good-class': 3, 'good-average': 2, 'other-average': 1, 'other-d6': 1, 'skirmish-d6': 1, 'cavalry-d6': 2,
-        'charge-dice': 3, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3, 'cavalry-speed': 1, 'officer-dice': 1, 'corlears-dice': 1
+        'charge-dice': 3, 'hessian-average': 1, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3, 'cavalry-speed': 1, 'officer-dice': 1, 'corlears-dice': 1
     },
     moveCosts: {
         'woods-inches': 1, 'uphill-inches': 1, 'wheel-inches': 1, 'wheel-dp': 1, 'formation-dp': 1, 'formation-under-fire-dp': 2,
