@@ -38,7 +38,7 @@ const oneTo = (most: number) => Array.from({ length: Math.max(0, most) }, (_, i)
 const dice = (n: number, what: string) => (n === 1 ? `one ${what}` : n === 2 ? `one or two ${what}s` : `one to ${n} ${what}s`);
 
 /** An officer's dice, in words (L6, L8.1: the sheet's "one die"; the `move-dice officer-dice` row). */
-export function officerDiceText(n: number): string {
+function officerDiceText(n: number): string {
     return n === 1 ? 'one die' : `${n} dice`;
 }
 
