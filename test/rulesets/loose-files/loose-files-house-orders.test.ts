@@ -19,6 +19,10 @@ import { loadText } from '../../../src/cli/load.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { isUnresolvable, resolveAction } from '../../../src/core/resolve.js';
 import { oddsForAction } from '../../../src/core/odds.js';
+import { expectCompletion, parseHelper } from 'langium/test';
+import type { CompletionList } from 'vscode-languageserver';
+import type { Scenario } from '../../../src/language/generated/ast.js';
+import { battle as services } from '../../support/services.js';
 
 const unit = (id: string, over: Partial<LfUnit> = {}): LfUnit => ({
     id, force: id.split('.')[0], unit: id.split('.')[1], type: 'infantry', class: 3, formation: 'line', stands: 4, dp: 0, casualties: 0,
@@ -353,5 +357,28 @@ house {
             'house-value: \'pursue\': Its values are yes, no, not \'maybe\'.',
             'house-value: \'rally-by\': Its values are officer, commander, not \'general\'.'
         ]);
+    });
+});
+
+describe('the editor on the new rows', () => {
+    const complete = async (text: string) => {
+        let list: CompletionList | undefined;
+        await expectCompletion(services)({ text, index: 0, assert: c => { list = c; }, disposeAfterCheck: true });
+        return list?.items.map(i => i.label) ?? [];
+    };
+
+    it('completion offers the new tables, their keys and their values; the hover gives the seed\'s value replaced', async () => {
+        expect(await complete('rules loose-files\nhouse {\n  <|>\n}\n')).toEqual(expect.arrayContaining(['outnumber-ratio', 'pursue', 'rally-by']));
+        expect(await complete('rules loose-files\nhouse {\n  outnumber-ratio <|>\n}\n')).toEqual(expect.arrayContaining(['three-to-two', 'two-to-one', 'three-to-one']));
+        expect(await complete('rules loose-files\nhouse {\n  pursue class-3 <|>\n}\n')).toEqual(expect.arrayContaining(['yes', 'no']));
+        expect(await complete('rules loose-files\nhouse {\n  rally-by class-4 <|>\n}\n')).toEqual(expect.arrayContaining(['officer', 'commander']));
+        expect(await complete('rules loose-files\nhouse {\n  move-dice <|>\n}\n')).toEqual(expect.arrayContaining(['cavalry-speed', 'officer-dice', 'corlears-dice', 'hessian-average']));
+        const doc = await parseHelper<Scenario>(services)('rules loose-files\nhouse {\n  outnumber-ratio three-to-two 160\n  pursue class-3 yes\n}\n');
+        const hover = async (word: string) => {
+            const offset = doc.textDocument.getText().indexOf(word);
+            return JSON.stringify((await services.lsp.HoverProvider!.getHoverContent(doc, { textDocument: { uri: doc.uri.toString() }, position: doc.textDocument.positionAt(offset + 1) }))?.contents);
+        };
+        expect(await hover('three-to-two')).toContain("This entry replaces the seed's `three-to-two 150`.");
+        expect(await hover('class-3')).toContain("This entry replaces the seed's `class-3 no`.");
     });
 });
