@@ -18,6 +18,7 @@ import { isUnresolvable, replayOutcome, settledOutcome } from '../../core/resolv
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
+import { signed } from '../../core/signed.js';
 import {
     COVERS, distanceProblem, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
     fireDice, phaseOf, presentStands, reachOf, rallyNeedsCommander, resolveRally
@@ -231,8 +232,9 @@ function checkOfficerUse(model: ScenarioModel, am: ActionModel, r: Relation, inA
         const why = officer.force !== unit.force ? `${unit.id} is not of ${officer.force}` : `write '${unit.name} … { attached ${officer.name} }', or add ': contact' when the officer has ridden over`;
         accept('error', `${officer.id} is not with ${unit.id} (L8: the officer must be in contact): ${why}.`, { node: r, property: 'object', code: LooseFilesCodes.officerNotWith });
     }
-    if (r.verb === 'rallies' && rallyNeedsCommander(lfUnitAt(model, officer, am.node), lfUnitAt(model, unit, am.node))) {
-        accept('error', `${unit.id} is class 5: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: LooseFilesCodes.needsCommander });
+    const rallied = lfUnitAt(model, unit, am.node);
+    if (r.verb === 'rallies' && rallyNeedsCommander(lfUnitAt(model, officer, am.node), rallied, lfTables(model, am.node))) {
+        accept('error', `${unit.id} is class ${rallied.class}: only the army commander removes its DPs (L8).`, { node: r, property: 'subject', code: LooseFilesCodes.needsCommander });
     }
 }
 
@@ -258,7 +260,7 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         }
         const last = read.lastTurn;
         if (last && same && !fresh && (last.targetId !== read.target.id || last.range !== rangeOf(r))) {
-            accept('warning', `'same-target' but ${read.firer.id} fired at ${last.targetId}${last.range !== undefined ? ` at ${last.range}"` : ''} last turn (fire '${last.action.node.name}', turn ${last.turn}): the +1 is for the same target and range (L4.3).`,
+            accept('warning', `'same-target' but ${read.firer.id} fired at ${last.targetId}${last.range !== undefined ? ` at ${last.range}"` : ''} last turn (fire '${last.action.node.name}', turn ${last.turn}): the ${signed(lfTables(model, am.node).artilleryModifiers['same-target'])} is for the same target and range (L4.3).`,
                 { node: same, property: 'key', code: LooseFilesCodes.contradictoryFacts });
         }
         if (last && fresh && !same && last.targetId === read.target.id) {

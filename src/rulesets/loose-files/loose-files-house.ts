@@ -9,6 +9,7 @@ import type { Band, BandRow } from '../../core/bands.js';
 import { tablesFor, type TableSchemas, type TablesInForce } from '../../core/house-rules.js';
 import type { ScenarioModel } from '../../core/scenario.js';
 import {
+    CLASS_KEYS, OUTNUMBER_STEPS, RALLIERS, type ClassKey, type OutnumberStep, type Rallier,
     ARTILLERY_MODIFIER_KEYS, COMBAT_MODIFIER_KEYS, COMMAND_COST_KEYS, INFANTRY_DICE_KEYS, MOVE_COST_KEYS, STRENGTH_KEYS, COMBAT_RESULTS, FLEE_KEYS, INFANTRY_KEYS, LF_SEED_TABLES, MORALE_KEYS, MOVE_KEYS, OUTNUMBER_KEYS, RANGE_KEYS, REDRESS_KEYS, resultFor,
     type ArtilleryModifierKey, type CombatModifierKey, type CommandCostKey, type InfantryDiceKey, type MoveCostKey, type StrengthKey, type CombatResult, type FleeKey, type InfantryKey, type LfCombatTables, type MoraleKey, type MoveKey, type OutnumberKey,
     type RangeKey, type RedressKey
@@ -22,6 +23,7 @@ export const LooseFilesHouseCodes = {
 
 const EVERY_DIFFERENCE: Band = { from: null, to: null };
 const EVERY_SCORE: Band = { from: null, to: null };
+const YES_NO: readonly string[] = ['yes', 'no'];
 const keysDoc = (keys: readonly string[]) => keys.map(k => `\`${k}\``).join(', ');
 const seedBands = <T extends string | number>(rows: readonly BandRow<T>[]) => rows.map(r => ({ key: { band: r.band }, value: r.value }));
 const seedWords = <K extends string>(values: Readonly<Record<K, number>>, keys: readonly K[]) => keys.map(k => ({ key: { word: k }, value: values[k] }));
@@ -68,6 +70,27 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         keys: { kind: 'words', words: OUTNUMBER_KEYS, doc: OUTNUMBER_KEYS.map(k => `\`${k}\``).join(', ') },
         values: { kind: 'number', min: -20, max: 20 },
         seed: seedWords(LF_SEED_TABLES.outnumbered, OUTNUMBER_KEYS)
+    },
+    'outnumber-ratio': {
+        doc: 'Where each outnumbering step begins: enemy strength as a percentage of own (`three-to-two 150` is 3:2, `two-to-one 200`, `three-to-one 300`); outnumbered at all (`any`) is always more than own',
+        reference: 'docs/rules/loose-files.md#l2.12',
+        keys: { kind: 'words', words: OUTNUMBER_STEPS, doc: keysDoc(OUTNUMBER_STEPS) },
+        values: { kind: 'number', min: 101, max: 1000 },
+        seed: seedWords(LF_SEED_TABLES.ratios, OUTNUMBER_STEPS)
+    },
+    pursue: {
+        doc: 'Whether a side whose leading unit is of this class pursues after an easy victory (`yes`) or obeys orders (`no`); `class-1` is class 1 or better, `class-5` class 5 or worse',
+        reference: 'docs/rules/loose-files.md#l3.2',
+        keys: { kind: 'words', words: CLASS_KEYS, doc: keysDoc(CLASS_KEYS) },
+        values: { kind: 'word', words: YES_NO },
+        seed: CLASS_KEYS.map(k => ({ key: { word: k }, value: LF_SEED_TABLES.pursue[k] ? 'yes' : 'no' }))
+    },
+    'rally-by': {
+        doc: 'Who may rally a unit of this class (remove its DPs for command points): any `officer`, or only the army `commander`; `class-1` is class 1 or better, `class-5` class 5 or worse',
+        reference: 'docs/rules/loose-files.md#l8',
+        keys: { kind: 'words', words: CLASS_KEYS, doc: keysDoc(CLASS_KEYS) },
+        values: { kind: 'word', words: RALLIERS },
+        seed: CLASS_KEYS.map(k => ({ key: { word: k }, value: LF_SEED_TABLES.rallyBy[k] }))
     },
     'fire-range': {
         doc: 'Fire ranges in inches: close artillery range is under `artillery-close`; `light`, `medium`, `heavy` guns reach so far at long range; a `musket` or `rifle` so far',
@@ -126,7 +149,7 @@ export const LOOSE_FILES_TABLES: TableSchemas = {
         seed: seedWords(LF_SEED_TABLES.infantryDice, INFANTRY_DICE_KEYS)
     },
     'move-dice': {
-        doc: 'Movement dice: classes up to `good-class` throw one to `good-average` average dice; worse classes one to `other-average`, and up to `other-d6` d6; skirmishers `skirmish-d6` more, cavalry up to `cavalry-d6` more; charging cavalry at least `charge-dice`; a Hessian adds `hessian-inches`; formed troops take a DP for each d6 of `disorder` or less (`woods-disorder` in woods)',
+        doc: 'Movement dice: classes up to `good-class` throw one to `good-average` average dice; worse classes one to `other-average`, and up to `other-d6` d6; skirmishers `skirmish-d6` more, cavalry up to `cavalry-d6` more; charging cavalry at least `charge-dice`; a Hessian throws `hessian-average` average dice and may add `hessian-inches`; formed troops take a DP for each d6 of `disorder` or less (`woods-disorder` in woods); cavalry change speed by up to `cavalry-speed` dice a turn; an officer or commander moves `officer-dice` dice, average or d6 (a move, or a command move for CP); a side retreating under Corlears Hook throws `corlears-dice` average dice',
         reference: 'docs/rules/loose-files.md#l6',
         keys: { kind: 'words', words: MOVE_KEYS, doc: keysDoc(MOVE_KEYS) },
         values: { kind: 'number', min: 0, max: 10 },
@@ -175,6 +198,12 @@ function lfTablesOf(tables: TablesInForce): LfCombatTables {
         modifiers: wordsOf<CombatModifierKey>(tables, 'combat-modifier', COMBAT_MODIFIER_KEYS, LF_SEED_TABLES.modifiers),
         strength: wordsOf<StrengthKey>(tables, 'strength', STRENGTH_KEYS, LF_SEED_TABLES.strength),
         outnumbered: wordsOf<OutnumberKey>(tables, 'outnumbered', OUTNUMBER_KEYS, LF_SEED_TABLES.outnumbered),
+        ratios: wordsOf<OutnumberStep>(tables, 'outnumber-ratio', OUTNUMBER_STEPS, LF_SEED_TABLES.ratios),
+        pursue: Object.fromEntries(CLASS_KEYS.map(k => {
+            const v = tables.word<string>('pursue', k);
+            return [k, v === undefined ? LF_SEED_TABLES.pursue[k] : v === 'yes'];
+        })) as Record<ClassKey, boolean>,
+        rallyBy: Object.fromEntries(CLASS_KEYS.map(k => [k, tables.word<Rallier>('rally-by', k) ?? LF_SEED_TABLES.rallyBy[k]])) as Record<ClassKey, Rallier>,
         flee: wordsOf<FleeKey>(tables, 'flee-losses', FLEE_KEYS, LF_SEED_TABLES.flee),
         ranges: wordsOf<RangeKey>(tables, 'fire-range', RANGE_KEYS, LF_SEED_TABLES.ranges),
         artillery: {
@@ -260,6 +289,15 @@ function checkImpossible(engine: LfCombatTables, house: House, accept: Validatio
     for (const key of ['good-average', 'other-average'] as const) {
         if (m[key] < 1) warn('error', 'move-dice', key, `A unit moves with one average die at least (L6): with '${key} 0' ${key === 'good-average' ? `classes up to ${m['good-class']}` : `classes worse than ${m['good-class']}`} could not move at all. Write 1 or more.`);
     }
+    if (m['hessian-average'] < 1) {
+        warn('error', 'move-dice', 'hessian-average', 'With \'hessian-average 0\' Hessian infantry could not move at all (L6.6). Write 1 or more.');
+    }
+    if (m['officer-dice'] < 1) {
+        warn('error', 'move-dice', 'officer-dice', 'With \'officer-dice 0\' officers and commanders could never move, nor move for command points (L6, L8.1). Write 1 or more.');
+    }
+    if (m['corlears-dice'] < 1) {
+        warn('warning', 'move-dice', 'corlears-dice', 'With \'corlears-dice 0\' a side that must retreat after a second stand-off in a row (Corlears Hook, L9) throws no die and never moves. Write 1 or more.');
+    }
     const most = Math.max(m['good-average'], m['other-average'] + m['other-d6']) + m['cavalry-d6'] + m['skirmish-d6'];
     if (m['charge-dice'] > most) {
         warn('error', 'move-dice', 'charge-dice', `No cavalry may throw ${m['charge-dice']} movement dice (at most ${most} by this table), so none could ever charge (L6). Write ${most} or less.`);
@@ -272,6 +310,16 @@ function checkImpossible(engine: LfCombatTables, house: House, accept: Validatio
         if (engine.morale[deserters] > 0 && engine.morale[dp] === 0) {
             warn('warning', 'morale', entryOf('morale', deserters) ? deserters : dp,
                 `A unit that sees a ${grade} grade friend ${event} takes no DP by this table, so it is unmoved and its ${engine.morale[deserters]} deserter${engine.morale[deserters] === 1 ? '' : 's'} never desert (L7). Give the row a DP, or 0 deserters.`);
+        }
+    }
+    // L2.12: a step that begins no later than a step above it never applies (only the largest counts).
+    for (let i = 0; i + 1 < OUTNUMBER_STEPS.length; i++) {
+        const step = OUTNUMBER_STEPS[i];
+        const above = OUTNUMBER_STEPS.slice(i + 1).reduce((low, k) => (engine.ratios[k] < engine.ratios[low] ? k : low));
+        if (engine.ratios[step] >= engine.ratios[above]) {
+            // Reported on a ratio this block wrote and that counts (one out of range is house-value's).
+            const written = [above, step].find(k => entryOf('outnumber-ratio', k)?.number === engine.ratios[k]);
+            if (written) warn('warning', 'outnumber-ratio', written, `The ratios must rise with the steps: '${above} ${engine.ratios[above]}' begins no later than '${step} ${engine.ratios[step]}', so ${step} never applies (L2.12: only the largest step counts). Write ${step} below ${above}.`);
         }
     }
     const never = (rows: readonly BandRow<number>[]) => rows.every(r => r.value === 0);

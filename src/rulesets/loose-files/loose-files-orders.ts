@@ -12,13 +12,18 @@ import { isFacts, isSides, type Facts, type Turn } from '../../language/generate
 import { resolutionOrder, turnsOf } from '../../core/campaign-state.js';
 import { settledOutcome } from '../../core/resolve.js';
 import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { fightingUnits, has, lfType } from './loose-files-reader.js';
+import { DEFAULT_CLASS, fightingUnits, has, lfType } from './loose-files-reader.js';
+import { lfTables } from './loose-files-house.js';
+import { pursues } from './engine/loose-files-combat.js';
+import type { LfCombatTables } from './engine/loose-files-tables.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 
 /** A combat result and where it was fought. */
 interface CombatOrder {
     readonly result: string;
     readonly engagement: string;
+    /** The tables in force for the engagement: whose class pursues after an easy victory (L3). */
+    readonly tables: LfCombatTables;
     /** The unit it fought (the other side's leading unit), for the stand-off pair. */
     readonly opponent: string | undefined;
 }
@@ -43,7 +48,8 @@ function ordersAfter(model: ScenarioModel, actions: readonly ActionModel[]): Map
     const orders = new Map<string, CombatOrder>();
     for (const a of actions) {
         if (a.node.kind !== 'engagement') continue;
-        for (const r of combatResults(model, a)) orders.set(r.unitId, { result: r.result, engagement: a.node.name, opponent: r.opponent });
+        const tables = lfTables(model, a.node);
+        for (const r of combatResults(model, a)) orders.set(r.unitId, { result: r.result, engagement: a.node.name, opponent: r.opponent, tables });
     }
     return orders;
 }
@@ -96,8 +102,9 @@ export function checkOrdersAfterCombat(model: ScenarioModel, accept: ValidationA
                 accept('warning', `${unitId} was ${o.result} in '${o.engagement}' ${when}: it must retreat at the start of this turn (step 1 of the order of play), but no move here moves it (L0.1, L3).`,
                     { node: next, keyword: 'turn', code: LooseFilesCodes.orderNotKept });
             }
-            if (o.result === 'easy-victory' && lfType(unit.arm) !== 'officer' && (typeof unit.stats.get('class') === 'number' ? unit.stats.get('class') as number : 3) >= 4 && moves.length === 0) {
-                accept('warning', `${unitId} (class 4–5) won an easy victory in '${o.engagement}' ${when}: it pursues this turn, but no move here moves it (L3).`,
+            const cls = typeof unit.stats.get('class') === 'number' ? unit.stats.get('class') as number : DEFAULT_CLASS;
+            if (o.result === 'easy-victory' && lfType(unit.arm) !== 'officer' && pursues(cls, o.tables) && moves.length === 0) {
+                accept('warning', `${unitId} (class ${cls}, which pursues) won an easy victory in '${o.engagement}' ${when}: it pursues this turn, but no move here moves it (L3).`,
                     { node: next, keyword: 'turn', code: LooseFilesCodes.orderNotKept });
             }
         }
@@ -112,6 +119,9 @@ function checkCavalrySpeed(model: ScenarioModel, before: readonly ActionModel[],
         return n('average') + n('d6');
     };
     for (const a of next.filter(x => x.node.kind === 'move')) {
+        // L6.8: one die a turn by the sheet; the `move-dice cavalry-speed` row in force for this move.
+        const step = lfTables(model, a.node).move['cavalry-speed'];
+        const by = step === 1 ? 'one die' : `${step} dice`;
         for (const line of a.node.statements.filter(isFacts)) {
             if (has(line.facts, 'formation-change')) continue;
             for (const u of unitsOf(model, line.target)) {
@@ -119,8 +129,9 @@ function checkCavalrySpeed(model: ScenarioModel, before: readonly ActionModel[],
                 const previous = moveLinesOf(model, before, u.id).pop();
                 if (!previous) continue;
                 const was = diceOf(previous), now = diceOf(line);
-                if (Math.abs(now - was) > 1) {
-                    accept('warning', `${u.id} moved with ${was} dice in turn ${turnLabel(beforeTurn)}: cavalry change speed by one die a turn, so ${Math.max(0, was - 1)} to ${was + 1} here, not ${now} (L6).`,
+                if (Math.abs(now - was) > step) {
+                    const allowed = step === 0 ? `${was}` : `${Math.max(0, was - step)} to ${was + step}`;
+                    accept('warning', `${u.id} moved with ${was} dice in turn ${turnLabel(beforeTurn)}: cavalry change speed by ${by} a turn, so ${allowed} here, not ${now} (L6).`,
                         { node: line, property: 'target', code: LooseFilesCodes.cavalrySpeed });
                     break;
                 }

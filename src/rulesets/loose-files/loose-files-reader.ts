@@ -35,7 +35,7 @@ export function lfType(arm: string): LfType | undefined {
 }
 
 /** L1: a unit without a class is read as class 3 (the validator warns). */
-const DEFAULT_CLASS = 3;
+export const DEFAULT_CLASS = 3;
 
 export function lfOptions(model: ScenarioModel): LfOptions {
     const on = (name: string) => {

@@ -20,13 +20,14 @@ import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceAudit, type DiceRequest, type DiceSource, type EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, walkDicePlan, type DicePlan, type DicePlanStep } from '../../core/dice-plan.js';
 import {
-    artilleryModifierKeys, corlearsSides, infantryDiceKeys, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
+    artilleryModifierKeys, corlearsSides, infantryDiceKeys, strengthKeys, fireDice, moraleGrade, moraleKeys, moveDiceCounts, redressKey, rerollsFor, resolveCombat, resolveFire, resolveMorale, resolveMove,
     resolveRally, resolveRedress,
     type CombatOutcome, type CombatSideOutcome, type LfModifier, type MoveInput, type MoveOutcome
 } from './engine/loose-files-engine.js';
 import { signed } from '../../core/signed.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
 import { lfTables } from './loose-files-house.js';
+import { classKey } from './engine/loose-files-tables.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
 
@@ -80,14 +81,15 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
             if (!read) return undefined;
             steps.push(fixedDice(ask(read.attackers, 'average', AVERAGE, 1)), fixedDice(ask(read.defenders, 'average', AVERAGE, 1)));
             if (lookBack) {
+                const n = read.tables.move['corlears-dice'];
                 steps.push({
-                    kind: 'conditional', reason: 'Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws one average die', upTo: 2,
+                    kind: 'conditional', reason: `Corlears Hook (L9): after a second stand-off in a row, each side that must retreat throws ${n === 1 ? 'one average die' : `${n} average dice`}`, upTo: 2 * n,
                     requests: ([[a], [d]]) => {
                         if (a === undefined || d === undefined) return [];
                         const retreat = corlearsSides(read.input, a, d, read.tables);
                         return [
-                            ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, 1)] : []),
-                            ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, 1)] : [])
+                            ...(retreat.attacker ? [ask(read.attackers, 'retreat', AVERAGE, n)] : []),
+                            ...(retreat.defender ? [ask(read.defenders, 'retreat', AVERAGE, n)] : [])
                         ];
                     }
                 });
@@ -124,10 +126,11 @@ export function looseFilesDicePlan(model: ScenarioModel, action: ActionModel): D
         case 'command': {
             const uses = readCommand(model, action);
             if (uses.length === 0) return undefined;
+            const count = lfTables(model, action.node).move['officer-dice'];
             for (const use of uses) {
                 if (use.kind !== 'move') continue;
                 const die = use.die === 'd6' ? D6 : AVERAGE;
-                steps.push(fixedDice(ask([use.officer], die.name, die, 1)));
+                steps.push(fixedDice(ask([use.officer], die.name, die, count)));
             }
             return { steps };
         }
@@ -193,8 +196,14 @@ function throwCombat(read: CombatRead, source: DiceSource): CombatOutcome | unde
     const [d] = source.take(ask(read.defenders, 'average', AVERAGE, 1));
     if (a === undefined || d === undefined) return undefined;
     const retreat = corlearsSides(read.input, a, d, read.tables);
-    const ar = retreat.attacker ? source.take(ask(read.attackers, 'retreat', AVERAGE, 1))[0] : undefined;
-    const dr = retreat.defender ? source.take(ask(read.defenders, 'retreat', AVERAGE, 1))[0] : undefined;
+    // L9: the retreat is `move-dice corlears-dice` average dice (one by the sheet), summed; undefined when not all were entered.
+    const n = read.tables.move['corlears-dice'];
+    const retreatDice = (units: UnitModel[]) => {
+        const thrown = source.take(ask(units, 'retreat', AVERAGE, n));
+        return thrown.length === n ? thrown.reduce((s, v) => s + v, 0) : undefined;
+    };
+    const ar = retreat.attacker ? retreatDice(read.attackers) : undefined;
+    const dr = retreat.defender ? retreatDice(read.defenders) : undefined;
     return resolveCombat(read.input, { attacker: a, defender: d, attackerRetreat: ar, defenderRetreat: dr }, read.tables);
 }
 
@@ -233,20 +242,23 @@ function resolveEngagement(model: ScenarioModel, action: ActionModel, dice: Dice
     }
     return {
         json: resolutionJson(model, action, dice, outcome.summary, units, check(model, action, read.input, source, dice)),
-        lines, text: combatText(read, outcome, houseRows(model, action))
+        lines, text: combatText(read, outcome, houseRows(model, action), houseRowsUsed(model, action))
     };
 }
 
 /**
  * The house rows of L3 that decided a side's difference (`house: combat-result ..-7 routed; combat-dp
- * routed 3`), when house rules did: empty with none.
+ * routed 3`), after an easy victory the `pursue` row of its leading unit's class, and the
+ * `corlears-dice` row of a Corlears Hook retreat, when house rules did: empty with none.
  */
-function houseRows(model: ScenarioModel, action: ActionModel): (difference: number) => string {
+function houseRows(model: ScenarioModel, action: ActionModel): (difference: number, leadClass: number, corlears: boolean) => string {
     const tables = tablesFor(model, action);
-    return difference => {
+    return (difference, leadClass, corlears) => {
         const band = tables.bandEntry('combat-result', difference);
         const row = band ? String(band.value) : '';
-        const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)]] as const;
+        const entries = [['combat-result', band], ['combat-dp', tables.entryFor('combat-dp', row)], ['combat-casualties', tables.entryFor('combat-casualties', row)],
+            ['pursue', row === 'easy-victory' ? tables.entryFor('pursue', classKey(leadClass)) : undefined],
+            ['move-dice', corlears ? tables.entryFor('move-dice', 'corlears-dice') : undefined]] as const;
         const rows = entries.flatMap(([table, entry]) => (entry?.node ? [`${table} ${keyText(entry.key)} ${entry.value}`] : []));
         return rows.length > 0 ? `  (house: ${rows.join('; ')})` : '';
     };
@@ -271,19 +283,21 @@ function houseRowsUsed(model: ScenarioModel, action: ActionModel): (uses: readon
     };
 }
 
-function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number) => string): string[] {
+function combatText(read: CombatRead, outcome: CombatOutcome, houseRow: (difference: number, leadClass: number, corlears: boolean) => string, house: (uses: readonly HouseUse[]) => string): string[] {
     const out: string[] = [];
-    for (const [units, o] of [[read.attackers, outcome.attacker], [read.defenders, outcome.defender]] as const) {
+    for (const [units, input, o] of [[read.attackers, read.input.attacker, outcome.attacker], [read.defenders, read.input.defender, outcome.defender]] as const) {
         const who = units.map(u => u.id).join(' + ');
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${who} (strength ${o.strength}): average die ${o.die}`);
-        for (const m of modText(o.modifiers)) out.push(`  ${m}`);
+        // The strength rows of the arms present on the side (L1.1): a house row is named where it counted.
+        const arms = strengthKeys(input.units);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${who} (strength ${o.strength}): average die ${o.die}${house(arms.map(k => ['strength', k]))}`);
+        for (const m of o.modifiers) out.push(`  ${signed(m.value)} ${m.reason}${house(m.reads ?? [])}`);
         out.push(`  total ${o.total}`);
     }
-    for (const o of [outcome.attacker, outcome.defender]) {
+    for (const [o, side] of [[outcome.attacker, read.input.attacker], [outcome.defender, read.input.defender]] as const) {
         const cas = `${o.casualties} ${o.casualties === 1 ? 'casualty' : 'casualties'}${o.casualtyNote ? ` (${o.casualtyNote})` : ''}`;
         const retreat = o.corlearsRetreat ? (o.corlearsRetreat.inches === null ? ', retreat die not entered' : `, retreats ${o.corlearsRetreat.inches} inches`) : '';
         const fled = o.fled.length ? `; fled: ${o.fled.join(', ')}` : '';
-        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference)}`);
+        out.push(`${o.role === 'attacker' ? 'Attacker' : 'Defender'} ${signed(o.difference)}: ${o.result}, ${o.dp} DP, ${cas}; ${o.order}${retreat}${fled}${houseRow(o.difference, side.units[0].class, o.corlearsRetreat !== undefined)}`);
     }
     return out;
 }
@@ -469,12 +483,16 @@ function resolveCommandAction(model: ScenarioModel, action: ActionModel, dice: D
             summary.push(`${use.unit.id} −${o.removed} DP`);
         } else {
             const die = use.die === 'd6' ? D6 : AVERAGE;
-            inputs.push({ move: { officer, die: die.name } });
-            const [inches] = source.take(ask([use.officer], die.name, die, 1));
-            if (inches === undefined) return { problem: `${use.officer.id} moves one ${die.name} die: enter it as 'dice ${use.officer.id} ${die.name} N'.` };
-            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: cost.move });
+            // L8.1: one die by the sheet; the `move-dice officer-dice` row in force (the fingerprint covers it only when it is not 1).
+            const count = tables.move['officer-dice'];
+            inputs.push({ move: { officer, die: die.name, ...(count !== 1 ? { dice: count } : {}) } });
+            const thrown = source.take(ask([use.officer], die.name, die, count));
+            const dice = count === 1 ? `one ${die.name} die` : `${count} ${die.name} dice`;
+            if (thrown.length !== count) return { problem: `${use.officer.id} moves ${dice}: enter ${count === 1 ? 'it' : 'them'} as 'dice ${use.officer.id} ${die.name} ${count === 1 ? 'N' : 'N …'}'.` };
+            const inches = thrown.reduce((a, b) => a + b, 0);
+            units.push({ force: use.officer.force, unit: shortId(use.officer), result: 'moved', die: die.name, inches, cp: cost.move, ...(count !== 1 ? { dice: thrown } : {}) });
             lines.push({ unit: use.officer.id, result: 'moved', facts: [['inches', inches], ...stateFacts({ cp: cost.move })] });
-            text.push(`${use.officer.id} moves up to ${inches} inches (one ${die.name} die) for ${cost.move} CP${house([['command-cost', 'move']])}`);
+            text.push(`${use.officer.id} moves up to ${inches} inches (${count === 1 ? dice : `${dice}: ${thrown.join(' ')}`}) for ${cost.move} CP${house([['command-cost', 'move'], ['move-dice', 'officer-dice']])}`);
             summary.push(`${use.officer.id} ${inches} inches`);
         }
     }

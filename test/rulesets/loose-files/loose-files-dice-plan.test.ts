@@ -20,6 +20,8 @@ const scenarioArb = fc.record({
     standsA: fc.integer({ min: 1, max: 12 }), standsB: fc.integer({ min: 1, max: 12 }),
     range1: fc.integer({ min: 1, max: 30 }), range2: fc.integer({ min: 1, max: 30 }),
     move: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 4, maxLength: 4 }), officerDie: fc.constantFrom('', 'd6'),
+    // House rows that change how many dice are asked for: an officer's move (L8.1), a Corlears Hook retreat (L9).
+    officerDice: fc.integer({ min: 1, max: 3 }), corlearsDice: fc.integer({ min: 1, max: 3 }),
     firstSeed: fc.integer({ min: 0, max: 0xffffffff }), seed: fc.integer({ min: 0, max: 0xffffffff })
 });
 type Scenario = typeof scenarioArb extends fc.Arbitrary<infer T> ? T : never;
@@ -28,6 +30,7 @@ function text(s: Scenario): string {
     const form = (on: boolean) => (on ? ', formation skirmish' : '');
     return [
         'rules loose-files', ...(s.corlears ? ['option corlears-hook'] : []), ...(s.brigade ? ['option brigade-move'] : []),
+        ...(s.officerDice !== 1 || s.corlearsDice !== 1 ? [`house {\n  move-dice officer-dice ${s.officerDice}, corlears-dice ${s.corlearsDice}\n}`] : []),
         'force British {', '  unit Tarleton commander { cp 6 }', `  unit Guards infantry { class 2, stands ${s.standsA}${form(s.skirmishA)} }`,
         '  unit Guns artillery { class 2, stands 2, guns medium }', '}',
         'force American {', `  unit Line infantry { class 3, stands ${s.standsB}${form(s.skirmishB)} }`, '  unit Battery artillery { class 3, stands 2, guns light }', '}',
@@ -45,7 +48,7 @@ const requests = (source: DiceSource | ReturnType<typeof walkDicePlan>) =>
     ('taken' in source ? source.taken : source).map(t => [t.request.who.join(','), t.request.label, t.request.die.name, t.request.count, [...t.values]]);
 
 describe('Loose Files dice plan', () => {
-    it('takes exactly the dice resolving takes, in order, for every kind of action that throws', async () => {
+    it('takes exactly the dice resolving takes, in order, for every kind of action that throws, under house dice counts too', async () => {
         const seen = new Set<string>();
         await fc.assert(fc.asyncProperty(scenarioArb, async s => {
             const doc = await parse(text(s));

@@ -38,7 +38,7 @@ describe('L1 strength', () => {
 
 describe('L2 combat modifiers, one by one', () => {
     it('+3 for each class better than the enemy, nothing for worse', () => {
-        expect(combatModifiers(side({ unit: { class: 2 } }), side({ unit: { class: 4 } }), false)).toEqual([{ reason: 'class 2 v class 4: 2 better', value: 6 }]);
+        expect(combatModifiers(side({ unit: { class: 2 } }), side({ unit: { class: 4 } }), false)).toEqual([{ reason: 'class 2 v class 4: 2 better', value: 6, reads: [['combat-modifier', 'class']] }]);
         expect(modsOf(side({ unit: { class: 4 } }), side({ unit: { class: 2 } }))).toEqual([]);
     });
     it('defending a fort or stone building +3, a fieldwork or wood building +2, an obstacle nothing; only when defending', () => {
@@ -60,7 +60,7 @@ describe('L2 combat modifiers, one by one', () => {
         expect(modsOf(side({ flankOrRear: true }))).toEqual([-3]);
     });
     it('−2 for each DP and each casualty of the leading unit', () => {
-        expect(combatModifiers(side({ unit: { dp: 2 } }), side(), false)).toEqual([{ reason: '2 DP', value: -4 }]);
+        expect(combatModifiers(side({ unit: { dp: 2 } }), side(), false)).toEqual([{ reason: '2 DP', value: -4, reads: [['combat-modifier', 'dp']] }]);
         // 1 casualty leaves 3 stands against 4: outnumbered 4:3 as well.
         expect(modsOf(side({ unit: { casualties: 1 } }))).toEqual([-2, -1]);
     });

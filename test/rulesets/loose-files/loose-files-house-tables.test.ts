@@ -297,7 +297,7 @@ engagement Fight {
             'Blue.Major moves up to 3 inches (one average die) for 0 CP  (house: command-cost move 0)',
             'Blue.Major rallies Blue.Line: 1 DP removed for 1 CP (1 CP a DP)  (house: command-cost rally-dp 1)'
         ]);
-        expect(resolved(1).text).toContain('  +1 inspired by Blue.Major (2 CP)');
+        expect(resolved(1).text).toContain('  +1 inspired by Blue.Major (2 CP)  (house: command-cost inspire 2)');
         expect(JSON.stringify(resolved(1).json)).toContain('"result":"inspired","cp":2');
     });
 });

@@ -169,10 +169,10 @@ describe('the orders a combat leaves for the next turn (L0.1, L3, L6)', () => {
         const fightE = `turn 1 {\n  engagement E {\n    B.Foot attacks A.Skirm\n    dice B 5\n    dice A 2\n  }\n}\n`;
         const pursue = await load(`${green}${fightE}turn 2 {\n  fire F { B.Guns fires at A.Skirm: range 6 }\n}\n`);
         expect(pursue.diagnostics.filter(d => d.code === LooseFilesCodes.orderNotKept).map(d => d.message)).toContainEqual(
-            expect.stringContaining('B.Foot (class 4–5) won an easy victory'));
+            expect.stringContaining('B.Foot (class 4, which pursues) won an easy victory'));
         const pursued = await load(`${green}${fightE}turn 2 {\n  move P { B.Foot: average 1 }\n}\n`);
         expect(pursued.diagnostics.filter(d => d.code === LooseFilesCodes.orderNotKept).map(d => d.message)).not.toContainEqual(
-            expect.stringContaining('B.Foot (class 4–5) won an easy victory'));
+            expect.stringContaining('B.Foot (class 4, which pursues) won an easy victory'));
         const speed = (now: string) => `${FORCES}turn 1 {\n  move M { A.Horse: average 1 }\n}\nturn 2 {\n  move N { A.Horse: ${now} }\n}\n`;
         expect(lineOf((await load(speed('average 2, d6 1'))).diagnostics, LooseFilesCodes.cavalrySpeed)).toEqual([15]);
         expect(codes((await load(speed('average 2'))).diagnostics)).not.toContain(LooseFilesCodes.cavalrySpeed);

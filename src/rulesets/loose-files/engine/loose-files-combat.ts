@@ -15,8 +15,8 @@ import {
     type Cover, type LfModifier, type LfOptions, type LfUnit
 } from './loose-files-units.js';
 import {
-    casualtiesFor, dpFor, LF_SEED_TABLES, OUTNUMBER_RATIOS, resultFor,
-    type CombatResult, type LfCombatTables, type OutnumberKey
+    casualtiesFor, classKey, dpFor, LF_SEED_TABLES, OUTNUMBER_STEPS, resultFor,
+    type CombatResult, type LfCombatTables
 } from './loose-files-tables.js';
 
 export { COMBAT_RESULTS, type CombatResult } from './loose-files-tables.js';
@@ -42,25 +42,30 @@ export interface CombatInput {
     readonly previousStandOff: boolean;
 }
 
-/** L2: outnumbering steps, largest first; only the largest that applies counts (their values are the tables'). */
-const OUTNUMBERED_STEPS: ReadonlyArray<{ key: OutnumberKey, label: string }> = [
-    { key: 'three-to-one', label: '3:1 or worse' },
-    { key: 'two-to-one', label: '2:1' },
-    { key: 'three-to-two', label: '3:2' }
-];
+/** A ratio in percent as an umpire writes it: 150 is 3:2, 175 is 7:4; one that reduces to no small ratio reads 1.33:1. */
+function ratioText(percent: number): string {
+    const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+    const g = gcd(percent, 100);
+    return 100 / g <= 10 ? `${percent / g}:${100 / g}` : `${percent / 100}:1`;
+}
 
 /**
- * L2: the outnumbering modifier from each side's strength (infantry stand 1, cavalry 3, gun 6),
- * or undefined when the side is not outnumbered. Compared in whole numbers: enemy ≥ 3/2 × own
- * is `2·enemy ≥ 3·own`.
+ * L2.12: the outnumbering modifier from each side's strength (L1.1), or undefined when the side is
+ * not outnumbered. Outnumbered at all is enemy > own; each further step begins at its ratio in the
+ * tables (`outnumber-ratio`, enemy as a percentage of own: 3:2 is 150), compared in whole numbers
+ * (`100·enemy ≥ 150·own`). Only the largest step that applies counts. Each modifier names the rows it read.
  */
 export function outnumberedModifier(own: number, enemy: number, tables: LfCombatTables = LF_SEED_TABLES): LfModifier | undefined {
     if (enemy <= own) return undefined;
-    for (const step of OUTNUMBERED_STEPS) {
-        const { num, den } = OUTNUMBER_RATIOS[step.key];
-        if (den * enemy >= num * own) return { reason: `outnumbered ${step.label} (${enemy} v ${own})`, value: tables.outnumbered[step.key] };
+    const steps = [...OUTNUMBER_STEPS].reverse();
+    for (const step of steps) {
+        const ratio = tables.ratios[step];
+        if (100 * enemy >= ratio * own) {
+            const label = `${ratioText(ratio)}${step === steps[0] ? ' or worse' : ''}`;
+            return { reason: `outnumbered ${label} (${enemy} v ${own})`, value: tables.outnumbered[step], reads: [['outnumbered', step], ['outnumber-ratio', step]] };
+        }
     }
-    return { reason: `outnumbered (${enemy} v ${own})`, value: tables.outnumbered.any };
+    return { reason: `outnumbered (${enemy} v ${own})`, value: tables.outnumbered.any, reads: [['outnumbered', 'any']] };
 }
 
 function sideStrength(side: CombatSide, tables: LfCombatTables): number {
@@ -71,7 +76,7 @@ function sideStrength(side: CombatSide, tables: LfCombatTables): number {
 function coverBonus(cover: Cover | undefined, tables: LfCombatTables): LfModifier | undefined {
     // An obstacle gives no bonus in combat (L9's Corlears Hook is the only rule that names it).
     if (cover === undefined || cover === 'obstacle') return undefined;
-    return { reason: `defending a ${cover.replace('-', ' ')}`, value: tables.modifiers[cover] };
+    return { reason: `defending a ${cover.replace('-', ' ')}`, value: tables.modifiers[cover], reads: [['combat-modifier', cover]] };
 }
 
 /** Every modifier of one side (L2), itemised in the sheet's order. */
@@ -80,16 +85,19 @@ export function combatModifiers(side: CombatSide, enemy: CombatSide, defending: 
     const m = tables.modifiers;
     const mods: LfModifier[] = [];
     const better = foe.class - lead.class;
-    if (better > 0) mods.push({ reason: `class ${lead.class} v class ${foe.class}: ${better} better`, value: m.class * better });
+    const read = (key: keyof typeof m) => [['combat-modifier', key]] as const;
+    if (better > 0) mods.push({ reason: `class ${lead.class} v class ${foe.class}: ${better} better`, value: m.class * better, reads: read('class') });
     const cover = defending ? coverBonus(side.cover, tables) : undefined;
     if (cover) mods.push(cover);
-    if (side.bayonet) mods.push({ reason: 'bayonet attack', value: m.bayonet });
-    if (side.terrain) mods.push({ reason: 'terrain advantage', value: m.terrain });
-    if (side.inspiredBy.length > 0) mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (${tables.command.inspire} CP)`, value: m.inspire });
-    if (lead.formation === 'skirmish') mods.push({ reason: 'in skirmish order', value: m.skirmish });
-    if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: m.flank });
-    if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: m.dp * lead.dp });
-    if (lead.casualties > 0) mods.push({ reason: `${lead.casualties} ${lead.casualties === 1 ? 'casualty' : 'casualties'}`, value: m.casualty * lead.casualties });
+    if (side.bayonet) mods.push({ reason: 'bayonet attack', value: m.bayonet, reads: read('bayonet') });
+    if (side.terrain) mods.push({ reason: 'terrain advantage', value: m.terrain, reads: read('terrain') });
+    if (side.inspiredBy.length > 0) {
+        mods.push({ reason: `inspired by ${side.inspiredBy.join(', ')} (${tables.command.inspire} CP)`, value: m.inspire, reads: [...read('inspire'), ['command-cost', 'inspire']] });
+    }
+    if (lead.formation === 'skirmish') mods.push({ reason: 'in skirmish order', value: m.skirmish, reads: read('skirmish') });
+    if (side.flankOrRear) mods.push({ reason: 'attacked in flank or rear', value: m.flank, reads: read('flank') });
+    if (lead.dp > 0) mods.push({ reason: `${lead.dp} DP`, value: m.dp * lead.dp, reads: read('dp') });
+    if (lead.casualties > 0) mods.push({ reason: `${lead.casualties} ${lead.casualties === 1 ? 'casualty' : 'casualties'}`, value: m.casualty * lead.casualties, reads: read('casualty') });
     const out = outnumberedModifier(sideStrength(side, tables), sideStrength(enemy, tables), tables);
     if (out) mods.push(out);
     return mods;
@@ -132,10 +140,15 @@ export function rowCasualties(difference: number, side: CombatSide, enemy: Comba
     return { casualties, note: undefined };
 }
 
+/** L3: whether the leading unit's class pursues after an easy victory (the tables' `pursue`; the others obey orders). */
+export function pursues(cls: number, tables: LfCombatTables = LF_SEED_TABLES): boolean {
+    return tables.pursue[classKey(cls)];
+}
+
 /** L3: the movement order of a row (easy victory depends on the class of the leading unit). */
-function rowOrder(result: CombatResult, cls: number): string {
+function rowOrder(result: CombatResult, cls: number, tables: LfCombatTables): string {
     switch (result) {
-        case 'easy-victory': return cls <= 3 ? 'obey orders' : 'pursue';
+        case 'easy-victory': return pursues(cls, tables) ? 'pursue' : 'obey orders';
         case 'successful': return 'halt one turn';
         case 'stand-off': return 'halt; the fight continues next turn';
         case 'driven-back': return 'retreat one move at full speed';
@@ -175,9 +188,15 @@ export interface CombatOutcome {
 export interface CombatDice {
     readonly attacker: number;
     readonly defender: number;
-    /** L9 Corlears Hook retreat dice (average), when that rule makes a side retreat. */
+    /** L9 Corlears Hook retreat dice (average, summed: `move-dice corlears-dice` of them), when that rule makes a side retreat. */
     readonly attackerRetreat?: number;
     readonly defenderRetreat?: number;
+}
+
+/** L9 Corlears Hook: the retreat's dice in words (the sheet's "1 average die"; `move-dice corlears-dice`). */
+function corlearsDiceText(tables: LfCombatTables): string {
+    const n = tables.move['corlears-dice'];
+    return n === 1 ? 'one average die' : `${n} average dice`;
 }
 
 /** L9 Corlears Hook: does this side retreat after this combat? */
@@ -222,7 +241,7 @@ export function resolveCombat(input: CombatInput, dice: CombatDice, tables: LfCo
         return {
             role, die: role === 'attacker' ? dice.attacker : dice.defender, modifiers: role === 'attacker' ? aMods : dMods,
             total, difference, result, dp: dpFor(tables, difference), casualties: cas.casualties, casualtiesOver: capped.over, casualtyNote: cas.note,
-            order: retreats ? 'retreat one average die (Corlears Hook: second stand-off in a row)' : rowOrder(result, own.units[0].class),
+            order: retreats ? `retreat ${corlearsDiceText(tables)} (Corlears Hook: second stand-off in a row)` : rowOrder(result, own.units[0].class, tables),
             corlearsRetreat: retreats ? { inches: retreatDie ?? null } : undefined,
             fled, strength: sideStrength(own, tables)
         };

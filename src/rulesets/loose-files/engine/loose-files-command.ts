@@ -6,7 +6,7 @@
  * at 2 CP a DP. Officers also spend CP to move (1) and to inspire a unit in combat (3): the
  * tables' `command` costs.
  */
-import { LF_SEED_TABLES, type LfCombatTables, type RedressKey } from './loose-files-tables.js';
+import { classKey, LF_SEED_TABLES, type LfCombatTables, type RedressKey } from './loose-files-tables.js';
 import type { LfUnit } from './loose-files-units.js';
 
 export interface RedressInput {
@@ -42,8 +42,10 @@ export function redressAllowance(cls: number, shotAt: boolean, tables: LfCombatT
     const removes = most === 0 ? 'removes none' : most === 1 ? 'removes 1 DP' : `removes up to ${most} DPs`;
     const when = key === 'class-3-shot-at' ? ' when shot at' : key === 'class-3' ? ' when not shot at' : '';
     // Classes 4 and 5 shed DPs only through a rally (L8), which the sheet says in their row.
-    if (most === 0 && key === 'class-4') return { most, reason: 'class 4 removes DPs only with an officer (a rally)' };
-    if (most === 0 && key === 'class-5') return { most, reason: 'class 5 removes DPs only with the army commander (a rally)' };
+    if (most === 0 && (key === 'class-4' || key === 'class-5')) {
+        const by = tables.rallyBy[key] === 'commander' ? 'the army commander' : 'an officer';
+        return { most, reason: `class ${key.split('-')[1]} removes DPs only with ${by} (a rally)` };
+    }
     return { most, reason: `class ${key.split('-')[1]} ${removes}${when}` };
 }
 
@@ -73,15 +75,15 @@ export interface RallyOutcome {
     readonly problem: string | undefined;
 }
 
-/** L8: a class 5 unit answers only to the army commander. */
-export function rallyNeedsCommander(officer: LfUnit, unit: LfUnit): boolean {
-    return unit.class >= 5 && officer.type !== 'commander';
+/** L8: a class 5 unit answers only to the army commander (the tables' `rally-by`). */
+export function rallyNeedsCommander(officer: LfUnit, unit: LfUnit, tables: LfCombatTables = LF_SEED_TABLES): boolean {
+    return tables.rallyBy[classKey(unit.class)] === 'commander' && officer.type !== 'commander';
 }
 
 /** L8: rally removes one DP per 2 CP (`command-cost rally-dp`), up to the DPs the unit carries; CP are spent only on DPs removed. */
 export function resolveRally(input: RallyInput, tables: LfCombatTables = LF_SEED_TABLES): RallyOutcome {
-    if (rallyNeedsCommander(input.officer, input.unit)) {
-        return { removed: 0, cp: 0, problem: 'a class 5 unit is rallied only by the army commander' };
+    if (rallyNeedsCommander(input.officer, input.unit, tables)) {
+        return { removed: 0, cp: 0, problem: `a class ${input.unit.class} unit is rallied only by the army commander` };
     }
     const removed = Math.max(0, Math.min(input.dp, input.unit.dp));
     return { removed, cp: removed * tables.command['rally-dp'], problem: removed === 0 ? 'the unit has no DPs' : undefined };

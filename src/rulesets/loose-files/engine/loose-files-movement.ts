@@ -37,18 +37,27 @@ export interface MoveInput {
 const oneTo = (most: number) => Array.from({ length: Math.max(0, most) }, (_, i) => i + 1);
 const dice = (n: number, what: string) => (n === 1 ? `one ${what}` : n === 2 ? `one or two ${what}s` : `one to ${n} ${what}s`);
 
+/** An officer's dice, in words (L6, L8.1: the sheet's "one die"; the `move-dice officer-dice` row). */
+function officerDiceText(n: number): string {
+    return n === 1 ? 'one die' : `${n} dice`;
+}
+
 /** The dice a unit may throw (L6, the `move-dice` table): average dice allowed, and the most d6. */
 export function allowedMoveDice(u: LfUnit, tables: LfCombatTables = LF_SEED_TABLES): { average: readonly number[], maxD6: number, explain: string } {
     const t = tables.move;
     if (u.type === 'officer' || u.type === 'commander') {
-        return { average: [0, 1], maxD6: 1, explain: 'an officer moves one die, average or d6' };
+        const n = t['officer-dice'];
+        return { average: [0, ...oneTo(n)], maxD6: n, explain: `an officer moves ${officerDiceText(n)}, average or d6` };
     }
     const hessian = u.hessian && !u.jaeger && u.type === 'infantry';
     const extraSkirmish = u.formation === 'skirmish' ? t['skirmish-d6'] : 0;
     const extraCavalry = u.type === 'cavalry' ? t['cavalry-d6'] : 0;
     const parts: string[] = [];
     let average: number[], base: number;
-    if (hessian) { average = [1]; base = 0; parts.push(`Hessian infantry: one average die (+${t['hessian-inches']}")`); }
+    if (hessian) {
+        average = [t['hessian-average']]; base = 0;
+        parts.push(`Hessian infantry: ${t['hessian-average'] === 1 ? 'one average die' : `${t['hessian-average']} average dice`} (+${t['hessian-inches']}")`);
+    }
     else if (u.class <= t['good-class']) { average = oneTo(t['good-average']); base = 0; parts.push(`class ${u.class}: ${dice(t['good-average'], 'average die').replace(/dies$/, 'dice')}`); }
     else {
         average = oneTo(t['other-average']); base = t['other-d6'];
@@ -67,7 +76,7 @@ export function moveDiceProblem(input: Pick<MoveInput, 'unit' | 'average' | 'd6'
     const allowed = allowedMoveDice(u, tables);
     const bonus = tables.move['hessian-inches'];
     if (u.type === 'officer' || u.type === 'commander') {
-        return input.average + input.d6 === 1 ? undefined : `${allowed.explain}, not ${input.average} average and ${input.d6} d6`;
+        return input.average + input.d6 === tables.move['officer-dice'] ? undefined : `${allowed.explain}, not ${input.average} average and ${input.d6} d6`;
     }
     if (!allowed.average.includes(input.average) || input.d6 < 0 || input.d6 > allowed.maxD6) {
         return `${allowed.explain} — not ${input.average} average and ${input.d6} d6`;

@@ -21,10 +21,23 @@ export const COMBAT_MODIFIER_KEYS: readonly CombatModifierKey[] = ['class', 'for
  */
 export type OutnumberKey = 'any' | 'three-to-two' | 'two-to-one' | 'three-to-one';
 export const OUTNUMBER_KEYS: readonly OutnumberKey[] = ['any', 'three-to-two', 'two-to-one', 'three-to-one'];
-/** Each step's ratio (enemy ≥ num/den × own), compared in whole numbers; `any` is enemy > own. */
-export const OUTNUMBER_RATIOS: Readonly<Record<OutnumberKey, { num: number, den: number }>> = {
-    any: { num: 1, den: 1 }, 'three-to-two': { num: 3, den: 2 }, 'two-to-one': { num: 2, den: 1 }, 'three-to-one': { num: 3, den: 1 }
-};
+/**
+ * The steps past `any` whose ratio is a table (`outnumber-ratio`): enemy strength as a percentage of
+ * own at which each begins (3:2 is 150). `any` stays "more than own": it is what outnumbered means.
+ */
+export type OutnumberStep = Exclude<OutnumberKey, 'any'>;
+export const OUTNUMBER_STEPS: readonly OutnumberStep[] = ['three-to-two', 'two-to-one', 'three-to-one'];
+
+/** A class's key in the tables keyed by class (`pursue`, `rally-by`): class 1 or better, …, class 5 or worse. */
+export type ClassKey = 'class-1' | 'class-2' | 'class-3' | 'class-4' | 'class-5';
+export const CLASS_KEYS: readonly ClassKey[] = ['class-1', 'class-2', 'class-3', 'class-4', 'class-5'];
+export function classKey(cls: number): ClassKey {
+    return `class-${Math.min(5, Math.max(1, cls))}` as ClassKey;
+}
+
+/** L8: who may rally a unit (remove its DPs for CP), by its class. */
+export type Rallier = 'officer' | 'commander';
+export const RALLIERS: readonly Rallier[] = ['officer', 'commander'];
 
 /** L4, L5: the ranges, in inches: where close artillery range ends (under it), and how far each gun and weapon reaches. */
 export type RangeKey = 'artillery-close' | 'light' | 'medium' | 'heavy' | 'musket' | 'rifle';
@@ -63,13 +76,15 @@ export const INFANTRY_DICE_KEYS: readonly InfantryDiceKey[] = ['dp', 'skirmish-p
  * L6: the movement dice. `good-class`: the worst class that throws `good-average` average dice (one up
  * to that many); worse classes throw one up to `other-average` and up to `other-d6` d6; skirmishers
  * add `skirmish-d6` d6, cavalry up to `cavalry-d6`; charging cavalry throw at least `charge-dice`; a
- * Hessian adds `hessian-inches` instead of a second die; formed troops take a DP for each d6 of
- * `disorder` or less (`woods-disorder` in woods).
+ * Hessian throws `hessian-average` average dice and may add `hessian-inches` instead of a second die; formed troops take a DP for each d6 of
+ * `disorder` or less (`woods-disorder` in woods); cavalry change speed by up to `cavalry-speed` dice
+ * a turn (L6.8); an officer or commander moves `officer-dice` dice, average or d6 (L6, L8.1); a side
+ * that retreats after a second stand-off in a row throws `corlears-dice` average dice (L9 Corlears Hook).
  */
 export type MoveKey = 'good-class' | 'good-average' | 'other-average' | 'other-d6' | 'skirmish-d6' | 'cavalry-d6' | 'charge-dice'
-    | 'hessian-inches' | 'disorder' | 'woods-disorder';
+    | 'hessian-average' | 'hessian-inches' | 'disorder' | 'woods-disorder' | 'cavalry-speed' | 'officer-dice' | 'corlears-dice';
 export const MOVE_KEYS: readonly MoveKey[] = ['good-class', 'good-average', 'other-average', 'other-d6', 'skirmish-d6', 'cavalry-d6',
-    'charge-dice', 'hessian-inches', 'disorder', 'woods-disorder'];
+    'charge-dice', 'hessian-average', 'hessian-inches', 'disorder', 'woods-disorder', 'cavalry-speed', 'officer-dice', 'corlears-dice'];
 
 /**
  * L6: what terrain and manoeuvre cost a move: inches lost on each die in woods (`woods-inches`),
@@ -117,6 +132,12 @@ export interface LfCombatTables {
     readonly strength: Readonly<Record<StrengthKey, number>>;
     /** L2: the modifier of each outnumbering step; the largest step that applies counts. */
     readonly outnumbered: Readonly<Record<OutnumberKey, number>>;
+    /** L2.12: where each step past `any` begins, as enemy strength in percent of own (3:2 is 150). */
+    readonly ratios: Readonly<Record<OutnumberStep, number>>;
+    /** L3: whether a class pursues after an easy victory (the others obey orders). */
+    readonly pursue: Readonly<Record<ClassKey, boolean>>;
+    /** L8: who may rally a unit of each class. */
+    readonly rallyBy: Readonly<Record<ClassKey, Rallier>>;
     /** L9 flee-losses: the percentage of its stands lost at which a unit flees the field. */
     readonly flee: Readonly<Record<FleeKey, number>>;
     /** L4, L5: fire ranges in inches. */
@@ -150,7 +171,7 @@ const band = (from: number | null, to: number | null) => ({ from, to });
 const L3_BANDS = [band(4, null), band(2, 3), band(-1, 1), band(-4, -2), band(-8, -5), band(null, -9)];
 const byRow = (values: readonly number[]) => Object.fromEntries(COMBAT_RESULTS.map((r, i) => [r, values[i]])) as Record<CombatResult, number>;
 
-/** The sheet's tables (L2, L3, L9). */
+/** The sheet's tables (L1 to L9). */
 export const LF_SEED_TABLES: LfCombatTables = {
     results: L3_BANDS.map((b, i) => ({ band: b, value: COMBAT_RESULTS[i] })),
     dp: byRow([1, 1, 1, 2, 2, 4]),
@@ -161,6 +182,9 @@ export const LF_SEED_TABLES: LfCombatTables = {
     },
     strength: { infantry: 1, cavalry: 3, artillery: 6 },
     outnumbered: { any: -1, 'three-to-two': -2, 'two-to-one': -3, 'three-to-one': -5 },
+    ratios: { 'three-to-two': 150, 'two-to-one': 200, 'three-to-one': 300 },
+    pursue: { 'class-1': false, 'class-2': false, 'class-3': false, 'class-4': true, 'class-5': true },
+    rallyBy: { 'class-1': 'officer', 'class-2': 'officer', 'class-3': 'officer', 'class-4': 'officer', 'class-5': 'commander' },
     flee: { militia: 50, other: 75 },
     ranges: { 'artillery-close': 10, light: 30, medium: 36, heavy: 36, musket: 8, rifle: 10 },
     // L4: close 6+ a DP and a casualty, 4–5 two DPs, 2–3 a DP; long 4+ a DP.
@@ -176,7 +200,7 @@ export const LF_SEED_TABLES: LfCombatTables = {
     infantryDice: { dp: 1, 'skirmish-percent': 50, 'unlimbered-percent': 50, 'works-percent': 50 },
     move: {
         'good-class': 3, 'good-average': 2, 'other-average': 1, 'other-d6': 1, 'skirmish-d6': 1, 'cavalry-d6': 2,
-        'charge-dice': 3, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3
+        'charge-dice': 3, 'hessian-average': 1, 'hessian-inches': 2, disorder: 2, 'woods-disorder': 3, 'cavalry-speed': 1, 'officer-dice': 1, 'corlears-dice': 1
     },
     moveCosts: {
         'woods-inches': 1, 'uphill-inches': 1, 'wheel-inches': 1, 'wheel-dp': 1, 'formation-dp': 1, 'formation-under-fire-dp': 2,

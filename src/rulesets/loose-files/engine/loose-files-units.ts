@@ -2,7 +2,7 @@
  * Loose Files & American Scramble: what the engine knows about a unit (docs/rules/loose-files.md, L1), and the
  * house-rule options (L9). Plain data only; src/model/loose-files.ts reads it from a scenario.
  */
-import { LF_SEED_TABLES, type FleeKey, type LfCombatTables } from './loose-files-tables.js';
+import { LF_SEED_TABLES, type FleeKey, type LfCombatTables, type StrengthKey } from './loose-files-tables.js';
 
 /** L1: the unit's type. Officers and commanders carry command points and do not fight. */
 export type LfType = 'infantry' | 'cavalry' | 'artillery' | 'officer' | 'commander';
@@ -99,6 +99,8 @@ export const HOUSE_RULE_OPTIONS: Readonly<Record<keyof LfOptions, string>> = {
 export interface LfModifier {
     readonly reason: string;
     readonly value: number;
+    /** The table rows it read (`['combat-modifier', 'bayonet']`), so a breakdown can name the house's. */
+    readonly reads?: ReadonlyArray<readonly [table: string, key: string]>;
 }
 
 export function sumModifiers(mods: readonly LfModifier[]): number {
@@ -130,6 +132,13 @@ export function takesNoLosses(u: LfUnit): boolean {
 /** L1: one stand of infantry counts 1, of cavalry 3, a gun 6 (the tables' `strength`); officers add nothing. */
 export function strength(u: LfUnit, tables: LfCombatTables = LF_SEED_TABLES): number {
     return u.type === 'officer' || u.type === 'commander' ? 0 : presentStands(u) * tables.strength[u.type];
+}
+
+/** The `strength` rows a side's strength read: the arm of each unit with stands present, each once, in order. */
+export function strengthKeys(units: readonly LfUnit[]): StrengthKey[] {
+    const keys: StrengthKey[] = [];
+    for (const u of units) if (u.type !== 'officer' && u.type !== 'commander' && presentStands(u) > 0 && !keys.includes(u.type)) keys.push(u.type);
+    return keys;
 }
 
 /** Formed troops are all but skirmishers (L6: only they gain DPs from low movement dice). */
