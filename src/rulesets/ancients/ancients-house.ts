@@ -68,6 +68,13 @@ export const ANCIENTS_TABLES: TableSchemas = {
         keys: { kind: 'words', words: BREAK_KEYS, doc: '`d6`, `first-test`, `winning-side`, `extra-multiples`, `damage-tokens`' },
         values: { kind: 'number' },
         seed: [{ key: { word: 'd6' }, value: 2 }, ...words(S.breakTest)]
+    },
+    movement: {
+        doc: 'How far a unit that gives ground moves back, and an opponent that follows up moves forward, in percent of its Movement Rate (`move`)',
+        reference: 'docs/rules/ancients.md#a9',
+        keys: { kind: 'words', words: ['give-ground', 'follow-up'], doc: '`give-ground`, `follow-up`' },
+        values: { kind: 'number', min: 0, max: 200 },
+        seed: words(S.movement)
     }
 };
 

@@ -76,7 +76,8 @@ export function ancientsTables(tables: TablesInForce): AncientsTables {
             weight: byKey('advantage', STEP_KEYS.weight), type: byKey('advantage', STEP_KEYS.type),
             formation: byKey('advantage', STEP_KEYS.formation), position: byKey('advantage', STEP_KEYS.position)
         },
-        breakTest: byKey('break', ['first-test', 'winning-side', 'extra-multiples', 'damage-tokens'])
+        breakTest: byKey('break', ['first-test', 'winning-side', 'extra-multiples', 'damage-tokens']),
+        movement: byKey('movement', ['give-ground', 'follow-up'])
     };
 }
 

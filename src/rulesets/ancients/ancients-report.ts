@@ -130,10 +130,10 @@ function ancientsText(reading: AncientsReading, outcome: AncientsOutcome): strin
         } else {
             out.push(`  untested`);
         }
-        if (r.givesGroundDistance !== null) out.push(`  gives ground ${r.givesGroundDistance}"`);
+        if (r.givesGroundDistance !== null) out.push(`  gives ground ${r.givesGroundDistance}"${house([['movement', 'give-ground']])}`);
         if (r.followUp) {
             const f = r.followUp;
-            out.push(f.moves ? `  follows up${f.distance !== null ? ` ${f.distance}"` : ''}`
+            out.push(f.moves ? `  follows up${f.distance !== null ? ` ${f.distance}"${house([['movement', 'follow-up']])}` : ''}`
                 : f.allowed ? '  may follow up (not chosen)' : `  cannot follow up: ${f.reason}`);
         }
     }

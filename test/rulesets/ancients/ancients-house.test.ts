@@ -3,6 +3,7 @@
  * with resolve and the exact odds agreeing under the same house rules (brute force through the
  * resolver), the checks of a house block, and written outcomes flagged stale when a house rule changes.
  */
+import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -132,7 +133,8 @@ const tablesArb: fc.Arbitrary<AncientsTables> = fc.record({
     breakTest: fc.record({
         'first-test': fc.integer({ min: -2, max: 2 }), 'winning-side': fc.integer({ min: -2, max: 2 }),
         'extra-multiples': fc.integer({ min: -2, max: 2 }), 'damage-tokens': fc.integer({ min: -2, max: 2 })
-    })
+    }),
+    movement: fc.record({ 'give-ground': fc.integer({ min: 0, max: 200 }), 'follow-up': fc.integer({ min: 0, max: 200 }) })
 }).map(({ cuts, toHitValues, ...rest }) => {
     // Bands from the sorted cut points: ..c1-1, c1..c2-1, …, cn.. — every net Advantage once.
     const starts = [null, ...cuts.sort((x, y) => x - y)];
@@ -284,5 +286,25 @@ turn 2 {
         const stale = await load(written.replace('save heavy 3', 'save heavy 4'));
         expect(outcomeStatus(stale.model, stale.model.actions[0])).toEqual({ kind: 'stale' });
         expect(stale.diagnostics.some(d => d.startsWith('outcome-stale'))).toBe(true);
+    });
+});
+
+describe('the movement table (A9)', () => {
+    it('a house movement table moves the unit giving ground its whole move and the follower a quarter, and the breakdown names the rows', async () => {
+        const text = fs.readFileSync('examples/ancients-flank.battle', 'utf8')
+            .replace('rules ancients\n', 'rules ancients\nhouse {\n  movement give-ground 100, follow-up 25\n}\n');
+        const { model, diagnostics } = await load(text);
+        expect(diagnostics).toEqual([]);
+        const r = resolveAction(model, model.actions[0], { newSeed: () => 1 });
+        if (isUnresolvable(r)) throw new Error(r.problem);
+        // The Immortals' move is 4 (all of it: 4"); the Companions' 8 (a quarter: 2").
+        expect(r.resolution.text).toContain('  gives ground 4"  (house: movement give-ground 100)');
+        expect(r.resolution.text).toContain('  follows up 2"  (house: movement follow-up 25)');
+        // The seed's half of each, without a note.
+        const { model: seed } = await load(fs.readFileSync('examples/ancients-flank.battle', 'utf8'));
+        const s = resolveAction(seed, seed.actions[0], { newSeed: () => 1 });
+        if (isUnresolvable(s)) throw new Error(s.problem);
+        expect(s.resolution.text).toContain('  gives ground 2"');
+        expect(s.resolution.text).toContain('  follows up 4"');
     });
 });

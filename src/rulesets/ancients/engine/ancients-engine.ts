@@ -16,7 +16,7 @@
  */
 import { D6 } from '../../../core/dice.js';
 import type { DiceSource } from '../../../core/dice-source.js';
-import { ANCIENTS_SEED_TABLES, toHitAt, type AncientsTables } from './ancients-tables.js';
+import { ANCIENTS_SEED_TABLES, movementShare, toHitAt, type AncientsTables } from './ancients-tables.js';
 
 export type AncientsSize = 'huge' | 'large' | 'medium' | 'small';
 export type AncientsWeight = 'heavy' | 'medium' | 'light';
@@ -359,8 +359,8 @@ export function resolveAncients(input: AncientsInput, source: AncientsDiceSource
             hitsReceived: t.incoming, saveOn: t.saveOn, saveRolls: t.rolls, saved: t.saved, hits: t.hits,
             threshold: t.threshold, tested: t.test !== null, test: t.test, result: t.result,
             tokensGained: tokensGainedFor(t.result, t.hits, t.threshold),
-            givesGroundDistance: t.result === 'gives-ground' && u.move !== undefined ? u.move / 2 : null,
-            followUp: followUpOf(input, u, resultOf),
+            givesGroundDistance: t.result === 'gives-ground' && u.move !== undefined ? movementShare(u.move, tables.movement['give-ground']) : null,
+            followUp: followUpOf(input, u, resultOf, tables),
             opponents: opponentsOf(input, u.id)
         };
     });
@@ -368,11 +368,12 @@ export function resolveAncients(input: AncientsInput, source: AncientsDiceSource
 }
 
 /**
- * A9: a unit whose opponent gives ground may follow up half its movement, unless it gives ground
+ * A9: a unit whose opponent gives ground may follow up half its movement (the `movement` table's `follow-up`), unless it gives ground
  * itself or is locked in combat with another opponent that neither gave ground nor was destroyed.
  * The move is the umpire's choice, recorded as `X: follow-up`; null when no opponent gave ground.
  */
-export function followUpOf(input: AncientsInput, unit: AncientsUnit, results: ReadonlyMap<string, AncientsResult>): FollowUp | null {
+export function followUpOf(input: AncientsInput, unit: AncientsUnit, results: ReadonlyMap<string, AncientsResult>,
+    tables: AncientsTables = ANCIENTS_SEED_TABLES): FollowUp | null {
     const opponents = opponentsOf(input, unit.id);
     const from = opponents.filter(o => results.get(o) === 'gives-ground');
     if (from.length === 0) return null;
@@ -385,7 +386,7 @@ export function followUpOf(input: AncientsInput, unit: AncientsUnit, results: Re
     const moves = allowed && unit.followUp;
     return {
         from, allowed, chosen: unit.followUp, moves,
-        distance: moves && unit.move !== undefined ? unit.move / 2 : null, reason
+        distance: moves && unit.move !== undefined ? movementShare(unit.move, tables.movement['follow-up']) : null, reason
     };
 }
 

@@ -32,6 +32,8 @@ export interface AncientsTables {
      * per full multiple of the threshold beyond the first, `damage-tokens` per token carried.
      */
     readonly breakTest: BreakModifiers;
+    /** A9: how far a unit gives ground and an opponent follows up, in percent of its Movement Rate (the seed's "half"). */
+    readonly movement: Readonly<Record<'give-ground' | 'follow-up', number>>;
 }
 
 /**
@@ -59,8 +61,14 @@ export const ANCIENTS_SEED_TABLES: AncientsTables = {
         formation: { formed: 2, warband: 1, skirmish: 0 },
         position: { rear: 2, flank: 1, front: 0 }
     },
-    breakTest: { 'first-test': 1, 'winning-side': 1, 'extra-multiples': -1, 'damage-tokens': -1 }
+    breakTest: { 'first-test': 1, 'winning-side': 1, 'extra-multiples': -1, 'damage-tokens': -1 },
+    movement: { 'give-ground': 50, 'follow-up': 50 }
 };
+
+/** A9 with the tables in force: the inches of a move of `percent` of a Movement Rate of `rate`. */
+export function movementShare(rate: number, percent: number): number {
+    return (rate * percent) / 100;
+}
 
 /** The `to-hit` key a net Advantage reads: itself, held to ±`TO_HIT_REACH`. */
 export function toHitKey(net: number): number {
