@@ -241,9 +241,11 @@ type KeptProblem = Parameters<ValidationAcceptor>;
 const RUN_AGAIN = new Set(['Action', 'House']);
 
 /**
- * Checks that also read the file's declarations: a unit's (the grades: an arm written as a grade) and
- * a force's (the units the forces before it build, towards the file's limit). Kept while the
- * declarations (forces, grades, modifiers, imports, and the imported files) are the same nodes.
+ * Checks that also read the file's declarations: a unit's read the grades (an arm written as a
+ * grade), a force's whether it is the first force of its name and how many units the forces before
+ * it build (towards the file's limit). Kept while the grades and imports are the same nodes, the force
+ * is still (or still not) the first of its name, and the file's units are below its limit (then every
+ * force builds what it declares, whatever the others do).
  */
 const READS_DECLARATIONS = new Set(['Force', 'Unit']);
 
@@ -253,8 +255,10 @@ interface KeptChecks {
     readonly ruleset: unknown;
     readonly limits: unknown;
     readonly categories: string;
-    /** Set when a check read the declarations. */
-    readonly declarations: object | undefined;
+    /** Set when a check read the declarations (`READS_DECLARATIONS`): the grades and imports it saw. */
+    readonly grades: object | undefined;
+    /** For a force whose checks read the declarations: whether it was the first force of its name. */
+    readonly firstOfName: boolean | undefined;
     /** In walk order: problems to report again, or a node whose checks run again (`RUN_AGAIN`). */
     readonly entries: ReadonlyArray<readonly KeptProblem[] | AstNode>;
 }
@@ -273,7 +277,7 @@ const KEPT_CHECKS = new WeakMap<AstNode, KeptChecks>();
  */
 export class BattleNodeValidator extends BattleDocumentValidator {
     private readonly shared: LangiumSharedCoreServices;
-    private readonly declarations = new WeakMap<LangiumDocument, { nodes: readonly AstNode[], token: object }>();
+    private readonly grades = new WeakMap<LangiumDocument, { nodes: readonly AstNode[], token: object }>();
     /** Nodes walked and top-level elements whose checks were kept, since the services were made: tests read them. */
     readonly counts = { walked: 0, kept: 0 };
 
@@ -325,13 +329,17 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         count++;
         const model = modelOf(root);
         const context = { ruleset: model.ruleset, limits: model.limits, categories: options.categories?.join(',') ?? '*' };
-        let declarations: object | undefined;
-        const declarationsNow = () => declarations ??= this.declarationsToken(root);
+        let grades: object | undefined, belowLimit: boolean | undefined;
+        const gradesNow = () => grades ??= this.gradesToken(root);
+        const firstOfName = (element: AstNode) => isForce(element) ? model.forces.get(element.name)?.node === element : undefined;
+        const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
+        // (Such checks are kept only when the file was below its limit, so it was then too.)
+        const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
         for (const element of AstUtils.streamContents(root)) {
             if (count >= nextCheck) await pause();
             const kept = KEPT_CHECKS.get(element);
             if (kept && kept.links === LINKS.get(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
-                && kept.categories === context.categories && (!kept.declarations || kept.declarations === declarationsNow())) {
+                && kept.categories === context.categories && (!kept.grades || readDeclarationsAsBefore(element, kept))) {
                 this.counts.kept++;
                 for (const entry of kept.entries) {
                     if (isAstNode(entry)) for (const check of checks(entry.$type)) running.push(check(entry, acceptor, cancelToken));
@@ -382,24 +390,29 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             walking = false;
             this.counts.walked += count - before;
             if (problems.length > 0) entries.push(problems);
-            if (keepable) KEPT_CHECKS.set(element, { ...context, links: LINKS.get(element), declarations: readsDeclarations ? declarationsNow() : undefined, entries });
+            if (keepable && (!readsDeclarations || belowLimitNow())) {
+                KEPT_CHECKS.set(element, {
+                    ...context, links: LINKS.get(element), entries,
+                    grades: readsDeclarations ? gradesNow() : undefined, firstOfName: readsDeclarations ? firstOfName(element) : undefined
+                });
+            }
             else KEPT_CHECKS.delete(element);
         }
         await Promise.all(running);
     }
 
     /**
-     * The same object while the declarations are the same nodes: the file's forces, grades, modifiers
-     * and imports, and the roots of the files it imports.
+     * The same object while the grades are the same nodes: the file's grades and imports, and the roots
+     * of the files it imports.
      */
-    private declarationsToken(root: Scenario): object {
+    private gradesToken(root: Scenario): object {
         const document = root.$document;
         const nodes: AstNode[] = [...importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []];
-        for (const element of root.elements) if (isForce(element) || isGrade(element) || isModifier(element) || isImport(element)) nodes.push(element);
-        const previous = document && this.declarations.get(document);
+        for (const element of root.elements) if (isGrade(element) || isImport(element)) nodes.push(element);
+        const previous = document && this.grades.get(document);
         if (previous && sameItems(previous.nodes, nodes)) return previous.token;
         const token = {};
-        if (document) this.declarations.set(document, { nodes, token });
+        if (document) this.grades.set(document, { nodes, token });
         return token;
     }
 }

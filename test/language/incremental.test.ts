@@ -361,6 +361,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const two = await build(renamed, 3);
         expect(two.linked).toBe(referencesIn(named(two.doc, 'F3x')) + referencesIn(named(two.doc, 'E3')) + referencesIn(named(two.doc, 'E4')));
         expect(two.doc.diagnostics?.filter(d => d.message.startsWith('There is no force named \'F3\''))).toHaveLength(3);
+        expect(two.walked).toBe(['F3x', 'E3', 'E4'].reduce((n, name) => n + AstUtils.streamAst(named(two.doc, name)).count(), 0));
 
         // A force named F3 declared again (at the end, so the last engagement is parsed again with it): what could not be found is found.
         const declared = `${renamed}force F3 {\n  unit Line foot Veteran x2\n}\n`;
@@ -377,6 +378,13 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const forces = (four.doc.parseResult.value as Scenario).elements.filter(e => e.$type === 'Force');
         const nodesIn = (node: AstNode) => AstUtils.streamAst(node).count();
         expect(four.walked).toBe(forces.reduce((n, f) => n + nodesIn(f), ['Green', 'E5', 'E6', 'E7'].reduce((n, name) => n + nodesIn(named(four.doc, name)), 0)));
+
+        // A second force F5 (a duplicate), then the first one removed: the second becomes the F5 the engagements
+        // name, and its checks (a duplicate no more) run again.
+        const twice = `${graded}force F5 {\n  unit Line foot Veteran x3\n}\n`;
+        expect((await build(twice, 6)).doc.diagnostics?.some(d => d.code === 'duplicate-name')).toBe(true);
+        const once = twice.replace('force F5 {\n  unit Line foot Veteran x2\n}\n', '');
+        expect((await build(once, 7)).doc.diagnostics?.some(d => d.code === 'duplicate-name')).toBe(false);
     });
 
     it('knows what each check reads: a check of another node type must be placed in battle-build-steps.ts first', () => {
