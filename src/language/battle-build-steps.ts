@@ -82,8 +82,35 @@ interface ElementLinks {
     readonly unresolved: readonly AnyReference[];
 }
 
-/** By top-level element: an element the parse in pieces kept (the same AST object) keeps its links. */
-const LINKS = new WeakMap<AstNode, ElementLinks>();
+/**
+ * What a build keeps on a top-level element, which the parse in pieces keeps (the same AST object)
+ * when its text is unchanged: its links, and its checks' problems. A property of the node under a
+ * symbol, not enumerable (so no walk, copy or serialization sees it): a WeakMap of every element
+ * looked up twice per build was a visible cost of its own at 50,000 lines, its garbage collection too.
+ */
+const KEPT = Symbol('kept by the build');
+interface KeptOnElement {
+    links?: ElementLinks;
+    checks?: KeptChecks;
+}
+
+function keptOn(element: AstNode): KeptOnElement {
+    const node = element as AstNode & { [KEPT]?: KeptOnElement };
+    let kept = node[KEPT];
+    if (!kept) {
+        kept = {};
+        Object.defineProperty(node, KEPT, { value: kept, enumerable: false, writable: false, configurable: true });
+    }
+    return kept;
+}
+
+function linksOf(element: AstNode): ElementLinks | undefined {
+    return (element as AstNode & { [KEPT]?: KeptOnElement })[KEPT]?.links;
+}
+
+function checksOf(element: AstNode): KeptChecks | undefined {
+    return (element as AstNode & { [KEPT]?: KeptOnElement })[KEPT]?.checks;
+}
 
 /** The unresolved references of a linked tree, in file order, by its root: the linking errors without a walk. */
 const UNRESOLVED = new WeakMap<AstNode, readonly AnyReference[]>();
@@ -165,12 +192,12 @@ export class BattleLinker extends DefaultLinker {
         let walked = 0, nextCheck = 1000;
         for (let k = 0; k < elements.length; k++) {
             const element = elements[k];
-            let links = renamed && (k < from || k >= to) ? LINKS.get(element) : undefined;
+            let links = renamed && (k < from || k >= to) ? linksOf(element) : undefined;
             if (links && renamed!.size > 0 && links.references.some(r => renamed!.has(r.$refText))) links = undefined;
             if (links) this.counts.kept += links.references.length;
             else {
                 links = this.linkElement(element, document);
-                LINKS.set(element, links);
+                keptOn(element).links = links;
                 walked += links.references.length + 1;
                 if (walked >= nextCheck) {
                     nextCheck = walked + 1000;
@@ -263,7 +290,6 @@ interface KeptChecks {
     readonly entries: ReadonlyArray<readonly KeptProblem[] | AstNode>;
 }
 
-const KEPT_CHECKS = new WeakMap<AstNode, KeptChecks>();
 
 /**
  * Langium's validator awaits at every node and at every check of it, asks the registry for a node
@@ -300,10 +326,10 @@ export class BattleNodeValidator extends BattleDocumentValidator {
     }
 
     protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
-        const checksOf = new Map<string, Check[]>();
+        const checksByType = new Map<string, Check[]>();
         const checks = (type: string) => {
-            let found = checksOf.get(type);
-            if (!found) checksOf.set(type, found = this.validationRegistry.getChecks(type, options.categories).toArray());
+            let found = checksByType.get(type);
+            if (!found) checksByType.set(type, found = this.validationRegistry.getChecks(type, options.categories).toArray());
             return found;
         };
         const running: Array<MaybePromise<void>> = [];
@@ -337,8 +363,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
         for (const element of AstUtils.streamContents(root)) {
             if (count >= nextCheck) await pause();
-            const kept = KEPT_CHECKS.get(element);
-            if (kept && kept.links === LINKS.get(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
+            const kept = checksOf(element);
+            if (kept && kept.links === linksOf(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
                 && kept.categories === context.categories && (!kept.grades || readDeclarationsAsBefore(element, kept))) {
                 this.counts.kept++;
                 for (const entry of kept.entries) {
@@ -358,7 +384,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                 // out of order, so nothing of the element is kept.
                 if (!walking) {
                     keepable = false;
-                    KEPT_CHECKS.delete(element);
+                    keptOn(element).checks = undefined;
                 }
                 // A problem placed by range, or on a node outside the element, could not follow the element when it moves.
                 if (info.range !== undefined || topElementOf(info.node) !== element) keepable = false;
@@ -391,12 +417,11 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             this.counts.walked += count - before;
             if (problems.length > 0) entries.push(problems);
             if (keepable && (!readsDeclarations || belowLimitNow())) {
-                KEPT_CHECKS.set(element, {
-                    ...context, links: LINKS.get(element), entries,
+                keptOn(element).checks = {
+                    ...context, links: linksOf(element), entries,
                     grades: readsDeclarations ? gradesNow() : undefined, firstOfName: readsDeclarations ? firstOfName(element) : undefined
-                });
-            }
-            else KEPT_CHECKS.delete(element);
+                };
+            } else if (checksOf(element)) keptOn(element).checks = undefined;
         }
         await Promise.all(running);
     }

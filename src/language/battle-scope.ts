@@ -121,10 +121,11 @@ function elementsOf(root: Scenario, type: string) {
  * collecting a description of every named node (each unit of each force) on every build was 9% of
  * an edit's time in a 10,000-line file (docs/performance.md), for a table nothing read.
  */
+/** A top-level node's export, made once for the node; null when it has no name. */
+const EXPORTED = Symbol('exported');
+
 export class BattleScopeComputation extends DefaultScopeComputation {
     private readonly locator: AstNodeLocator;
-    /** By top-level element (or header line): its export, made once for the node; null when it has no name. */
-    private readonly exported = new WeakMap<AstNode, AstNodeDescription | null>();
 
     constructor(services: LangiumCoreServices) {
         super(services);
@@ -142,11 +143,13 @@ export class BattleScopeComputation extends DefaultScopeComputation {
         const root = document.parseResult.value;
         const exports: AstNodeDescription[] = [];
         for (const node of [root, ...AstUtils.streamContents(root)]) {
-            let description = this.exported.get(node);
+            const kept = node as AstNode & { [EXPORTED]?: AstNodeDescription | null };
+            let description = kept[EXPORTED];
             if (description === undefined || (description && description.documentUri !== document.uri)) {
                 const name = this.nameProvider.getName(node);
                 description = name ? describeWhenRead(node, name, document.uri, this.locator, this.nameProvider) : null;
-                this.exported.set(node, description);
+                // On the node, not enumerable (no walk, copy or serialization sees it): cheaper than a WeakMap of every element.
+                Object.defineProperty(node, EXPORTED, { value: description, enumerable: false, writable: true, configurable: true });
             }
             if (description) exports.push(description);
         }
