@@ -1,6 +1,13 @@
-import { AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, type AstNode, type MaybePromise, type ValidationAcceptor, type ValidationOptions, type LangiumDocument, type LangiumSharedCoreServices, type ReferenceDescription, type Stream, type URI } from 'langium';
-import { BattleIndexManager } from './battle-imports.js';
+import {
+    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode,
+    type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
+    type Reference, type ReferenceDescription, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
+} from 'langium';
+import type { Diagnostic } from 'vscode-languageserver';
+import { BattleIndexManager, importGraphOf } from './battle-imports.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
+import { isForce, isGrade, isImport, isModifier, isScenario, type Element, type Scenario } from './generated/ast.js';
+import { modelOf } from '../core/model-cache.js';
 
 /**
  * Whole-file costs of every build, made cheaper (issue 14, docs/performance.md).
@@ -66,46 +73,378 @@ export class BattleReferenceDescriptionProvider extends DefaultReferenceDescript
     }
 }
 
-/**
- * Langium's linker awaits between every two nodes of the tree (a promise per node, most of it
- * bookkeeping in a 50,000-line file); this one links a thousand nodes between two checks of the
- * cancellation token, which is as often as an edit can notice.
- */
-export class BattleLinker extends DefaultLinker {
-    override async link(document: LangiumDocument, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
-        let count = 0;
-        for (const node of AstUtils.streamAst(document.parseResult.value)) {
-            if (++count % 1000 === 0) await interruptAndCheck(cancelToken);
-            AstUtils.streamReferences(node).forEach(ref => this.doLink(ref, document));
-        }
-    }
+
+type AnyReference = Reference | MultiReference;
+
+/** The references of one top-level element as its last link left them, in the order a walk of the element meets them. */
+interface ElementLinks {
+    readonly references: readonly AnyReference[];
+    readonly unresolved: readonly AnyReference[];
 }
 
 /**
- * Langium's validator awaits at every node and at every check of it, and asks the registry for a
- * node type's checks anew at each node. The checks of this language are synchronous: here each one
- * runs as soon as it is called (so the problems come in the same order), the checks of a type are
- * looked up once per build, and the walk waits and looks at the cancellation token every thousand nodes.
+ * What a build keeps on a top-level element, which the parse in pieces keeps (the same AST object)
+ * when its text is unchanged: its links, and its checks' problems. A property of the node under a
+ * symbol, not enumerable (so no walk, copy or serialization sees it): a WeakMap of every element
+ * looked up twice per build was a visible cost of its own at 50,000 lines, its garbage collection too.
+ */
+const KEPT = Symbol('kept by the build');
+interface KeptOnElement {
+    links?: ElementLinks;
+    checks?: KeptChecks;
+}
+
+function keptOn(element: AstNode): KeptOnElement {
+    const node = element as AstNode & { [KEPT]?: KeptOnElement };
+    let kept = node[KEPT];
+    if (!kept) {
+        kept = {};
+        Object.defineProperty(node, KEPT, { value: kept, enumerable: false, writable: false, configurable: true });
+    }
+    return kept;
+}
+
+function linksOf(element: AstNode): ElementLinks | undefined {
+    return (element as AstNode & { [KEPT]?: KeptOnElement })[KEPT]?.links;
+}
+
+function checksOf(element: AstNode): KeptChecks | undefined {
+    return (element as AstNode & { [KEPT]?: KeptOnElement })[KEPT]?.checks;
+}
+
+/** The unresolved references of a linked tree, in file order, by its root: the linking errors without a walk. */
+const UNRESOLVED = new WeakMap<AstNode, readonly AnyReference[]>();
+
+/** What the last complete link of a document was made on. */
+interface LinkedTree {
+    readonly root: Scenario;
+    /** The roots of the files it imports (directly or not), in scope order. */
+    readonly imported: readonly AstNode[];
+}
+
+/**
+ * Links only what an edit can have changed (issue 14, docs/performance.md#linking-and-checking-what-changed).
+ *
+ * Langium unlinks every reference of a document before each build and links them all again. Here
+ * the links of a top-level element the parse in pieces kept (src/language/incremental-parse.ts: the
+ * same AST object, its text unchanged) are kept when no name they read can resolve differently:
+ * the names a file can reference are its top-level forces, grades and modifiers (a unit is found in
+ * the force its reference names), so a kept link can change only when an element that declares its
+ * name is added or removed (a force edited is parsed again: a new node, so the force it named is
+ * among the removed ones). Such an element, and every new one, is linked again, and so is the whole
+ * file when its imports (or the files they bring in) changed, when the tree is the one linked last
+ * (a file it imports changed), or when the last link was interrupted. Each element keeps the list of
+ * its references, so neither the kept links nor the linking errors need a walk of the tree.
+ *
+ * The walk checks the cancellation token every thousand nodes, which is as often as an edit can notice.
+ */
+export class BattleLinker extends DefaultLinker {
+    private readonly shared: LangiumSharedCoreServices;
+    private readonly linked = new WeakMap<LangiumDocument, LinkedTree>();
+    /** References linked (or found unresolved) again, and kept, since the services were made: tests read them. */
+    readonly counts = { linked: 0, kept: 0 };
+
+    constructor(services: LangiumCoreServices) {
+        super(services);
+        this.shared = services.shared;
+    }
+
+    /**
+     * Langium unlinks before a document is parsed again and when a file it imports changed. A document
+     * this linker has linked keeps its links until `link` decides which can stay.
+     */
+    override unlink(document: LangiumDocument): void {
+        if (!this.linked.has(document)) super.unlink(document);
+    }
+
+    override async link(document: LangiumDocument, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
+        const root = document.parseResult.value;
+        const previous = this.linked.get(document);
+        // Until this link completes: an interrupted one leaves links of two trees, and the next links everything.
+        this.linked.delete(document);
+        UNRESOLVED.delete(root);
+        if (!isScenario(root)) {
+            super.unlink(document);
+            let count = 0;
+            for (const node of AstUtils.streamAst(root)) {
+                if (++count % 1000 === 0) await interruptAndCheck(cancelToken);
+                AstUtils.streamReferences(node).forEach(ref => this.doLink(ref, document));
+            }
+            return;
+        }
+        const imported = importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [];
+        const elements = root.elements;
+        // The elements [from, to) are new; the others are kept from the tree linked last, whose [from, oldTo) were removed.
+        let from = 0, to = elements.length;
+        let renamed: Set<string> | undefined;
+        if (previous && previous.root !== root && sameItems(previous.imported, imported)) {
+            const old = previous.root.elements;
+            let oldTo = old.length;
+            while (from < to && from < oldTo && elements[from] === old[from]) from++;
+            while (to > from && oldTo > from && elements[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
+            renamed = new Set();
+            for (let k = from; k < oldTo; k++) addDeclaredName(old[k], renamed);
+            for (let k = from; k < to; k++) addDeclaredName(elements[k], renamed);
+        }
+        document.references = [];
+        const references: AnyReference[] = [];
+        const unresolved: AnyReference[] = [];
+        let walked = 0, nextCheck = 1000;
+        for (let k = 0; k < elements.length; k++) {
+            const element = elements[k];
+            let links = renamed && (k < from || k >= to) ? linksOf(element) : undefined;
+            if (links && renamed!.size > 0 && links.references.some(r => renamed!.has(r.$refText))) links = undefined;
+            if (links) this.counts.kept += links.references.length;
+            else {
+                links = this.linkElement(element, document);
+                keptOn(element).links = links;
+                walked += links.references.length + 1;
+                if (walked >= nextCheck) {
+                    nextCheck = walked + 1000;
+                    await interruptAndCheck(cancelToken);
+                }
+            }
+            for (const reference of links.references) references.push(reference);
+            for (const reference of links.unresolved) unresolved.push(reference);
+        }
+        document.references = references;
+        UNRESOLVED.set(root, unresolved);
+        this.linked.set(document, { root, imported });
+    }
+
+    /** Every reference of one element linked again, whatever it pointed at before. */
+    private linkElement(element: AstNode, document: LangiumDocument): ElementLinks {
+        const references: AnyReference[] = [];
+        const unresolved: AnyReference[] = [];
+        for (const node of AstUtils.streamAst(element)) {
+            AstUtils.streamReferences(node).forEach(info => {
+                const reference = info.reference;
+                forget(reference);
+                this.doLink(info, document);
+                references.push(reference);
+                if (reference.error) unresolved.push(reference);
+            });
+        }
+        this.counts.linked += references.length;
+        return { references, unresolved };
+    }
+}
+
+/** A reference back to unlinked, as Langium's `unlink` leaves each one. */
+function forget(reference: AnyReference): void {
+    const r = reference as { _ref?: unknown, _nodeDescription?: unknown, _items?: unknown, _linkingError?: unknown };
+    if ('_ref' in r) {
+        r._ref = undefined;
+        delete r._nodeDescription;
+    } else if ('_items' in r) {
+        r._items = undefined;
+        delete r._linkingError;
+    }
+}
+
+/** The name an element declares for references (forces, grades, modifiers), if any. */
+function addDeclaredName(element: Element, names: Set<string>): void {
+    if ((isForce(element) || isGrade(element) || isModifier(element)) && element.name) names.add(element.name);
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The unresolved references of a linked tree, in file order, when the linker kept them per element. */
+function unresolvedOf(root: AstNode): readonly AnyReference[] | undefined {
+    return UNRESOLVED.get(root);
+}
+
+type Check = (node: AstNode, accept: ValidationAcceptor, token: Cancellation.CancellationToken) => MaybePromise<void>;
+type KeptProblem = Parameters<ValidationAcceptor>;
+
+/**
+ * Checks whose result reads more than their element, its links and the file's rule set and limits,
+ * run again at every build even in a kept element: an action's (the campaign state it starts from;
+ * they keep their own results by a key of their inputs, `BattleValidator.checkAction`) and a house
+ * block's (the other house blocks of the file and of its turn).
+ */
+const RUN_AGAIN = new Set(['Action', 'House']);
+
+/**
+ * Checks that also read the file's declarations: a unit's read the grades (an arm written as a
+ * grade), a force's whether it is the first force of its name and how many units the forces before
+ * it build (towards the file's limit). Kept while the grades and imports are the same nodes, the force
+ * is still (or still not) the first of its name, and the file's units are below its limit (then every
+ * force builds what it declares, whatever the others do).
+ */
+const READS_DECLARATIONS = new Set(['Force', 'Unit']);
+
+/** What the checks of a top-level element found, and what they read. */
+interface KeptChecks {
+    readonly links: ElementLinks | undefined;
+    readonly ruleset: unknown;
+    readonly limits: unknown;
+    readonly categories: string;
+    /** Set when a check read the declarations (`READS_DECLARATIONS`): the grades and imports it saw. */
+    readonly grades: object | undefined;
+    /** For a force whose checks read the declarations: whether it was the first force of its name. */
+    readonly firstOfName: boolean | undefined;
+    /** In walk order: problems to report again, or a node whose checks run again (`RUN_AGAIN`). */
+    readonly entries: ReadonlyArray<readonly KeptProblem[] | AstNode>;
+}
+
+
+/**
+ * Langium's validator awaits at every node and at every check of it, asks the registry for a node
+ * type's checks anew at each node, and walks the whole tree at every build. The checks of this
+ * language are synchronous: here each one runs as soon as it is called (so the problems come in the
+ * same order), the checks of a type are looked up once per build, and the walk waits and looks at the
+ * cancellation token every thousand nodes. The root's checks run at every build; a top-level element
+ * kept by the parse in pieces whose links were kept (so its references point where they did) and
+ * whose checks read nothing else that changed gets its problems again without a walk
+ * (docs/performance.md#linking-and-checking-what-changed).
  */
 export class BattleNodeValidator extends BattleDocumentValidator {
+    private readonly shared: LangiumSharedCoreServices;
+    private readonly grades = new WeakMap<LangiumDocument, { nodes: readonly AstNode[], token: object }>();
+    /** Nodes walked and top-level elements whose checks were kept, since the services were made: tests read them. */
+    readonly counts = { walked: 0, kept: 0 };
+
+    constructor(services: LangiumCoreServices) {
+        super(services);
+        this.shared = services.shared;
+    }
+
+    /** Only the unresolved references, which the linker keeps per element, are read (not every reference of the file). */
+    protected override processLinkingErrors(document: LangiumDocument, diagnostics: Diagnostic[], options: ValidationOptions): void {
+        const unresolved = unresolvedOf(document.parseResult.value);
+        if (!unresolved) return super.processLinkingErrors(document, diagnostics, options);
+        const all = document.references;
+        document.references = unresolved as AnyReference[];
+        try {
+            super.processLinkingErrors(document, diagnostics, options);
+        } finally {
+            document.references = all;
+        }
+    }
+
     protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
-        const checksOf = new Map<string, Array<(node: AstNode, accept: ValidationAcceptor, token: Cancellation.CancellationToken) => MaybePromise<void>>>();
+        const checksByType = new Map<string, Check[]>();
+        const checks = (type: string) => {
+            let found = checksByType.get(type);
+            if (!found) checksByType.set(type, found = this.validationRegistry.getChecks(type, options.categories).toArray());
+            return found;
+        };
         const running: Array<MaybePromise<void>> = [];
-        let count = 0;
-        const nodes = AstUtils.streamAst(rootNode).iterator();
-        for (const node of nodes) {
-            if (++count % 1000 === 0) {
-                await Promise.all(running.splice(0));
-                await interruptAndCheck(cancelToken);
+        let count = 0, nextCheck = 1000;
+        const pause = async () => {
+            nextCheck = count + 1000;
+            await Promise.all(running.splice(0));
+            await interruptAndCheck(cancelToken);
+        };
+        if (!isScenario(rootNode)) {
+            const nodes = AstUtils.streamAst(rootNode).iterator();
+            for (const node of nodes) {
+                if (++count >= nextCheck) await pause();
+                const nodeOptions = this.validateSingleNodeOptions(node, options);
+                if (nodeOptions.validateNode) for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
+                if (!nodeOptions.validateChildren) nodes.prune();
             }
-            const nodeOptions = this.validateSingleNodeOptions(node, options);
-            if (nodeOptions.validateNode) {
-                let checks = checksOf.get(node.$type);
-                if (!checks) checksOf.set(node.$type, checks = this.validationRegistry.getChecks(node.$type, options.categories).toArray());
-                for (const check of checks) running.push(check(node, acceptor, cancelToken));
+            await Promise.all(running);
+            return;
+        }
+        const root = rootNode;
+        if (this.validateSingleNodeOptions(root, options).validateNode) for (const check of checks(root.$type)) running.push(check(root, acceptor, cancelToken));
+        count++;
+        const model = modelOf(root);
+        const context = { ruleset: model.ruleset, limits: model.limits, categories: options.categories?.join(',') ?? '*' };
+        let grades: object | undefined, belowLimit: boolean | undefined;
+        const gradesNow = () => grades ??= this.gradesToken(root);
+        const firstOfName = (element: AstNode) => isForce(element) ? model.forces.get(element.name)?.node === element : undefined;
+        const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
+        // (Such checks are kept only when the file was below its limit, so it was then too.)
+        const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
+        for (const element of AstUtils.streamContents(root)) {
+            if (count >= nextCheck) await pause();
+            const kept = checksOf(element);
+            if (kept && kept.links === linksOf(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
+                && kept.categories === context.categories && (!kept.grades || readDeclarationsAsBefore(element, kept))) {
+                this.counts.kept++;
+                for (const entry of kept.entries) {
+                    if (isAstNode(entry)) for (const check of checks(entry.$type)) running.push(check(entry, acceptor, cancelToken));
+                    else for (const problem of entry) acceptor(...problem);
+                    count++;
+                }
+                continue;
             }
-            if (!nodeOptions.validateChildren) nodes.prune();
+            // The element's checks, recorded with what they read.
+            const entries: Array<readonly KeptProblem[] | AstNode> = [];
+            let problems: KeptProblem[] = [];
+            let keepable = true, readsDeclarations = false, walking = true;
+            const record: ValidationAcceptor = (severity, message, info) => {
+                acceptor(severity, message, info);
+                // Langium wraps every check in an async function, which reports a check that threw a turn later:
+                // out of order, so nothing of the element is kept.
+                if (!walking) {
+                    keepable = false;
+                    keptOn(element).checks = undefined;
+                }
+                // A problem placed by range, or on a node outside the element, could not follow the element when it moves.
+                if (info.range !== undefined || topElementOf(info.node) !== element) keepable = false;
+                problems.push([severity, message, info]);
+            };
+            const before = count;
+            const nodes = AstUtils.streamAst(element).iterator();
+            for (const node of nodes) {
+                if (++count >= nextCheck) {
+                    walking = false;
+                    await pause();
+                    walking = true;
+                }
+                const nodeOptions = this.validateSingleNodeOptions(node, options);
+                if (nodeOptions.validateNode) {
+                    const found = checks(node.$type);
+                    if (found.length > 0 && RUN_AGAIN.has(node.$type)) {
+                        if (problems.length > 0) entries.push(problems);
+                        problems = [];
+                        entries.push(node);
+                        for (const check of found) running.push(check(node, acceptor, cancelToken));
+                    } else if (found.length > 0) {
+                        if (READS_DECLARATIONS.has(node.$type)) readsDeclarations = true;
+                        for (const check of found) running.push(check(node, record, cancelToken));
+                    }
+                }
+                if (!nodeOptions.validateChildren) nodes.prune();
+            }
+            walking = false;
+            this.counts.walked += count - before;
+            if (problems.length > 0) entries.push(problems);
+            if (keepable && (!readsDeclarations || belowLimitNow())) {
+                keptOn(element).checks = {
+                    ...context, links: linksOf(element), entries,
+                    grades: readsDeclarations ? gradesNow() : undefined, firstOfName: readsDeclarations ? firstOfName(element) : undefined
+                };
+            } else if (checksOf(element)) keptOn(element).checks = undefined;
         }
         await Promise.all(running);
     }
+
+    /**
+     * The same object while the grades are the same nodes: the file's grades and imports, and the roots
+     * of the files it imports.
+     */
+    private gradesToken(root: Scenario): object {
+        const document = root.$document;
+        const nodes: AstNode[] = [...importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []];
+        for (const element of root.elements) if (isGrade(element) || isImport(element)) nodes.push(element);
+        const previous = document && this.grades.get(document);
+        if (previous && sameItems(previous.nodes, nodes)) return previous.token;
+        const token = {};
+        if (document) this.grades.set(document, { nodes, token });
+        return token;
+    }
+}
+
+/** The top-level element (or header line) a node belongs to. */
+function topElementOf(node: AstNode): AstNode | undefined {
+    let n: AstNode | undefined = node;
+    while (n?.$container && !isScenario(n.$container)) n = n.$container;
+    return n?.$container ? n : undefined;
 }

@@ -90,8 +90,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             return undefined;
         }
         if (!result) return undefined;
-        // References the old tree resolved since the build reset it (a read in between) are resolved again in the new one.
-        services.references.Linker.unlink(document);
+        // The kept elements keep their links; the linker links again what the edit can have changed (BattleLinker).
         return wholeCharacters(result, text);
     }
 

@@ -70,21 +70,8 @@ export class BattleScopeProvider implements ScopeProvider {
         return scope;
     }
 
-    /**
-     * What Langium's description provider makes, with the path and text segments computed when
-     * read: linking needs only the node and its name, and computing a path and a range for every
-     * declaration of a 50,000-line file was a visible part of each build (docs/performance.md).
-     * They are not kept: a unit's scope outlives an edit that moves its force (a parse in pieces keeps
-     * the nodes of the elements it did not parse again and moves their positions).
-     */
     private describe(node: AstNode, name: string, documentUri: URI): AstNodeDescription {
-        const locator = this.locator, names = this.nameProvider;
-        return {
-            node, name, type: node.$type, documentUri,
-            get path() { return locator.getAstNodePath(node); },
-            get nameSegment() { return CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
-            get selectionSegment() { return CstUtils.toDocumentSegment(node.$cstNode); }
-        };
+        return describeWhenRead(node, name, documentUri, this.locator, this.nameProvider);
     }
 
     private referenceType(context: ReferenceInfo): string | undefined {
@@ -104,6 +91,22 @@ export class BattleScopeProvider implements ScopeProvider {
     }
 }
 
+/**
+ * What Langium's description provider makes, with the path and text segments computed when
+ * read: linking needs only the node and its name, and computing a path and a range for every
+ * declaration of a 50,000-line file was a visible part of each build (docs/performance.md).
+ * They are not kept: a description outlives an edit that moves its node (a parse in pieces keeps
+ * the nodes of the elements it did not parse again and moves their positions and their index).
+ */
+function describeWhenRead(node: AstNode, name: string, documentUri: URI, locator: AstNodeLocator, names: NameProvider): AstNodeDescription {
+    return {
+        node, name, type: node.$type, documentUri,
+        get path() { return locator.getAstNodePath(node); },
+        get nameSegment() { return CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
+        get selectionSegment() { return CstUtils.toDocumentSegment(node.$cstNode); }
+    };
+}
+
 function elementsOf(root: Scenario, type: string) {
     switch (type) {
         case 'Force': return root.elements.filter(isForce);
@@ -118,7 +121,41 @@ function elementsOf(root: Scenario, type: string) {
  * collecting a description of every named node (each unit of each force) on every build was 9% of
  * an edit's time in a 10,000-line file (docs/performance.md), for a table nothing read.
  */
+/** A top-level node's export, made once for the node; null when it has no name. */
+const EXPORTED = Symbol('exported');
+
 export class BattleScopeComputation extends DefaultScopeComputation {
+    private readonly locator: AstNodeLocator;
+
+    constructor(services: LangiumCoreServices) {
+        super(services);
+        this.locator = services.workspace.AstNodeLocator;
+    }
+
+    /**
+     * The file's exports (its top-level names, which Langium's index gives to the files that import
+     * it), one description per top-level node, kept with the node: an element the parse in pieces kept
+     * keeps its description, whose path and positions are read from the node when asked for (issue 14,
+     * docs/performance.md#linking-and-checking-what-changed). Langium made them all again at every
+     * build, waiting between every two.
+     */
+    override async collectExportedSymbols(document: LangiumDocument): Promise<AstNodeDescription[]> {
+        const root = document.parseResult.value;
+        const exports: AstNodeDescription[] = [];
+        for (const node of [root, ...AstUtils.streamContents(root)]) {
+            const kept = node as AstNode & { [EXPORTED]?: AstNodeDescription | null };
+            let description = kept[EXPORTED];
+            if (description === undefined || (description && description.documentUri !== document.uri)) {
+                const name = this.nameProvider.getName(node);
+                description = name ? describeWhenRead(node, name, document.uri, this.locator, this.nameProvider) : null;
+                // On the node, not enumerable (no walk, copy or serialization sees it): cheaper than a WeakMap of every element.
+                Object.defineProperty(node, EXPORTED, { value: description, enumerable: false, writable: true, configurable: true });
+            }
+            if (description) exports.push(description);
+        }
+        return exports;
+    }
+
     override async collectLocalSymbols(_document: LangiumDocument): Promise<LocalSymbols> {
         return new MultiMap<AstNode, AstNodeDescription>();
     }

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { AstUtils, EmptyFileSystem, isReference, TextDocument, URI, type CstNode, type LangiumDocument, type LeafCstNode, type ParseResult } from 'langium';
+import { AstUtils, EmptyFileSystem, isReference, TextDocument, URI, type AstNode, type CstNode, type LangiumDocument, type LeafCstNode, type ParseResult } from 'langium';
 import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
 import type { CodeLensParams } from 'vscode-languageserver';
 import { createBattleServices } from '../../src/language/battle-module.js';
@@ -18,6 +18,7 @@ import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/res
 import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
+import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -224,6 +225,8 @@ async function editorBuilds(files: Record<string, string>, version = 1): Promise
  */
 describe('a file parsed in pieces is the file parsed whole', () => {
     const factory = services.shared.workspace.LangiumDocumentFactory as unknown as { counts: { pieces: number, whole: number } };
+    const linker = services.Battle.references.Linker as BattleLinker;
+    const validator = services.Battle.validation.DocumentValidator as BattleNodeValidator;
     const bigger = [...texts, texts[EXAMPLES.indexOf('campaign')] + '\n// the season goes on\n' + texts[EXAMPLES.indexOf('campaign')].replace(/^[\s\S]*?(?=\n(?:grade|modifier|force|engagement|turn|state|ruling|house|fire|move|morale|redress|command) )/, '').replace(/\b(engagement|fire|move|morale|command|redress) (\w+)/g, '$1 $2Again')];
 
     /** Edits that people make, weighted toward the inside of elements and their boundaries. */
@@ -279,6 +282,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
         const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
         const before = { ...factory.counts };
+        const linksBefore = { ...linker.counts }, checksBefore = validator.counts.kept;
         let compared = 0, seenCompared = 0;
         await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: bigger.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 14 }), async (which, edits) => {
             const uri = `file:///pieces/${which}.battle`;
@@ -303,6 +307,9 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         // The splice was exercised: an edit in the header, or one next to a syntax error left elsewhere
         // by an earlier edit of the sequence, is parsed whole; the others in pieces.
         expect(factory.counts.pieces - before.pieces).toBeGreaterThan(40);
+        // And the links and checks of the elements the parse in pieces kept were kept, not made again.
+        expect(linker.counts.kept - linksBefore.kept).toBeGreaterThan(1000);
+        expect(validator.counts.kept - checksBefore).toBeGreaterThan(500);
     }, 600_000);
 
     it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {
@@ -322,6 +329,71 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         text = text.slice(0, at) + typed + text.slice(at);
         expect(factory.counts.whole - before.whole).toBe(0);
         expect(factory.counts.pieces - before.pieces).toBe(typed.length);
+    });
+
+    it('links and checks again only the elements an edit replaced, and the references to names it declared or removed', async () => {
+        const uri = 'file:///pieces/relink.battle';
+        // Alone in the workspace: Langium links again every other file that has an unknown name, at every build.
+        const documents = services.shared.workspace.LangiumDocuments;
+        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
+        const lines = ['scenario "L"', 'rules scrud', 'grade Veteran +1', 'modifier Uphill -1', ''];
+        for (let k = 0; k < 12; k++) lines.push(`force F${k} {`, '  unit Line foot Veteran x2', '}', ...(k > 0 ? [`engagement E${k} {`, `  F${k} attacks F${k - 1}`, `  factor Uphill on F${k}.Line#1`, `  seed ${k}`, '}'] : []));
+        const text = lines.join('\n') + '\n';
+        await editorBuilds({ [uri]: text }, 1);
+        const named = (doc: LangiumDocument, name: string) => (doc.parseResult.value as Scenario).elements.find(e => 'name' in e && e.name === name)!;
+        const referencesIn = (node: AstNode) => AstUtils.streamAst(node).flatMap(n => AstUtils.streamReferences(n)).count();
+        const build = async (now: string, version: number) => {
+            const before = { linked: linker.counts.linked, walked: validator.counts.walked };
+            const doc = (await editorBuilds({ [uri]: now }, version))[uri];
+            expect(seen(doc, () => [])).toEqual(seen(await coldDocument(now), () => []));
+            expect(treeOf(doc.parseResult as ParseResult<Scenario>)).toEqual(treeOf((await coldDocument(now)).parseResult as ParseResult<Scenario>));
+            return { doc, linked: linker.counts.linked - before.linked, walked: validator.counts.walked - before.walked };
+        };
+
+        // A seed changed in E6: only E6 is linked and walked again.
+        const seed = text.replace('  seed 6', '  seed 16');
+        const one = await build(seed, 2);
+        expect(one.linked).toBe(referencesIn(named(one.doc, 'E6')));
+        expect(one.walked).toBe(AstUtils.streamAst(named(one.doc, 'E6')).count());
+
+        // F3 renamed: the force (a new node) and the engagements that name F3 are linked again, and find it no more.
+        const renamed = seed.replace('force F3 {', 'force F3x {');
+        const two = await build(renamed, 3);
+        expect(two.linked).toBe(referencesIn(named(two.doc, 'F3x')) + referencesIn(named(two.doc, 'E3')) + referencesIn(named(two.doc, 'E4')));
+        expect(two.doc.diagnostics?.filter(d => d.message.startsWith('There is no force named \'F3\''))).toHaveLength(3);
+        expect(two.walked).toBe(['F3x', 'E3', 'E4'].reduce((n, name) => n + AstUtils.streamAst(named(two.doc, name)).count(), 0));
+
+        // A force named F3 declared again (at the end, so the last engagement is parsed again with it): what could not be found is found.
+        const declared = `${renamed}force F3 {\n  unit Line foot Veteran x2\n}\n`;
+        const three = await build(declared, 4);
+        expect(three.linked).toBe(referencesIn(named(three.doc, 'E3')) + referencesIn(named(three.doc, 'E4')) + referencesIn(named(three.doc, 'E11')) + 1);
+        expect(three.doc.diagnostics?.some(d => d.message.startsWith('There is no force'))).toBe(false);
+
+        // A grade nobody names added between E5 and F6 (both parsed again with it): they are linked again, and
+        // the engagements that name F6 (a new node); the forces' checks (which read the grades) run again,
+        // and the engagements parsed again, the others' not.
+        const graded = declared.replace('  seed 5\n}\n', '  seed 5\n}\ngrade Green -1\n');
+        const four = await build(graded, 5);
+        expect(four.linked).toBe(['E5', 'F6', 'E6', 'E7'].reduce((n, name) => n + referencesIn(named(four.doc, name)), 0));
+        const forces = (four.doc.parseResult.value as Scenario).elements.filter(e => e.$type === 'Force');
+        const nodesIn = (node: AstNode) => AstUtils.streamAst(node).count();
+        expect(four.walked).toBe(forces.reduce((n, f) => n + nodesIn(f), ['Green', 'E5', 'E6', 'E7'].reduce((n, name) => n + nodesIn(named(four.doc, name)), 0)));
+
+        // A second force F5 (a duplicate), then the first one removed: the second becomes the F5 the engagements
+        // name, and its checks (a duplicate no more) run again.
+        const twice = `${graded}force F5 {\n  unit Line foot Veteran x3\n}\n`;
+        expect((await build(twice, 6)).doc.diagnostics?.some(d => d.code === 'duplicate-name')).toBe(true);
+        const once = twice.replace('force F5 {\n  unit Line foot Veteran x2\n}\n', '');
+        expect((await build(once, 7)).doc.diagnostics?.some(d => d.code === 'duplicate-name')).toBe(false);
+    });
+
+    it('knows what each check reads: a check of another node type must be placed in battle-build-steps.ts first', () => {
+        // BattleNodeValidator keeps a kept element's problems while its links, the rule set and the limits are
+        // the same (and, for the types in READS_DECLARATIONS, the declarations); the types in RUN_AGAIN are
+        // checked at every build. A check that reads anything else must be listed there before it is added here.
+        const registry = services.Battle.validation.ValidationRegistry;
+        const checked = services.shared.AstReflection.getAllTypes().filter(type => registry.getChecks(type).count() > 0);
+        expect(checked.sort()).toEqual(['Action', 'Dice', 'Fact', 'Force', 'Grade', 'House', 'Modifier', 'RuleOption', 'Scenario', 'Seed', 'Target', 'Unit']);
     });
 
     it('moves the later lines and relinks what an edit renames', async () => {
@@ -360,7 +432,9 @@ function treeOf(result: ParseResult<Scenario>): unknown {
     walk(root, undefined);
     const ast = AstUtils.streamAst(result.value).map(node => {
         const own = Object.entries(node).filter(([k]) => !k.startsWith('$')).map(([k, v]) => {
-            const show = (x: unknown): unknown => isReference(x) ? `ref ${x.$refText} -> ${x.ref?.$cstNode?.offset ?? 'none'}` : typeof x === 'object' && x !== null && '$type' in x ? `node ${(x as { $type: string }).$type}` : x;
+            // A kept link must point into this tree, not at a node of an element the edit replaced.
+            const where = (x: { ref?: AstNode }) => x.ref ? `${x.ref.$cstNode?.offset}${AstUtils.findRootNode(x.ref) === result.value ? '' : ' in another tree'}` : 'none';
+            const show = (x: unknown): unknown => isReference(x) ? `ref ${x.$refText} -> ${where(x)}` : typeof x === 'object' && x !== null && '$type' in x ? `node ${(x as { $type: string }).$type}` : x;
             return [k, Array.isArray(v) ? v.map(show) : show(v)];
         });
         const parentOk = node.$container ? (node.$container as unknown as Record<string, unknown>)[node.$containerProperty!] !== undefined : true;
