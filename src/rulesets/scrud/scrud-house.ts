@@ -37,6 +37,13 @@ export const SCRUD_TABLES: TableSchemas = {
         keys: { kind: 'words', words: ['low', 'high'], doc: '`low`, `high`' },
         values: { kind: 'word', words: ['yes', 'no'] },
         seed: [{ key: { word: 'low' }, value: 'yes' }, { key: { word: 'high' }, value: 'yes' }]
+    },
+    'runs-and-pursues': {
+        doc: 'Under `option runs-and-pursues`: the face of its own die on which a unit runs away (`runs`), and the one on which it pursues (`pursues`)',
+        reference: 'docs/rules/scrud.md#s1.3',
+        keys: { kind: 'words', words: ['runs', 'pursues'], doc: '`runs`, `pursues`' },
+        values: { kind: 'number', min: 1, max: 100 },
+        seed: [{ key: { word: 'runs' }, value: 1 }, { key: { word: 'pursues' }, value: 6 }]
     }
 };
 

@@ -37,7 +37,7 @@ export function scrudOddsBody(model: ScenarioModel, action: ActionModel): OddsBo
     });
     const rule = pursuitRuleOf(model, action.node);
     if (rule?.runsAndPursues) {
-        notes.push(`The results are the pairs' before '${RUNS_AND_PURSUES}' (S1.3): a unit whose die shows a 1 runs away, one whose die shows a 6 pursues; pursuit chances are left out.`);
+        notes.push(`The results are the pairs' before '${RUNS_AND_PURSUES}' (S1.3): a unit whose die shows a ${rule.runsOn} runs away, one whose die shows a ${rule.pursuesOn} pursues; pursuit chances are left out.`);
     }
     // S-ex.6: the pursuit throw is its own d6, independent of the pairs: P(pursues) = P(won) × P(throw ≥ N).
     const pursues = (id: string, won: number) => (rule && !rule.runsAndPursues && rule.marked.has(id) ? { pursues: won * (7 - rule.from) / 6 } : {});

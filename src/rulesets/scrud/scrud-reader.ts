@@ -158,7 +158,11 @@ export function pursuitRuleOf(model: ScenarioModel, action: Action): PursuitRule
     const runsAndPursues = model.options.get(RUNS_AND_PURSUES) === true;
     if (marked.size === 0 && !runsAndPursues) return undefined;
     const from = model.options.get(PURSUIT);
-    return { from: typeof from === 'number' ? from : DEFAULT_PURSUIT_FROM, runsAndPursues, marked };
+    const faces = tablesFor(model, action);
+    return {
+        from: typeof from === 'number' ? from : DEFAULT_PURSUIT_FROM, runsAndPursues, marked,
+        runsOn: faces.word<number>(RUNS_AND_PURSUES, 'runs')!, pursuesOn: faces.word<number>(RUNS_AND_PURSUES, 'pursues')!
+    };
 }
 
 /**
@@ -224,7 +228,7 @@ export function scrudDicePlan(model: ScenarioModel, action: Action, input: Scrud
     if (rule) {
         steps.push({
             kind: 'conditional',
-            reason: `a unit given a pursuit throw throws a d6 only if it wins its pair (S-ex.6)${rule.runsAndPursues ? ', and not when its own die shows a 1 or a 6 (S1.3)' : ''}`,
+            reason: `a unit given a pursuit throw throws a d6 only if it wins its pair (S-ex.6)${rule.runsAndPursues ? `, and not when its own die shows a ${rule.runsOn} or a ${rule.pursuesOn} (S1.3)` : ''}`,
             upTo: units.filter(u => rule.marked.has(u.id)).length,
             requests(earlier) {
                 if (earlier.length < units.length || earlier.slice(0, units.length).some(v => v.length !== 1)) return [];

@@ -91,8 +91,8 @@ function withPursuit(outcome: ScrudOutcome, decisions: readonly PursuitDecision[
 }
 
 function pursuitText(d: PursuitDecision): string {
-    if (d.kind === 'runs') return `${d.id} threw a 1: runs away (retreats) whatever its pair gave`;
-    if (d.kind === 'six') return `${d.id} threw a 6: pursues`;
+    if (d.kind === 'runs') return `${d.id} threw a ${d.face}: runs away (retreats) whatever its pair gave`;
+    if (d.kind === 'six') return `${d.id} threw a ${d.face}: pursues`;
     return `${d.id} pursuit throw ${d.throw}: ${d.pursues ? 'pursues' : 'stays'}`;
 }
 

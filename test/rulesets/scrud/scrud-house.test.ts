@@ -175,7 +175,7 @@ force Blue { unit Foot foot Raw }
 force Red { unit Foot foot }
 `);
         expect(diagnostics).toEqual([
-            "house-unknown-table: SCRUD has no table 'reslt': did you mean 'result'? Its tables: result, die, clamp.",
+            "house-unknown-table: SCRUD has no table 'reslt': did you mean 'result'? Its tables: result, die, clamp, runs-and-pursues.",
             "house-key: 'die': 'Rwa' is not one of its keys (grade names, or `all`): all, Raw.",
             "house-value: 'die': Its values are dice (d6, d4, d10, average), not 'dd'.",
             "house-value: 'clamp': Its values are yes, no, not 'maybe'.",

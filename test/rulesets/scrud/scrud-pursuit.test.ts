@@ -132,6 +132,20 @@ describe("the comment's variant: a 1 runs away, a 6 pursues (S1.3)", () => {
         expect(line(thrown.lines, 'A.H').facts).toHaveLength(3);
     });
 
+    it('a house runs-and-pursues table moves the faces: runs on 2, pursues on 5; a 1 and a 6 are plain dice then', async () => {
+        const house = (a: number, b: number) => duel(a, b).replace('option runs-and-pursues\n', 'option runs-and-pursues\nhouse {\n  runs-and-pursues runs 2, pursues 5\n}\n');
+        const r = await resolved(house(2, 5), 'E');
+        expect(r.diagnostics).toEqual([]);
+        // By hand: 2 v 5 differ by 3, a retreat for A; A threw the house's 2 and runs away, B its 5 and pursues.
+        expect(line(r.lines, 'A.H')).toMatchObject({ result: 'retreat', facts: [['die', 2], ['mod', 0], ['adjusted', 2], ['runs-away', true]] });
+        expect(line(r.lines, 'B.H')).toMatchObject({ result: 'won', facts: [['die', 5], ['mod', 0], ['adjusted', 5], ['pursues', true]] });
+        expect(r.text.join('\n')).toContain('A.H threw a 2: runs away');
+        const plain = await resolved(house(1, 6), 'E');
+        expect(plain.lines.map(l => l.facts.length)).toEqual([3, 3]);
+        const { model } = await load(house(3, 4));
+        expect((oddsForAction(model, model.actions[0]) as OddsReport).notes.join(' ')).toContain('shows a 2 runs away, one whose die shows a 5 pursues');
+    });
+
     it('odds say the variant is not part of them', async () => {
         const { model } = await load(duel(2, 4));
         const odds = oddsForAction(model, model.actions[0]) as OddsReport;

@@ -197,19 +197,22 @@ export interface PursuitRule {
     readonly from: number;
     /** S1.3: a 1 runs away, a 6 pursues. */
     readonly runsAndPursues: boolean;
+    /** S1.3's faces (the house table `runs-and-pursues`): the die a unit runs away on, and the one it pursues on. */
+    readonly runsOn: number;
+    readonly pursuesOn: number;
     /** Units given a pursuit throw, if they win. */
     readonly marked: ReadonlySet<string>;
 }
 
 export type PursuitDecision =
     | { readonly id: string, readonly kind: 'throw', readonly throw: number, readonly pursues: boolean }
-    | { readonly id: string, readonly kind: 'six' }
-    | { readonly id: string, readonly kind: 'runs' };
+    | { readonly id: string, readonly kind: 'six', readonly face: number }
+    | { readonly id: string, readonly kind: 'runs', readonly face: number };
 
 /** S-ex.6: the units that throw for pursuit, in the order their throws are read: winners given one, attacker side first. */
 export function pursuitThrowers(outcome: ScrudOutcome, rule: PursuitRule): string[] {
     return outcome.units
-        .filter(u => rule.marked.has(u.id) && u.result === 'won' && !(rule.runsAndPursues && (u.thrown === 1 || u.thrown === 6)))
+        .filter(u => rule.marked.has(u.id) && u.result === 'won' && !(rule.runsAndPursues && (u.thrown === rule.runsOn || u.thrown === rule.pursuesOn)))
         .map(u => u.id);
 }
 
@@ -218,8 +221,8 @@ export function decidePursuit(outcome: ScrudOutcome, rule: PursuitRule, throws: 
     const decisions: PursuitDecision[] = [];
     const throwers = new Set(pursuitThrowers(outcome, rule));
     for (const u of outcome.units) {
-        if (rule.runsAndPursues && u.thrown === 1) decisions.push({ id: u.id, kind: 'runs' });
-        else if (rule.runsAndPursues && u.thrown === 6 && !SCRUD_LOSSES.includes(u.result)) decisions.push({ id: u.id, kind: 'six' });
+        if (rule.runsAndPursues && u.thrown === rule.runsOn) decisions.push({ id: u.id, kind: 'runs', face: u.thrown });
+        else if (rule.runsAndPursues && u.thrown === rule.pursuesOn && !SCRUD_LOSSES.includes(u.result)) decisions.push({ id: u.id, kind: 'six', face: u.thrown });
         else if (throwers.has(u.id) && throws.has(u.id)) {
             const t = throws.get(u.id)!;
             decisions.push({ id: u.id, kind: 'throw', throw: t, pursues: t >= rule.from });
