@@ -6,7 +6,7 @@
 // and a campaign split over files (an order of battle imported by scenario files).
 //
 // Run alone it writes one file, to look at or to time `umpire check` on:
-//   node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS] > FILE
+//   node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,7 @@ export function campaign(lines) {
  */
 const BROKEN = [
     (k, b, wide) => ({
+        kind: 'names',
         errors: 14 + 3 * wide,
         lines: [`engagement U${b} {`,
             `  F${k} attacks Foe${b}, F${k}.Gaurd, F${k}.Lin, F${k}.Husars${Array.from({ length: wide }, (_, i) => `, Foe${b}x${i}, F${k}.Gard${i}`).join('')}`,
@@ -46,32 +47,39 @@ const BROKEN = [
     }),
     // Each in its own block, so that the parser's recovery does not swallow the next.
     (k, b) => ({
+        kind: 'syntax',
         errors: 4,
         lines: [`engagement S${b} {`, `  F${k} attack F${k - 1}`, '}', `force G${b} {`, '  unit Foot foot Line x', '}',
             `engagement T${b} {`, `  F${k} attacks F${k - 1}`, `  seed x${b}`, '}', `engagement W${b} {`, `  F${k} attacks F${k - 1}`, `  factor on F${k}`, '}']
     }),
     // The same force on both sides, a seed out of range, a count of zero.
-    (k, b) => ({ errors: 3, lines: [`engagement V${b} {`, `  F${k}.Guard attacks F${k}.Line`, '  seed 99999999999', '}', `force Z${b} {`, '  unit Ghost foot x0', '}'] })
+    (k, b) => ({ kind: 'checks', errors: 3, lines: [`engagement V${b} {`, `  F${k}.Guard attacks F${k}.Line`, '  seed 99999999999', '}', `force Z${b} {`, '  unit Ghost foot x0', '}'] })
 ];
-const BROKEN_LINES = 26, BROKEN_ERRORS = 21;
+/** The kinds of mistakes `errorFile` makes by default: all three. */
+export const ERROR_KINDS = ['names', 'syntax', 'checks'];
 
 /**
  * A SCRUD campaign of about `lines` lines with about `errors` problems spread evenly through it,
- * names not declared, lines that do not read and checks that fail in turn; the rest as `campaign`.
- * The count is approximate: `umpire check` says how many there are.
+ * of the `kinds` given in turn (names not declared, lines that do not read, checks that fail); the
+ * rest as `campaign`. The count is approximate: `umpire check` says how many there are. A file
+ * without syntax errors is parsed in pieces when edited; one with them is parsed whole at each edit
+ * (docs/performance.md#incremental-parsing).
  */
-export function errorFile(lines, errors) {
+export function errorFile(lines, errors, kinds = ERROR_KINDS) {
     const out = [...HEADER];
     const perLine = errors / lines;
+    const blocks = BROKEN.filter(b => kinds.includes(b(1, 0, 0).kind));
+    const sample = blocks.map(b => b(1, 0, 0));
+    const blockLines = sample.reduce((n, b) => n + b.lines.length, 0), blockErrors = sample.reduce((n, b) => n + b.errors, 0);
     // Broken blocks must be denser than the file, leaving room for the clean forces and engagements.
-    const wide = Math.max(0, Math.ceil((1.6 * perLine * BROKEN_LINES - BROKEN_ERRORS) / 3));
+    const wide = kinds.includes('names') ? Math.max(0, Math.ceil((1.6 * perLine * blockLines - blockErrors) / 3)) : 0;
     let made = 0, b = 0;
     for (let k = 0; out.length < lines; k++) {
         out.push(...force(k));
         if (k === 0) continue;
         out.push(...engagement(k));
         while (made < errors && made < out.length * perLine && out.length < lines) {
-            const block = BROKEN[b % BROKEN.length](k, b, wide);
+            const block = blocks[b % blocks.length](k, b, wide);
             b++;
             out.push(...block.lines);
             made += block.errors;
@@ -123,11 +131,11 @@ export function splitCampaign(engagements, files) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-    const [kind, lines, errors] = process.argv.slice(2);
+    const [kind, lines, errors, kinds] = process.argv.slice(2);
     const n = Number(lines ?? 10000);
-    const text = kind === 'errors' ? errorFile(n, Number(errors ?? 20000)) : kind === 'repeated' ? repeatedExample(n) : kind === 'campaign' ? campaign(n) : undefined;
+    const text = kind === 'errors' ? errorFile(n, Number(errors ?? 20000), kinds?.split(',') ?? ERROR_KINDS) : kind === 'repeated' ? repeatedExample(n) : kind === 'campaign' ? campaign(n) : undefined;
     if (text === undefined) {
-        console.error('usage: node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS] > FILE');
+        console.error('usage: node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE');
         process.exit(2);
     }
     process.stdout.write(text);

@@ -8,8 +8,8 @@
 // and beside them a cold `umpire check` of the same file (wall, CPU, max RSS).
 //
 // Then the same for files with thousands of errors (--error-sizes, --errors problems each: names not
-// declared, lines that do not read, checks that fail; the number of problems the server counts is
-// printed beside them), and for a campaign split over files (--campaign ENGAGEMENTS/FILES: an order of
+// declared, lines that do not read, checks that fail, or only those --error-kinds names; the number
+// of problems the server counts is printed beside them), and for a campaign split over files (--campaign ENGAGEMENTS/FILES: an order of
 // battle imported by scenario files; one scenario file opened and edited, its imports read from disk).
 //
 // Then the typing run (issue 19): --keys keystrokes, one every --pace ms, typed into an engagement
@@ -18,7 +18,7 @@
 // diagnostics of the final text came, and a hover sent right after five quick keystrokes.
 //
 //   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7]
-//                              [--error-sizes 10000,50000] [--errors 20000] [--campaign 500/20]
+//                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
 //                              [--keys 300] [--pace 160] [--typing-lines 10000]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
@@ -27,7 +27,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { campaign, errorFile, splitCampaign } from './bench-files.mjs';
+import { campaign, ERROR_KINDS, errorFile, splitCampaign } from './bench-files.mjs';
 import { arg, buildOptions, cpuOf, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
 
 const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
@@ -38,6 +38,7 @@ const list = value => value.split(',').filter(Boolean).map(Number);
 const sizes = list(arg('sizes', '1000,10000,50000,200000'));
 const errorSizes = list(arg('error-sizes', '10000,50000'));
 const errors = Number(arg('errors', '20000'));
+const errorKinds = arg('error-kinds', ERROR_KINDS.join(',')).split(',');
 const [engagements, campaignFiles] = arg('campaign', '500/20').split('/').map(Number);
 const edits = Number(arg('edits', '50'));
 // An edit of a 200,000-line file takes seconds: fewer of them, so that the run ends in minutes.
@@ -161,7 +162,8 @@ async function typing(lines) {
 console.log(`bench:lsp on ${machine()}, ${edits} edits per file (10 past 100,000 lines)`);
 console.log('file              lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU / RSS)');
 for (const lines of sizes) row('campaign', await measure([{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
-for (const lines of errorSizes) row(`${errors} errors`, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors) }], editsFor(lines)));
+const errorLabel = errorKinds.length === ERROR_KINDS.length ? `${errors} errors` : `${errors} ${errorKinds.join('+')}`;
+for (const lines of errorSizes) row(errorLabel, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
 if (engagements > 0 && campaignFiles > 0) {
     const files = splitCampaign(engagements, campaignFiles);
     const r = await measure(files, edits);
