@@ -38,7 +38,7 @@ function counted(diagnostics: readonly Diagnostic[]): number {
     return diagnostics.length - 1 + Number(/(\d+) more/.exec(last.message)![1]);
 }
 
-const PHASES = [Codes.syntaxError, Codes.unknownReference];
+const PHASES: readonly string[] = [Codes.syntaxError, Codes.unknownReference];
 const phaseOf = (d: Diagnostic) => (PHASES.includes(d.code as string) ? PHASES.indexOf(d.code as string) : PHASES.length);
 const before = (a: Diagnostic, b: Diagnostic) => a.range.start.line < b.range.start.line
     || (a.range.start.line === b.range.start.line && a.range.start.character <= b.range.start.character);
