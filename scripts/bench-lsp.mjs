@@ -103,7 +103,7 @@ async function measure(files, editCount) {
 
 function row(label, r) {
     console.log([
-        label.padEnd(16), String(r.lines).padStart(7), String(r.problems).padStart(9), ms(r.open).padStart(13), ms(r.p50).padStart(14), ms(r.p95).padStart(8),
+        label.padEnd(18), String(r.lines).padStart(7), String(r.problems).padStart(9), ms(r.open).padStart(13), ms(r.p50).padStart(14), ms(r.p95).padStart(8),
         ms(r.cpuPerEdit).padStart(9), String(r.edits).padStart(6), ms(r.hover).padStart(8), ms(r.completion).padStart(11), ms(r.lens).padStart(9),
         `${r.rss.toFixed(0)} MB`.padStart(11), `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s / ${r.cold.rss.toFixed(0)} MB`
     ].join(' '));
@@ -160,7 +160,7 @@ async function typing(lines) {
 }
 
 console.log(`bench:lsp on ${machine()}, ${edits} edits per file (10 past 100,000 lines)`);
-console.log('file              lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU / RSS)');
+console.log('file                lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU / RSS)');
 for (const lines of sizes) row('campaign', await measure([{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
 const errorLabel = errorKinds.length === ERROR_KINDS.length ? `${errors} errors` : `${errors} ${errorKinds.join('+')}`;
 for (const lines of errorSizes) row(errorLabel, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
