@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global process, console, performance, setTimeout */
+/* global console, performance, setTimeout */
 // `npm run bench:lsp`: edit latency and memory of the bundled language server (out/language/main.cjs,
 // the file the .vsix ships), driven over stdio as an editor drives it, on generated SCRUD campaigns.
 // For each size it prints: didOpen → first diagnostics; a one-character edit → diagnostics (p50/p95
@@ -7,143 +7,106 @@
 // does not stretch); hover, completion and code-lens latency; the server's RSS;
 // and beside them a cold `umpire check` of the same file (wall, CPU, max RSS).
 //
+// Then the same for files with thousands of errors (--error-sizes, --errors problems each: names not
+// declared, lines that do not read, checks that fail, or only those --error-kinds names; the number
+// of problems the server counts is printed beside them), and for a campaign split over files (--campaign ENGAGEMENTS/FILES: an order of
+// battle imported by scenario files; one scenario file opened and edited, its imports read from disk).
+//
 // Then the typing run (issue 19): --keys keystrokes, one every --pace ms, typed into an engagement
 // in the middle of a --typing-lines file (half-typed lines included, as a person types), and it prints
 // how often diagnostics came while typing (the longest gap), how long after the last keystroke the
 // diagnostics of the final text came, and a hover sent right after five quick keystrokes.
 //
 //   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7]
+//                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
 //                              [--keys 300] [--pace 160] [--typing-lines 10000]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
 // Figures depend on the machine and its load: the script prints the load average with them.
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node.js';
+import { campaign, ERROR_KINDS, errorFile, splitCampaign } from './bench-files.mjs';
+import { arg, buildOptions, cpuOf, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i >= 0 ? process.argv[i + 1] : fallback;
-};
-// Another build of the server or CLI (say, of an older commit) can be measured the same way.
-const server = path.resolve(arg('server', path.join(root, 'out', 'language', 'main.cjs')));
-const cli = path.resolve(arg('cli', path.join(root, 'bin', 'umpire.cjs')));
-const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
+const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
 const keys = Number(arg('keys', '300'));
 const pace = Number(arg('pace', '160'));
 const typingLines = Number(arg('typing-lines', '10000'));
-const sizes = arg('sizes', '1000,10000,50000,200000').split(',').map(Number);
+const list = value => value.split(',').filter(Boolean).map(Number);
+const sizes = list(arg('sizes', '1000,10000,50000,200000'));
+const errorSizes = list(arg('error-sizes', '10000,50000'));
+const errors = Number(arg('errors', '20000'));
+const errorKinds = arg('error-kinds', ERROR_KINDS.join(',')).split(',');
+const [engagements, campaignFiles] = arg('campaign', '500/20').split('/').map(Number);
 const edits = Number(arg('edits', '50'));
+// An edit of a 200,000-line file takes seconds: fewer of them, so that the run ends in minutes.
+const editsFor = lines => (lines > 100000 ? Math.min(edits, 10) : edits);
 let state = Number(arg('seed', '7'));
 const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
 
-if (!fs.existsSync(server)) {
-    console.error('bench:lsp: out/language/main.cjs is missing: run npm run build first.');
-    process.exit(1);
-}
-
-/** A SCRUD campaign of about `lines` lines: forces of units, and engagements with seeds between them. */
-function scenario(lines) {
-    const out = ['scenario "Benchmark"', 'rules scrud', 'grade Veteran +1', 'grade Line 0', 'modifier Uphill -1', ''];
-    let k = 0;
-    while (out.length < lines) {
-        out.push(`force F${k} {`, '  unit Guard foot Veteran', '  unit Line foot Line x3', '  unit Hussars horse Line', '}');
-        if (k > 0) out.push(`engagement E${k} {`, `  F${k} attacks F${k - 1}`, `  factor Uphill on F${k}`, `  seed ${k}`, '}');
-        k++;
-    }
-    return out.join('\n') + '\n';
-}
-
 const percentile = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 const ms = x => `${x.toFixed(0)} ms`;
+const rssOf = pid => memoryOf(pid).rssKb / 1024;
 
-/** The CPU time (user + system, ms) a process has used: on a shared machine, a measure the load does not stretch. */
-function cpuOf(pid) {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+/** How many problems the server counts: those published, and the rest that `too-many-problems` says there are. */
+function problemsIn(diagnostics) {
+    const more = diagnostics.find(d => d.code === 'too-many-problems');
+    const rest = more ? Number(/(\d+) more/.exec(more.message)?.[1] ?? 0) : 0;
+    return diagnostics.length - (more ? 1 : 0) + rest;
 }
 
-function rssOf(pid) {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-}
-
-/** The server over stdio, with a file open; `published` lists every publishDiagnostics with its time. */
-async function startServer(file, text) {
-    const uri = pathToFileURL(file).toString();
-    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
-    connection.listen();
-    let waiting;
-    const published = [];
-    connection.onNotification('textDocument/publishDiagnostics', params => {
-        if (params.uri !== uri) return;
-        published.push({ at: performance.now(), version: params.version, count: params.diagnostics.length });
-        // A server that does not say which version its diagnostics are for: the first after the change counts.
-        if (waiting && (params.version === undefined || params.version >= waiting.version)) waiting.resolve(params);
-    });
-    connection.onRequest('workspace/configuration', params => params.items.map(() => null));
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onRequest('workspace/codeLens/refresh', () => null);
-    connection.onRequest('workspace/inlayHint/refresh', () => null);
-    connection.onRequest('workspace/semanticTokens/refresh', () => null);
-    const diagnosticsFor = version => new Promise(resolve => { waiting = { version, resolve }; });
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } } });
-    connection.sendNotification('initialized', {});
-
-    const started = performance.now();
-    const diagnostics = diagnosticsFor(1);
-    connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'battle', version: 1, text } });
-    await diagnostics;
-    const open = performance.now() - started;
-    const stop = async () => {
-        await connection.sendRequest('shutdown');
-        const exited = new Promise(resolve => { proc.once('exit', resolve); setTimeout(resolve, 5000); });
-        await connection.sendNotification('exit');
-        await exited;
-        connection.dispose();
-        if (proc.exitCode === null) proc.kill();
-    };
-    return { uri, proc, connection, diagnosticsFor, published, open, stop };
-}
-
-async function measure(lines) {
-    const text = scenario(lines);
-    const file = path.join(os.tmpdir(), `umpire-bench-${lines}.battle`);
-    fs.writeFileSync(file, text);
-    const { uri, proc, connection, diagnosticsFor, open, stop } = await startServer(file, text);
-    let started, diagnostics;
-
-    const docLines = text.split('\n');
-    const latencies = [];
-    const cpuBefore = cpuOf(proc.pid);
-    for (let v = 2; v < 2 + edits; v++) {
-        // One character: a space typed at the start of a random line (the file stays valid).
-        const line = Math.floor(random() * (docLines.length - 1));
-        started = performance.now();
-        diagnostics = diagnosticsFor(v);
-        connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: v }, contentChanges: [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, text: ' ' }] });
-        await diagnostics;
-        latencies.push(performance.now() - started);
+/**
+ * One row of the table: `files` written to a fresh folder, the first opened in the server; then
+ * one-character edits of it (a space typed at the start of a random line), hover, completion and
+ * code lenses in its middle, and a cold `umpire check` of it.
+ */
+async function measure(files, editCount) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-bench-lsp-'));
+    try {
+        for (const f of files) fs.writeFileSync(path.join(dir, f.name), f.text);
+        const file = path.join(dir, files[0].name);
+        const text = files[0].text;
+        const s = await startServer(server, { nodeArgs: serverNodeArgs });
+        const opened = await s.open(file, text);
+        const { uri } = opened;
+        const docLines = text.split('\n');
+        const latencies = [];
+        const cpuBefore = cpuOf(s.proc.pid);
+        for (let v = 2; v < 2 + editCount; v++) {
+            const line = Math.floor(random() * (docLines.length - 1));
+            const started = performance.now();
+            const diagnostics = s.diagnosticsFor(uri, v);
+            s.change(uri, v, { start: { line, character: 0 }, end: { line, character: 0 } }, ' ');
+            await diagnostics;
+            latencies.push(performance.now() - started);
+        }
+        const cpuPerEdit = (cpuOf(s.proc.pid) - cpuBefore) / editCount;
+        const middle = Math.floor(docLines.length / 2);
+        const timed = async (method, params) => { const t = performance.now(); await s.connection.sendRequest(method, params); return performance.now() - t; };
+        const hover = await timed('textDocument/hover', { textDocument: { uri }, position: { line: middle, character: 10 } });
+        const completion = await timed('textDocument/completion', { textDocument: { uri }, position: { line: middle, character: 2 } });
+        const lens = await timed('textDocument/codeLens', { textDocument: { uri } });
+        const rss = rssOf(s.proc.pid);
+        await s.stop();
+        const cold = timedCli(cli, ['check', file]);
+        return {
+            lines: docLines.length - 1, problems: problemsIn(opened.diagnostics), open: opened.ms, edits: editCount,
+            p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), cpuPerEdit, hover, completion, lens, rss,
+            cold: { wall: cold.wall, cpu: cold.cpu, rss: cold.maxKb / 1024 }
+        };
+    } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
     }
-    const cpuPerEdit = (cpuOf(proc.pid) - cpuBefore) / edits;
-    const middle = Math.floor(docLines.length / 2);
-    const timed = async (method, params) => { const t = performance.now(); await connection.sendRequest(method, params); return performance.now() - t; };
-    const hover = await timed('textDocument/hover', { textDocument: { uri }, position: { line: middle, character: 10 } });
-    const completion = await timed('textDocument/completion', { textDocument: { uri }, position: { line: middle, character: 2 } });
-    const lens = await timed('textDocument/codeLens', { textDocument: { uri } });
-    const rss = rssOf(proc.pid);
-    await stop();
+}
 
-    const cold = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, cli, 'check', file], { encoding: 'utf8' });
-    const [wall, user, sys, maxKb] = cold.stderr.trim().split('\n').pop().split(' ').map(Number);
-    fs.rmSync(file);
-    return { lines: docLines.length - 1, open, p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), cpuPerEdit, hover, completion, lens, rss, cold: { wall, cpu: user + sys, rss: maxKb / 1024 } };
+function row(label, r) {
+    console.log([
+        label.padEnd(18), String(r.lines).padStart(7), String(r.problems).padStart(9), ms(r.open).padStart(13), ms(r.p50).padStart(14), ms(r.p95).padStart(8),
+        ms(r.cpuPerEdit).padStart(9), String(r.edits).padStart(6), ms(r.hover).padStart(8), ms(r.completion).padStart(11), ms(r.lens).padStart(9),
+        `${r.rss.toFixed(0)} MB`.padStart(11), `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s / ${r.cold.rss.toFixed(0)} MB`
+    ].join(' '));
 }
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
@@ -154,10 +117,11 @@ const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
  * for the server. Then five quick keystrokes and a hover at once.
  */
 async function typing(lines) {
-    const text = scenario(lines);
+    const text = campaign(lines);
     const file = path.join(os.tmpdir(), `umpire-bench-typing-${lines}.battle`);
     fs.writeFileSync(file, text);
-    const { uri, proc, connection, diagnosticsFor, published, open, stop } = await startServer(file, text);
+    const s = await startServer(server, { nodeArgs: serverNodeArgs });
+    const { uri } = await s.open(file, text);
     const docLines = text.split('\n');
     // The line after the `F attacks G` line of the middle engagement: new lines are typed there.
     let line = docLines.findIndex((l, i) => i > docLines.length / 2 && l.startsWith('engagement ')) + 2;
@@ -168,10 +132,10 @@ async function typing(lines) {
     const key = () => {
         const ch = typed[i++ % typed.length];
         version++;
-        connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ range: { start: { line, character: column }, end: { line, character: column } }, text: ch }] });
+        s.change(uri, version, { start: { line, character: column }, end: { line, character: column } }, ch);
         if (ch === '\n') { line++; column = 0; } else column++;
     };
-    const from = published.length;
+    const from = s.published.length;
     const first = performance.now();
     for (let n = 0; n < keys; n++) {
         key();
@@ -179,31 +143,31 @@ async function typing(lines) {
     }
     const last = performance.now();
     const final = version;
-    await diagnosticsFor(final);
+    await s.diagnosticsFor(uri, final);
     const caughtUp = performance.now() - last;
-    const during = published.slice(from).filter(p => p.at <= last);
+    const during = s.published.slice(from).filter(p => p.uri === uri && p.at <= last);
     const times = [first, ...during.map(p => p.at), last];
     const longestGap = Math.max(...times.slice(1).map((t, j) => t - times[j]));
-    const rss = rssOf(proc.pid);
+    const rss = rssOf(s.proc.pid);
     // Five quick keystrokes, then at once a hover on the first force of the engagement typed into.
     for (let n = 0; n < 5; n++) key();
     const t = performance.now();
-    await connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: attacks, character: 3 } });
+    await s.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: attacks, character: 3 } });
     const hover = performance.now() - t;
-    await stop();
+    await s.stop();
     fs.rmSync(file);
-    return { lines: docLines.length - 1, open, keys, publishes: during.length, longestGap, caughtUp, hover, rss };
+    return { lines: docLines.length - 1, keys, publishes: during.length, longestGap, caughtUp, hover, rss };
 }
 
-console.log(`bench:lsp on ${os.cpus().length} cores, load average ${os.loadavg().map(l => l.toFixed(1)).join(' ')}, ${edits} edits per size`);
-console.log('lines     didOpen→diag   edit→diag p50   p95   CPU/edit      hover   completion  codeLens   server RSS   cold check (wall / CPU / RSS)');
-for (const lines of sizes) {
-    const r = await measure(lines);
-    console.log([
-        String(r.lines).padEnd(9), ms(r.open).padStart(12), ms(r.p50).padStart(15), ms(r.p95).padStart(8), ms(r.cpuPerEdit).padStart(10),
-        ms(r.hover).padStart(9), ms(r.completion).padStart(12), ms(r.lens).padStart(10), `${r.rss.toFixed(0)} MB`.padStart(12),
-        `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s / ${r.cold.rss.toFixed(0)} MB`
-    ].join(' '));
+console.log(`bench:lsp on ${machine()}, ${edits} edits per file (10 past 100,000 lines)`);
+console.log('file                lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU / RSS)');
+for (const lines of sizes) row('campaign', await measure([{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
+const errorLabel = errorKinds.length === ERROR_KINDS.length ? `${errors} errors` : `${errors} ${errorKinds.join('+')}`;
+for (const lines of errorSizes) row(errorLabel, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
+if (engagements > 0 && campaignFiles > 0) {
+    const files = splitCampaign(engagements, campaignFiles);
+    const r = await measure(files, edits);
+    row(`${engagements}/${campaignFiles} files`, { ...r, lines: files.reduce((n, f) => n + f.text.split('\n').length - 1, 0) });
 }
 if (keys > 0) {
     const r = await typing(typingLines);

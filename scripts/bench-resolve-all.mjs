@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global process, console, performance, setTimeout */
+/* global console, performance, setTimeout */
 // `npm run bench:resolve-all`: what Resolve all costs (issue 19), on chained SCRUD campaigns.
 // Campaign N: N forces of 20 units ×2; engagement Ek pits force k−1 against force k, so every
 // engagement fights a force the one before it fought, and reads the state its outcome left.
@@ -14,29 +14,15 @@
 //                                      [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
 // Figures depend on the machine and its load: the script prints the load average with them.
-import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CancellationTokenSource, createProtocolConnection, ExecuteCommandRequest, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node.js';
+import { CancellationTokenSource, ExecuteCommandRequest } from 'vscode-languageserver-protocol/node.js';
+import { arg, buildOptions, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const arg = (name, fallback) => {
-    const i = process.argv.indexOf(`--${name}`);
-    return i >= 0 ? process.argv[i + 1] : fallback;
-};
-const server = path.resolve(arg('server', path.join(root, 'out', 'language', 'main.cjs')));
-const cli = path.resolve(arg('cli', path.join(root, 'bin', 'umpire.cjs')));
+const { server, cli, serverNodeArgs } = buildOptions('bench:resolve-all');
 const sizes = arg('forces', '10,20,40').split(',').map(Number);
 const cancelAfter = Number(arg('cancel-after', '200'));
-// Node options for the server only (a profile of it: docs/performance.md).
-const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
-
-if (!fs.existsSync(server)) {
-    console.error('bench:resolve-all: out/language/main.cjs is missing: run npm run build first.');
-    process.exit(1);
-}
 
 /** `forces` forces of 20 units ×2, each fighting the next: forces − 1 chained engagements with seeds. */
 function chainedCampaign(forces) {
@@ -55,54 +41,7 @@ function chainedCampaign(forces) {
 const mb = kb => `${(kb / 1024).toFixed(0)} MB`;
 const s = x => `${(x / 1000).toFixed(2)} s`;
 
-/** Wall, CPU and max RSS of one CLI run. */
-function timedCli(args) {
-    const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, cli, ...args], { encoding: 'utf8' });
-    const [wall, user, sys, maxKb] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
-    return { code: r.status, wall, cpu: user + sys, maxKb, stdout: r.stdout };
-}
-
-function memoryOf(pid) {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    return { rssKb: Number(/VmRSS:\s+(\d+)/.exec(status)[1]), peakKb: Number(/VmHWM:\s+(\d+)/.exec(status)[1]) };
-}
-
-async function startServer(file, text) {
-    const uri = pathToFileURL(file).toString();
-    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
-    const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
-    let edits = 0;
-    connection.onRequest('workspace/configuration', params => params.items.map(() => null));
-    connection.onRequest('client/registerCapability', () => null);
-    connection.onRequest('workspace/codeLens/refresh', () => null);
-    connection.onRequest('workspace/inlayHint/refresh', () => null);
-    connection.onRequest('workspace/semanticTokens/refresh', () => null);
-    connection.onRequest('window/workDoneProgress/create', () => null);
-    connection.onNotification('window/showMessage', () => undefined);
-    connection.onNotification('window/logMessage', () => undefined);
-    connection.onNotification('$/progress', () => undefined);
-    // The edit is refused, so that every call resolves the whole campaign again.
-    connection.onRequest('workspace/applyEdit', () => { edits++; return { applied: false, failureReason: 'benchmark' }; });
-    let diagnosed;
-    const opened = new Promise(resolve => { diagnosed = resolve; });
-    connection.onNotification('textDocument/publishDiagnostics', params => { if (params.uri === uri) diagnosed(params); });
-    connection.listen();
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
-    connection.sendNotification('initialized', {});
-    connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'battle', version: 1, text } });
-    const diagnostics = await opened;
-    const stop = async () => {
-        await connection.sendRequest('shutdown');
-        const exited = new Promise(resolve => { proc.once('exit', resolve); setTimeout(resolve, 5000); });
-        await connection.sendNotification('exit');
-        await exited;
-        connection.dispose();
-        if (proc.exitCode === null) proc.kill();
-    };
-    return { uri, proc, connection, diagnostics, stop, edits: () => edits };
-}
-
-console.log(`bench:resolve-all on ${os.cpus().length} cores, load average ${os.loadavg().map(l => l.toFixed(1)).join(' ')}`);
+console.log(`bench:resolve-all on ${machine()}`);
 console.log('forces  engagements  lines   check (wall / CPU / RSS)        resolve --write (wall / CPU / RSS)');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-bench-resolve-all-'));
 try {
@@ -110,10 +49,10 @@ try {
         const text = chainedCampaign(forces);
         const file = path.join(dir, `chain-${forces}.battle`);
         fs.writeFileSync(file, text);
-        const check = timedCli(['check', file]);
-        const write = timedCli(['resolve', file, '--write']);
+        const check = timedCli(cli, ['check', file]);
+        const write = timedCli(cli, ['resolve', file, '--write']);
         if (write.code !== 0) throw new Error(`resolve --write failed (${write.code}): ${write.stdout}`);
-        const again = timedCli(['resolve', file, '--write']);
+        const again = timedCli(cli, ['resolve', file, '--write']);
         if (!/nothing changed/.test(again.stdout)) throw new Error(`a second resolve --write changed the file: ${again.stdout}`);
         console.log([
             String(forces).padEnd(7), String(forces - 1).padEnd(12), String(text.split('\n').length - 1).padEnd(7),
@@ -126,8 +65,12 @@ try {
     const text = chainedCampaign(forces);
     const file = path.join(dir, `server-${forces}.battle`);
     fs.writeFileSync(file, text);
-    const { uri, proc, connection, diagnostics, stop, edits } = await startServer(file, text);
-    if (diagnostics.diagnostics.some(d => d.severity === 1)) throw new Error(`the campaign has errors: ${diagnostics.diagnostics[0].message}`);
+    // The edit is refused, so that every call resolves the whole campaign again.
+    let sent = 0;
+    const edits = () => sent;
+    const { proc, connection, open, stop } = await startServer(server, { nodeArgs: serverNodeArgs, applyEdit: () => { sent++; return undefined; } });
+    const { uri, diagnostics } = await open(file, text);
+    if (diagnostics.some(d => d.severity === 1)) throw new Error(`the campaign has errors: ${diagnostics[0].message}`);
     const call = async token => connection.sendRequest(ExecuteCommandRequest.type, { command: 'umpire.resolveAll', arguments: [{ uri, version: 1 }] }, token);
     const before = memoryOf(proc.pid);
     console.log(`umpire.resolveAll over LSP, ${forces - 1} chained engagements, ${text.split('\n').length - 1} lines; server RSS before ${mb(before.rssKb)}`);

@@ -3,7 +3,6 @@ import {
     type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
     type Reference, type ReferenceDescription, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
-import type { Diagnostic } from 'vscode-languageserver';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
 import { isForce, isGrade, isImport, isModifier, isScenario, type Element, type Scenario } from './generated/ast.js';
@@ -313,16 +312,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
     }
 
     /** Only the unresolved references, which the linker keeps per element, are read (not every reference of the file). */
-    protected override processLinkingErrors(document: LangiumDocument, diagnostics: Diagnostic[], options: ValidationOptions): void {
-        const unresolved = unresolvedOf(document.parseResult.value);
-        if (!unresolved) return super.processLinkingErrors(document, diagnostics, options);
-        const all = document.references;
-        document.references = unresolved as AnyReference[];
-        try {
-            super.processLinkingErrors(document, diagnostics, options);
-        } finally {
-            document.references = all;
-        }
+    protected override referencesToReport(document: LangiumDocument): Iterable<LangiumDocument['references'][number]> {
+        return (unresolvedOf(document.parseResult.value) as AnyReference[] | undefined) ?? document.references;
     }
 
     protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor, cancelToken = Cancellation.CancellationToken.None): Promise<void> {

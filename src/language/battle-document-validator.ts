@@ -1,12 +1,12 @@
 import {
-    AstUtils, DefaultDocumentValidator, DocumentValidator, type AstNode, type LangiumCoreServices, type LangiumDocument, type ParseResult,
-    type RootCstNode, type ScopeProvider, type ValidationOptions
+    AstUtils, DefaultDocumentValidator, DocumentValidator, interruptAndCheck, isOperationCancelled, type AstNode, type LangiumCoreServices,
+    type LangiumDocument, type ParseResult, type RootCstNode, type Scope, type ScopeProvider, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
-import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
+import { CancellationToken, type Diagnostic } from 'vscode-languageserver';
 import { Codes } from '../core/codes.js';
 import { LIMIT_MARK } from './battle-document-factory.js';
 import { closeSpellings } from '../core/spelling.js';
-import { describeSyntaxError, lexingMessage, oneErrorPerLine, type OpenedBlock, type ParserErrorLike } from './syntax-messages.js';
+import { describeSyntaxError, lexingMessage, syntaxErrorStart, type OpenedBlock, type ParserErrorLike } from './syntax-messages.js';
 
 /**
  * Where each code is explained: the editor links a problem's code to its row of docs/diagnostics.md
@@ -18,8 +18,58 @@ export const DIAGNOSTICS_DOC = 'https://github.com/umpire-dev/umpire/blob/HEAD/d
 export const MAX_DIAGNOSTICS = 200;
 
 /**
+ * The problems of one check of a file, in the order found (lexing, parsing, linking, then the
+ * checks): the first MAX_DIAGNOSTICS are made in full, the rest only counted, so that a file with
+ * twenty thousand mistakes costs little more than one with two hundred (docs/limits.md). One
+ * mistake gives one syntax error: the parser's recovery reports it again at the same or a later
+ * token of the same line, so only the first syntax error of a line counts (lexing errors too, so a
+ * stray character is not reported again as a parse error).
+ */
+class Problems {
+    readonly listed: Diagnostic[] = [];
+    more = 0;
+    private readonly syntaxLines = new Set<number>();
+
+    get full(): boolean {
+        return this.listed.length >= MAX_DIAGNOSTICS;
+    }
+
+    /** A problem, made by `make` only if it is listed. */
+    add(make: () => Diagnostic): void {
+        if (this.full) this.more++;
+        else this.listed.push(make());
+    }
+
+    /** A syntax error on `line` (0-based): only the first of a line counts. */
+    addSyntax(line: number, make: () => Diagnostic): void {
+        if (this.syntaxLines.has(line)) return;
+        this.syntaxLines.add(line);
+        this.add(make);
+    }
+
+    /** A syntax error on `line` past the cap: counted, once a line. */
+    countSyntax(line: number): void {
+        if (this.syntaxLines.has(line)) return;
+        this.syntaxLines.add(line);
+        this.more++;
+    }
+
+    /** What is published: the problems listed, and a last one saying how many more there are. */
+    published(): Diagnostic[] {
+        if (this.more === 0) return this.listed;
+        const last = this.listed[this.listed.length - 1];
+        return [...this.listed, {
+            severity: 1, range: last.range, code: Codes.tooManyProblems, source: 'umpire', codeDescription: { href: `${DIAGNOSTICS_DOC}#${Codes.tooManyProblems}` },
+            message: `…and ${this.more} more problems in this file. Fix the ones above first.`
+        }];
+    }
+}
+
+/**
  * Langium's built-in problems (lexing, parsing, linking) get the tool's codes and words an umpire
- * understands, and the list is capped with a final "and N more".
+ * understands, and the list is capped with a final "and N more". Langium's order is kept (lexing,
+ * parsing, linking, then the checks); only the words, quick-fix data and ranges of the problems
+ * past the cap are not made.
  */
 export class BattleDocumentValidator extends DefaultDocumentValidator {
     private readonly scopes: ScopeProvider;
@@ -29,53 +79,99 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
         this.scopes = services.references.ScopeProvider;
     }
 
-    override async validateDocument(document: LangiumDocument, options?: ValidationOptions, cancelToken?: CancellationToken): Promise<Diagnostic[]> {
-        const all = (await super.validateDocument(document, options, cancelToken)).map(d => withLink(this.translate(d)));
-        const diagnostics = oneErrorPerLine(all, d => d.code === Codes.syntaxError);
-        if (diagnostics.length <= MAX_DIAGNOSTICS) return diagnostics;
-        const kept = diagnostics.slice(0, MAX_DIAGNOSTICS);
-        const last = kept[kept.length - 1];
-        kept.push({
-            severity: 1, range: last.range, code: Codes.tooManyProblems, source: 'umpire', codeDescription: { href: `${DIAGNOSTICS_DOC}#${Codes.tooManyProblems}` },
-            message: `…and ${diagnostics.length - MAX_DIAGNOSTICS} more problems in this file. Fix the ones above first.`
-        });
-        return kept;
+    override async validateDocument(document: LangiumDocument, options: ValidationOptions = {}, cancelToken = CancellationToken.None): Promise<Diagnostic[]> {
+        const parseResult = document.parseResult;
+        const problems = new Problems();
+        await interruptAndCheck(cancelToken);
+        if (!options.categories || options.categories.includes('built-in')) {
+            const lexing: Diagnostic[] = [];
+            this.processLexingErrors(parseResult, lexing, options);
+            for (const d of lexing) {
+                const problem = withLink(this.translate(d));
+                if (problem.code === Codes.syntaxError) problems.addSyntax(problem.range.start.line, () => problem);
+                else problems.add(() => problem);
+            }
+            if (options.stopAfterLexingErrors && lexing.some(d => (d.data as { code?: string } | undefined)?.code === DocumentValidator.LexingError)) return problems.published();
+            this.parsingProblems(parseResult, problems);
+            if (options.stopAfterParsingErrors && parseResult.parserErrors.length > 0) return problems.published();
+            const unresolved = this.linkingProblems(document, problems);
+            if (options.stopAfterLinkingErrors && unresolved > 0) return problems.published();
+        }
+        try {
+            await this.checkProblems(parseResult.value, options, problems, cancelToken);
+        } catch (err) {
+            if (isOperationCancelled(err)) throw err;
+            console.error('An error occurred during validation:', err);
+        }
+        await interruptAndCheck(cancelToken);
+        return problems.published();
+    }
+
+    /** The checks of the language and the rule set, as Langium runs them; a problem past the cap is counted, not placed. */
+    private async checkProblems(root: AstNode, options: ValidationOptions, problems: Problems, cancelToken: CancellationToken): Promise<void> {
+        const acceptor: ValidationAcceptor = (severity, message, info) => problems.add(() => withLink(this.translate(this.toDiagnostic(severity, message, info))));
+        await this.validateAstBefore(root, options, acceptor, cancelToken);
+        await this.validateAstNodes(root, options, acceptor, cancelToken);
+        await this.validateAstAfter(root, options, acceptor, cancelToken);
     }
 
     /** Parse errors in an umpire's words, with the repair when one is obvious (src/language/syntax-messages.ts). */
-    protected override processParsingErrors(parseResult: ParseResult, diagnostics: Diagnostic[]): void {
+    private parsingProblems(parseResult: ParseResult, problems: Problems): void {
+        if (parseResult.parserErrors.length === 0) return;
         const root = parseResult.value.$cstNode?.root as RootCstNode | undefined;
         const text = root?.fullText ?? '';
-        if (parseResult.parserErrors.length === 0) return;
         const lines = lineStartsOf(text);
         let blocks: OpenedBlock[] | undefined;
         const opened = () => blocks ??= openedBlocks(parseResult.value, lines);
-        for (const error of parseResult.parserErrors.slice(0, MAX_DIAGNOSTICS + 1)) {
-            const problem = describeSyntaxError(error as ParserErrorLike, text, opened);
-            diagnostics.push({
-                severity: 1, range: { start: positionAt(lines, problem.start), end: positionAt(lines, problem.end) },
+        for (const error of parseResult.parserErrors as ParserErrorLike[]) {
+            if (problems.full) {
+                // Past the cap only the line is needed, to count one error a line.
+                problems.countSyntax(positionAt(lines, syntaxErrorStart(error, text)).line);
+                continue;
+            }
+            const problem = describeSyntaxError(error, text, opened);
+            const start = positionAt(lines, problem.start);
+            problems.addSyntax(start.line, () => withLink({
+                severity: 1, range: { start, end: positionAt(lines, problem.end) },
                 code: Codes.syntaxError, source: 'umpire', message: problem.message,
                 data: { code: Codes.syntaxError, replacements: problem.replacements, insert: problem.insert, remove: problem.remove }
-            });
+            }));
         }
     }
 
     /**
      * An unknown name, with the names in scope one or two letters off it ("did you mean"), which the
-     * quick fix offers too: the file's own declarations and those of the files it imports.
+     * quick fix offers too: the file's own declarations and those of the files it imports. The close
+     * spellings are looked for only for the problems listed. Returns how many names are unknown.
      */
-    protected override processLinkingErrors(document: LangiumDocument, diagnostics: Diagnostic[], options: ValidationOptions): void {
-        const start = diagnostics.length;
-        super.processLinkingErrors(document, diagnostics, options);
-        const unresolved = document.references.filter(r => r.error);
-        for (let i = start, k = 0; i < diagnostics.length && k < unresolved.length; i++, k++) {
-            const reference = unresolved[k];
-            const info = reference.error!.info;
-            if (i - start >= MAX_DIAGNOSTICS) break;
-            const names = this.scopes.getScope(info).getAllElements().map(e => e.name).toArray();
-            const meant = closeSpellings(reference.$refText, names).filter(n => n !== reference.$refText);
-            if (meant.length > 0) diagnostics[i] = { ...diagnostics[i], data: { ...diagnostics[i].data as object, replacements: meant } };
+    private linkingProblems(document: LangiumDocument, problems: Problems): number {
+        let unresolved = 0;
+        const namesIn = new Map<Scope, string[]>();
+        for (const reference of this.referencesToReport(document)) {
+            const linkingError = reference.error;
+            if (!linkingError) continue;
+            unresolved++;
+            problems.add(() => {
+                const info = linkingError.info;
+                const scope = this.scopes.getScope(info);
+                let names = namesIn.get(scope);
+                if (!names) namesIn.set(scope, names = scope.getAllElements().map(e => e.name).toArray());
+                const meant = closeSpellings(reference.$refText, names).filter(n => n !== reference.$refText);
+                return withLink(this.translate(this.toDiagnostic('error', linkingError.message, {
+                    node: info.container, range: reference.$refNode?.range, property: info.property, index: info.index,
+                    data: {
+                        code: DocumentValidator.LinkingError, containerType: info.container.$type, property: info.property, refText: info.reference.$refText,
+                        ...(meant.length > 0 ? { replacements: meant } : {})
+                    }
+                })));
+            });
         }
+        return unresolved;
+    }
+
+    /** The references whose linking errors are reported: every reference of the document, unless a subclass knows the unresolved ones. */
+    protected referencesToReport(document: LangiumDocument): Iterable<LangiumDocument['references'][number]> {
+        return document.references;
     }
 
     private translate(d: Diagnostic): Diagnostic {

@@ -6,9 +6,8 @@
  *
  * One mistake gives one error: the parser's recovery reports the same mistake again at the same
  * token, or at the next tokens of the same line, so only the first error of a line is kept
- * (`oneErrorPerLine`).
+ * (`BattleDocumentValidator`, which counts the errors past those it lists with `syntaxErrorStart`).
  */
-import type { Diagnostic } from 'vscode-languageserver';
 import { closeSpellings } from '../core/spelling.js';
 
 /** What the parser says about one error (a Chevrotain recognition exception), as far as it is read here. */
@@ -94,17 +93,46 @@ const LINE_SHAPES: Record<string, string> = {
     Target: "a force or unit is 'Blue', 'Blue.Foot' or 'Blue.Foot#2'"
 };
 
-/** The umpire's words for one parser error of the text `text`. */
-export function describeSyntaxError(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[]): SyntaxProblem {
+/** What the tool reads of a parser error before wording it: where, in which rules, what was found and expected. */
+interface ReadError {
+    readonly span: { start: number, end: number };
+    readonly rules: readonly string[];
+    readonly expected: string | undefined;
+    readonly kind: 'lineStart' | 'unclosed' | 'actionLine' | 'expected' | 'noViable' | 'other';
+}
+
+function read(error: ParserErrorLike, text: string): ReadError {
     const found = error.token;
     const at = Number.isFinite(found.startOffset) ? found.startOffset : endOfPrevious(error, text);
     const atEnd = !Number.isFinite(found.startOffset) || found.tokenType?.name === 'EOF';
     const span = { start: at, end: atEnd ? at : at + found.image.length };
     const rules = (error.context?.ruleStack ?? []).map(r => r.replace(/\u200B/g, ''));
-    const foundWords = atEnd ? 'the end of the file' : `'${found.image}'`;
     const expected = /Expecting token of type '(.+?)'/.exec(error.message)?.[1];
+    const rule = rules[rules.length - 1];
+    const kind = error.name === 'NotAllInputParsedException' || (expected === 'EOF' && rules.length <= 1) ? 'lineStart'
+        : expected === '}' && rule && BLOCKS[rule] ? 'unclosed'
+            : error.name === 'NoViableAltException' && rule === 'Statement' ? 'actionLine'
+                : expected && expected !== '}' ? 'expected'
+                    : error.name === 'NoViableAltException' ? 'noViable' : 'other';
+    return { span, rules, expected, kind };
+}
 
-    const problem = describe(error, text, blocks, span, rules, foundWords, expected);
+/**
+ * Where the error of `describeSyntaxError` starts (its `start`), without its words: for counting,
+ * one a line, the errors past those listed (docs/limits.md).
+ */
+export function syntaxErrorStart(error: ParserErrorLike, text: string): number {
+    const { span, kind } = read(error, text);
+    return kind === 'actionLine' ? (misspeltVerb(error.token, text, span.end)?.start ?? span.start) : span.start;
+}
+
+/** The umpire's words for one parser error of the text `text`. */
+export function describeSyntaxError(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[]): SyntaxProblem {
+    const found = error.token;
+    const { span, rules, expected, kind } = read(error, text);
+    const atEnd = span.start === span.end;
+    const foundWords = atEnd ? 'the end of the file' : `'${found.image}'`;
+    const problem = describe(error, text, blocks, span, rules, foundWords, expected, kind);
     // A fraction where the grammar wants a whole number (a die face, a count, a seed, a stat).
     return found.tokenType?.name === 'DECIMAL'
         ? { ...problem, message: `${problem.message} Only a distance fact (such as \`range 9.5\`) takes a fraction; dice, counts and stats are whole numbers.` }
@@ -112,24 +140,22 @@ export function describeSyntaxError(error: ParserErrorLike, text: string, blocks
 }
 
 function describe(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[], span: { start: number, end: number },
-    rules: readonly string[], foundWords: string, expected: string | undefined): SyntaxProblem {
+    rules: readonly string[], foundWords: string, expected: string | undefined, kind: ReadError['kind']): SyntaxProblem {
     const found = error.token;
     const rule = rules[rules.length - 1];
-    if (error.name === 'NotAllInputParsedException' || (expected === 'EOF' && rules.length <= 1)) {
-        return lineStart(found.image, span, foundWords);
-    }
-    if (expected === '}' && rule && BLOCKS[rule]) return unclosed(rule, error, blocks, span, foundWords);
-    if (error.name === 'NoViableAltException' && rule === 'Statement') return actionLine(found, text, span);
-    if (expected && expected !== '}') {
+    if (kind === 'lineStart') return lineStart(found.image, span, foundWords);
+    if (kind === 'unclosed') return unclosed(rule, error, blocks, span, foundWords);
+    if (kind === 'actionLine') return actionLine(found, text, span);
+    if (kind === 'expected') {
         const shape = LINE_SHAPES[contextRule(rules)];
         const previous = error.previousToken;
         if (previous?.image === ',' && /[\r\n]/.test(text.slice(previous.startOffset, span.start))) {
-            return { ...span, message: `Expected ${tokenWords(expected)} after the ',' that ends the line above, not ${foundWords}: a ',' continues a list; remove it if the list has ended.` };
+            return { ...span, message: `Expected ${tokenWords(expected!)} after the ',' that ends the line above, not ${foundWords}: a ',' continues a list; remove it if the list has ended.` };
         }
         const after = previous && [',', 'attacks', 'on', '.', '#', ':'].includes(previous.image) ? ` after '${previous.image}'` : '';
-        return { ...span, message: `Expected ${tokenWords(expected)}${after} here, not ${foundWords}${shape ? `: ${shape}` : ''}.` };
+        return { ...span, message: `Expected ${tokenWords(expected!)}${after} here, not ${foundWords}${shape ? `: ${shape}` : ''}.` };
     }
-    if (error.name === 'NoViableAltException') {
+    if (kind === 'noViable') {
         const shape = LINE_SHAPES[contextRule(rules)];
         const options = alternatives(error.message);
         const wanted = rule === 'Word' ? 'a word' : options.length > 0 ? options.join(' or ') : '';
@@ -168,16 +194,21 @@ function unclosed(rule: string, error: ParserErrorLike, blocks: () => readonly O
 
 /** A line of an action that starts with no statement the language knows: often a misspelt verb (`Blue attack Red`). */
 function actionLine(found: TokenLike, text: string, span: { start: number, end: number }): SyntaxProblem {
-    const next = wordAfter(text, span.end);
-    if (found.tokenType?.name === 'ID' && next) {
-        const meant = closeSpellings(next.word, VERBS).filter(w => w !== next.word);
-        if (meant.length > 0) {
-            return { start: next.start, end: next.start + next.word.length, replacements: meant,
-                message: `'${next.word}' is not a word of .battle: did you mean ${meant.map(m => `'${m}'`).join(' or ')}?` };
-        }
+    const verb = misspeltVerb(found, text, span.end);
+    if (verb) {
+        return { start: verb.start, end: verb.start + verb.word.length, replacements: verb.meant,
+            message: `'${verb.word}' is not a word of .battle: did you mean ${verb.meant.map(m => `'${m}'`).join(' or ')}?` };
     }
     return { ...span, message: "This line of the action does not read: an action's lines are its sides ('Blue attacks Red'), "
         + "a unit's facts ('Blue.Foot: charged'), a pairing ('Blue.Foot vs Red.Foot'), or start with factor, dice, seed or split." };
+}
+
+/** The word after a name that is one or two letters off a verb (`Blue attack Red`), and the verbs it may be. */
+function misspeltVerb(found: TokenLike, text: string, end: number): { word: string, start: number, meant: string[] } | undefined {
+    const next = found.tokenType?.name === 'ID' ? wordAfter(text, end) : undefined;
+    if (!next) return undefined;
+    const meant = closeSpellings(next.word, VERBS).filter(w => w !== next.word);
+    return meant.length > 0 ? { ...next, meant } : undefined;
 }
 
 /** The rule whose shape explains the error: the innermost one that is a whole line, not a piece of one. */
@@ -240,19 +271,4 @@ export function lexingMessage(message: string): string {
     if (stray?.[1] === '"') return 'This quoted text is not closed: add \'"\' where it ends, on the same line.';
     if (stray) return `The character '${stray[1]}' is not part of the .battle language.`;
     return message;
-}
-
-/**
- * One error per line: the parser's recovery reports one mistake again at the same or a later token of
- * the same line. Lexing errors count, so a stray character is not reported again as a parse error.
- */
-export function oneErrorPerLine(diagnostics: readonly Diagnostic[], isSyntax: (d: Diagnostic) => boolean): Diagnostic[] {
-    // In the order found (lexing, then parsing in the parser's order): the first is the mistake, the rest its echoes.
-    const seen = new Set<number>();
-    return diagnostics.filter(d => {
-        if (!isSyntax(d)) return true;
-        if (seen.has(d.range.start.line)) return false;
-        seen.add(d.range.start.line);
-        return true;
-    });
 }

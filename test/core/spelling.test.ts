@@ -8,8 +8,43 @@ describe('spelling', () => {
         expect(closeSpellings('X', ['Line'])).toEqual([]);
     });
 
+    it('gives what comparing every candidate in full gives, on a thousand names of every length', () => {
+        let state = 11;
+        const random = (n: number) => ((state = (state * 1103515245 + 12345) % 2147483648) % n);
+        const letters = 'abcdeABCDÉé';
+        const word = () => Array.from({ length: random(9) }, () => letters[random(letters.length)]).join('');
+        const names = Array.from({ length: 1000 }, word);
+        for (let i = 0; i < 100; i++) {
+            const name = word();
+            expect(closeSpellings(name, names), name).toEqual(fullComparison(name, names));
+        }
+    });
+
+    it('compares whole names: a long name far off is not offered', () => {
+        expect(closeSpellings('French', Array.from({ length: 2000 }, (_, i) => `French${i}`))).toEqual(['French0', 'French1', 'French2']);
+        expect(closeSpellings('Guard', ['Guardsmen', 'Gaurd', 'Guards'])).toEqual(['Guards', 'Gaurd']);
+    });
+
     it("writes a possessive as an umpire does: Immortals' rear, Guard's flank", () => {
         expect(possessive('Persians.Immortals')).toBe("Persians.Immortals'");
         expect(possessive('French.Guard')).toBe("French.Guard's");
     });
 });
+
+/** The plain way: the edit distance to every candidate, in full. */
+function fullComparison(name: string, candidates: readonly string[]): string[] {
+    if (!name) return [];
+    const distance = (a: string, b: string): number => {
+        let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+        for (let i = 1; i <= a.length; i++) {
+            const next = [i];
+            for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+            row = next;
+        }
+        return row[b.length];
+    };
+    return candidates.filter(Boolean)
+        .map(n => ({ n, d: distance(name.toLowerCase(), n.toLowerCase()) }))
+        .filter(({ d }) => d <= Math.min(2, Math.floor(name.length / 2)))
+        .sort((a, b) => a.d - b.d).slice(0, 3).map(({ n }) => n);
+}

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadText } from '../../src/cli/load.js';
+import { describeSyntaxError, syntaxErrorStart, type ParserErrorLike } from '../../src/language/syntax-messages.js';
+import { parse } from '../support/services.js';
 
 /** The syntax errors of a text: line:column and message, in the order the tool reports them. */
 async function syntaxErrors(text: string): Promise<string[]> {
@@ -106,5 +108,26 @@ describe('syntax errors in umpire words', () => {
                 expect(m).not.toMatch(/\b(ID|INT|STRING|EOF|DECIMAL|COUNT|BAND)\b|Token|token of type|Expecting|\u200B|'[A-Za-z]+,'/);
             }
         }
+    });
+});
+
+describe('syntax errors past the ones listed', () => {
+    it('are placed where they would be listed, without their words (to count one a line)', async () => {
+        let x = 99;
+        const random = () => ((x = (x * 1103515245 + 12345) % 2147483648) / 2147483648);
+        const pieces = ['Blue attack Red', 'Blue attaks Red', 'Blue.Foot: charged,', 'seed x', '}', '{', 'force', 'engagment E {', 'Blue', '1 2', '4.5',
+            'unit Foot foot Line x', 'factor on Blue', '"open', 'turn {', 'dice Blue foot', '\n', '\n', '\n'];
+        const texts = [engagement('Blue attack Red'), engagement('Blue attacks Red', 'seed x'), `${HEAD}engagment E {\n}\nforce {\n`,
+            ...Array.from({ length: 40 }, () => HEAD + Array.from({ length: 30 }, () => pieces[Math.floor(random() * pieces.length)]).join(' '))];
+        let seen = 0;
+        for (const text of texts) {
+            const document = await parse(text);
+            for (const error of document.parseResult.parserErrors as ParserErrorLike[]) {
+                expect(syntaxErrorStart(error, text)).toBe(describeSyntaxError(error, text, () => []).start);
+                seen++;
+            }
+        }
+        // Misspelt verbs (the one error placed after its token) among them.
+        expect(seen).toBeGreaterThan(200);
     });
 });
