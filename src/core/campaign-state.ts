@@ -16,10 +16,11 @@
  *
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
-import type { Action, Target, Turn, UnitState } from '../language/generated/ast.js';
+import type { Action, Outcome, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { settledOutcome } from './resolve.js';
 import { isAction, isDice, isFactor, isFacts, isHouse, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
 import type { StateColumn } from './ruleset.js';
+import { actionModelOf } from './model-cache.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
 /** Whether a unit can still fight: routed, destroyed and fled units cannot until rallied. */
@@ -75,18 +76,42 @@ interface Timeline {
     /** The point just after each turn's last element. */
     readonly turnEnd: ReadonlyMap<Turn, number>;
     readonly end: number;
+    /** The top-level elements that take points, in file order, each with the point it starts at. */
+    readonly steps: readonly Step[];
+    /** Per force name, the first point at which an outcome or `state` line named it. */
+    readonly firstNamed: ReadonlyMap<string, number>;
+    /** Per unit id, the first point from which it is out of the fight. */
+    readonly outSince: ReadonlyMap<string, number>;
+}
+
+interface Step {
+    readonly node: Action | UnitState | Turn;
+    readonly start: number;
+    /** The written outcomes of its actions when it was read: Resolve all puts new ones in kept nodes. */
+    readonly outcomes: ReadonlyArray<Outcome | undefined>;
 }
 
 const timelines = new WeakMap<ScenarioModel, Timeline>();
 
+/**
+ * The timeline last built for each document's tree (by its CST root, which the parse in pieces
+ * keeps): the next model of the same document keeps its part before the first change.
+ */
+const latest = new WeakMap<object, { model: ScenarioModel, timeline: Timeline }>();
+
 function timeline(model: ScenarioModel): Timeline {
     let t = timelines.get(model);
     if (!t) {
-        t = { initial: new Map(), history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0 };
+        t = {
+            initial: new Map(), history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
+            steps: [], firstNamed: new Map(), outSince: new Map()
+        };
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
         // state of the points before it from this same timeline, already built that far.
         timelines.set(model, t);
-        buildTimeline(model, t);
+        const key = model.root.$cstNode ?? model.root;
+        buildTimeline(model, t, latest.get(key));
+        latest.set(key, { model, timeline: t });
     }
     return t;
 }
@@ -106,47 +131,161 @@ function initialState(unit: UnitModel): UnitCampaignState {
     };
 }
 
-function buildTimeline(model: ScenarioModel, into: Timeline): void {
-    const initial = into.initial as Map<string, UnitCampaignState>;
-    const units = new Map<string, UnitModel>();
-    for (const force of model.forces.values()) {
-        for (const u of force.units) { initial.set(u.id, initialState(u)); units.set(u.id, u); }
+function outcomesOf(el: Action | UnitState | Turn): Array<Outcome | undefined> {
+    if (isAction(el)) return [el.outcome];
+    if (isTurn(el)) return el.elements.filter(isAction).map(a => a.outcome);
+    return [];
+}
+
+/** The unit with this id (`Force.Unit#2`: a force's name has no dot), without an index of every unit. */
+function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
+    const dot = id.indexOf('.');
+    return dot < 0 ? undefined : model.forces.get(id.slice(0, dot))?.units.find(u => u.id === id);
+}
+
+/**
+ * What of an earlier timeline of the same file holds for this model: the steps before the first
+ * element that changed (a new node, or a kept action given another outcome in memory), and before the
+ * first line that names a force whose units changed. Everything from there is built again. A rule set
+ * whose timeline resolves actions (settled outcomes, an order of play) reads every declaration:
+ * then any change to one builds the whole timeline again.
+ */
+function keptPart(model: ScenarioModel, before: { model: ScenarioModel, timeline: Timeline } | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
+    if (!before || before.model.ruleset !== model.ruleset) return undefined;
+    const old = before.model, t = before.timeline;
+    const changedForces = new Set<string>();
+    for (const [name, force] of model.forces) if (old.forces.get(name) !== force) changedForces.add(name);
+    for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
+    const resolves = model.ruleset?.carriesSettledOutcomes === true || model.ruleset?.orderWithinTurn !== undefined;
+    if (resolves && (changedForces.size > 0 || !sameDeclarations(old, model))) return undefined;
+    let steps = 0;
+    for (const el of model.root.elements) {
+        if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
+        const step = t.steps[steps];
+        if (!step || step.node !== el) break;
+        const outcomes = outcomesOf(el);
+        if (outcomes.length !== step.outcomes.length || outcomes.some((o, i) => o !== step.outcomes[i])) break;
+        steps++;
     }
-    const current = new Map(initial);
+    let point = steps < t.steps.length ? t.steps[steps].start : t.end;
+    for (const name of changedForces) point = Math.min(point, t.firstNamed.get(name) ?? point);
+    // Back to the start of the step that holds the point.
+    while (steps > 0 && t.steps[steps - 1].start >= point) steps--;
+    if (steps > 0 && point < (steps < t.steps.length ? t.steps[steps].start : t.end)) steps--;
+    return { steps, point: steps < t.steps.length ? t.steps[steps].start : t.end, changedForces };
+}
+
+/** The grades, modifiers, house rules and options the actions' resolutions read are the same nodes. */
+function sameDeclarations(a: ScenarioModel, b: ScenarioModel): boolean {
+    const sameMap = <V>(x: ReadonlyMap<string, V>, y: ReadonlyMap<string, V>) => x.size === y.size && [...x].every(([k, v]) => y.get(k) === v);
+    return sameMap(a.grades, b.grades) && sameMap(a.modifiers, b.modifiers) && sameMap(a.options, b.options)
+        && a.houses.length === b.houses.length && a.houses.every((h, i) => h.node === b.houses[i].node && h.turn === b.houses[i].turn)
+        && a.root.options.length === b.root.options.length && a.root.options.every((o, i) => o === b.root.options[i]);
+}
+
+function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: ScenarioModel, timeline: Timeline } | undefined): void {
+    const kept = keptPart(model, before);
+    const old = before?.timeline;
+    const P = kept?.point ?? 0;
+    const initial = into.initial as Map<string, UnitCampaignState>;
+    let sharedInitial: ReadonlyMap<string, UnitCampaignState> | undefined;
+    if (kept && old && kept.changedForces.size === 0 && sameOrder(before.model.forces, model.forces)) sharedInitial = old.initial;
+    if (sharedInitial) {
+        (into as { initial: ReadonlyMap<string, UnitCampaignState> }).initial = sharedInitial;
+    } else {
+        for (const force of model.forces.values()) {
+            const same = kept && old && !kept.changedForces.has(force.name);
+            for (const u of force.units) initial.set(u.id, (same && old.initial.get(u.id)) || initialState(u));
+        }
+    }
+    const initialNow = into.initial;
     const history = into.history as Map<string, Array<{ point: number, state: UnitCampaignState }>>;
-    const set = (point: number, next: UnitCampaignState) => {
-        current.set(next.unit, next);
-        const h = history.get(next.unit) ?? [];
-        if (h.length > 0 && h[h.length - 1].point === point) h[h.length - 1] = { point, state: next };
-        else h.push({ point, state: next });
-        history.set(next.unit, h);
-    };
     const actionPoint = into.actionPoint as Map<Action, number>;
     const statePoint = into.statePoint as Map<UnitState, number>;
     const turnEnd = into.turnEnd as Map<Turn, number>;
-    const turnOf = new Map<Action, Turn | undefined>(model.actions.map(a => [a.node, a.turn]));
-    const modelOfAction = new Map<Action, ActionModel>(model.actions.map(a => [a.node, a]));
+    const steps = into.steps as Step[];
+    const firstNamed = into.firstNamed as Map<string, number>;
+    const outSince = into.outSince as Map<string, number>;
+    /** Histories taken over from the earlier timeline: copied before they change (that one may still be read). */
+    const borrowed = new Set<unknown>();
+    if (kept && old) {
+        for (const [id, h] of old.history) {
+            if (kept.changedForces.has(id.slice(0, id.indexOf('.')))) continue;
+            if (h.length === 0 || h[0].point >= P) continue;
+            if (h[h.length - 1].point < P) { history.set(id, h as Array<{ point: number, state: UnitCampaignState }>); borrowed.add(h); }
+            else history.set(id, h.filter(e => e.point < P));
+        }
+        for (let i = 0; i < kept.steps; i++) {
+            const step = old.steps[i];
+            steps.push(step);
+            const el = step.node;
+            if (isAction(el)) actionPoint.set(el, old.actionPoint.get(el)!);
+            else if (isUnitState(el)) statePoint.set(el, old.statePoint.get(el)!);
+            else {
+                for (const inner of el.elements) {
+                    if (isAction(inner)) actionPoint.set(inner, old.actionPoint.get(inner)!);
+                    else if (isUnitState(inner)) statePoint.set(inner, old.statePoint.get(inner)!);
+                }
+                turnEnd.set(el, old.turnEnd.get(el)!);
+            }
+        }
+        for (const [name, point] of old.firstNamed) if (point < P) firstNamed.set(name, point);
+        for (const [id, point] of old.outSince) if (point < P && !kept.changedForces.has(id.slice(0, id.indexOf('.')))) outSince.set(id, point);
+    }
+    /** Each unit's state at the point being built, when it changed since P (else its history's last, or its initial). */
+    const current = new Map<string, UnitCampaignState>();
+    const currentOf = (id: string): UnitCampaignState | undefined => {
+        const now = current.get(id);
+        if (now) return now;
+        const h = history.get(id);
+        return h && h.length > 0 ? h[h.length - 1].state : initialNow.get(id);
+    };
+    const set = (point: number, next: UnitCampaignState) => {
+        current.set(next.unit, next);
+        let h = history.get(next.unit);
+        if (!h) history.set(next.unit, h = []);
+        else if (borrowed.has(h)) {
+            borrowed.delete(h);
+            history.set(next.unit, h = h.slice());
+        }
+        if (h.length > 0 && h[h.length - 1].point === point) {
+            h[h.length - 1] = { point, state: next };
+            // Out only for a moment (a later line of the same outcome brought it back): never out.
+            if (next.status === 'ready' && outSince.get(next.unit) === point) outSince.delete(next.unit);
+        } else h.push({ point, state: next });
+        if (next.status !== 'ready' && !outSince.has(next.unit)) outSince.set(next.unit, point);
+    };
+    const named = (target: Target | undefined, point: number) => {
+        const force = target?.force?.$refText;
+        if (force !== undefined && !firstNamed.has(force)) firstNamed.set(force, point);
+    };
+    const turnOf = (el: Action): Turn | undefined => (isTurn(el.$container) ? el.$container : undefined);
     // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
     const outResults = model.ruleset?.campaign.outResults ?? {};
     const settles = model.ruleset?.carriesSettledOutcomes === true;
     /** The units an outcome line names: a unit by its id, or every unit of a force. */
-    const unitsNamed = (id: string): readonly UnitModel[] => units.has(id) ? [units.get(id)!] : model.forces.get(id)?.units ?? [];
-    let k = 0;
+    const unitsNamed = (id: string): readonly UnitModel[] => {
+        const unit = unitWithId(model, id);
+        return unit ? [unit] : model.forces.get(id)?.units ?? [];
+    };
+    let k = P / 2;
     const visit = (el: unknown) => {
         if (isAction(el)) {
             const point = 2 * k++;
             actionPoint.set(el, point);
-            const where = `${el.kind} ${el.name}${turnOf.get(el) ? ` (turn ${turnLabel(turnOf.get(el))})` : ''}`;
+            const turn = turnOf(el);
+            const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
             const carry = (unitsOfLine: readonly UnitModel[], result: string, facts: ReadonlyArray<readonly [string, StatValue]>) => {
                 for (const u of unitsOfLine) {
-                    const before = current.get(u.id);
-                    if (before) set(point + 1, applyOutcomeLine(before, result, facts, el.name, turnLabel(turnOf.get(el)), where, outResults));
+                    const before = currentOf(u.id);
+                    if (before) set(point + 1, applyOutcomeLine(before, result, facts, el.name, turnLabel(turn), where, outResults));
                 }
             };
             if (el.outcome) {
                 for (const line of el.outcome.lines) {
                     // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
                     if (!line.unit || line.result === undefined) continue;
+                    named(line.unit, point);
                     carry(unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
                 }
             } else {
@@ -154,24 +293,39 @@ function buildTimeline(model: ScenarioModel, into: Timeline): void {
                 // outcome is settled, and Resolve will write exactly this, so later actions see it now when
                 // the rule set asks for it (`Ruleset.carriesSettledOutcomes`, docs/campaigns.md#settled).
                 // Resolving reads only the points before this one, already built.
-                const am = settles ? modelOfAction.get(el) : undefined;
+                const am = settles ? actionModelOf(model, el) : undefined;
                 const pending = am ? settledOutcome(model, am) : undefined;
                 for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
             }
         } else if (isUnitState(el)) {
             const point = 2 * k++;
             statePoint.set(el, point);
+            named(el.target, point);
             for (const u of el.target ? unitsOf(model, el.target) : []) {
-                const before = current.get(u.id);
-                if (before) set(point, applyStateLine(before, el, units.get(u.id)!));
+                const before = currentOf(u.id);
+                if (before) set(point, applyStateLine(before, el, u));
             }
         } else if (isTurn(el)) {
             resolutionOrderOfTurn(model, el).forEach(visit);
             turnEnd.set(el, 2 * k);
         }
     };
-    model.root.elements.forEach(visit);
+    let index = 0;
+    for (const el of model.root.elements) {
+        if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
+        if (index++ < steps.length) continue;
+        steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
+        visit(el);
+    }
     (into as { end: number }).end = 2 * k;
+}
+
+/** Whether two models list their forces by the same names in the same order. */
+function sameOrder(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
+    if (a.size !== b.size) return false;
+    const names = b.keys();
+    for (const name of a.keys()) if (names.next().value !== name) return false;
+    return true;
 }
 
 /**
@@ -373,15 +527,22 @@ export function names(target: Target, unit: UnitModel): boolean {
     return target.unit.$refText === unit.name && (target.index === undefined || (unit.index ?? 1) === target.index);
 }
 
-/** Units that are out of the fight at some point of the file: the only ones the out-of-action check needs. */
+/**
+ * Units that are out of the fight at some point of the file: the only ones the out-of-action check
+ * needs. In declaration order; recorded as the timeline is built, so no walk over every unit.
+ */
 export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     const t = timeline(model);
-    const out: UnitModel[] = [];
-    for (const force of model.forces.values()) {
-        for (const u of force.units) {
-            if (t.history.get(u.id)?.some(h => h.state.status !== 'ready') || t.initial.get(u.id)?.status !== 'ready') out.push(u);
-        }
+    if (t.outSince.size === 0) return [];
+    const byForce = new Map<string, UnitModel[]>();
+    for (const id of t.outSince.keys()) {
+        const unit = unitWithId(model, id);
+        if (!unit) continue;
+        const list = byForce.get(unit.force);
+        if (list) list.push(unit); else byForce.set(unit.force, [unit]);
     }
+    const out: UnitModel[] = [];
+    for (const name of model.forces.keys()) out.push(...(byForce.get(name) ?? []).sort((a, b) => a.order - b.order));
     return out;
 }
 
