@@ -68,7 +68,6 @@ export const STATE_KEYS: readonly string[] = [
  * points before it; the end of a turn is after its last element.
  */
 interface Timeline {
-    readonly initial: ReadonlyMap<string, UnitCampaignState>;
     /** Per unit id, its states in point order (each entry holds from its point on). */
     readonly history: ReadonlyMap<string, ReadonlyArray<{ point: number, state: UnitCampaignState }>>;
     readonly actionPoint: ReadonlyMap<Action, number>;
@@ -103,7 +102,7 @@ function timeline(model: ScenarioModel): Timeline {
     let t = timelines.get(model);
     if (!t) {
         t = {
-            initial: new Map(), history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
+            history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
             steps: [], firstNamed: new Map(), outSince: new Map()
         };
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
@@ -120,8 +119,19 @@ function num(value: StatValue | undefined): number {
     return typeof value === 'number' ? value : 0;
 }
 
-/** A unit's state before anything is written about it: what its declaration says. */
+const initialStates = new WeakMap<UnitModel, UnitCampaignState>();
+
+/**
+ * A unit's state before anything is written about it: what its declaration says. Kept by the unit's
+ * model, which is kept with its force's (src/core/scenario.ts): an edit elsewhere makes none again.
+ */
 function initialState(unit: UnitModel): UnitCampaignState {
+    let state = initialStates.get(unit);
+    if (!state) initialStates.set(unit, state = declaredState(unit));
+    return state;
+}
+
+function declaredState(unit: UnitModel): UnitCampaignState {
     const tested = unit.stats.get('tested');
     return {
         unit: unit.id, status: 'ready',
@@ -131,16 +141,31 @@ function initialState(unit: UnitModel): UnitCampaignState {
     };
 }
 
+/** Whether the element's actions hold the outcomes they held (no array made: every kept element is asked). */
+function sameOutcomes(el: Action | UnitState | Turn, outcomes: ReadonlyArray<Outcome | undefined>): boolean {
+    if (isAction(el)) return outcomes.length === 1 && el.outcome === outcomes[0];
+    if (!isTurn(el)) return outcomes.length === 0;
+    let i = 0;
+    for (const inner of el.elements) if (isAction(inner) && (i >= outcomes.length || inner.outcome !== outcomes[i++])) return false;
+    return i === outcomes.length;
+}
+
 function outcomesOf(el: Action | UnitState | Turn): Array<Outcome | undefined> {
     if (isAction(el)) return [el.outcome];
     if (isTurn(el)) return el.elements.filter(isAction).map(a => a.outcome);
     return [];
 }
 
-/** The unit with this id (`Force.Unit#2`: a force's name has no dot), without an index of every unit. */
+const unitsById = new WeakMap<object, Map<string, UnitModel>>();
+
+/** The unit with this id (`Force.Unit#2`: a force's name has no dot), found through its force's index, kept with the force's model. */
 function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
     const dot = id.indexOf('.');
-    return dot < 0 ? undefined : model.forces.get(id.slice(0, dot))?.units.find(u => u.id === id);
+    const force = dot < 0 ? undefined : model.forces.get(id.slice(0, dot));
+    if (!force) return undefined;
+    let index = unitsById.get(force);
+    if (!index) unitsById.set(force, index = new Map(force.units.map(u => [u.id, u])));
+    return index.get(id);
 }
 
 /**
@@ -162,9 +187,7 @@ function keptPart(model: ScenarioModel, before: { model: ScenarioModel, timeline
     for (const el of model.root.elements) {
         if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
         const step = t.steps[steps];
-        if (!step || step.node !== el) break;
-        const outcomes = outcomesOf(el);
-        if (outcomes.length !== step.outcomes.length || outcomes.some((o, i) => o !== step.outcomes[i])) break;
+        if (!step || step.node !== el || !sameOutcomes(el, step.outcomes)) break;
         steps++;
     }
     let point = steps < t.steps.length ? t.steps[steps].start : t.end;
@@ -187,18 +210,6 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: Sc
     const kept = keptPart(model, before);
     const old = before?.timeline;
     const P = kept?.point ?? 0;
-    const initial = into.initial as Map<string, UnitCampaignState>;
-    let sharedInitial: ReadonlyMap<string, UnitCampaignState> | undefined;
-    if (kept && old && kept.changedForces.size === 0 && sameOrder(before.model.forces, model.forces)) sharedInitial = old.initial;
-    if (sharedInitial) {
-        (into as { initial: ReadonlyMap<string, UnitCampaignState> }).initial = sharedInitial;
-    } else {
-        for (const force of model.forces.values()) {
-            const same = kept && old && !kept.changedForces.has(force.name);
-            for (const u of force.units) initial.set(u.id, (same && old.initial.get(u.id)) || initialState(u));
-        }
-    }
-    const initialNow = into.initial;
     const history = into.history as Map<string, Array<{ point: number, state: UnitCampaignState }>>;
     const actionPoint = into.actionPoint as Map<Action, number>;
     const statePoint = into.statePoint as Map<UnitState, number>;
@@ -209,8 +220,8 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: Sc
     /** Histories taken over from the earlier timeline: copied before they change (that one may still be read). */
     const borrowed = new Set<unknown>();
     if (kept && old) {
+        // A force whose units changed has no state before P: nothing before P names it (`keptPart`).
         for (const [id, h] of old.history) {
-            if (kept.changedForces.has(id.slice(0, id.indexOf('.')))) continue;
             if (h.length === 0 || h[0].point >= P) continue;
             if (h[h.length - 1].point < P) { history.set(id, h as Array<{ point: number, state: UnitCampaignState }>); borrowed.add(h); }
             else history.set(id, h.filter(e => e.point < P));
@@ -230,15 +241,15 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: Sc
             }
         }
         for (const [name, point] of old.firstNamed) if (point < P) firstNamed.set(name, point);
-        for (const [id, point] of old.outSince) if (point < P && !kept.changedForces.has(id.slice(0, id.indexOf('.')))) outSince.set(id, point);
+        for (const [id, point] of old.outSince) if (point < P) outSince.set(id, point);
     }
     /** Each unit's state at the point being built, when it changed since P (else its history's last, or its initial). */
     const current = new Map<string, UnitCampaignState>();
-    const currentOf = (id: string): UnitCampaignState | undefined => {
-        const now = current.get(id);
+    const currentOf = (unit: UnitModel): UnitCampaignState => {
+        const now = current.get(unit.id);
         if (now) return now;
-        const h = history.get(id);
-        return h && h.length > 0 ? h[h.length - 1].state : initialNow.get(id);
+        const h = history.get(unit.id);
+        return h && h.length > 0 ? h[h.length - 1].state : initialState(unit);
     };
     const set = (point: number, next: UnitCampaignState) => {
         current.set(next.unit, next);
@@ -274,12 +285,9 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: Sc
             const point = 2 * k++;
             actionPoint.set(el, point);
             const turn = turnOf(el);
-            const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
             const carry = (unitsOfLine: readonly UnitModel[], result: string, facts: ReadonlyArray<readonly [string, StatValue]>) => {
-                for (const u of unitsOfLine) {
-                    const before = currentOf(u.id);
-                    if (before) set(point + 1, applyOutcomeLine(before, result, facts, el.name, turnLabel(turn), where, outResults));
-                }
+                const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
+                for (const u of unitsOfLine) set(point + 1, applyOutcomeLine(currentOf(u), result, facts, el.name, turnLabel(turn), where, outResults));
             };
             if (el.outcome) {
                 for (const line of el.outcome.lines) {
@@ -301,10 +309,7 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: Sc
             const point = 2 * k++;
             statePoint.set(el, point);
             named(el.target, point);
-            for (const u of el.target ? unitsOf(model, el.target) : []) {
-                const before = currentOf(u.id);
-                if (before) set(point, applyStateLine(before, el, u));
-            }
+            for (const u of el.target ? unitsOf(model, el.target) : []) set(point, applyStateLine(currentOf(u), el, u));
         } else if (isTurn(el)) {
             resolutionOrderOfTurn(model, el).forEach(visit);
             turnEnd.set(el, 2 * k);
@@ -318,14 +323,6 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: Sc
         visit(el);
     }
     (into as { end: number }).end = 2 * k;
-}
-
-/** Whether two models list their forces by the same names in the same order. */
-function sameOrder(a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean {
-    if (a.size !== b.size) return false;
-    const names = b.keys();
-    for (const name of a.keys()) if (names.next().value !== name) return false;
-    return true;
 }
 
 /**
@@ -408,12 +405,13 @@ function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitMod
     return next;
 }
 
-function lookup(t: Timeline, unit: string, point: number): UnitCampaignState | undefined {
-    const h = t.history.get(unit);
-    let found = t.initial.get(unit);
-    if (!h) return found;
+function lookup(model: ScenarioModel, t: Timeline, unit: UnitModel | string, point: number): UnitCampaignState | undefined {
+    const id = typeof unit === 'string' ? unit : unit.id;
+    const h = t.history.get(id);
+    if (!h || h.length === 0 || h[0].point >= point) return initialOf(model, id);
+    let found = h[0].state;
     // Binary search: the last entry whose point is before `point`.
-    let lo = 0, hi = h.length - 1;
+    let lo = 1, hi = h.length - 1;
     while (lo <= hi) {
         const mid = (lo + hi) >> 1;
         if (h[mid].point < point) { found = h[mid].state; lo = mid + 1; } else hi = mid - 1;
@@ -421,10 +419,16 @@ function lookup(t: Timeline, unit: string, point: number): UnitCampaignState | u
     return found;
 }
 
+/** A unit's state at the start of the file, by its id; undefined for a unit the model does not have. */
+function initialOf(model: ScenarioModel, id: string): UnitCampaignState | undefined {
+    const unit = unitWithId(model, id);
+    return unit && initialState(unit);
+}
+
 function allAt(model: ScenarioModel, point: number): Map<string, UnitCampaignState> {
     const t = timeline(model);
     const out = new Map<string, UnitCampaignState>();
-    for (const id of t.initial.keys()) out.set(id, lookup(t, id, point)!);
+    for (const force of model.forces.values()) for (const u of force.units) out.set(u.id, lookup(model, t, u, point)!);
     return out;
 }
 
@@ -445,12 +449,12 @@ function pointOf(model: ScenarioModel, action: ActionModel | Action): number {
 
 /** One unit's state as the action sees it. */
 export function unitStateAt(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
-    return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action));
+    return lookup(model, timeline(model), unit, pointOf(model, action));
 }
 
 /** One unit's state after the action's own outcome. */
 export function unitStateAfter(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
-    return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action) + 2);
+    return lookup(model, timeline(model), unit, pointOf(model, action) + 2);
 }
 
 /** Every unit's state at the end of the file. */
@@ -546,8 +550,19 @@ export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     return out;
 }
 
-/** The references of an action with the role each gives its units, without expanding whole forces. */
-export function roles(action: Action): Array<{ target: Target, role: Role }> {
+const rolesOfAction = new WeakMap<Action, ReadonlyArray<{ target: Target, role: Role }>>();
+
+/**
+ * The references of an action with the role each gives its units, without expanding whole forces.
+ * Kept by the action's node: its statements never change (the parse in pieces makes a new node).
+ */
+export function roles(action: Action): ReadonlyArray<{ target: Target, role: Role }> {
+    let found = rolesOfAction.get(action);
+    if (!found) rolesOfAction.set(action, found = rolesOf(action));
+    return found;
+}
+
+function rolesOf(action: Action): Array<{ target: Target, role: Role }> {
     const out: Array<{ target: Target, role: Role }> = [];
     const add = (target: Target | undefined, role: Role) => {
         if (target) out.push({ target, role });
