@@ -96,7 +96,23 @@ const timelines = new WeakMap<ScenarioModel, Timeline>();
  * The timeline last built for each document's tree (by its CST root, which the parse in pieces
  * keeps): the next model of the same document keeps its part before the first change.
  */
-const latest = new WeakMap<object, { model: ScenarioModel, timeline: Timeline }>();
+const latest = new WeakMap<object, Built>();
+
+/**
+ * A timeline with what its model's declarations were: not the model itself, which would keep every
+ * cache held per model (factor totals, action keys, tables) one edit longer.
+ */
+interface Built {
+    readonly declared: Declared;
+    readonly timeline: Timeline;
+}
+
+type Declared = Pick<ScenarioModel, 'ruleset' | 'forces' | 'grades' | 'modifiers' | 'options' | 'houses'> & { readonly rootOptions: readonly unknown[] };
+
+function declaredOf(model: ScenarioModel): Declared {
+    const { ruleset, forces, grades, modifiers, options, houses } = model;
+    return { ruleset, forces, grades, modifiers, options, houses, rootOptions: model.root.options };
+}
 
 function timeline(model: ScenarioModel): Timeline {
     let t = timelines.get(model);
@@ -110,7 +126,7 @@ function timeline(model: ScenarioModel): Timeline {
         timelines.set(model, t);
         const key = model.root.$cstNode ?? model.root;
         buildTimeline(model, t, latest.get(key));
-        latest.set(key, { model, timeline: t });
+        latest.set(key, { declared: declaredOf(model), timeline: t });
     }
     return t;
 }
@@ -175,14 +191,14 @@ function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
  * whose timeline resolves actions (settled outcomes, an order of play) reads every declaration:
  * then any change to one builds the whole timeline again.
  */
-function keptPart(model: ScenarioModel, before: { model: ScenarioModel, timeline: Timeline } | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
-    if (!before || before.model.ruleset !== model.ruleset) return undefined;
-    const old = before.model, t = before.timeline;
+function keptPart(model: ScenarioModel, before: Built | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
+    if (!before || before.declared.ruleset !== model.ruleset) return undefined;
+    const old = before.declared, t = before.timeline;
     const changedForces = new Set<string>();
     for (const [name, force] of model.forces) if (old.forces.get(name) !== force) changedForces.add(name);
     for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
     const resolves = model.ruleset?.carriesSettledOutcomes === true || model.ruleset?.orderWithinTurn !== undefined;
-    if (resolves && (changedForces.size > 0 || !sameDeclarations(old, model))) return undefined;
+    if (resolves && (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model)))) return undefined;
     let steps = 0;
     for (const el of model.root.elements) {
         if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
@@ -199,14 +215,14 @@ function keptPart(model: ScenarioModel, before: { model: ScenarioModel, timeline
 }
 
 /** The grades, modifiers, house rules and options the actions' resolutions read are the same nodes. */
-function sameDeclarations(a: ScenarioModel, b: ScenarioModel): boolean {
+function sameDeclarations(a: Declared, b: Declared): boolean {
     const sameMap = <V>(x: ReadonlyMap<string, V>, y: ReadonlyMap<string, V>) => x.size === y.size && [...x].every(([k, v]) => y.get(k) === v);
     return sameMap(a.grades, b.grades) && sameMap(a.modifiers, b.modifiers) && sameMap(a.options, b.options)
         && a.houses.length === b.houses.length && a.houses.every((h, i) => h.node === b.houses[i].node && h.turn === b.houses[i].turn)
-        && a.root.options.length === b.root.options.length && a.root.options.every((o, i) => o === b.root.options[i]);
+        && a.rootOptions.length === b.rootOptions.length && a.rootOptions.every((o, i) => o === b.rootOptions[i]);
 }
 
-function buildTimeline(model: ScenarioModel, into: Timeline, before: { model: ScenarioModel, timeline: Timeline } | undefined): void {
+function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | undefined): void {
     const kept = keptPart(model, before);
     const old = before?.timeline;
     const P = kept?.point ?? 0;
