@@ -16,10 +16,11 @@
  *
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
-import type { Action, Target, Turn, UnitState } from '../language/generated/ast.js';
+import type { Action, Outcome, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { settledOutcome } from './resolve.js';
 import { isAction, isDice, isFactor, isFacts, isHouse, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
 import type { StateColumn } from './ruleset.js';
+import { actionModelOf } from './model-cache.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
 /** Whether a unit can still fight: routed, destroyed and fled units cannot until rallied. */
@@ -67,7 +68,6 @@ export const STATE_KEYS: readonly string[] = [
  * points before it; the end of a turn is after its last element.
  */
 interface Timeline {
-    readonly initial: ReadonlyMap<string, UnitCampaignState>;
     /** Per unit id, its states in point order (each entry holds from its point on). */
     readonly history: ReadonlyMap<string, ReadonlyArray<{ point: number, state: UnitCampaignState }>>;
     readonly actionPoint: ReadonlyMap<Action, number>;
@@ -75,18 +75,58 @@ interface Timeline {
     /** The point just after each turn's last element. */
     readonly turnEnd: ReadonlyMap<Turn, number>;
     readonly end: number;
+    /** The top-level elements that take points, in file order, each with the point it starts at. */
+    readonly steps: readonly Step[];
+    /** Per force name, the first point at which an outcome or `state` line named it. */
+    readonly firstNamed: ReadonlyMap<string, number>;
+    /** Per unit id, the first point from which it is out of the fight. */
+    readonly outSince: ReadonlyMap<string, number>;
+}
+
+interface Step {
+    readonly node: Action | UnitState | Turn;
+    readonly start: number;
+    /** The written outcomes of its actions when it was read: Resolve all puts new ones in kept nodes. */
+    readonly outcomes: ReadonlyArray<Outcome | undefined>;
 }
 
 const timelines = new WeakMap<ScenarioModel, Timeline>();
 
+/**
+ * The timeline last built for each document's tree (by its CST root, which the parse in pieces
+ * keeps): the next model of the same document keeps its part before the first change.
+ */
+const latest = new WeakMap<object, Built>();
+
+/**
+ * A timeline with what its model's declarations were: not the model itself, which would keep every
+ * cache held per model (factor totals, action keys, tables) one edit longer.
+ */
+interface Built {
+    readonly declared: Declared;
+    readonly timeline: Timeline;
+}
+
+type Declared = Pick<ScenarioModel, 'ruleset' | 'forces' | 'grades' | 'modifiers' | 'options' | 'houses'> & { readonly rootOptions: readonly unknown[] };
+
+function declaredOf(model: ScenarioModel): Declared {
+    const { ruleset, forces, grades, modifiers, options, houses } = model;
+    return { ruleset, forces, grades, modifiers, options, houses, rootOptions: model.root.options };
+}
+
 function timeline(model: ScenarioModel): Timeline {
     let t = timelines.get(model);
     if (!t) {
-        t = { initial: new Map(), history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0 };
+        t = {
+            history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
+            steps: [], firstNamed: new Map(), outSince: new Map()
+        };
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
         // state of the points before it from this same timeline, already built that far.
         timelines.set(model, t);
-        buildTimeline(model, t);
+        const key = model.root.$cstNode ?? model.root;
+        buildTimeline(model, t, latest.get(key));
+        latest.set(key, { declared: declaredOf(model), timeline: t });
     }
     return t;
 }
@@ -95,8 +135,19 @@ function num(value: StatValue | undefined): number {
     return typeof value === 'number' ? value : 0;
 }
 
-/** A unit's state before anything is written about it: what its declaration says. */
+const initialStates = new WeakMap<UnitModel, UnitCampaignState>();
+
+/**
+ * A unit's state before anything is written about it: what its declaration says. Kept by the unit's
+ * model, which is kept with its force's (src/core/scenario.ts): an edit elsewhere makes none again.
+ */
 function initialState(unit: UnitModel): UnitCampaignState {
+    let state = initialStates.get(unit);
+    if (!state) initialStates.set(unit, state = declaredState(unit));
+    return state;
+}
+
+function declaredState(unit: UnitModel): UnitCampaignState {
     const tested = unit.stats.get('tested');
     return {
         unit: unit.id, status: 'ready',
@@ -106,47 +157,159 @@ function initialState(unit: UnitModel): UnitCampaignState {
     };
 }
 
-function buildTimeline(model: ScenarioModel, into: Timeline): void {
-    const initial = into.initial as Map<string, UnitCampaignState>;
-    const units = new Map<string, UnitModel>();
-    for (const force of model.forces.values()) {
-        for (const u of force.units) { initial.set(u.id, initialState(u)); units.set(u.id, u); }
+/** Whether the element's actions hold the outcomes they held (no array made: every kept element is asked). */
+function sameOutcomes(el: Action | UnitState | Turn, outcomes: ReadonlyArray<Outcome | undefined>): boolean {
+    if (isAction(el)) return outcomes.length === 1 && el.outcome === outcomes[0];
+    if (!isTurn(el)) return outcomes.length === 0;
+    let i = 0;
+    for (const inner of el.elements) if (isAction(inner) && (i >= outcomes.length || inner.outcome !== outcomes[i++])) return false;
+    return i === outcomes.length;
+}
+
+function outcomesOf(el: Action | UnitState | Turn): Array<Outcome | undefined> {
+    if (isAction(el)) return [el.outcome];
+    if (isTurn(el)) return el.elements.filter(isAction).map(a => a.outcome);
+    return [];
+}
+
+const unitsById = new WeakMap<object, Map<string, UnitModel>>();
+
+/** The unit with this id (`Force.Unit#2`: a force's name has no dot), found through its force's index, kept with the force's model. */
+function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
+    const dot = id.indexOf('.');
+    const force = dot < 0 ? undefined : model.forces.get(id.slice(0, dot));
+    if (!force) return undefined;
+    let index = unitsById.get(force);
+    if (!index) unitsById.set(force, index = new Map(force.units.map(u => [u.id, u])));
+    return index.get(id);
+}
+
+/**
+ * What of an earlier timeline of the same file holds for this model: the steps before the first
+ * element that changed (a new node, or a kept action given another outcome in memory), and before the
+ * first line that names a force whose units changed. Everything from there is built again. A rule set
+ * whose timeline resolves actions (settled outcomes, an order of play) reads every declaration:
+ * then any change to one builds the whole timeline again.
+ */
+function keptPart(model: ScenarioModel, before: Built | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
+    if (!before || before.declared.ruleset !== model.ruleset) return undefined;
+    const old = before.declared, t = before.timeline;
+    const changedForces = new Set<string>();
+    for (const [name, force] of model.forces) if (old.forces.get(name) !== force) changedForces.add(name);
+    for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
+    const resolves = model.ruleset?.carriesSettledOutcomes === true || model.ruleset?.orderWithinTurn !== undefined;
+    if (resolves && (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model)))) return undefined;
+    let steps = 0;
+    for (const el of model.root.elements) {
+        if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
+        const step = t.steps[steps];
+        if (!step || step.node !== el || !sameOutcomes(el, step.outcomes)) break;
+        steps++;
     }
-    const current = new Map(initial);
+    let point = steps < t.steps.length ? t.steps[steps].start : t.end;
+    for (const name of changedForces) point = Math.min(point, t.firstNamed.get(name) ?? point);
+    // Back to the start of the step that holds the point.
+    while (steps > 0 && t.steps[steps - 1].start >= point) steps--;
+    if (steps > 0 && point < (steps < t.steps.length ? t.steps[steps].start : t.end)) steps--;
+    return { steps, point: steps < t.steps.length ? t.steps[steps].start : t.end, changedForces };
+}
+
+/** The grades, modifiers, house rules and options the actions' resolutions read are the same nodes. */
+function sameDeclarations(a: Declared, b: Declared): boolean {
+    const sameMap = <V>(x: ReadonlyMap<string, V>, y: ReadonlyMap<string, V>) => x.size === y.size && [...x].every(([k, v]) => y.get(k) === v);
+    return sameMap(a.grades, b.grades) && sameMap(a.modifiers, b.modifiers) && sameMap(a.options, b.options)
+        && a.houses.length === b.houses.length && a.houses.every((h, i) => h.node === b.houses[i].node && h.turn === b.houses[i].turn)
+        && a.rootOptions.length === b.rootOptions.length && a.rootOptions.every((o, i) => o === b.rootOptions[i]);
+}
+
+function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | undefined): void {
+    const kept = keptPart(model, before);
+    const old = before?.timeline;
+    const P = kept?.point ?? 0;
     const history = into.history as Map<string, Array<{ point: number, state: UnitCampaignState }>>;
-    const set = (point: number, next: UnitCampaignState) => {
-        current.set(next.unit, next);
-        const h = history.get(next.unit) ?? [];
-        if (h.length > 0 && h[h.length - 1].point === point) h[h.length - 1] = { point, state: next };
-        else h.push({ point, state: next });
-        history.set(next.unit, h);
-    };
     const actionPoint = into.actionPoint as Map<Action, number>;
     const statePoint = into.statePoint as Map<UnitState, number>;
     const turnEnd = into.turnEnd as Map<Turn, number>;
-    const turnOf = new Map<Action, Turn | undefined>(model.actions.map(a => [a.node, a.turn]));
-    const modelOfAction = new Map<Action, ActionModel>(model.actions.map(a => [a.node, a]));
+    const steps = into.steps as Step[];
+    const firstNamed = into.firstNamed as Map<string, number>;
+    const outSince = into.outSince as Map<string, number>;
+    /** Histories taken over from the earlier timeline: copied before they change (that one may still be read). */
+    const borrowed = new Set<unknown>();
+    if (kept && old) {
+        // A force whose units changed has no state before P: nothing before P names it (`keptPart`).
+        for (const [id, h] of old.history) {
+            if (h.length === 0 || h[0].point >= P) continue;
+            if (h[h.length - 1].point < P) { history.set(id, h as Array<{ point: number, state: UnitCampaignState }>); borrowed.add(h); }
+            else history.set(id, h.filter(e => e.point < P));
+        }
+        for (let i = 0; i < kept.steps; i++) {
+            const step = old.steps[i];
+            steps.push(step);
+            const el = step.node;
+            if (isAction(el)) actionPoint.set(el, old.actionPoint.get(el)!);
+            else if (isUnitState(el)) statePoint.set(el, old.statePoint.get(el)!);
+            else {
+                for (const inner of el.elements) {
+                    if (isAction(inner)) actionPoint.set(inner, old.actionPoint.get(inner)!);
+                    else if (isUnitState(inner)) statePoint.set(inner, old.statePoint.get(inner)!);
+                }
+                turnEnd.set(el, old.turnEnd.get(el)!);
+            }
+        }
+        for (const [name, point] of old.firstNamed) if (point < P) firstNamed.set(name, point);
+        for (const [id, point] of old.outSince) if (point < P) outSince.set(id, point);
+    }
+    /** Each unit's state at the point being built, when it changed since P (else its history's last, or its initial). */
+    const current = new Map<string, UnitCampaignState>();
+    const currentOf = (unit: UnitModel): UnitCampaignState => {
+        const now = current.get(unit.id);
+        if (now) return now;
+        const h = history.get(unit.id);
+        return h && h.length > 0 ? h[h.length - 1].state : initialState(unit);
+    };
+    const set = (point: number, next: UnitCampaignState) => {
+        current.set(next.unit, next);
+        let h = history.get(next.unit);
+        if (!h) history.set(next.unit, h = []);
+        else if (borrowed.has(h)) {
+            borrowed.delete(h);
+            history.set(next.unit, h = h.slice());
+        }
+        if (h.length > 0 && h[h.length - 1].point === point) {
+            h[h.length - 1] = { point, state: next };
+            // Out only for a moment (a later line of the same outcome brought it back): never out.
+            if (next.status === 'ready' && outSince.get(next.unit) === point) outSince.delete(next.unit);
+        } else h.push({ point, state: next });
+        if (next.status !== 'ready' && !outSince.has(next.unit)) outSince.set(next.unit, point);
+    };
+    const named = (target: Target | undefined, point: number) => {
+        const force = target?.force?.$refText;
+        if (force !== undefined && !firstNamed.has(force)) firstNamed.set(force, point);
+    };
+    const turnOf = (el: Action): Turn | undefined => (isTurn(el.$container) ? el.$container : undefined);
     // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
     const outResults = model.ruleset?.campaign.outResults ?? {};
     const settles = model.ruleset?.carriesSettledOutcomes === true;
     /** The units an outcome line names: a unit by its id, or every unit of a force. */
-    const unitsNamed = (id: string): readonly UnitModel[] => units.has(id) ? [units.get(id)!] : model.forces.get(id)?.units ?? [];
-    let k = 0;
+    const unitsNamed = (id: string): readonly UnitModel[] => {
+        const unit = unitWithId(model, id);
+        return unit ? [unit] : model.forces.get(id)?.units ?? [];
+    };
+    let k = P / 2;
     const visit = (el: unknown) => {
         if (isAction(el)) {
             const point = 2 * k++;
             actionPoint.set(el, point);
-            const where = `${el.kind} ${el.name}${turnOf.get(el) ? ` (turn ${turnLabel(turnOf.get(el))})` : ''}`;
+            const turn = turnOf(el);
             const carry = (unitsOfLine: readonly UnitModel[], result: string, facts: ReadonlyArray<readonly [string, StatValue]>) => {
-                for (const u of unitsOfLine) {
-                    const before = current.get(u.id);
-                    if (before) set(point + 1, applyOutcomeLine(before, result, facts, el.name, turnLabel(turnOf.get(el)), where, outResults));
-                }
+                const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
+                for (const u of unitsOfLine) set(point + 1, applyOutcomeLine(currentOf(u), result, facts, el.name, turnLabel(turn), where, outResults));
             };
             if (el.outcome) {
                 for (const line of el.outcome.lines) {
                     // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
                     if (!line.unit || line.result === undefined) continue;
+                    named(line.unit, point);
                     carry(unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
                 }
             } else {
@@ -154,23 +317,27 @@ function buildTimeline(model: ScenarioModel, into: Timeline): void {
                 // outcome is settled, and Resolve will write exactly this, so later actions see it now when
                 // the rule set asks for it (`Ruleset.carriesSettledOutcomes`, docs/campaigns.md#settled).
                 // Resolving reads only the points before this one, already built.
-                const am = settles ? modelOfAction.get(el) : undefined;
+                const am = settles ? actionModelOf(model, el) : undefined;
                 const pending = am ? settledOutcome(model, am) : undefined;
                 for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
             }
         } else if (isUnitState(el)) {
             const point = 2 * k++;
             statePoint.set(el, point);
-            for (const u of el.target ? unitsOf(model, el.target) : []) {
-                const before = current.get(u.id);
-                if (before) set(point, applyStateLine(before, el, units.get(u.id)!));
-            }
+            named(el.target, point);
+            for (const u of el.target ? unitsOf(model, el.target) : []) set(point, applyStateLine(currentOf(u), el, u));
         } else if (isTurn(el)) {
             resolutionOrderOfTurn(model, el).forEach(visit);
             turnEnd.set(el, 2 * k);
         }
     };
-    model.root.elements.forEach(visit);
+    let index = 0;
+    for (const el of model.root.elements) {
+        if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
+        if (index++ < steps.length) continue;
+        steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
+        visit(el);
+    }
     (into as { end: number }).end = 2 * k;
 }
 
@@ -254,12 +421,13 @@ function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitMod
     return next;
 }
 
-function lookup(t: Timeline, unit: string, point: number): UnitCampaignState | undefined {
-    const h = t.history.get(unit);
-    let found = t.initial.get(unit);
-    if (!h) return found;
+function lookup(model: ScenarioModel, t: Timeline, unit: UnitModel | string, point: number): UnitCampaignState | undefined {
+    const id = typeof unit === 'string' ? unit : unit.id;
+    const h = t.history.get(id);
+    if (!h || h.length === 0 || h[0].point >= point) return initialOf(model, id);
+    let found = h[0].state;
     // Binary search: the last entry whose point is before `point`.
-    let lo = 0, hi = h.length - 1;
+    let lo = 1, hi = h.length - 1;
     while (lo <= hi) {
         const mid = (lo + hi) >> 1;
         if (h[mid].point < point) { found = h[mid].state; lo = mid + 1; } else hi = mid - 1;
@@ -267,10 +435,16 @@ function lookup(t: Timeline, unit: string, point: number): UnitCampaignState | u
     return found;
 }
 
+/** A unit's state at the start of the file, by its id; undefined for a unit the model does not have. */
+function initialOf(model: ScenarioModel, id: string): UnitCampaignState | undefined {
+    const unit = unitWithId(model, id);
+    return unit && initialState(unit);
+}
+
 function allAt(model: ScenarioModel, point: number): Map<string, UnitCampaignState> {
     const t = timeline(model);
     const out = new Map<string, UnitCampaignState>();
-    for (const id of t.initial.keys()) out.set(id, lookup(t, id, point)!);
+    for (const force of model.forces.values()) for (const u of force.units) out.set(u.id, lookup(model, t, u, point)!);
     return out;
 }
 
@@ -291,12 +465,12 @@ function pointOf(model: ScenarioModel, action: ActionModel | Action): number {
 
 /** One unit's state as the action sees it. */
 export function unitStateAt(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
-    return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action));
+    return lookup(model, timeline(model), unit, pointOf(model, action));
 }
 
 /** One unit's state after the action's own outcome. */
 export function unitStateAfter(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
-    return lookup(timeline(model), typeof unit === 'string' ? unit : unit.id, pointOf(model, action) + 2);
+    return lookup(model, timeline(model), unit, pointOf(model, action) + 2);
 }
 
 /** Every unit's state at the end of the file. */
@@ -373,20 +547,38 @@ export function names(target: Target, unit: UnitModel): boolean {
     return target.unit.$refText === unit.name && (target.index === undefined || (unit.index ?? 1) === target.index);
 }
 
-/** Units that are out of the fight at some point of the file: the only ones the out-of-action check needs. */
+/**
+ * Units that are out of the fight at some point of the file: the only ones the out-of-action check
+ * needs. In declaration order; recorded as the timeline is built, so no walk over every unit.
+ */
 export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     const t = timeline(model);
-    const out: UnitModel[] = [];
-    for (const force of model.forces.values()) {
-        for (const u of force.units) {
-            if (t.history.get(u.id)?.some(h => h.state.status !== 'ready') || t.initial.get(u.id)?.status !== 'ready') out.push(u);
-        }
+    if (t.outSince.size === 0) return [];
+    const byForce = new Map<string, UnitModel[]>();
+    for (const id of t.outSince.keys()) {
+        const unit = unitWithId(model, id);
+        if (!unit) continue;
+        const list = byForce.get(unit.force);
+        if (list) list.push(unit); else byForce.set(unit.force, [unit]);
     }
+    const out: UnitModel[] = [];
+    for (const name of model.forces.keys()) out.push(...(byForce.get(name) ?? []).sort((a, b) => a.order - b.order));
     return out;
 }
 
-/** The references of an action with the role each gives its units, without expanding whole forces. */
-export function roles(action: Action): Array<{ target: Target, role: Role }> {
+const rolesOfAction = new WeakMap<Action, ReadonlyArray<{ target: Target, role: Role }>>();
+
+/**
+ * The references of an action with the role each gives its units, without expanding whole forces.
+ * Kept by the action's node: its statements never change (the parse in pieces makes a new node).
+ */
+export function roles(action: Action): ReadonlyArray<{ target: Target, role: Role }> {
+    let found = rolesOfAction.get(action);
+    if (!found) rolesOfAction.set(action, found = rolesOf(action));
+    return found;
+}
+
+function rolesOf(action: Action): Array<{ target: Target, role: Role }> {
     const out: Array<{ target: Target, role: Role }> = [];
     const add = (target: Target | undefined, role: Role) => {
         if (target) out.push({ target, role });

@@ -94,9 +94,21 @@ function hash(text: string, seed = 0): string {
     return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
-function textOf(node: AstNode | undefined): string {
-    return node?.$cstNode ? reading(node.$cstNode.text) : '';
+/**
+ * A hash of the node's text as the parser reads it, kept by the node: the parse in pieces keeps an
+ * unchanged element as the same node with the same text (only moved), so each build reads and hashes
+ * only the elements it parsed again, not the whole file.
+ */
+function keyOf(node: AstNode): string {
+    let key = nodeKeys.get(node);
+    if (key === undefined) {
+        key = hash(node.$cstNode ? reading(node.$cstNode.text) : '');
+        nodeKeys.set(node, key);
+    }
+    return key;
 }
+
+const nodeKeys = new WeakMap<AstNode, string>();
 
 const inputKeys = new WeakMap<ScenarioModel, Map<Action, string>>();
 let unlisted = 0;
@@ -131,26 +143,29 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
 function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     const ruleset = model.ruleset;
     const readsOtherActions = ruleset?.carriesSettledOutcomes === true || ruleset?.orderWithinTurn !== undefined;
+    // The declarations' part, once per model: every element's key is kept by its node (`keyOf`).
     const header: string[] = [model.rules, JSON.stringify(model.limits), model.root.title ?? ''];
     const timeline: AstNode[] = [];
     for (const el of model.root.elements) {
         if (el.$type === 'Turn' || el.$type === 'Action' || el.$type === 'UnitState') timeline.push(el);
-        else header.push(textOf(el));
+        else header.push(keyOf(el));
     }
-    for (const option of model.root.options) header.push(textOf(option));
+    for (const option of model.root.options) header.push(keyOf(option));
     // The files imported as the model was built from them (the same list modelOf reads).
     const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
-    for (const file of imported) header.push(`import\n${textOf(file)}`);
+    for (const file of imported) header.push(`import\n${keyOf(file)}`);
     const base = hash(header.join('\n'));
     const keys = new Map<Action, string>();
+    // A running key of what the campaign carries along the actions: each step adds one element's key.
     let carried = base;
     const visit = (el: AstNode, turn: AstNode | undefined, turnKey: string) => {
         if (el.$type === 'Action') {
             const action = el as Action;
-            keys.set(action, `${carried}|${turnKey}|${textOf(action)}`);
-            if (readsOtherActions || action.outcome) carried = hash(`${carried}\n${textOf(action)}\n${turn ? turnKey : ''}`);
+            const own = keyOf(action);
+            keys.set(action, `${carried}|${turnKey}|${own}`);
+            if (readsOtherActions || action.outcome) carried = hash(`${carried}\n${own}\n${turn ? turnKey : ''}`);
         } else if (el.$type === 'UnitState') {
-            carried = hash(`${carried}\n${textOf(el)}`);
+            carried = hash(`${carried}\n${keyOf(el)}`);
         }
     };
     let ordinal = 0;
@@ -159,9 +174,9 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
             const turn = el as Turn;
             ordinal++;
             // A turn's house blocks change the tables of every action in it (docs/house-rules.md).
-            const houses = turn.elements.filter(inner => inner.$type === 'House').map(textOf).join('\n');
+            const houses = turn.elements.filter(inner => inner.$type === 'House').map(keyOf).join('\n');
             const turnKey = readsOtherActions
-                ? hash(textOf(turn))
+                ? keyOf(turn)
                 : `${ordinal}:${turn.number ?? ''}:${turn.name ?? ''}:${turn.title ?? ''}${houses ? `:${hash(houses)}` : ''}`;
             for (const inner of turn.elements) visit(inner, turn, turnKey);
         } else visit(el, undefined, '');

@@ -7,8 +7,8 @@
  * be read is left out, and the validator says why.
  */
 import {
-    isAction, isForce, isGrade, isHouse, isImport, isModifier, isSides, isTurn, isUnitState,
-    type Action, type Fact, type Force, type Grade, type House, type Import, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
+    isForce, isGrade, isHouse, isImport, isModifier, isSides,
+    type Action, type Element, type TurnElement, type Fact, type Force, type Grade, type House, type Import, type Modifier, type Scenario, type Stat, type Target, type Turn, type Unit, type UnitState
 } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import type { Ruleset, RulesetRegistry } from './ruleset.js';
@@ -134,6 +134,39 @@ function buildForce(force: Force, limits: LimitValues = LIMIT_DEFAULTS, room = l
     return { name: forceName, units, byName, node: force };
 }
 
+/** A force's model as last built, with what it was built from besides the force's own nodes. */
+interface KeptForce {
+    /** The most units one line may make (docs/limits.md), and the room the force was given. */
+    readonly maxCount: number;
+    readonly room: number;
+    /** The grade each unit line named, as linked then (a grade edited elsewhere is a new node). */
+    readonly grades: ReadonlyArray<Grade | undefined>;
+    /** Every instance its lines ask for was built (none cut by `room`). */
+    readonly whole: boolean;
+    readonly model: ForceModel;
+}
+
+/**
+ * Each force's model kept by its node: the parse in pieces keeps an unchanged force as the same node
+ * (docs/performance.md), so an edit elsewhere builds only the forces it touched. A node is never
+ * changed in place (an edit makes new nodes), but its grade references are linked again on every
+ * build, so the grades they point at are compared; the units left under the file's limit are too.
+ */
+const keptForces = new WeakMap<Force, KeptForce>();
+
+function forceModelOf(force: Force, limits: LimitValues, room: number): ForceModel {
+    const kept = keptForces.get(force);
+    if (kept && kept.maxCount === limits.maxCount && (kept.room === room || (kept.whole && room >= kept.model.units.length))
+        && force.units.every((unit, i) => unit.grade?.ref === kept.grades[i])) {
+        return kept.model;
+    }
+    const model = buildForce(force, limits, room);
+    let asked = 0;
+    for (const unit of force.units) asked += Math.min(unitCount(unit), limits.maxCount);
+    keptForces.set(force, { maxCount: limits.maxCount, room, grades: force.units.map(unit => unit.grade?.ref), whole: model.units.length === asked, model });
+    return model;
+}
+
 /**
  * The model of a file. `imported` are the files it imports (docs/campaigns.md#campaigns-across-files):
  * their grades, modifiers and forces come first, as if pasted where they are imported, but a name the
@@ -153,19 +186,23 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
     for (const o of root.options) {
         options.set(o.name, o.number ?? o.word ?? (o.text !== undefined ? unquote(o.text) : true));
     }
-    const visit = (el: unknown, turn: Turn | undefined) => {
-        if (isGrade(el)) { if (!grades.has(el.name)) grades.set(el.name, el); }
-        else if (isModifier(el)) { if (!modifiers.has(el.name)) modifiers.set(el.name, el); }
-        else if (isForce(el)) {
-            if (forces.has(el.name)) return;
-            const force = buildForce(el, limits, Math.min(limits.maxUnitsPerForce, unitsLeft));
-            unitsLeft -= force.units.length;
-            forces.set(el.name, force);
+    // By `$type` (no subtypes among the elements): the reflection's `isX` is slower, and every element is visited on every build.
+    const visit = (el: Element | TurnElement, turn: Turn | undefined) => {
+        switch (el.$type) {
+            case 'Grade': if (!grades.has(el.name)) grades.set(el.name, el); break;
+            case 'Modifier': if (!modifiers.has(el.name)) modifiers.set(el.name, el); break;
+            case 'Force': {
+                if (forces.has(el.name)) return;
+                const force = forceModelOf(el, limits, Math.min(limits.maxUnitsPerForce, unitsLeft));
+                unitsLeft -= force.units.length;
+                forces.set(el.name, force);
+                break;
+            }
+            case 'Action': actions.push({ node: el, turn }); break;
+            case 'UnitState': states.push({ node: el, beforeAction: actions.length }); break;
+            case 'House': houses.push({ node: el, turn }); break;
+            case 'Turn': for (const inner of el.elements) visit(inner, el); break;
         }
-        else if (isAction(el)) actions.push({ node: el, turn });
-        else if (isUnitState(el)) states.push({ node: el, beforeAction: actions.length });
-        else if (isHouse(el)) houses.push({ node: el, turn });
-        else if (isTurn(el)) for (const inner of el.elements) visit(inner, el);
     };
     if (imported.length > 0) {
         const own = new Set(root.elements.filter(el => isGrade(el) || isModifier(el) || isForce(el)).map(el => `${el.$type} ${el.name}`));

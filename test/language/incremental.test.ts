@@ -182,8 +182,13 @@ const diagnosticsOf = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d =>
 
 /** The actions whose written outcome is reported stale, by name. */
 function staleActions(doc: LangiumDocument): string[] {
+    return actionsWith(doc, 'outcome-stale');
+}
+
+/** The actions that hold a diagnostic of this code, by name. */
+function actionsWith(doc: LangiumDocument, code: string): string[] {
     const model = modelOf(doc.parseResult.value as Scenario);
-    const lines = new Set((doc.diagnostics ?? []).filter(d => d.code === 'outcome-stale').map(d => d.range.start.line));
+    const lines = new Set((doc.diagnostics ?? []).filter(d => d.code === code).map(d => d.range.start.line));
     return model.actions.filter(a => {
         const range = a.node.$cstNode!.range;
         return [...lines].some(l => l >= range.start.line && l <= range.end.line);
@@ -414,6 +419,80 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(ridge.$cstNode!.range.start.line).toBe(longer.split('\n').indexOf('engagement Ridge {'));
         expect(treeOf(moved.parseResult as ParseResult<Scenario>)).toEqual(treeOf((await coldDocument(longer)).parseResult as ParseResult<Scenario>));
     });
+
+    /**
+     * A chain of SCRUD engagements fought in file order (engagement k pits force k against force k-1,
+     * so each fights a force the one before it fought), every outcome written from the state the
+     * earlier ones leave, and one force declared late, between the engagements.
+     */
+    async function chain(uri: string, n: number): Promise<string> {
+        const lines = ['scenario "Chain"', 'rules scrud', 'grade Veteran +1', 'grade Raw -1', 'modifier Uphill -1', ''];
+        for (let k = 0; k < n; k++) {
+            lines.push(`force F${k} {`, `  unit Line foot ${k % 3 === 0 ? 'Raw' : 'Veteran'} x2`, '  unit Horse horse', '}', '');
+            if (k > 0) lines.push(`engagement E${k} {`, `  F${k} attacks F${k - 1}`, ...(k % 2 ? [`  factor Uphill on F${k}`] : []), `  seed ${k + 2}`, '}', '');
+        }
+        let text = lines.join('\n');
+        // Written one at a time in file order, each from the state the ones before it leave (as Resolve all does).
+        for (let k = 1; k < n; k++) {
+            const doc = await openDocument(uri, text, k);
+            const model = modelOf(doc.parseResult.value as Scenario);
+            const a = model.actions.find(x => x.node.name === `E${k}`)!;
+            const resolved = resolveAction(model, a, { newSeed: () => 1234 });
+            if (isUnresolvable(resolved)) throw new Error(resolved.problem);
+            const end = a.node.$cstNode!.end - 1;
+            text = `${text.slice(0, end)}${outcomeBlock(resolved.resolution, resolved.dice, '')}\n${text.slice(end)}`;
+        }
+        return text;
+    }
+
+    it('judges the later engagements of a campaign again from the first changed one, as a cold check does', async () => {
+        // The campaign timeline is kept up to the first element that changed (src/core/campaign-state.ts):
+        // an edit early in the campaign must change the later outcomes' stale flags and out-of-action
+        // errors exactly as a cold check of the same text finds them.
+        const uri = 'file:///pieces/chain.battle';
+        const text = await chain('file:///pieces/chain-written.battle', 14);
+        const first = (await editorBuilds({ [uri]: text }, 1))[uri];
+        expect(staleActions(first)).toEqual([]);
+        const before = factory.counts.pieces;
+        // A unit of Fk routed in Ek's written outcome: E(k+1), where F(k+1) attacks Fk, now has a unit
+        // out of the fight. The first k whose next engagement is clean and whose outcome leaves Fk's unit standing.
+        const outOfAction = (doc: LangiumDocument) => actionsWith(doc, 'unit-out-of-action');
+        const clean = outOfAction(first);
+        const k = [...Array(12).keys()].map(i => i + 1).find(i => !clean.includes(`E${i + 1}`)
+            && new RegExp(`F${i}\\.\\w+(?:#\\d)?: (?:recoil|stand-off|won|retire|holds),`).test(text.slice(text.indexOf(`engagement E${i} {`))))!;
+        const ek = text.indexOf(`engagement E${k} {`);
+        const line = new RegExp(`F${k}\\.\\w+(?:#\\d)?: (recoil|stand-off|won|retire|holds),`).exec(text.slice(ek))!;
+        const at = ek + line.index;
+        const edited = text.slice(0, at) + line[0].replace(line[1], 'rout') + text.slice(at + line[0].length);
+        const warm = (await editorBuilds({ [uri]: edited }, 2))[uri];
+        expect(factory.counts.pieces).toBe(before + 1);
+        const coldDoc = await coldDocument(edited);
+        expect(outOfAction(warm)).toContain(`E${k + 1}`);
+        expect(outOfAction(warm)).toEqual(outOfAction(coldDoc));
+        expect(staleActions(warm)).toEqual(staleActions(coldDoc));
+        expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+    });
+
+    it('gives what a cold check gives after written results, seeds and forces are edited along a campaign', async () => {
+        const campaigns = [await chain('file:///pieces/chain-random-written.battle', 10), ...['campaign', 'broken-campaign', 'loose-files-turn', 'cowpens'].map(name => texts[EXAMPLES.indexOf(name)])];
+        const before = factory.counts.pieces;
+        let compared = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: campaigns.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 6 }), async (which, edits) => {
+            const uri = `file:///pieces/campaign-${which}.battle`;
+            let text = campaigns[which];
+            await editorBuilds({ [uri]: text }, 1);
+            for (const [i, e] of edits.entries()) {
+                text = apply(text, e);
+                const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                const coldDoc = await coldDocument(text);
+                expect(staleActions(warm)).toEqual(staleActions(coldDoc));
+                expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+                compared++;
+            }
+        }), { numRuns: 40, seed: 20261202 });
+        expect(compared).toBeGreaterThan(60);
+        expect(factory.counts.pieces - before).toBeGreaterThan(30);
+    }, 300_000);
 });
 
 /** A tree as plain data: every CST node (offsets, positions, text, kind), every AST node and what its references point at, and the syntax errors. */

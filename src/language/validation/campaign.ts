@@ -6,7 +6,7 @@
  * - An outcome written while an earlier action has none was worked out from an incomplete state.
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
-import { AstUtils, type ValidationAcceptor } from 'langium';
+import type { AstNode, ValidationAcceptor } from 'langium';
 import { isAction, isHouse, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
@@ -22,11 +22,11 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
     const scenario = model.root;
     const turns = turnNumbers(scenario);
     // Only units that are ever out of the fight, or arrive late, need a look: big files stay fast.
-    const everOut = unitsEverOut(model);
-    const late = [...model.forces.values()].flatMap(f => f.units).filter(u => u.stats.has('enters'));
+    const everOut = byForce(unitsEverOut(model));
+    const late = lateUnits(model);
     for (const action of model.actions) {
         const refs = roles(action.node);
-        if (everOut.length > 0) checkOutOfAction(model, action.node, refs, everOut, accept);
+        if (everOut.size > 0) checkOutOfAction(model, action.node, refs, everOut, accept);
         checkExists(action.node, refs.map(r => r.target), late, turns, accept);
     }
     for (const { node } of model.states) {
@@ -36,12 +36,38 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
     checkOrder(model, accept);
 }
 
+/** Units by their force's name, in their order: a reference looks only at its own force's. */
+function byForce(units: readonly UnitModel[]): Map<string, UnitModel[]> {
+    const out = new Map<string, UnitModel[]>();
+    for (const u of units) {
+        const list = out.get(u.force);
+        if (list) list.push(u); else out.set(u.force, [u]);
+    }
+    return out;
+}
+
+const lateOfForce = new WeakMap<object, readonly UnitModel[]>();
+
+/**
+ * The units with an `enters` stat, by force. Kept by each force's model, which is kept by its node
+ * (src/core/scenario.ts): only the forces built again are looked at.
+ */
+function lateUnits(model: ScenarioModel): Map<string, readonly UnitModel[]> {
+    const out = new Map<string, readonly UnitModel[]>();
+    for (const force of model.forces.values()) {
+        let late = lateOfForce.get(force);
+        if (!late) lateOfForce.set(force, late = force.units.filter(u => u.stats.has('enters')));
+        if (late.length > 0) out.set(force.name, late);
+    }
+    return out;
+}
+
 /** S6/A7/L3/L9: out of the fight until rallied. A routed unit may still be shot at, seen or rallied. */
-function checkOutOfAction(model: ScenarioModel, action: Action, refs: ReadonlyArray<{ target: Target, role: Role }>, everOut: readonly UnitModel[], accept: ValidationAcceptor): void {
+function checkOutOfAction(model: ScenarioModel, action: Action, refs: ReadonlyArray<{ target: Target, role: Role }>, everOut: ReadonlyMap<string, readonly UnitModel[]>, accept: ValidationAcceptor): void {
     for (const { target, role } of refs) {
         if (role === 'present') continue;
         const list: Array<{ unit: UnitModel, state: UnitCampaignState }> = [];
-        for (const unit of everOut) {
+        for (const unit of everOut.get(target.force?.$refText ?? '') ?? []) {
             if (!names(target, unit)) continue;
             const state = unitStateAt(model, action, unit);
             if (!state || state.status === 'ready') continue;
@@ -90,20 +116,21 @@ function turnNumber(turn: Turn, ordinal: number): number {
 }
 
 /** A unit exists from its force's declaration on, and from the turn its `enters` stat names. */
-function checkExists(node: Action | UnitState, targets: readonly Target[], late: readonly UnitModel[], turns: TurnNumbers, accept: ValidationAcceptor): void {
+function checkExists(node: Action | UnitState, targets: readonly Target[], lateByForce: ReadonlyMap<string, readonly UnitModel[]>, turns: TurnNumbers, accept: ValidationAcceptor): void {
     const turn = turns.ofElement.get(node);
+    // Forces are declared at the top level only: a force is declared after this line when its element
+    // comes after the one that holds the line (the top-level action or state line, or its turn).
+    const top: AstNode = isTurn(node.$container) ? node.$container : node;
     for (const target of targets) {
         // A force from an imported file is on the field from the start (docs/campaigns.md#campaigns-across-files).
         const force = target.force?.ref;
-        const forceAt = force && AstUtils.findRootNode(force) === AstUtils.findRootNode(target) ? force.$cstNode?.offset : undefined;
-        const usedAt = target.$cstNode?.offset;
-        if (forceAt !== undefined && usedAt !== undefined && forceAt > usedAt) {
+        if (force && force.$container === top.$container && force.$cstNode && target.$cstNode && force.$containerIndex! > top.$containerIndex!) {
             accept('error', `Force '${target.force.$refText}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,
                 { node: target, property: 'force', code: Codes.forceDeclaredLater });
             continue;
         }
         if (turn === undefined) continue;
-        for (const unit of late) {
+        for (const unit of lateByForce.get(target.force?.$refText ?? '') ?? []) {
             if (!names(target, unit)) continue;
             const enters = unit.stats.get('enters');
             const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? turns.byLabel.get(enters) : undefined;

@@ -2,9 +2,8 @@
  * Checks that hold whatever the rule set: names, counts, grades and modifiers, references.
  */
 import type { ValidationAcceptor } from 'langium';
-import {
-    isAction, isForce, isGrade, isModifier, isTurn,
-    type Fact, type Force, type Grade, type Modifier, type RuleOption, type Scenario, type Seed, type Target, type Unit
+import type {
+    Element, Fact, Force, Grade, Modifier, RuleOption, Scenario, Seed, Target, TurnElement, Unit
 } from '../generated/ast.js';
 import { unitCount } from '../../core/scenario.js';
 import { settingName } from '../../core/limits.js';
@@ -26,12 +25,15 @@ export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor)
             accept('error', `There is already ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
         } else names.set(node.name, node);
     };
-    const visit = (el: unknown) => {
-        if (isGrade(el)) note('grade', el);
-        else if (isModifier(el)) note('modifier', el);
-        else if (isForce(el)) note('force', el);
-        else if (isAction(el)) note('engagement or action', el);
-        else if (isTurn(el)) el.elements.forEach(visit);
+    // By `$type` (no subtypes among the elements): every element is visited on every build.
+    const visit = (el: Element | TurnElement) => {
+        switch (el.$type) {
+            case 'Grade': note('grade', el); break;
+            case 'Modifier': note('modifier', el); break;
+            case 'Force': note('force', el); break;
+            case 'Action': note('engagement or action', el); break;
+            case 'Turn': el.elements.forEach(visit); break;
+        }
     };
     scenario.elements.forEach(visit);
 }

@@ -75,8 +75,13 @@ function syntaxErrorOffsets(action: Action): number[] {
  */
 export function isHalfTyped(action: Action): boolean {
     const cst = action.$cstNode;
-    if (!cst || !cst.text.endsWith('}')) return true;
+    // Its last character, read in place (the node's text would be copied out of the file's for each action).
+    const end = cst?.end ?? 0;
+    if (!cst || end === 0 || cst.root.fullText.charCodeAt(end - 1) !== 125 /* } */) return true;
+    // A file without syntax errors has every action whole (an action's text is never empty there).
     const offsets = syntaxErrorOffsets(action);
+    if (offsets.length === 0) return false;
+    if (end <= cst.offset) return true;
     let lo = 0, hi = offsets.length;
     while (lo < hi) {
         const mid = (lo + hi) >> 1;
