@@ -1,0 +1,54 @@
+/**
+ * A repair of Langium 4.2.1's CST builder, which every parser of the process uses (the document
+ * factory creates its parsers with `createLangiumParser`, so the builder cannot be injected).
+ *
+ * Before every token it consumes, Langium's parser hands the hidden tokens (comments) before it to
+ * `CstNodeBuilder.addHiddenNodes`, even when there are none. When the node being built has no child
+ * yet (an element's first keyword), that method walks up the tree and looks each node up in its
+ * parent's children with `indexOf`, from the first child: at the top of the file, among all the
+ * elements before it. So a parse was quadratic in the number of top-level elements: at 50,000 lines
+ * 0.6 s of a 2.2 s parse (docs/performance.md, "Cold check and memory").
+ *
+ * The node looked up is always the last child of its parent while it is being built (children are
+ * only ever appended), so `lastIndexOf` finds the same index at once; and no hidden token means
+ * nothing to add. The hidden nodes go exactly where Langium puts them.
+ */
+import { CstNodeBuilder, CstUtils, LeafCstNodeImpl, type CompositeCstNode, type CstNode, type RootCstNode } from 'langium';
+import type { IToken } from 'chevrotain';
+
+/** The builder's own fields that the method reads (private in Langium's typings). */
+interface BuilderFields {
+    readonly rootNode: RootCstNode;
+    readonly current: CompositeCstNode;
+}
+
+let installed = false;
+
+export function installCstBuilderFix(): void {
+    if (installed) return;
+    installed = true;
+    CstNodeBuilder.prototype.addHiddenNodes = function addHiddenNodes(this: CstNodeBuilder, tokens: IToken[]): void {
+        if (tokens.length === 0) return;
+        const self = this as unknown as BuilderFields;
+        const nodes: CstNode[] = [];
+        for (const token of tokens) {
+            const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, CstUtils.tokenToRange(token), token.tokenType, true);
+            leaf.root = self.rootNode;
+            nodes.push(leaf);
+        }
+        let current: CompositeCstNode = self.current;
+        if (current.content.length > 0) {
+            current.content.push(...nodes);
+            return;
+        }
+        while (current.container) {
+            const index = current.container.content.lastIndexOf(current);
+            if (index > 0) {
+                current.container.content.splice(index, 0, ...nodes);
+                return;
+            }
+            current = current.container;
+        }
+        self.rootNode.content.unshift(...nodes);
+    };
+}
