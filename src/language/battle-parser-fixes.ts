@@ -18,9 +18,11 @@
  * next parse, with everything the parse left on its stacks: at 50,000 lines 64 MB of a 168 MB heap,
  * which every garbage collection of the check then marks again, and which the language server
  * kept for as long as the file stayed unedited. The parse gives the parser empty input once done;
- * its result (tree, errors) does not point into the parser.
+ * its result (tree, errors) does not point into the parser. The completion parser (which reads the
+ * text up to the cursor: half the file for a completion in its middle) keeps its tokens twice, in
+ * the wrapper and in a field, both released the same way; its result has its own list.
  */
-import { CstNodeBuilder, CstUtils, LangiumParser, LeafCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type ParseResult, type RootCstNode } from 'langium';
+import { CstNodeBuilder, CstUtils, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type ParseResult, type RootCstNode } from 'langium';
 import type { IToken } from 'chevrotain';
 
 /** The builder's own fields that the method reads (private in Langium's typings). */
@@ -66,6 +68,17 @@ export function installParserFixes(): void {
         } finally {
             // Setting the input resets the parser (new error list, empty stacks): the result keeps its own.
             (this as unknown as { wrapper: { input: unknown[] } }).wrapper.input = [];
+        }
+    };
+
+    const complete = LangiumCompletionParser.prototype.parse;
+    LangiumCompletionParser.prototype.parse = function parseAndRelease(this: LangiumCompletionParser, input: string) {
+        try {
+            return complete.call(this, input);
+        } finally {
+            const parser = this as unknown as { wrapper: { input: unknown[] }, tokens: unknown[] };
+            parser.wrapper.input = [];
+            parser.tokens = [];
         }
     };
 }
