@@ -8,6 +8,7 @@ import { BattleScopeComputation, BattleScopeProvider } from './battle-scope.js';
 import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
+import { installParserFixes } from './battle-parser-fixes.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
@@ -102,6 +103,8 @@ export function createBattleServices(context: BattleModuleContext): {
     shared: LangiumSharedServices,
     Battle: BattleServices
 } {
+    // Every parser of the process is repaired (src/language/battle-parser-fixes.ts).
+    installParserFixes();
     const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets()));
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, BattleModule);
     shared.ServiceRegistry.register(Battle);
