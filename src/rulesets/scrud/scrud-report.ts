@@ -2,7 +2,7 @@
  * Resolving a SCRUD engagement: reads it, throws or takes the dice, and reports the outcome in the
  * JSON of docs/json.md, the outcome block's lines and the pair-by-pair text.
  */
-import { buildScrudInput, PURSUIT, pursuitRuleOf, scrudCombatDice, scrudEnteredValues, scrudTables } from './scrud-reader.js';
+import { buildScrudInput, PURSUIT, pursuitRuleOf, RUNS_AND_PURSUES, scrudCombatDice, scrudEnteredValues, scrudTables } from './scrud-reader.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
 import { D6 } from '../../core/dice.js';
 import { enteredDiceSource, seededDiceSource, type DiceSource, type EnteredDiceSource, type ValueRead } from '../../core/dice-source.js';
@@ -66,7 +66,7 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
             units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
         },
         lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
-        text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(pursuitText)]
+        text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(d => pursuitText(d, houseFace(model, action)))]
     };
 }
 
@@ -90,9 +90,9 @@ function withPursuit(outcome: ScrudOutcome, decisions: readonly PursuitDecision[
     return { ...outcome, units, summary };
 }
 
-function pursuitText(d: PursuitDecision): string {
-    if (d.kind === 'runs') return `${d.id} threw a ${d.face}: runs away (retreats) whatever its pair gave`;
-    if (d.kind === 'six') return `${d.id} threw a ${d.face}: pursues`;
+function pursuitText(d: PursuitDecision, house: (key: 'runs' | 'pursues') => string): string {
+    if (d.kind === 'runs') return `${d.id} threw a ${d.face}: runs away (retreats) whatever its pair gave${house('runs')}`;
+    if (d.kind === 'six') return `${d.id} threw a ${d.face}: pursues${house('pursues')}`;
     return `${d.id} pursuit throw ${d.throw}: ${d.pursues ? 'pursues' : 'stays'}`;
 }
 
@@ -139,6 +139,15 @@ function pairText(attacker: ScrudUnitResult, defender: ScrudUnitResult, differen
     if (attacker.result === 'stand-off') return 'stand-off';
     if (difference === 0) return `both ${attacker.result}`;
     return difference > 0 ? `${defender.id} ${defender.result}` : `${attacker.id} ${attacker.result}`;
+}
+
+/** For S1.3's runs and pursuits, the house row of the face (`house: runs-and-pursues runs 2`), when a house rule set it. */
+function houseFace(model: ScenarioModel, action: ActionModel): (key: 'runs' | 'pursues') => string {
+    const tables = tablesFor(model, action);
+    return key => {
+        const entry = tables.entryFor(RUNS_AND_PURSUES, key);
+        return entry?.node ? `  (house: ${RUNS_AND_PURSUES} ${key} ${entry.value})` : '';
+    };
 }
 
 /** For a pair's difference, the house row that decided it (`house: 3..4 retreat`), when a house rule did. */

@@ -139,7 +139,8 @@ describe("the comment's variant: a 1 runs away, a 6 pursues (S1.3)", () => {
         // By hand: 2 v 5 differ by 3, a retreat for A; A threw the house's 2 and runs away, B its 5 and pursues.
         expect(line(r.lines, 'A.H')).toMatchObject({ result: 'retreat', facts: [['die', 2], ['mod', 0], ['adjusted', 2], ['runs-away', true]] });
         expect(line(r.lines, 'B.H')).toMatchObject({ result: 'won', facts: [['die', 5], ['mod', 0], ['adjusted', 5], ['pursues', true]] });
-        expect(r.text.join('\n')).toContain('A.H threw a 2: runs away');
+        expect(r.text).toContain('A.H threw a 2: runs away (retreats) whatever its pair gave  (house: runs-and-pursues runs 2)');
+        expect(r.text).toContain('B.H threw a 5: pursues  (house: runs-and-pursues pursues 5)');
         const plain = await resolved(house(1, 6), 'E');
         expect(plain.lines.map(l => l.facts.length)).toEqual([3, 3]);
         const { model } = await load(house(3, 4));
