@@ -31,7 +31,7 @@ export function checkOutcome(model: ScenarioModel, action: Action, accept: Valid
                 { ...where, code: Codes.outcomeUnresolvable });
             return;
         case 'stale':
-            accept('warning', `This outcome no longer matches engagement '${action.name}': its units, factors or dice, or the state carried from earlier outcomes, changed after it was written. Resolve it again.`,
+            accept('warning', `This outcome no longer matches engagement '${action.name}': its units, factors, dice or house rules, or the state carried from earlier outcomes, changed after it was written. Resolve it again.`,
                 { ...where, code: Codes.outcomeStale });
             return;
     }
