@@ -290,21 +290,24 @@ turn 2 {
 });
 
 describe('the movement table (A9)', () => {
-    it('a house movement table moves the unit giving ground its whole move and the follower a quarter, and the breakdown names the rows', async () => {
-        const text = fs.readFileSync('examples/ancients-flank.battle', 'utf8')
-            .replace('rules ancients\n', 'rules ancients\nhouse {\n  movement give-ground 100, follow-up 25\n}\n');
+    const FLANK = fs.readFileSync('examples/ancients-flank.battle', 'utf8');
+    /** The breakdown of the file's first engagement, and the file's problems. */
+    const breakdown = async (text: string) => {
         const { model, diagnostics } = await load(text);
-        expect(diagnostics).toEqual([]);
         const r = resolveAction(model, model.actions[0], { newSeed: () => 1 });
         if (isUnresolvable(r)) throw new Error(r.problem);
+        return { text: r.resolution.text, diagnostics };
+    };
+
+    it('a house movement table moves the unit giving ground its whole move and the follower a quarter, and the breakdown names the rows', async () => {
+        const house = await breakdown(FLANK.replace('rules ancients\n', 'rules ancients\nhouse {\n  movement give-ground 100, follow-up 25\n}\n'));
+        expect(house.diagnostics).toEqual([]);
         // The Immortals' move is 4 (all of it: 4"); the Companions' 8 (a quarter: 2").
-        expect(r.resolution.text).toContain('  gives ground 4"  (house: movement give-ground 100)');
-        expect(r.resolution.text).toContain('  follows up 2"  (house: movement follow-up 25)');
+        expect(house.text).toContain('  gives ground 4"  (house: movement give-ground 100)');
+        expect(house.text).toContain('  follows up 2"  (house: movement follow-up 25)');
         // The seed's half of each, without a note.
-        const { model: seed } = await load(fs.readFileSync('examples/ancients-flank.battle', 'utf8'));
-        const s = resolveAction(seed, seed.actions[0], { newSeed: () => 1 });
-        if (isUnresolvable(s)) throw new Error(s.problem);
-        expect(s.resolution.text).toContain('  gives ground 2"');
-        expect(s.resolution.text).toContain('  follows up 4"');
+        const seed = await breakdown(FLANK);
+        expect(seed.text).toContain('  gives ground 2"');
+        expect(seed.text).toContain('  follows up 4"');
     });
 });
