@@ -80,10 +80,42 @@ export class LspSession {
     constructor(readonly workspaceFolder: string) {
         this.process = spawn(process.execPath, [serverBundle, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
         this.process.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
+        // Writing to a server that died is reported by the exit handler below, not as an unhandled EPIPE.
+        this.process.stdin!.on('error', error => this.stderr.push(`[lsp-harness] writing to the server: ${String(error)}\n`));
         this.connection = createProtocolConnection(
             new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
         this.answerServerRequests();
         this.connection.listen();
+        // A server that dies must fail the test at once, saying why, not leave its requests pending forever.
+        this.process.once('exit', (code, signal) => {
+            if (!this.shuttingDown) {
+                console.error(`[lsp-harness] the server exited (code ${code}, signal ${signal}) before shutdown; its stderr:\n${this.stderrTail()}`);
+            }
+            this.connection.dispose();
+        });
+    }
+
+    private shuttingDown = false;
+
+    /** The last lines the server wrote to stderr, for a failure message. */
+    stderrTail(lines = 40): string {
+        return this.stderr.join('').split('\n').slice(-lines).join('\n');
+    }
+
+    /**
+     * `request`'s answer, or a failure after `timeoutMs` that says what was asked and what the server
+     * last wrote: a request that never comes back fails its test with a reason, not the test's timeout.
+     */
+    async answerWithin<T>(what: string, request: Promise<T>, timeoutMs = 60_000): Promise<T> {
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`no answer to ${what} within ${timeoutMs} ms (server ${this.process.exitCode === null ? 'running' : `exited ${this.process.exitCode}`}); its stderr:\n${this.stderrTail()}`)), timeoutMs);
+        });
+        try {
+            return await Promise.race([request, timeout]);
+        } finally {
+            clearTimeout(timer);
+        }
     }
 
     private answerServerRequests(): void {
@@ -113,7 +145,7 @@ export class LspSession {
 
     async initialize(): Promise<InitializeResult> {
         const folderUri = pathToFileURL(this.workspaceFolder).toString();
-        this.initializeResult = await this.connection.sendRequest(InitializeRequest.type, {
+        this.initializeResult = await this.answerWithin('initialize', this.connection.sendRequest(InitializeRequest.type, {
             processId: process.pid,
             rootUri: folderUri,
             workspaceFolders: [{ uri: folderUri, name: path.basename(this.workspaceFolder) }],
@@ -132,7 +164,7 @@ export class LspSession {
                     formatting: {}
                 }
             }
-        });
+        }));
         await this.connection.sendNotification(InitializedNotification.type, {});
         return this.initializeResult;
     }
@@ -230,6 +262,7 @@ export class LspSession {
 
     /** `shutdown` then `exit`; resolves with the server's exit code, or rejects after `timeoutMs`. */
     async shutdown(timeoutMs = 10000): Promise<number | null> {
+        this.shuttingDown = true;
         const exited = new Promise<number | null>(resolve => {
             if (this.process.exitCode !== null) resolve(this.process.exitCode);
             else this.process.once('exit', code => resolve(code));
@@ -250,6 +283,7 @@ export class LspSession {
 
     /** Last resort after a failed test: end the server we started, by its own pid. */
     kill(): void {
+        this.shuttingDown = true;
         if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
         this.connection.dispose();
     }

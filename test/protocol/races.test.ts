@@ -16,7 +16,7 @@ import { DocumentState, EmptyFileSystem, OperationCancelled, URI } from 'langium
 import { AbstractFormatter } from 'langium/lsp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-    CancellationTokenSource, DocumentFormattingRequest, LSPErrorCodes, SemanticTokensRequest, type SemanticTokens, type TextEdit
+    CancellationTokenSource, DocumentFormattingRequest, LSPErrorCodes, ResponseError, SemanticTokensRequest, type SemanticTokens, type TextEdit
 } from 'vscode-languageserver-protocol/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createBattleServices } from '../../src/language/battle-module.js';
@@ -87,8 +87,11 @@ async function burstThenFormat(session: LspSession, uri: string, burst: number, 
     result.trials++;
     let edits: TextEdit[] | null;
     try {
-        edits = await session.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: FORMAT });
+        edits = await session.answerWithin(`formatting version ${sent.version}`,
+            session.connection.sendRequest(DocumentFormattingRequest.type, { textDocument: { uri }, options: FORMAT }));
     } catch (err) {
+        // A request never answered, or a server gone, ends the test now with its reason.
+        if (!(err instanceof ResponseError)) throw err;
         // Refusing is allowed (the client asks again); answering wrongly is not.
         result.refused++;
         result.firstProblem ??= `refused: ${String(err)}`;
