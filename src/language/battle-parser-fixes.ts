@@ -32,8 +32,9 @@
  * and `$containerIndex`. Both give the very tree Langium's own methods give
  * (test/language/parser-fixes.test.ts compares them on every example).
  */
-import { CompositeCstNodeImpl, CstNodeBuilder, CstUtils, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type GrammarAST, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
+import { CompositeCstNodeImpl, CstNodeBuilder, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type GrammarAST, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import type { IToken, TokenType } from 'chevrotain';
+import type { Range } from 'vscode-languageserver';
 
 /** The builder's own fields that the methods read (private in Langium's typings). */
 interface BuilderFields {
@@ -50,6 +51,43 @@ interface NodeFields {
 }
 
 const arrayPush = Array.prototype.push;
+
+/** A leaf's range kept as four numbers until read (Langium's `_range` field, here an accessor). */
+interface LazyRange {
+    _r?: Range;
+    _sl: number;
+    _sc: number;
+    _el: number;
+    _ec: number;
+}
+
+/**
+ * A leaf for a token, its range the one `CstUtils.tokenToRange` gives, made when first read: most
+ * leaves' ranges are never read in a check, and three objects per leaf were most of what a parse
+ * allocates besides the nodes. Anything that reads or moves `range` or `_range` (the parse in
+ * pieces shifts them in place) gets the same objects every time once made.
+ */
+function leafOf(token: IToken, hidden: boolean): LeafCstNodeImpl {
+    const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, undefined as unknown as Range, token.tokenType as TokenType, hidden);
+    const lazy = leaf as unknown as LazyRange;
+    lazy._sl = token.startLine! - 1;
+    lazy._sc = token.startColumn! - 1;
+    lazy._el = token.endLine! - 1;
+    lazy._ec = token.endColumn!;
+    return leaf;
+}
+
+function installLazyRanges(): void {
+    Object.defineProperty(LeafCstNodeImpl.prototype, '_range', {
+        configurable: true,
+        get(this: LazyRange): Range {
+            return this._r ??= { start: { character: this._sc, line: this._sl }, end: { character: this._ec, line: this._el } };
+        },
+        set(this: LazyRange, range: Range) {
+            this._r = range;
+        }
+    });
+}
 
 /** Langium's `linkContentToContainer(node, { deep: true })` (utils/ast-utils), without an entry array per property. */
 function linkToContainers(node: AstNode): void {
@@ -98,12 +136,13 @@ let installed = false;
 export function installParserFixes(): void {
     if (installed) return;
     installed = true;
+    installLazyRanges();
     CstNodeBuilder.prototype.addHiddenNodes = function addHiddenNodes(this: CstNodeBuilder, tokens: IToken[]): void {
         if (tokens.length === 0) return;
         const self = this as unknown as BuilderFields;
         const nodes: CstNode[] = [];
         for (const token of tokens) {
-            const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, CstUtils.tokenToRange(token), token.tokenType, true);
+            const leaf = leafOf(token, true);
             leaf.root = self.rootNode;
             nodes.push(leaf);
         }
@@ -125,7 +164,7 @@ export function installParserFixes(): void {
 
     CstNodeBuilder.prototype.buildLeafNode = function buildLeafNode(this: CstNodeBuilder, token: IToken, feature?: GrammarAST.AbstractElement): LeafCstNode {
         const self = this as unknown as BuilderFields;
-        const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, CstUtils.tokenToRange(token), token.tokenType as TokenType, !feature);
+        const leaf = leafOf(token, !feature);
         const fields = leaf as unknown as NodeFields;
         fields.grammarSource = feature;
         fields.root = self.rootNode;
