@@ -3,7 +3,7 @@ import {
     createDefaultModule, createDefaultSharedModule,
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
 } from 'langium/lsp';
-import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
+import { BattleGeneratedModule, BattleGeneratedSharedModule, BattleLanguageMetaData } from './generated/module.js';
 import { BattleScopeComputation, BattleScopeProvider } from './battle-scope.js';
 import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
@@ -40,6 +40,11 @@ export type BattleServices = LangiumServices & BattleAddedServices;
 
 /** Wires the language's own services into Langium's by dependency injection. */
 const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumServices & BattleAddedServices> => ({
+    // Chevrotain's checks of the grammar (ambiguities, left recursion) are skipped when the lexer and
+    // parser are made: they cost every process (the CLI, the server, resolve all's checker) 50–80 ms
+    // and find nothing in a grammar that does not change at run time. test/language/parser-fixes.test.ts
+    // makes the parser with them, so a grammar that fails them fails the tests.
+    LanguageMetaData: () => ({ ...BattleLanguageMetaData, mode: 'production' }),
     references: {
         Linker: (services) => new BattleLinker(services),
         ScopeProvider: (services) => new BattleScopeProvider(services),

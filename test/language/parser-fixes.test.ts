@@ -7,7 +7,10 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CstNode } from 'langium';
+import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
+import { createLangiumParser, inject } from 'langium';
 import { createBattleServices } from '../../src/language/battle-module.js';
+import { BattleGeneratedModule, BattleGeneratedSharedModule } from '../../src/language/generated/module.js';
 
 // Langium's own methods, taken before the services below install the repairs.
 const langiumAddHiddenNodes = CstNodeBuilder.prototype.addHiddenNodes;
@@ -111,6 +114,19 @@ describe('the node builders and the walk to containers', () => {
             expect(repaired.length).toBeGreaterThan(3);
             expect(repaired).toEqual(withLangiumMethod(() => wholeTree(parser, text), langiumMethods));
         }
+    });
+});
+
+describe('the grammar', () => {
+    it('passes Chevrotain\'s checks, which the services skip (production mode)', () => {
+        expect(services.LanguageMetaData.mode).toBe('production');
+        const shared = createDefaultSharedModule(EmptyFileSystem);
+        const checked = inject(createDefaultModule({ shared: inject(shared, BattleGeneratedSharedModule) }), BattleGeneratedModule);
+        expect(checked.LanguageMetaData.mode).toBe('development');
+        // Chevrotain throws when the grammar has definition errors; a parser made this way parses as the services' does.
+        const checkedParser = createLangiumParser(checked);
+        expect(checkedParser.definitionErrors).toEqual([]);
+        expect(wholeTree(checkedParser, examples[0])).toEqual(wholeTree(parser, examples[0]));
     });
 });
 
