@@ -31,6 +31,11 @@
  * properties in the same order with `for…in` and sets the same `$container`, `$containerProperty`
  * and `$containerIndex`. Both give the very tree Langium's own methods give
  * (test/language/parser-fixes.test.ts compares them on every example).
+ *
+ * 4. Three objects per token for its range. A leaf keeps its token's lines and columns as four
+ * numbers and makes the range Langium's `tokenToRange` gives when it is first read (`_range` is an
+ * accessor on Langium's leaf class): most ranges are never read in a check. Once made, the same
+ * objects are returned, so the parse in pieces can move them in place as before.
  */
 import { CompositeCstNodeImpl, CstNodeBuilder, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type GrammarAST, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import type { IToken, TokenType } from 'chevrotain';
