@@ -9,7 +9,8 @@ export async function checkCommand(files: string[], out: (line: string) => void,
     let failed = false;
     const counts = { error: 0, warning: 0, info: 0 };
     for (const file of files) {
-        const loaded = await loadFile(file);
+        // Checked once: nothing is kept for a next build (src/cli/load.ts).
+        const loaded = await loadFile(file, { once: true });
         for (const d of inFileOrder(loaded.diagnostics)) {
             out(formatDiagnostic(file, d));
             const severity = d.severity === 2 ? 'warning' : d.severity === 1 || d.severity === undefined ? 'error' : 'info';

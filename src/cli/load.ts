@@ -11,8 +11,18 @@ import { createBattleServices, type BattleServices } from '../language/battle-mo
 import type { Scenario } from '../language/generated/ast.js';
 
 let services: BattleServices | undefined;
+let oneShotServices: BattleServices | undefined;
 
-function battleServices(): BattleServices {
+/**
+ * `once`: the file is checked and never edited in this process (`umpire check`), so the services
+ * keep nothing for a next build of it. The commands that check edited texts again (`resolve
+ * --write`, `odds` of an engagement) share the others, which keep each action's problems.
+ */
+function battleServices(once = false): BattleServices {
+    if (once) {
+        oneShotServices ??= createBattleServices({ ...NodeFileSystem, oneShot: true }).Battle;
+        return oneShotServices;
+    }
     services ??= createBattleServices(NodeFileSystem).Battle;
     return services;
 }
@@ -33,7 +43,7 @@ export class CliError extends Error {
 }
 
 /** Reads, parses and validates one file. A file that cannot be read is a CliError, not a stack trace. */
-export async function loadFile(file: string): Promise<LoadedFile> {
+export async function loadFile(file: string, options: { once?: boolean } = {}): Promise<LoadedFile> {
     let bytes: Buffer;
     try {
         bytes = fs.readFileSync(file);
@@ -41,11 +51,11 @@ export async function loadFile(file: string): Promise<LoadedFile> {
         const code = (err as NodeJS.ErrnoException).code;
         throw new CliError(code === 'ENOENT' ? `${file}: no such file` : code === 'EISDIR' ? `${file}: is a folder, not a .battle file` : `${file}: cannot be read (${code ?? err})`);
     }
-    return { ...await loadText(file, bytes.toString('utf8')), bytes };
+    return { ...await loadText(file, bytes.toString('utf8'), options), bytes };
 }
 
-export async function loadText(file: string, text: string): Promise<LoadedFile> {
-    const svc = battleServices();
+export async function loadText(file: string, text: string, options: { once?: boolean } = {}): Promise<LoadedFile> {
+    const svc = battleServices(options.once);
     // Langium picks the language by the file's extension: a scenario kept as `notes.txt` (or read
     // from /dev/stdin) is checked as .battle, and its problems still name the file as given.
     const resolved = path.resolve(file);

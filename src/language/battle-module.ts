@@ -3,7 +3,7 @@ import {
     createDefaultModule, createDefaultSharedModule,
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
 } from 'langium/lsp';
-import { BattleGeneratedModule, BattleGeneratedSharedModule } from './generated/module.js';
+import { BattleGeneratedModule, BattleGeneratedSharedModule, BattleLanguageMetaData } from './generated/module.js';
 import { BattleScopeComputation, BattleScopeProvider } from './battle-scope.js';
 import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
@@ -39,7 +39,12 @@ type BattleAddedServices = {
 export type BattleServices = LangiumServices & BattleAddedServices;
 
 /** Wires the language's own services into Langium's by dependency injection. */
-const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedServices> = {
+const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumServices & BattleAddedServices> => ({
+    // Chevrotain's checks of the grammar (ambiguities, left recursion) are skipped when the lexer and
+    // parser are made: they cost every process (the CLI, the server, resolve all's checker) 50–80 ms
+    // and find nothing in a grammar that does not change at run time. test/language/parser-fixes.test.ts
+    // makes the parser with them, so a grammar that fails them fails the tests.
+    LanguageMetaData: () => ({ ...BattleLanguageMetaData, mode: 'production' }),
     references: {
         Linker: (services) => new BattleLinker(services),
         ScopeProvider: (services) => new BattleScopeProvider(services),
@@ -65,11 +70,11 @@ const BattleModule: Module<BattleServices, PartialLangiumServices & BattleAddedS
         ReferenceDescriptionProvider: (services) => new BattleReferenceDescriptionProvider(services)
     },
     validation: {
-        BattleValidator: (services) => new BattleValidator(services.shared),
+        BattleValidator: (services) => new BattleValidator(services.shared, oneShot),
         // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
         DocumentValidator: (services) => new BattleNodeValidator(services)
     }
-};
+});
 
 /**
  * Shared services: documents are parsed behind the size and nesting guards, each parse knowing the
@@ -97,6 +102,11 @@ const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServ
 export interface BattleModuleContext extends DefaultSharedModuleContext {
     /** The rule sets files may name: the built-in ones unless given (a test adds its own). */
     rulesets?: RulesetRegistry;
+    /**
+     * Each file is built once and never edited (`umpire check`): what is kept only for an editor's
+     * next build (each action's problems, by the key of its inputs) is not made. Off unless given.
+     */
+    oneShot?: boolean;
 }
 
 export function createBattleServices(context: BattleModuleContext): {
@@ -106,7 +116,7 @@ export function createBattleServices(context: BattleModuleContext): {
     // Every parser of the process is repaired (src/language/battle-parser-fixes.ts).
     installParserFixes();
     const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets()));
-    const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, BattleModule);
+    const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, battleModule(context.oneShot ?? false));
     shared.ServiceRegistry.register(Battle);
     registerValidationChecks(Battle.validation.ValidationRegistry, Battle.validation.BattleValidator);
     if (!context.connection) {

@@ -1,15 +1,25 @@
 /**
  * The repairs of Langium's parser (src/language/battle-parser-fixes.ts): comments land in the CST
- * exactly where Langium's own method puts them, and a parse keeps no tokens once it is done, without
+ * exactly where Langium's own method puts them, the quicker node builders and container walk give
+ * the very tree Langium's own methods give, and a parse keeps no tokens once it is done, without
  * losing anything its result carries.
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CstNodeBuilder, CstUtils, EmptyFileSystem, type CstNode, type LangiumParser } from 'langium';
+import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CstNode } from 'langium';
+import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
+import { createLangiumParser, inject } from 'langium';
 import { createBattleServices } from '../../src/language/battle-module.js';
+import { BattleGeneratedModule, BattleGeneratedSharedModule } from '../../src/language/generated/module.js';
 
-// Langium's own method, taken before the services below install the repair.
+// Langium's own methods, taken before the services below install the repairs.
 const langiumAddHiddenNodes = CstNodeBuilder.prototype.addHiddenNodes;
+const langiumMethods = {
+    addHiddenNodes: langiumAddHiddenNodes,
+    buildLeafNode: CstNodeBuilder.prototype.buildLeafNode,
+    buildCompositeNode: CstNodeBuilder.prototype.buildCompositeNode,
+    parse: LangiumParser.prototype.parse
+};
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parser = services.parser.LangiumParser;
 
@@ -31,15 +41,57 @@ function shape(p: LangiumParser, text: string): string[] {
     return CstUtils.streamCst(root).map(n => `${depth(n)} ${n.offset}+${n.length} ${n.hidden ? 'hidden' : 'content' in n ? 'composite' : 'leaf'}`).toArray();
 }
 
-function withLangiumMethod<T>(run: () => T): T {
-    const repaired = CstNodeBuilder.prototype.addHiddenNodes;
-    CstNodeBuilder.prototype.addHiddenNodes = langiumAddHiddenNodes;
+function withLangiumMethod<T>(run: () => T, methods: Partial<typeof langiumMethods> = { addHiddenNodes: langiumAddHiddenNodes }): T {
+    const owner = (name: string) => (name === 'parse' ? LangiumParser.prototype : CstNodeBuilder.prototype) as unknown as Record<string, unknown>;
+    const repaired = Object.keys(methods).map(name => [name, owner(name)[name]] as const);
+    for (const [name, method] of Object.entries(methods)) owner(name)[name] = method;
     try {
         return run();
     } finally {
-        CstNodeBuilder.prototype.addHiddenNodes = repaired;
+        for (const [name, method] of repaired) owner(name)[name] = method;
     }
 }
+
+/**
+ * The whole result of a parse: every CST node (depth, place, kind, grammar element, container, the
+ * AST node it belongs to), every AST node (type, container, property, index, CST node), the errors.
+ */
+function wholeTree(p: LangiumParser, text: string): string[] {
+    const result = p.parse(text);
+    const cstIds = new Map<CstNode, number>(), astIds = new Map<AstNode, number>();
+    const root = result.value.$cstNode!;
+    for (const node of CstUtils.streamCst(root)) cstIds.set(node, cstIds.size);
+    for (const node of AstUtils.streamAst(result.value)) astIds.set(node, astIds.size);
+    const lines = CstUtils.streamCst(root).map(n => {
+        const source = n.grammarSource as { $type?: string, rule?: { ref?: { name: string } }, value?: string } | undefined;
+        const own = (n as unknown as { _astNode?: AstNode })._astNode;
+        return `cst ${cstIds.get(n)} ${n.offset}+${n.length} ${JSON.stringify(n.range)} ${n.hidden ? 'hidden' : 'content' in n ? 'composite' : 'leaf'}`
+            + ` ${source?.$type}:${source?.rule?.ref?.name ?? source?.value ?? ''} in ${n.container ? cstIds.get(n.container) : '-'}`
+            + ` root ${n.root === root} ast ${own ? astIds.get(own) : '-'}`;
+    }).toArray();
+    for (const [node, id] of astIds) {
+        lines.push(`ast ${id} ${node.$type} in ${node.$container ? astIds.get(node.$container) : '-'}.${node.$containerProperty}[${node.$containerIndex}]`
+            + ` cst ${node.$cstNode ? cstIds.get(node.$cstNode) : '-'} ${properties(node, astIds)}`);
+    }
+    lines.push(...result.parserErrors.map(e => `error ${e.message} ${e.token.startOffset}`), ...result.lexerErrors.map(e => `lexer ${e.message} ${e.offset}`));
+    return lines;
+}
+
+/** An AST node's own properties, children by their number, references by their text and CST node. */
+function properties(node: AstNode, astIds: Map<AstNode, number>): string {
+    const show = (value: unknown): unknown => Array.isArray(value) ? value.map(show)
+        : isAstNode(value) ? `#${astIds.get(value)}`
+        : isReference(value) ? `ref ${value.$refText} at ${value.$refNode?.offset}`
+        : value;
+    return JSON.stringify(Object.keys(node).filter(key => !key.startsWith('$')).map(key => [key, show((node as unknown as Record<string, unknown>)[key])]));
+}
+
+/** Texts that do not read: the parser's error recovery builds nodes for them too. */
+const broken = [
+    'scenario "x"\nrules scrud\nforce A {\n  unit U foot\n',
+    'force A { unit U foot }\nengagement E {\n  A attack B\n  seed x1\n}\nforce B { unit V }\n',
+    'engagement {\n  factor on A\n  dice A foot 1 2\n  outcome seed 3 {\n    A.U: routed vs\n  }\n}\n#?\n'
+];
 
 describe('comments in the parse tree', () => {
     it('are placed as by Langium\'s own method, in every example with and without comments added', () => {
@@ -49,6 +101,32 @@ describe('comments in the parse tree', () => {
             expect(repaired.some(line => line.endsWith('hidden'))).toBe(true);
             expect(repaired).toEqual(withLangiumMethod(() => shape(parser, text)));
         }
+    });
+});
+
+describe('the node builders and the walk to containers', () => {
+    it('give the very tree Langium\'s own methods give, in every example, with comments and with syntax errors', () => {
+        for (const name of Object.keys(langiumMethods) as Array<keyof typeof langiumMethods>) {
+            expect(((name === 'parse' ? LangiumParser.prototype : CstNodeBuilder.prototype) as unknown as Record<string, unknown>)[name]).not.toBe(langiumMethods[name]);
+        }
+        for (const text of [...examples, ...examples.map(commented), ...broken]) {
+            const repaired = wholeTree(parser, text);
+            expect(repaired.length).toBeGreaterThan(3);
+            expect(repaired).toEqual(withLangiumMethod(() => wholeTree(parser, text), langiumMethods));
+        }
+    });
+});
+
+describe('the grammar', () => {
+    it('passes Chevrotain\'s checks, which the services skip (production mode)', () => {
+        expect(services.LanguageMetaData.mode).toBe('production');
+        const shared = createDefaultSharedModule(EmptyFileSystem);
+        const checked = inject(createDefaultModule({ shared: inject(shared, BattleGeneratedSharedModule) }), BattleGeneratedModule);
+        expect(checked.LanguageMetaData.mode).toBe('development');
+        // Chevrotain throws when the grammar has definition errors; a parser made this way parses as the services' does.
+        const checkedParser = createLangiumParser(checked);
+        expect(checkedParser.definitionErrors).toEqual([]);
+        expect(wholeTree(checkedParser, examples[0])).toEqual(wholeTree(parser, examples[0]));
     });
 });
 

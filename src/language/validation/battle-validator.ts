@@ -33,7 +33,8 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
  * `checkScenario` once per file, its `checkAction` once per action that parsed whole).
  */
 export class BattleValidator {
-    constructor(private readonly shared?: LangiumSharedCoreServices) {}
+    /** `oneShot`: no later build reads what the checks would keep (`umpire check`: createBattleServices' `oneShot`). */
+    constructor(private readonly shared?: LangiumSharedCoreServices, private readonly oneShot = false) {}
 
     checkScenario(scenario: Scenario, accept: ValidationAcceptor): void {
         checkUniqueNames(scenario, accept);
@@ -57,6 +58,12 @@ export class BattleValidator {
     checkAction(action: Action, accept: ValidationAcceptor): void {
         const model = modelOf(action);
         const halfTyped = isHalfTyped(action);
+        if (this.oneShot) {
+            checkActionSize(action, accept);
+            if (!halfTyped) model.ruleset?.checkAction(model, action, accept);
+            if (!halfTyped) checkOutcome(model, action, accept);
+            return;
+        }
         const key = `${halfTyped}|${actionInputsKey(model, action)}`;
         const cache = checksCache(model.ruleset);
         const kept = cache.get(key);
