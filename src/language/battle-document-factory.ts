@@ -7,6 +7,7 @@ import type { Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
 import type { CancellationToken } from 'vscode-languageserver';
 import { reparsePiece } from './incremental-parse.js';
+import { cutRecoveryCosts } from './parse-recovery-costs.js';
 
 /**
  * Parses documents behind guards (docs/limits.md#parser-guards): files over the size limit or with absurd nesting are
@@ -132,7 +133,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private parserFor(services: LangiumCoreServices): LangiumParser {
         let parser = this.parsers.get(services);
         if (!parser) {
-            parser = createLangiumParser(services);
+            parser = cutRecoveryCosts(createLangiumParser(services));
             this.parsers.set(services, parser);
         }
         return parser;
