@@ -19,6 +19,8 @@ import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
 import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
+// @ts-expect-error: a plain ES module of the benchmarks, without types
+import { errorFile } from '../../scripts/bench-files.mjs';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -316,6 +318,39 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(linker.counts.kept - linksBefore.kept).toBeGreaterThan(1000);
         expect(validator.counts.kept - checksBefore).toBeGreaterThan(500);
     }, 600_000);
+
+    it('keeps the syntax errors of the elements an edit did not touch, and gives the tree, errors and count of a cold parse', async () => {
+        // Files with errors of every kind spread through them (scripts/bench-files.mjs: lines that do not
+        // read, names not declared, checks that fail; more than the 200 listed), and the broken examples.
+        const broken = [
+            errorFile(260, 700, ['syntax']), errorFile(400, 900), errorFile(300, 500, ['syntax', 'checks']),
+            ...['broken-scrud', 'broken-ancients', 'broken-loose-files', 'broken-campaign'].map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'))
+        ];
+        const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
+        const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
+        const before = { ...factory.counts };
+        let compared = 0, keptWithErrors = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: broken.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 10 }), async (which, edits) => {
+            const uri = `file:///pieces/broken-${which}.battle`;
+            let text = broken[which];
+            const removed: string[] = [];
+            await editorBuilds({ [uri]: text }, 1);
+            for (const [i, e] of edits.entries()) {
+                text = applyPiece(text, e, removed);
+                const pieces = factory.counts.pieces;
+                const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                const coldDoc = await coldDocument(text);
+                expect(treeOf(warm.parseResult as ParseResult<Scenario>)).toEqual(treeOf(coldDoc.parseResult as ParseResult<Scenario>));
+                expect(seen(warm, warmLenses)).toEqual(seen(coldDoc, coldLenses));
+                if (factory.counts.pieces > pieces && warm.parseResult.parserErrors.length > 0) keptWithErrors++;
+                compared++;
+            }
+        }), { numRuns: 50, seed: 20261203 });
+        expect(compared).toBeGreaterThan(150);
+        // Most edits of these files were parsed in pieces, with the errors elsewhere kept.
+        expect(keptWithErrors).toBeGreaterThan(compared / 2);
+        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(compared / 2);
+    }, 900_000);
 
     it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {
         const uri = 'file:///pieces/typing.battle';
