@@ -190,12 +190,25 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         moveToken(error.previousToken);
         error.resyncedTokens?.forEach(moveToken);
     }
-    return {
+    const result: ParseResult<Scenario> = {
         value: root,
         lexerErrors: [...kept.lexerBefore, ...pieceLexerErrors, ...kept.lexerAfter],
         lexerReport: piece.lexerReport,
         parserErrors: [...kept.parserBefore, ...piece.parserErrors, ...kept.parserAfter]
     };
+    SPLICED.set(result, { first, added: newElements.length });
+    return result;
+}
+
+/** Which elements of a tree made in pieces are new: `added` of them from index `first`; the others are the previous tree's. */
+export interface Spliced {
+    readonly first: number;
+    readonly added: number;
+}
+const SPLICED = new WeakMap<ParseResult, Spliced>();
+
+export function splicedElements(result: ParseResult): Spliced | undefined {
+    return SPLICED.get(result);
 }
 
 type ParserError = IRecognitionException & { previousToken?: IToken };

@@ -352,6 +352,36 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(factory.counts.pieces - before.pieces).toBeGreaterThan(compared / 2);
     }, 900_000);
 
+    it('refuses an edit that nests braces too deep, in its piece or past it, as a parse of the whole file does', async () => {
+        const uri = 'file:///pieces/nesting.battle';
+        const lines = ['scenario "N"', 'rules scrud', 'grade Veteran +1', ''];
+        for (let k = 0; k < 8; k++) lines.push(`force F${k} {`, '  unit Line foot Veteran x2', '}', ...(k > 0 ? [`engagement E${k} {`, `  F${k} attacks F${k - 1}`, `  seed ${k}`, '}'] : []));
+        // Thirty braces in a comment of the last force: harmless until something earlier leaves braces open.
+        lines.push('force Late {', `  // ${'{'.repeat(30)}`, '  unit Line foot', '}');
+        const text = lines.join('\n') + '\n';
+        await editorBuilds({ [uri]: text }, 1);
+        const refused = (doc: LangiumDocument) => doc.parseResult.lexerErrors.map(e => e.message).filter(m => m.includes('Braces nest'));
+        const check = async (now: string, version: number) => {
+            const warm = (await editorBuilds({ [uri]: now }, version))[uri];
+            const coldDoc = await coldDocument(now);
+            expect(treeOf(warm.parseResult as ParseResult<Scenario>)).toEqual(treeOf(coldDoc.parseResult as ParseResult<Scenario>));
+            expect(diagnosticsOf(warm)).toEqual(diagnosticsOf(coldDoc));
+            return refused(warm);
+        };
+        const at = text.indexOf('  seed 3');
+        // Forty braces closed in the engagement: parsed in pieces, nothing refused.
+        const before = factory.counts.pieces;
+        expect(await check(text.slice(0, at) + `  // ${'{'.repeat(40)}${'}'.repeat(40)}\n` + text.slice(at), 2)).toEqual([]);
+        expect(factory.counts.pieces).toBe(before + 1);
+        // Seventy in the piece: refused.
+        expect(await check(text.slice(0, at) + `  // ${'{'.repeat(70)}\n` + text.slice(at), 3)).toHaveLength(1);
+        // Forty left open in the piece, the thirty of the last force past them: refused at the last force.
+        await editorBuilds({ [uri]: text }, 4);
+        const deep = text.slice(0, at) + `  // ${'{'.repeat(40)}\n` + text.slice(at);
+        expect(await check(deep, 5)).toHaveLength(1);
+        expect(diagnosticsOf((await editorBuilds({ [uri]: deep }, 5))[uri])[0].range.start.line).toBe(deep.split('\n').indexOf(`  // ${'{'.repeat(30)}`));
+    });
+
     it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {
         const uri = 'file:///pieces/typing.battle';
         const lines = ['scenario "T"', 'rules scrud', 'grade Veteran +1', 'modifier Uphill -1', ''];
