@@ -14,10 +14,12 @@ import type { Element, Scenario } from './generated/ast.js';
  * decided by its own tokens and the keyword after it. So the piece parsed again is whole elements,
  * from the element before the change to the element after it, parsed together with the next element
  * as a guard: when that one comes out exactly as it stood (same place, no error in or after it), the
- * piece's parse, error recovery included, never depended on the text after it. Anything else
- * (a change in the header or at the very start of an element, an older syntax error outside the
- * piece, an unclosed comment, a piece that no longer parses into elements) answers `undefined`, and
- * the caller parses the whole file.
+ * piece's parse, error recovery included, never depended on the text after it. Syntax errors of
+ * the elements outside the piece are kept with them (those after it move with the text), once the
+ * piece has taken in the neighbours whose recovery could have read it (see below). Anything else
+ * (a change in the header or at the very start of an element, an error in the header, an unclosed
+ * comment, a piece that no longer parses into elements) answers `undefined`, and the caller parses
+ * the whole file.
  */
 export function reparsePiece(previous: ParseResult<Scenario>, text: string, parse: (text: string) => ParseResult<Scenario>): ParseResult<Scenario> | undefined {
     const oldRoot = previous.value;
