@@ -18,7 +18,7 @@
  * other parsers of the process share); src/language/battle-parser-fixes.ts repairs other parts.
  */
 import { EarlyExitException, getLookaheadPaths, NoViableAltException, type IToken, type TokenType } from 'chevrotain';
-import type { LangiumParser } from 'langium';
+import type { LangiumCompletionParser, LangiumParser } from 'langium';
 
 /** The parts of Chevrotain's recognizer these methods read (internal in its typings). */
 interface Recognizer {
@@ -43,7 +43,8 @@ const PROD_TYPE_NAMES = ['Option', 'Repetition', 'RepetitionMandatory', 'Repetit
 
 const installedOn = new WeakSet<object>();
 
-export function cutRecoveryCosts(parser: LangiumParser): LangiumParser {
+/** On a parser of documents, or on the completion parser (which parses the text up to the cursor with the same recovery). */
+export function cutRecoveryCosts<P extends LangiumParser | LangiumCompletionParser>(parser: P): P {
     const recognizer = (parser as unknown as { wrapper: Recognizer }).wrapper;
     if (installedOn.has(recognizer)) return parser;
     installedOn.add(recognizer);
@@ -102,8 +103,9 @@ export function cutRecoveryCosts(parser: LangiumParser): LangiumParser {
     };
 
     // No stack traces while parsing: the recovery throws and catches an Error at every mismatched token.
-    const parse = parser.parse;
-    parser.parse = function parseWithoutStacks(this: LangiumParser, ...args: Parameters<LangiumParser['parse']>) {
+    const withParse = parser as unknown as { parse: (...args: unknown[]) => unknown };
+    const parse = withParse.parse;
+    withParse.parse = function parseWithoutStacks(this: unknown, ...args: unknown[]) {
         const limit = Error.stackTraceLimit;
         Error.stackTraceLimit = 0;
         try {
@@ -111,6 +113,6 @@ export function cutRecoveryCosts(parser: LangiumParser): LangiumParser {
         } finally {
             Error.stackTraceLimit = limit;
         }
-    } as LangiumParser['parse'];
+    };
     return parser;
 }

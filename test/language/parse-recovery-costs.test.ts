@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { createLangiumParser, type ParseResult } from 'langium';
+import { createCompletionParser, createLangiumParser, type ParseResult } from 'langium';
 import { cutRecoveryCosts } from '../../src/language/parse-recovery-costs.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { battle } from '../support/services.js';
@@ -64,6 +64,17 @@ describe('the parser with its recovery costs cut', () => {
             }
             same(text);
         }), { numRuns: 300, seed: 20261201 });
+    });
+
+    it('gives the completion parser the same reading of broken text up to the cursor', () => {
+        // The services' completion parser is the one with its costs cut (battle-module.ts).
+        const own = createCompletionParser(battle);
+        const text: string = errorFile(600, 1200);
+        fc.assert(fc.property(fc.double({ min: 0, max: 1, noNaN: true }), at => {
+            const upTo = text.slice(0, Math.floor(at * text.length));
+            const reading = (r: ReturnType<typeof own.parse>) => ({ tokens: r.tokens.map(t => [t.image, t.startOffset]), stack: r.elementStack.map(e => e.$type), index: r.tokenIndex });
+            expect(reading(battle.parser.CompletionParser.parse(upTo))).toEqual(reading(own.parse(upTo)));
+        }), { numRuns: 30, seed: 20261201 });
     });
 
     it('captures no stack trace while parsing, and leaves the limit as it was', () => {
