@@ -1,4 +1,4 @@
-import { inject, type Module } from 'langium';
+import { createCompletionParser, inject, type Module } from 'langium';
 import {
     createDefaultModule, createDefaultSharedModule,
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
@@ -9,6 +9,7 @@ import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
 import { installParserFixes } from './battle-parser-fixes.js';
+import { cutRecoveryCosts } from './parse-recovery-costs.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
@@ -52,6 +53,8 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
+        // The completion parser reads the text up to the cursor with the parser's error recovery (docs/performance.md, "Error files edited in pieces").
+        CompletionParser: services => cutRecoveryCosts(createCompletionParser(services)),
         TokenBuilder: () => new BattleTokenBuilder()
     },
     lsp: {

@@ -14,10 +14,12 @@ import type { Element, Scenario } from './generated/ast.js';
  * decided by its own tokens and the keyword after it. So the piece parsed again is whole elements,
  * from the element before the change to the element after it, parsed together with the next element
  * as a guard: when that one comes out exactly as it stood (same place, no error in or after it), the
- * piece's parse, error recovery included, never depended on the text after it. Anything else
- * (a change in the header or at the very start of an element, an older syntax error outside the
- * piece, an unclosed comment, a piece that no longer parses into elements) answers `undefined`, and
- * the caller parses the whole file.
+ * piece's parse, error recovery included, never depended on the text after it. Syntax errors of
+ * the elements outside the piece are kept with them (those after it move with the text), once the
+ * piece has taken in the neighbours whose recovery could have read it (see below). Anything else
+ * (a change in the header or at the very start of an element, an error in the header, an unclosed
+ * comment, a piece that no longer parses into elements) answers `undefined`, and the caller parses
+ * the whole file.
  */
 export function reparsePiece(previous: ParseResult<Scenario>, text: string, parse: (text: string) => ParseResult<Scenario>): ParseResult<Scenario> | undefined {
     const oldRoot = previous.value;
@@ -39,9 +41,27 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
 
     // The piece: from the last element that starts before the change (its first character is kept)
     // to the first element that ends after it (its last character is kept), or to the end of the file.
-    const first = lastIndexWhere(elements, e => offsetOf(e) < prefix);
+    let first = lastIndexWhere(elements, e => offsetOf(e) < prefix);
     if (first < 0) return undefined;
-    const lastIndex = firstIndexWhere(elements, e => endOf(e) > changeEnd);
+    let lastIndex = firstIndexWhere(elements, e => endOf(e) > changeEnd);
+
+    // Syntax errors outside the piece are kept with their elements, which are not parsed again
+    // (docs/performance.md, "Error files edited in pieces"). An error is reported at the token where
+    // it was found, and its recovery reads the tokens up to the next one that some open rule may
+    // continue with, at most the next element's first keyword. So an element is kept with its errors
+    // when nothing of its parse can have read the piece: the element just before the piece must be
+    // clean up to and including the piece's first token (an error there can be its missing '}'), and
+    // the guard after the piece, the gaps around it and the first token after it clean, as for a
+    // clean file. Otherwise the piece takes in that element, until such neighbours are found.
+    const errorAt = errorPositions(previous, oldText.length);
+    const anyErrorIn = (from: number, to: number) => errorAt.some(at => at >= from && at <= to);
+    while (anyErrorIn(first > 0 ? offsetOf(elements[first - 1]) : 0, offsetOf(elements[first]))) {
+        if (first === 0) return undefined;
+        first--;
+    }
+    while (lastIndex >= 0 && lastIndex + 1 < elements.length
+        && anyErrorIn(endOf(elements[lastIndex]), lastIndex + 2 < elements.length ? offsetOf(elements[lastIndex + 2]) : Number.POSITIVE_INFINITY)) lastIndex++;
+    if (lastIndex + 1 >= elements.length) lastIndex = -1;
     const toEnd = lastIndex < 0;
     const start = offsetOf(elements[first]);
     const oldEnd = toEnd ? oldText.length : endOf(elements[lastIndex]);
@@ -51,12 +71,12 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     const pieceEnd = guard ? endOf(guard) + delta : text.length;
     if (pieceEnd < text.length && !isSpace(text.charCodeAt(pieceEnd))) return undefined;
 
-    // Every older error lies in the piece (it is parsed again); outside it the tree is clean. An error
-    // is reported at the token where it was found: one at the piece's first token belongs to the
-    // element before it (a missing '}' found at the next keyword), so the piece must start after it.
-    // (A parser error at the end of the file has no offset: it is in the piece when the piece runs to the end.)
-    const inPiece = (offset: number) => Number.isNaN(offset) ? toEnd : offset > start && (toEnd || offset < oldEnd);
-    if (!previous.lexerErrors.every(e => inPiece(e.offset)) || !previous.parserErrors.every(e => inPiece(e.token.startOffset))) return undefined;
+    // The old errors: those before the piece are kept as they are, those after it move with the text,
+    // those in it are replaced by the piece's. They must have been found in that order.
+    const kept = keptErrors(previous, start, toEnd ? Number.POSITIVE_INFINITY : oldEnd);
+    if (!kept) return undefined;
+    // A comment left open before the piece (its '/' refused by the lexer) would close at a '*/' typed in it.
+    if (kept.lexerBefore.some(e => oldText.charCodeAt(e.offset) === 47) && text.slice(start, pieceEnd).includes('*/')) return undefined;
 
     const piece = parse(text.slice(start, pieceEnd));
     const value = piece.value;
@@ -67,13 +87,13 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     const pieceElements = value.elements;
     if (pieceElements.length === 0 || offsetOf(pieceElements[0]) !== 0) return undefined;
     const relEnd = newEnd - start;
-    let kept = pieceElements;
+    let newElements = pieceElements;
     if (guard) {
         const again = pieceElements[pieceElements.length - 1];
         const guardStart = offsetOf(guard) + delta - start;
         if (pieceElements.length < 2 || offsetOf(again) !== guardStart || endOf(again) !== pieceEnd - start) return undefined;
         if (piece.lexerErrors.some(e => e.offset >= relEnd) || piece.parserErrors.some(e => !(e.token.startOffset < relEnd))) return undefined;
-        kept = pieceElements.slice(0, -1);
+        newElements = pieceElements.slice(0, -1);
     }
 
     // The piece's top-level CST nodes that belong to the replaced text (not the guard and the gap before it).
@@ -110,23 +130,35 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         if (child.offset < start || child.end > oldEnd) return undefined;
     }
     if (oldEndPos && newEndPos) {
-        const lineDelta = newEndPos.line - oldEndPos.line;
-        const charDelta = newEndPos.character - oldEndPos.character;
-        const endLine = oldEndPos.line;
-        const move = (pos: { line: number, character: number }) => {
-            if (pos.line === endLine) pos.character += charDelta;
-            pos.line += lineDelta;
-        };
+        const move = mover(oldEndPos, newEndPos);
         for (let k = to; k < content.length; k++) {
             forEachNode(content[k], node => {
                 if (isLeaf(node)) {
                     node._offset += delta;
-                    if (lineDelta !== 0 || charDelta !== 0) {
-                        move(node._range.start);
-                        move(node._range.end);
-                    }
+                    move(node._range.start);
+                    move(node._range.end);
                 }
             });
+        }
+        // The errors after the piece move with their text (their lines are counted from 1).
+        const moved = new Set<IToken>();
+        const moveToken = (token: IToken | undefined) => {
+            if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
+            moved.add(token);
+            token.startOffset += delta;
+            if (token.endOffset !== undefined) token.endOffset += delta;
+            if (token.startLine !== undefined && token.startColumn !== undefined) [token.startLine, token.startColumn] = moveOneBased(move, token.startLine, token.startColumn);
+            if (token.endLine !== undefined && token.endColumn !== undefined) [token.endLine, token.endColumn] = moveOneBased(move, token.endLine, token.endColumn);
+        };
+        for (const error of kept.parserAfter as ParserError[]) {
+            moveToken(error.token);
+            moveToken(error.previousToken);
+            error.resyncedTokens?.forEach(moveToken);
+        }
+        for (const error of kept.lexerAfter) {
+            error.offset += delta;
+            if (error.line !== undefined && error.column !== undefined) [error.line, error.column] = moveOneBased(move, error.line, error.column);
+            error.message = error.message.replace(/at offset: \d+/, `at offset: ${error.offset}`);
         }
     }
     content.splice(from, to - from, ...taken);
@@ -134,12 +166,12 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     rootCst._rangeCache = undefined;
 
     // A new root: everything cached by the root (the model, scopes) is made again for the new text.
-    const root: Scenario = { ...oldRoot, elements: [...elements.slice(0, first), ...kept, ...(toEnd ? [] : elements.slice(lastIndex + 1))] };
+    const root: Scenario = { ...oldRoot, elements: [...elements.slice(0, first), ...newElements, ...(toEnd ? [] : elements.slice(lastIndex + 1))] };
     root.elements.forEach((element, index) => adopt(element, root, 'elements', index));
     root.options.forEach((option, index) => adopt(option, root, 'options', index));
     (rootCst as { astNode: unknown }).astNode = root;
 
-    const lexerErrors: ILexingError[] = piece.lexerErrors.map(e => {
+    const pieceLexerErrors: ILexingError[] = piece.lexerErrors.map(e => {
         const line = e.line === undefined ? undefined : e.line + startPos.line;
         const column = e.column === undefined || e.line !== 1 ? e.column : e.column + startPos.character;
         return { ...e, offset: e.offset + start, line, column, message: e.message.replace(/at offset: \d+/, `at offset: ${e.offset + start}`) };
@@ -155,12 +187,83 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         if (token.startLine !== undefined) token.startLine += startPos.line;
         if (token.endLine !== undefined) token.endLine += startPos.line;
     };
-    for (const error of piece.parserErrors as Array<IRecognitionException & { previousToken?: IToken }>) {
+    for (const error of piece.parserErrors as ParserError[]) {
         moveToken(error.token);
         moveToken(error.previousToken);
         error.resyncedTokens?.forEach(moveToken);
     }
-    return { value: root, lexerErrors, lexerReport: piece.lexerReport, parserErrors: piece.parserErrors };
+    const result: ParseResult<Scenario> = {
+        value: root,
+        lexerErrors: [...kept.lexerBefore, ...pieceLexerErrors, ...kept.lexerAfter],
+        lexerReport: piece.lexerReport,
+        parserErrors: [...kept.parserBefore, ...piece.parserErrors, ...kept.parserAfter]
+    };
+    SPLICED.set(result, { first, added: newElements.length });
+    return result;
+}
+
+/** Which elements of a tree made in pieces are new: `added` of them from index `first`; the others are the previous tree's. */
+export interface Spliced {
+    readonly first: number;
+    readonly added: number;
+}
+const SPLICED = new WeakMap<ParseResult, Spliced>();
+
+export function splicedElements(result: ParseResult): Spliced | undefined {
+    return SPLICED.get(result);
+}
+
+type ParserError = IRecognitionException & { previousToken?: IToken };
+
+/** Where each syntax error of a parse was found (an error at the end of the file has no offset: there). */
+function errorPositions(result: ParseResult, length: number): number[] {
+    const at = result.lexerErrors.map(e => e.offset);
+    for (const e of result.parserErrors) at.push(Number.isNaN(e.token.startOffset) ? length : e.token.startOffset);
+    return at;
+}
+
+/**
+ * The errors of the previous parse before the piece [start, end) and after it, or undefined when
+ * they were not found in that order (before, in, after): the new list is the kept ones around the
+ * piece's own, in the order a parse of the whole file finds them.
+ */
+function keptErrors(previous: ParseResult, start: number, end: number) {
+    const length = (previous.value.$cstNode as RootCst).fullText.length;
+    const split = <E>(errors: readonly E[], at: (e: E) => number) => {
+        const before: E[] = [], after: E[] = [];
+        let stage = 0;
+        for (const e of errors) {
+            const where = at(e);
+            const s = where < start ? 0 : where < end ? 1 : 2;
+            if (s < stage) return undefined;
+            stage = s;
+            if (s === 0) before.push(e);
+            else if (s === 2) after.push(e);
+        }
+        return { before, after };
+    };
+    const lexer = split(previous.lexerErrors, e => e.offset);
+    const parser = split(previous.parserErrors, e => Number.isNaN(e.token.startOffset) ? length : e.token.startOffset);
+    if (!lexer || !parser) return undefined;
+    return { lexerBefore: lexer.before, lexerAfter: lexer.after, parserBefore: parser.before, parserAfter: parser.after };
+}
+
+/** Moves a position after the piece by the change: its line by the lines added, its character too on the piece's last line. */
+function mover(oldEndPos: { line: number, character: number }, newEndPos: { line: number, character: number }) {
+    const lineDelta = newEndPos.line - oldEndPos.line;
+    const charDelta = newEndPos.character - oldEndPos.character;
+    const endLine = oldEndPos.line;
+    return (pos: { line: number, character: number }) => {
+        if (pos.line === endLine) pos.character += charDelta;
+        pos.line += lineDelta;
+    };
+}
+
+/** A line and column counted from 1 (the lexer's), moved as a position counted from 0. */
+function moveOneBased(move: (pos: { line: number, character: number }) => void, line: number, column: number): [number, number] {
+    const pos = { line: line - 1, character: column - 1 };
+    move(pos);
+    return [pos.line + 1, pos.character + 1];
 }
 
 type ILexingError = ParseResult['lexerErrors'][number];

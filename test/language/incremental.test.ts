@@ -19,6 +19,8 @@ import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
 import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
+// @ts-expect-error: a plain ES module of the benchmarks, without types
+import { errorFile } from '../../scripts/bench-files.mjs';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -316,6 +318,69 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(linker.counts.kept - linksBefore.kept).toBeGreaterThan(1000);
         expect(validator.counts.kept - checksBefore).toBeGreaterThan(500);
     }, 600_000);
+
+    it('keeps the syntax errors of the elements an edit did not touch, and gives the tree, errors and count of a cold parse', async () => {
+        // Files with errors of every kind spread through them (scripts/bench-files.mjs: lines that do not
+        // read, names not declared, checks that fail; more than the 200 listed), and the broken examples.
+        const broken = [
+            errorFile(260, 700, ['syntax']), errorFile(400, 900), errorFile(300, 500, ['syntax', 'checks']),
+            ...['broken-scrud', 'broken-ancients', 'broken-loose-files', 'broken-campaign'].map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'))
+        ];
+        const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
+        const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
+        const before = { ...factory.counts };
+        let compared = 0, keptWithErrors = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: broken.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 10 }), async (which, edits) => {
+            const uri = `file:///pieces/broken-${which}.battle`;
+            let text = broken[which];
+            const removed: string[] = [];
+            await editorBuilds({ [uri]: text }, 1);
+            for (const [i, e] of edits.entries()) {
+                text = applyPiece(text, e, removed);
+                const pieces = factory.counts.pieces;
+                const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                const coldDoc = await coldDocument(text);
+                expect(treeOf(warm.parseResult as ParseResult<Scenario>)).toEqual(treeOf(coldDoc.parseResult as ParseResult<Scenario>));
+                expect(seen(warm, warmLenses)).toEqual(seen(coldDoc, coldLenses));
+                if (factory.counts.pieces > pieces && warm.parseResult.parserErrors.length > 0) keptWithErrors++;
+                compared++;
+            }
+        }), { numRuns: 50, seed: 20261203 });
+        expect(compared).toBeGreaterThan(150);
+        // Most edits of these files were parsed in pieces, with the errors elsewhere kept.
+        expect(keptWithErrors).toBeGreaterThan(compared / 2);
+        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(compared / 2);
+    }, 900_000);
+
+    it('refuses an edit that nests braces too deep, in its piece or past it, as a parse of the whole file does', async () => {
+        const uri = 'file:///pieces/nesting.battle';
+        const lines = ['scenario "N"', 'rules scrud', 'grade Veteran +1', ''];
+        for (let k = 0; k < 8; k++) lines.push(`force F${k} {`, '  unit Line foot Veteran x2', '}', ...(k > 0 ? [`engagement E${k} {`, `  F${k} attacks F${k - 1}`, `  seed ${k}`, '}'] : []));
+        // Thirty braces in a comment of the last force: harmless until something earlier leaves braces open.
+        lines.push('force Late {', `  // ${'{'.repeat(30)}`, '  unit Line foot', '}');
+        const text = lines.join('\n') + '\n';
+        await editorBuilds({ [uri]: text }, 1);
+        const refused = (doc: LangiumDocument) => doc.parseResult.lexerErrors.map(e => e.message).filter(m => m.includes('Braces nest'));
+        const check = async (now: string, version: number) => {
+            const warm = (await editorBuilds({ [uri]: now }, version))[uri];
+            const coldDoc = await coldDocument(now);
+            expect(treeOf(warm.parseResult as ParseResult<Scenario>)).toEqual(treeOf(coldDoc.parseResult as ParseResult<Scenario>));
+            expect(diagnosticsOf(warm)).toEqual(diagnosticsOf(coldDoc));
+            return refused(warm);
+        };
+        const at = text.indexOf('  seed 3');
+        // Forty braces closed in the engagement: parsed in pieces, nothing refused.
+        const before = factory.counts.pieces;
+        expect(await check(text.slice(0, at) + `  // ${'{'.repeat(40)}${'}'.repeat(40)}\n` + text.slice(at), 2)).toEqual([]);
+        expect(factory.counts.pieces).toBe(before + 1);
+        // Seventy in the piece: refused.
+        expect(await check(text.slice(0, at) + `  // ${'{'.repeat(70)}\n` + text.slice(at), 3)).toHaveLength(1);
+        // Forty left open in the piece, the thirty of the last force past them: refused at the last force.
+        await editorBuilds({ [uri]: text }, 4);
+        const deep = text.slice(0, at) + `  // ${'{'.repeat(40)}\n` + text.slice(at);
+        expect(await check(deep, 5)).toHaveLength(1);
+        expect(diagnosticsOf((await editorBuilds({ [uri]: deep }, 5))[uri])[0].range.start.line).toBe(deep.split('\n').indexOf(`  // ${'{'.repeat(30)}`));
+    });
 
     it('parses in pieces while a line is typed into an engagement, through its half-typed states', async () => {
         const uri = 'file:///pieces/typing.battle';
