@@ -19,6 +19,7 @@ import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
 import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
+import { campaignCounts } from '../../src/language/validation/campaign.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -475,6 +476,45 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(outOfAction(warm)).toEqual(outOfAction(coldDoc));
         expect(staleActions(warm)).toEqual(staleActions(coldDoc));
         expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+    });
+
+    it('keeps each engagement\'s campaign checks, and works them again when a declaration or a turn moves past it', async () => {
+        // The campaign checks keep each action's problems with what they read (src/language/validation/campaign.ts):
+        // a force moved below a kept engagement (force-declared-later), a turn renamed that a late unit's
+        // `enters` names (unit-not-arrived) and a turn inserted before one change what a kept engagement gets.
+        const uri = 'file:///pieces/campaign-moves.battle';
+        // Alone in the workspace: Langium checks again every other file that has an unknown name, at every build.
+        const documents = services.shared.workspace.LangiumDocuments;
+        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
+        const lines = ['scenario "M"', 'rules scrud', 'grade Line 0', '', 'force A {', '  unit Foot foot Line', '  unit Guard foot { enters Noon }', '}', ''];
+        for (let k = 1; k <= 8; k++) lines.push(`force F${k} {`, '  unit Foot foot Line', '}', '');
+        lines.push('turn Dawn {');
+        for (let k = 1; k <= 4; k++) lines.push(`  engagement D${k} {`, `    A.Guard attacks F${k}`, `    seed ${k}`, '  }');
+        lines.push('}', '', 'turn Noon {');
+        for (let k = 5; k <= 8; k++) lines.push(`  engagement N${k} {`, `    A.Foot attacks F${k}`, `    seed ${k}`, '  }');
+        lines.push('}', '', 'engagement Last {', '  A.Foot attacks F8', '  seed 9', '}', '');
+        const text = lines.join('\n');
+        const check = async (now: string, version: number) => {
+            const keptBefore = campaignCounts.kept;
+            const doc = (await editorBuilds({ [uri]: now }, version))[uri];
+            expect(seen(doc, () => [])).toEqual(seen(await coldDocument(now), () => []));
+            return { doc, kept: campaignCounts.kept - keptBefore };
+        };
+        const codes = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => d.code).filter(c => c === 'unit-not-arrived' || c === 'force-declared-later');
+        const first = await check(text, 1);
+        expect(codes(first.doc)).toEqual(Array(4).fill('unit-not-arrived'));
+        // A seed changed in N6: its turn is parsed again (new nodes); the engagements of Dawn and Last keep their campaign checks.
+        const seeded = text.replace('    seed 6\n', '    seed 16\n');
+        expect((await check(seeded, 2)).kept).toBe(5);
+        // F2 moved below the turns: D2, kept, now names a force declared further down.
+        const moved = seeded.replace('force F2 {\n  unit Foot foot Line\n}\n', '') + 'force F2 {\n  unit Foot foot Line\n}\n';
+        expect(codes((await check(moved, 3)).doc).sort()).toEqual(['force-declared-later', ...Array(4).fill('unit-not-arrived')]);
+        // The turn the Guard enters renamed: it names no turn, so nothing holds it back.
+        expect(codes((await check(moved.replace('turn Noon {', 'turn Noonish {'), 4)).doc)).toEqual(['force-declared-later']);
+        // A turn inserted before Dawn: Noon is turn 3, Dawn turn 2 (the messages say so): the Guard still waits.
+        const inserted = moved.replace('turn Dawn {', 'turn Night {\n}\n\nturn Dawn {');
+        const last = await check(inserted, 5);
+        expect(codes(last.doc).filter(c => c === 'unit-not-arrived')).toHaveLength(4);
     });
 
     it('gives what a cold check gives after written results, seeds and forces are edited along a campaign', async () => {
