@@ -347,6 +347,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         count++;
         const model = modelOf(root);
         const context = { ruleset: model.ruleset, limits: model.limits, categories: options.categories?.join(',') ?? '*' };
+        const parsed = root.$document?.parseResult;
+        const syntaxErrors = parsed ? parsed.lexerErrors.length + parsed.parserErrors.length > 0 : undefined;
         let grades: object | undefined, belowLimit: boolean | undefined;
         const gradesNow = () => grades ??= this.gradesToken(root);
         // By `$type`: the reflection's `isX` was a visible share of a build that keeps every element.
@@ -356,7 +358,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         // A `RUN_AGAIN` node's checks; an action's only check (`checkAction`) reports its last problems again
         // without running while its inputs are the same (the keep-alive test pins that it is the only one).
         const runAgain = (node: AstNode) => {
-            if (node.$type === 'Action' && replayActionChecks(node as Action, acceptor)) this.counts.actionsReplayed++;
+            if (node.$type === 'Action' && replayActionChecks(node as Action, acceptor, model, syntaxErrors)) this.counts.actionsReplayed++;
             else for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
         };
         const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();

@@ -121,14 +121,14 @@ function keepOnNode(action: Action, model: ReturnType<typeof modelOf>, inputs: s
  * Reports again what `checkAction` reported for this same node when nothing it reads changed: the
  * rule set, its inputs key, and whether it is half-typed (unchanged for a node whose text is unchanged
  * while the file has no syntax error; worked out again otherwise, an error next to it can make it so).
- * False when the checks must run.
+ * False when the checks must run. `model` and `syntaxErrors` (whether the file has a syntax error), when
+ * the caller knows them, save a look for each action.
  */
-export function replayActionChecks(action: Action, accept: ValidationAcceptor): boolean {
+export function replayActionChecks(action: Action, accept: ValidationAcceptor, model = modelOf(action), syntaxErrors?: boolean): boolean {
     const kept = (action as Action & { [ACTION_CHECKS]?: ActionChecks })[ACTION_CHECKS];
     if (!kept) return false;
-    const model = modelOf(action);
     if (kept.ruleset !== model.ruleset || kept.inputs !== actionInputsKey(model, action)) return false;
-    if (!(kept.halfTyped === false && !hasSyntaxErrors(action)) && isHalfTyped(action) !== kept.halfTyped) return false;
+    if (!(kept.halfTyped === false && !(syntaxErrors ?? hasSyntaxErrors(action))) && isHalfTyped(action) !== kept.halfTyped) return false;
     for (const problem of kept.problems) accept(...problem);
     return true;
 }
