@@ -162,7 +162,9 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
         if (el.$type === 'Action') {
             const action = el as Action;
             const own = keyOf(action);
-            keys.set(action, `${carried}|${turnKey}|${own}`);
+            // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
+            // string is a rope that every comparison flattens again).
+            keys.set(action, hash(`${carried}|${turnKey}|${own}`));
             if (readsOtherActions || action.outcome) carried = hash(`${carried}\n${own}\n${turn ? turnKey : ''}`);
         } else if (el.$type === 'UnitState') {
             carried = hash(`${carried}\n${keyOf(el)}`);

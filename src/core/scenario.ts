@@ -141,6 +141,8 @@ interface KeptForce {
     readonly room: number;
     /** The grade each unit line named, as linked then (a grade edited elsewhere is a new node). */
     readonly grades: ReadonlyArray<Grade | undefined>;
+    /** The grades in scope then (`gradesInScope`): while they are the same nodes, each unit's grade links where it did. */
+    readonly scope: object;
     /** Every instance its lines ask for was built (none cut by `room`). */
     readonly whole: boolean;
     readonly model: ForceModel;
@@ -154,17 +156,36 @@ interface KeptForce {
  */
 const keptForces = new WeakMap<Force, KeptForce>();
 
-function forceModelOf(force: Force, limits: LimitValues, room: number): ForceModel {
+function forceModelOf(force: Force, limits: LimitValues, room: number, scope: object): ForceModel {
     const kept = keptForces.get(force);
     if (kept && kept.maxCount === limits.maxCount && (kept.room === room || (kept.whole && room >= kept.model.units.length))
-        && force.units.every((unit, i) => unit.grade?.ref === kept.grades[i])) {
+        && (kept.scope === scope || force.units.every((unit, i) => unit.grade?.ref === kept.grades[i]))) {
+        if (kept.scope !== scope) keptForces.set(force, { ...kept, scope });
         return kept.model;
     }
     const model = buildForce(force, limits, room);
     let asked = 0;
     for (const unit of force.units) asked += Math.min(unitCount(unit), limits.maxCount);
-    keptForces.set(force, { maxCount: limits.maxCount, room, grades: force.units.map(unit => unit.grade?.ref), whole: model.units.length === asked, model });
+    keptForces.set(force, { maxCount: limits.maxCount, room, grades: force.units.map(unit => unit.grade?.ref), scope, whole: model.units.length === asked, model });
     return model;
+}
+
+/** The grades in scope of the last file built, and the token that stands for them. */
+let lastScope: { grades: readonly Grade[], token: object } | undefined;
+
+/**
+ * An object that is the same while the grades a file's units can name are the same nodes (its own
+ * and those of the files it imports, in order): a unit's grade reference, its text unchanged (a kept
+ * force), then links to the same grade, so a kept force's model needs no look at each unit's link
+ * (a visible share of every build at 50,000 lines, docs/performance.md).
+ */
+function gradesInScope(root: Scenario, imported: readonly Scenario[]): object {
+    const grades: Grade[] = [];
+    for (const file of imported) for (const el of file.elements) if (el.$type === 'Grade') grades.push(el as Grade);
+    for (const el of root.elements) if (el.$type === 'Grade') grades.push(el as Grade);
+    if (lastScope && lastScope.grades.length === grades.length && lastScope.grades.every((g, i) => g === grades[i])) return lastScope.token;
+    lastScope = { grades, token: {} };
+    return lastScope.token;
 }
 
 /**
@@ -183,6 +204,7 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
     const houses: Array<{ node: House, turn: Turn | undefined }> = [];
     const options = new Map<string, StatValue>();
     let unitsLeft = limits.maxUnitsPerFile;
+    const scope = gradesInScope(root, imported);
     for (const o of root.options) {
         options.set(o.name, o.number ?? o.word ?? (o.text !== undefined ? unquote(o.text) : true));
     }
@@ -193,7 +215,7 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
             case 'Modifier': if (!modifiers.has(el.name)) modifiers.set(el.name, el); break;
             case 'Force': {
                 if (forces.has(el.name)) return;
-                const force = forceModelOf(el, limits, Math.min(limits.maxUnitsPerForce, unitsLeft));
+                const force = forceModelOf(el, limits, Math.min(limits.maxUnitsPerForce, unitsLeft), scope);
                 unitsLeft -= force.units.length;
                 forces.set(el.name, force);
                 break;

@@ -21,6 +21,7 @@ import { openDocument, services } from '../support/services.js';
 import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
+import { campaignCounts } from '../../src/language/validation/campaign.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -289,7 +290,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
         const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
         const before = { ...factory.counts };
-        const linksBefore = { ...linker.counts }, checksBefore = validator.counts.kept;
+        const linksBefore = { ...linker.counts }, checksBefore = validator.counts.kept, replayedBefore = validator.counts.actionsReplayed;
         let compared = 0, seenCompared = 0;
         await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: bigger.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 14 }), async (which, edits) => {
             const uri = `file:///pieces/${which}.battle`;
@@ -317,6 +318,8 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         // And the links and checks of the elements the parse in pieces kept were kept, not made again.
         expect(linker.counts.kept - linksBefore.kept).toBeGreaterThan(1000);
         expect(validator.counts.kept - checksBefore).toBeGreaterThan(500);
+        // The actions of kept elements whose inputs were the same reported their problems again without running their checks.
+        expect(validator.counts.actionsReplayed - replayedBefore).toBeGreaterThan(500);
     }, 600_000);
 
     it('keeps the syntax errors of the elements an edit did not touch, and gives the tree, errors and count of a cold parse', async () => {
@@ -464,6 +467,8 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const registry = services.Battle.validation.ValidationRegistry;
         const checked = services.shared.AstReflection.getAllTypes().filter(type => registry.getChecks(type).count() > 0);
         expect(checked.sort()).toEqual(['Action', 'Dice', 'Fact', 'Force', 'Grade', 'House', 'Modifier', 'RuleOption', 'Scenario', 'Seed', 'Target', 'Unit']);
+        // An action's one check is BattleValidator.checkAction, whose problems replayActionChecks reports again: another needs a place there.
+        expect(registry.getChecks('Action').count()).toBe(1);
     });
 
     it('moves the later lines and relinks what an edit renames', async () => {
@@ -536,6 +541,45 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(outOfAction(warm)).toEqual(outOfAction(coldDoc));
         expect(staleActions(warm)).toEqual(staleActions(coldDoc));
         expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+    });
+
+    it('keeps each engagement\'s campaign checks, and works them again when a declaration or a turn moves past it', async () => {
+        // The campaign checks keep each action's problems with what they read (src/language/validation/campaign.ts):
+        // a force moved below a kept engagement (force-declared-later), a turn renamed that a late unit's
+        // `enters` names (unit-not-arrived) and a turn inserted before one change what a kept engagement gets.
+        const uri = 'file:///pieces/campaign-moves.battle';
+        // Alone in the workspace: Langium checks again every other file that has an unknown name, at every build.
+        const documents = services.shared.workspace.LangiumDocuments;
+        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
+        const lines = ['scenario "M"', 'rules scrud', 'grade Line 0', '', 'force A {', '  unit Foot foot Line', '  unit Guard foot { enters Noon }', '}', ''];
+        for (let k = 1; k <= 8; k++) lines.push(`force F${k} {`, '  unit Foot foot Line', '}', '');
+        lines.push('turn Dawn {');
+        for (let k = 1; k <= 4; k++) lines.push(`  engagement D${k} {`, `    A.Guard attacks F${k}`, `    seed ${k}`, '  }');
+        lines.push('}', '', 'turn Noon {');
+        for (let k = 5; k <= 8; k++) lines.push(`  engagement N${k} {`, `    A.Foot attacks F${k}`, `    seed ${k}`, '  }');
+        lines.push('}', '', 'engagement Last {', '  A.Foot attacks F8', '  seed 9', '}', '');
+        const text = lines.join('\n');
+        const check = async (now: string, version: number) => {
+            const keptBefore = campaignCounts.kept;
+            const doc = (await editorBuilds({ [uri]: now }, version))[uri];
+            expect(seen(doc, () => [])).toEqual(seen(await coldDocument(now), () => []));
+            return { doc, kept: campaignCounts.kept - keptBefore };
+        };
+        const codes = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => d.code).filter(c => c === 'unit-not-arrived' || c === 'force-declared-later');
+        const first = await check(text, 1);
+        expect(codes(first.doc)).toEqual(Array(4).fill('unit-not-arrived'));
+        // A seed changed in N6: its turn is parsed again (new nodes); the engagements of Dawn and Last keep their campaign checks.
+        const seeded = text.replace('    seed 6\n', '    seed 16\n');
+        expect((await check(seeded, 2)).kept).toBe(5);
+        // F2 moved below the turns: D2, kept, now names a force declared further down.
+        const moved = seeded.replace('force F2 {\n  unit Foot foot Line\n}\n', '') + 'force F2 {\n  unit Foot foot Line\n}\n';
+        expect(codes((await check(moved, 3)).doc).sort()).toEqual(['force-declared-later', ...Array(4).fill('unit-not-arrived')]);
+        // The turn the Guard enters renamed: it names no turn, so nothing holds it back.
+        expect(codes((await check(moved.replace('turn Noon {', 'turn Noonish {'), 4)).doc)).toEqual(['force-declared-later']);
+        // A turn inserted before Dawn: Noon is turn 3, Dawn turn 2 (the messages say so): the Guard still waits.
+        const inserted = moved.replace('turn Dawn {', 'turn Night {\n}\n\nturn Dawn {');
+        const last = await check(inserted, 5);
+        expect(codes(last.doc).filter(c => c === 'unit-not-arrived')).toHaveLength(4);
     });
 
     it('gives what a cold check gives after written results, seeds and forces are edited along a campaign', async () => {

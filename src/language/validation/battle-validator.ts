@@ -6,7 +6,7 @@ import { checkOutcome } from './outcome.js';
 import { checkCampaign } from './campaign.js';
 import { checkHouse } from './house-checks.js';
 import { Codes } from '../../core/codes.js';
-import { checkActionSize, checkDiceLine, checkForceSize, isHalfTyped } from './limit-checks.js';
+import { checkActionSize, checkDiceLine, checkForceSize, hasSyntaxErrors, isHalfTyped } from './limit-checks.js';
 import { checkImports } from './imports.js';
 import { importGraphOf } from '../battle-imports.js';
 
@@ -64,19 +64,27 @@ export class BattleValidator {
             if (!halfTyped) checkOutcome(model, action, accept);
             return;
         }
-        const key = `${halfTyped}|${actionInputsKey(model, action)}`;
+        const inputs = actionInputsKey(model, action);
+        const key = `${halfTyped}|${inputs}`;
+        // What this node's checks reported, for `replayActionChecks` at the next builds.
+        const problems: Array<Parameters<ValidationAcceptor>> = [];
+        const own: ValidationAcceptor = (severity, message, info) => {
+            problems.push([severity, message, info]);
+            accept(severity, message, info);
+        };
         const cache = checksCache(model.ruleset);
         const kept = cache.get(key);
         if (kept) {
             cache.delete(key);
             cache.set(key, kept);
-            for (const problem of kept) accept(problem.severity, problem.message, { ...problem.info, node: nodeAt(action, problem.path) } as DiagnosticInfo<AstNode>);
+            for (const problem of kept) own(problem.severity, problem.message, { ...problem.info, node: nodeAt(action, problem.path) } as DiagnosticInfo<AstNode>);
+            keepOnNode(action, model, inputs, halfTyped, problems);
             return;
         }
         const recorded: KeptProblem[] = [];
         let keepable = true;
         const record: ValidationAcceptor = (severity, message, info) => {
-            accept(severity, message, info);
+            own(severity, message, info);
             const path = info.range ? undefined : pathFrom(action, info.node);
             if (!path) keepable = false;
             else recorded.push({ severity, message, info: { ...info, node: undefined }, path });
@@ -86,10 +94,50 @@ export class BattleValidator {
             model.ruleset?.checkAction(model, action, record);
             checkOutcome(model, action, record);
         }
-        if (!keepable) return;
+        if (!keepable) {
+            keepOnNode(action, model, inputs, halfTyped, undefined);
+            return;
+        }
+        keepOnNode(action, model, inputs, halfTyped, problems);
         cache.set(key, recorded);
         if (cache.size > MAX_KEPT) cache.delete(cache.keys().next().value!);
     }
+}
+
+/**
+ * An action's problems as its checks last reported them, kept on the node (under a symbol, not
+ * enumerable): an action the parse in pieces kept (the same node, its text unchanged) whose inputs
+ * key is the same gets them again without a key of its text, a lookup or a call of its checks
+ * (issue 14, docs/performance.md#the-per-build-checks-made-proportional-to-the-edit).
+ */
+const ACTION_CHECKS = Symbol('the action\'s checks as last run');
+interface ActionChecks {
+    readonly ruleset: object | undefined;
+    readonly inputs: string;
+    readonly halfTyped: boolean;
+    readonly problems: ReadonlyArray<Parameters<ValidationAcceptor>>;
+}
+
+/** `problems` undefined: what the checks found cannot be reported again (a problem placed by range or outside the action). */
+function keepOnNode(action: Action, model: ReturnType<typeof modelOf>, inputs: string, halfTyped: boolean, problems: ReadonlyArray<Parameters<ValidationAcceptor>> | undefined): void {
+    const kept: ActionChecks | undefined = problems && { ruleset: model.ruleset, inputs, halfTyped, problems };
+    Object.defineProperty(action, ACTION_CHECKS, { value: kept, enumerable: false, writable: true, configurable: true });
+}
+
+/**
+ * Reports again what `checkAction` reported for this same node when nothing it reads changed: the
+ * rule set, its inputs key, and whether it is half-typed (unchanged for a node whose text is unchanged
+ * while the file has no syntax error; worked out again otherwise, an error next to it can make it so).
+ * False when the checks must run. `model` and `syntaxErrors` (whether the file has a syntax error), when
+ * the caller knows them, save a look for each action.
+ */
+export function replayActionChecks(action: Action, accept: ValidationAcceptor, model = modelOf(action), syntaxErrors?: boolean): boolean {
+    const kept = (action as Action & { [ACTION_CHECKS]?: ActionChecks })[ACTION_CHECKS];
+    if (!kept) return false;
+    if (kept.ruleset !== model.ruleset || kept.inputs !== actionInputsKey(model, action)) return false;
+    if (!(kept.halfTyped === false && !(syntaxErrors ?? hasSyntaxErrors(action))) && isHalfTyped(action) !== kept.halfTyped) return false;
+    for (const problem of kept.problems) accept(...problem);
+    return true;
 }
 
 /** How many actions' problems are kept (least recently used dropped first): a few large campaigns' worth. */

@@ -7,33 +7,95 @@
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
 import type { AstNode, ValidationAcceptor } from 'langium';
-import { isAction, isHouse, isTurn, isUnitState, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
-import { modelOf } from '../../core/model-cache.js';
+import { isTurn, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { actionInputsKey, modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
 import { Codes } from '../../core/codes.js';
 
 export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
-    checkCampaignOf(modelOf(scenario), accept);
+    checkCampaignOf(modelOf(scenario), accept, true);
 }
 
-/** The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory). */
-export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor): void {
+/**
+ * The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory).
+ * `keep`: each action's problems are kept on its node with what they read, and reported again while
+ * that is the same (`KeptCampaignChecks`), so a build works out only the actions an edit can have changed.
+ */
+export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor, keep = false): void {
     const scenario = model.root;
     const turns = turnNumbers(scenario);
     // Only units that are ever out of the fight, or arrive late, need a look: big files stay fast.
     const everOut = byForce(unitsEverOut(model));
     const late = lateUnits(model);
+    const labels = keep ? labelsRead(late, turns) : '';
     for (const action of model.actions) {
-        const refs = roles(action.node);
-        if (everOut.size > 0) checkOutOfAction(model, action.node, refs, everOut, accept);
-        checkExists(action.node, refs.map(r => r.target), late, turns, accept);
+        const node = action.node;
+        if (!keep) {
+            checkActionInCampaign(model, node, everOut, late, turns, accept);
+            continue;
+        }
+        const inputs = { ruleset: model.ruleset, inputs: actionInputsKey(model, node), outcome: node.outcome, turn: turns.ofElement.get(node), declarationsBefore: turns.declarationsBefore.get(node), labels };
+        const kept = (node as Action & { [CAMPAIGN]?: KeptCampaignChecks })[CAMPAIGN];
+        if (kept && sameInputs(kept, inputs)) {
+            campaignCounts.kept++;
+            for (const problem of kept.problems) accept(...problem);
+            continue;
+        }
+        const problems: Array<Parameters<ValidationAcceptor>> = [];
+        checkActionInCampaign(model, node, everOut, late, turns, (severity, message, info) => {
+            problems.push([severity, message, info]);
+            accept(severity, message, info);
+        });
+        Object.defineProperty(node, CAMPAIGN, { value: { ...inputs, problems }, enumerable: false, writable: true, configurable: true });
     }
     for (const { node } of model.states) {
         checkStateLine(node, model.ruleset?.vocabulary.stats.formation?.values, accept);
         if (node.target) checkExists(node, [node.target], late, turns, accept);
     }
     checkOrder(model, accept);
+}
+
+function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>, turns: TurnNumbers, accept: ValidationAcceptor): void {
+    const refs = roles(action);
+    if (everOut.size > 0) checkOutOfAction(model, action, refs, everOut, accept);
+    checkExists(action, refs.map(r => r.target), late, turns, accept);
+}
+
+/** Actions whose campaign checks were reported again without running, since the module was loaded: tests read it. */
+export const campaignCounts = { kept: 0 };
+
+/**
+ * What an action's campaign checks read (issue 14, docs/performance.md#the-per-build-checks-made-proportional-to-the-edit):
+ * the state the campaign carries to it and its own text and turn (`actionInputsKey`, which covers every
+ * declaration and every earlier outcome or state line), its outcome as the tree holds it, the number of
+ * its turn, how many declarations come before it (a force declared further down), and the turns that
+ * late units' named `enters` stats name.
+ */
+const CAMPAIGN = Symbol('the action\'s campaign checks as last run');
+interface KeptCampaignChecks {
+    readonly ruleset: unknown;
+    readonly inputs: string;
+    readonly outcome: unknown;
+    readonly turn: number | undefined;
+    readonly declarationsBefore: number | undefined;
+    readonly labels: string;
+    readonly problems: ReadonlyArray<Parameters<ValidationAcceptor>>;
+}
+
+function sameInputs(a: Omit<KeptCampaignChecks, 'problems'>, b: Omit<KeptCampaignChecks, 'problems'>): boolean {
+    return a.inputs === b.inputs && a.outcome === b.outcome && a.turn === b.turn && a.declarationsBefore === b.declarationsBefore
+        && a.labels === b.labels && a.ruleset === b.ruleset;
+}
+
+/** The turns named by late units' `enters` stats (a turn named, not numbered), with their numbers: '' when none. */
+function labelsRead(late: ReadonlyMap<string, readonly UnitModel[]>, turns: TurnNumbers): string {
+    const named = new Set<string>();
+    for (const units of late.values()) for (const u of units) {
+        const enters = u.stats.get('enters');
+        if (typeof enters === 'string') named.add(enters);
+    }
+    return [...named].sort().map(n => `${n}=${turns.byLabel.get(n) ?? ''}`).join('\n');
 }
 
 /** Units by their force's name, in their order: a reference looks only at its own force's. */
@@ -90,6 +152,8 @@ interface TurnNumbers {
     ofElement: Map<Action | UnitState, number>;
     /** A turn's number: its own, or its place in the file for a named turn. */
     byLabel: Map<string, number>;
+    /** How many top-level declarations (forces, grades, anything not a turn, action or state line) come before each action's and state line's top-level element. */
+    declarationsBefore: Map<Action | UnitState, number>;
 }
 
 /**
@@ -99,16 +163,26 @@ interface TurnNumbers {
 function turnNumbers(scenario: Scenario): TurnNumbers {
     const ofElement = new Map<Action | UnitState, number>();
     const byLabel = new Map<string, number>();
-    let current = 0, ordinal = 0;
+    const declarationsBefore = new Map<Action | UnitState, number>();
+    let current = 0, ordinal = 0, declarations = 0;
+    // By `$type` (no subtypes among the elements): every element is visited on every build.
     for (const el of scenario.elements) {
-        if (isTurn(el)) {
+        if (el.$type === 'Turn') {
+            const turn = el as Turn;
             ordinal++;
-            current = turnNumber(el, ordinal);
-            byLabel.set(turnLabel(el)!, current);
-            for (const inner of el.elements) if (!isHouse(inner)) ofElement.set(inner, current);
-        } else if (isAction(el) || isUnitState(el)) ofElement.set(el, current);
+            current = turnNumber(turn, ordinal);
+            byLabel.set(turnLabel(turn)!, current);
+            for (const inner of turn.elements) {
+                if (inner.$type === 'House') continue;
+                ofElement.set(inner as Action | UnitState, current);
+                declarationsBefore.set(inner as Action | UnitState, declarations);
+            }
+        } else if (el.$type === 'Action' || el.$type === 'UnitState') {
+            ofElement.set(el as Action | UnitState, current);
+            declarationsBefore.set(el as Action | UnitState, declarations);
+        } else declarations++;
     }
-    return { ofElement, byLabel };
+    return { ofElement, byLabel, declarationsBefore };
 }
 
 function turnNumber(turn: Turn, ordinal: number): number {

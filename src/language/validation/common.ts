@@ -16,14 +16,14 @@ export const GRADE_RANGE = { min: -6, max: 6 } as const;
 export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
 
 export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor): void {
-    const byKind = new Map<string, Map<string, unknown>>();
+    const byKind = new Map<string, Set<string>>();
     const note = (kind: string, node: Grade | Modifier | Force | { name: string, $type: string }) => {
-        const names = byKind.get(kind) ?? new Map<string, unknown>();
-        byKind.set(kind, names);
+        let names = byKind.get(kind);
+        if (!names) byKind.set(kind, names = new Set<string>());
         if (!node.name) return;
         if (names.has(node.name)) {
             accept('error', `There is already ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
-        } else names.set(node.name, node);
+        } else names.add(node.name);
     };
     // By `$type` (no subtypes among the elements): every element is visited on every build.
     const visit = (el: Element | TurnElement) => {

@@ -89,3 +89,8 @@ export function isHalfTyped(action: Action): boolean {
     }
     return lo < offsets.length && offsets[lo] <= cst.end;
 }
+
+/** Whether the file the action sits in has any lexer or parser error. */
+export function hasSyntaxErrors(action: Action): boolean {
+    return syntaxErrorOffsets(action).length > 0;
+}
