@@ -5,7 +5,7 @@ import {
 } from 'langium';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
-import { isForce, isGrade, isImport, isModifier, isScenario, type Element, type Scenario } from './generated/ast.js';
+import { isForce, isGrade, isImport, isModifier, isScenario, isTurn, type Element, type Scenario } from './generated/ast.js';
 import { modelOf } from '../core/model-cache.js';
 
 /**
@@ -172,12 +172,12 @@ export class BattleLinker extends DefaultLinker {
             return;
         }
         const imported = importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [];
-        const elements = root.elements;
+        const elements = unitsOf(root);
         // The elements [from, to) are new; the others are kept from the tree linked last, whose [from, oldTo) were removed.
         let from = 0, to = elements.length;
         let renamed: Set<string> | undefined;
         if (previous && previous.root !== root && sameItems(previous.imported, imported)) {
-            const old = previous.root.elements;
+            const old = unitsOf(previous.root);
             let oldTo = old.length;
             while (from < to && from < oldTo && elements[from] === old[from]) from++;
             while (to > from && oldTo > from && elements[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
@@ -248,6 +248,23 @@ function addDeclaredName(element: Element, names: Set<string>): void {
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
     return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * The elements whose links and checks are kept: the top-level ones, and a turn's own elements in place
+ * of the turn (the parse in pieces splices an edit inside a turn among them and makes a new turn node);
+ * with `withTurns`, each turn too, before its elements (its own node only: it has no references).
+ */
+function unitsOf(root: Scenario, withTurns = false): Element[] {
+    const units: Element[] = [];
+    for (const element of root.elements) {
+        if (!isTurn(element)) units.push(element);
+        else {
+            if (withTurns) units.push(element);
+            for (const inner of element.elements) units.push(inner);
+        }
+    }
+    return units;
 }
 
 /** The unresolved references of a linked tree, in file order, when the linker kept them per element. */
@@ -352,7 +369,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
         // (Such checks are kept only when the file was below its limit, so it was then too.)
         const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
-        for (const element of AstUtils.streamContents(root)) {
+        for (const element of unitsOf(root, true)) {
             if (count >= nextCheck) await pause();
             const kept = checksOf(element);
             if (kept && kept.links === linksOf(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
@@ -402,7 +419,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                         for (const check of found) running.push(check(node, record, cancelToken));
                     }
                 }
-                if (!nodeOptions.validateChildren) nodes.prune();
+                // A turn's elements are elements of their own (`unitsOf`).
+                if (!nodeOptions.validateChildren || isTurn(node)) nodes.prune();
             }
             walking = false;
             this.counts.walked += count - before;
@@ -433,9 +451,9 @@ export class BattleNodeValidator extends BattleDocumentValidator {
     }
 }
 
-/** The top-level element (or header line) a node belongs to. */
+/** The top-level element (or header line) a node belongs to, or the turn's element (`unitsOf`). */
 function topElementOf(node: AstNode): AstNode | undefined {
     let n: AstNode | undefined = node;
-    while (n?.$container && !isScenario(n.$container)) n = n.$container;
+    while (n?.$container && !isScenario(n.$container) && !isTurn(n.$container)) n = n.$container;
     return n?.$container ? n : undefined;
 }
