@@ -172,12 +172,12 @@ export class BattleLinker extends DefaultLinker {
             return;
         }
         const imported = importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [];
-        const elements = unitsOf(root);
+        const elements = unitsOf(root.elements);
         // The elements [from, to) are new; the others are kept from the tree linked last, whose [from, oldTo) were removed.
         let from = 0, to = elements.length;
         let renamed: Set<string> | undefined;
         if (previous && previous.root !== root && sameItems(previous.imported, imported)) {
-            const old = unitsOf(previous.root);
+            const old = unitsOf(previous.root.elements);
             let oldTo = old.length;
             while (from < to && from < oldTo && elements[from] === old[from]) from++;
             while (to > from && oldTo > from && elements[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
@@ -251,17 +251,17 @@ function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
 }
 
 /**
- * The elements whose links and checks are kept: the top-level ones, and a turn's own elements in place
+ * The nodes whose links and checks are kept: the top-level ones, and a turn's own elements in place
  * of the turn (the parse in pieces splices an edit inside a turn among them and makes a new turn node);
  * with `withTurns`, each turn too, before its elements (its own node only: it has no references).
  */
-function unitsOf(root: Scenario, withTurns = false): Element[] {
-    const units: Element[] = [];
-    for (const element of root.elements) {
-        if (!isTurn(element)) units.push(element);
+function unitsOf<T extends AstNode>(nodes: Iterable<T>, withTurns = false): T[] {
+    const units: T[] = [];
+    for (const node of nodes) {
+        if (!isTurn(node)) units.push(node);
         else {
-            if (withTurns) units.push(element);
-            for (const inner of element.elements) units.push(inner);
+            if (withTurns) units.push(node);
+            for (const inner of node.elements) units.push(inner as AstNode as T);
         }
     }
     return units;
@@ -369,7 +369,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
         // (Such checks are kept only when the file was below its limit, so it was then too.)
         const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
-        for (const element of unitsOf(root, true)) {
+        for (const element of unitsOf(AstUtils.streamContents(root), true)) {
             if (count >= nextCheck) await pause();
             const kept = checksOf(element);
             if (kept && kept.links === linksOf(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
