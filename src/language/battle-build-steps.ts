@@ -4,8 +4,9 @@ import {
     type Reference, type ReferenceDescription, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
+import { isTurn } from './generated/ast.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
-import { isForce, isGrade, isImport, isModifier, isScenario, isTurn, type Element, type Scenario } from './generated/ast.js';
+import { isForce, isGrade, isImport, isModifier, isScenario, type Element, type Scenario } from './generated/ast.js';
 import { modelOf } from '../core/model-cache.js';
 
 /**
