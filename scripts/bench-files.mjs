@@ -7,6 +7,7 @@
 //
 // Run alone it writes one file, to look at or to time `umpire check` on:
 //   node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE
+//   node scripts/bench-files.mjs turns LINES [ENGAGEMENTS_PER_TURN] > FILE
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,26 @@ export function campaign(lines) {
         out.push(...force(k));
         if (k > 0) out.push(...engagement(k));
     }
+    return out.join('\n') + '\n';
+}
+
+/**
+ * The same campaign kept as turns (issue 14): every force first, then the engagements in turns of
+ * `perTurn` each (`turn 1 { … }`), so that almost every line sits inside a long turn, as an umpire
+ * who keeps a season by turns writes it. About `lines` lines, as `campaign`.
+ */
+export function turnsCampaign(lines, perTurn = 200) {
+    const out = [...HEADER];
+    const count = Math.max(2, Math.floor((lines - HEADER.length) / 10));
+    for (let k = 0; k < count; k++) out.push(...force(k));
+    for (let k = 1; k < count; k++) {
+        if ((k - 1) % perTurn === 0) {
+            if (k > 1) out.push('}');
+            out.push(`turn ${(k - 1) / perTurn + 1} {`);
+        }
+        out.push(...engagement(k).map(line => `  ${line}`));
+    }
+    out.push('}');
     return out.join('\n') + '\n';
 }
 
@@ -133,9 +154,11 @@ export function splitCampaign(engagements, files) {
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
     const [kind, lines, errors, kinds] = process.argv.slice(2);
     const n = Number(lines ?? 10000);
-    const text = kind === 'errors' ? errorFile(n, Number(errors ?? 20000), kinds?.split(',') ?? ERROR_KINDS) : kind === 'repeated' ? repeatedExample(n) : kind === 'campaign' ? campaign(n) : undefined;
+    const text = kind === 'errors' ? errorFile(n, Number(errors ?? 20000), kinds?.split(',') ?? ERROR_KINDS) : kind === 'repeated' ? repeatedExample(n)
+        : kind === 'campaign' ? campaign(n) : kind === 'turns' ? turnsCampaign(n, Number(errors ?? 200)) : undefined;
     if (text === undefined) {
-        console.error('usage: node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE');
+        console.error('usage: node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE\n' +
+            '       node scripts/bench-files.mjs turns LINES [ENGAGEMENTS_PER_TURN] > FILE');
         process.exit(2);
     }
     process.stdout.write(text);

@@ -12,6 +12,9 @@
 // of problems the server counts is printed beside them), and for a campaign split over files (--campaign ENGAGEMENTS/FILES: an order of
 // battle imported by scenario files; one scenario file opened and edited, its imports read from disk).
 //
+// Then the same for campaigns kept as turns (--turn-sizes, --per-turn engagements in each turn): the
+// edits are made inside the turns only (an edit inside a turn of hundreds of actions).
+//
 // Then the typing run (issue 19): --keys keystrokes, one every --pace ms, typed into an engagement
 // in the middle of a --typing-lines file (half-typed lines included, as a person types), and it prints
 // how often diagnostics came while typing (the longest gap), how long after the last keystroke the
@@ -19,6 +22,7 @@
 //
 //   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7]
 //                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
+//                              [--turn-sizes 10000,50000] [--per-turn 200]
 //                              [--keys 300] [--pace 160] [--typing-lines 10000]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
@@ -27,7 +31,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { campaign, ERROR_KINDS, errorFile, splitCampaign } from './bench-files.mjs';
+import { campaign, ERROR_KINDS, errorFile, splitCampaign, turnsCampaign } from './bench-files.mjs';
 import { arg, buildOptions, cpuOf, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
 
 const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
@@ -38,6 +42,8 @@ const list = value => value.split(',').filter(Boolean).map(Number);
 const sizes = list(arg('sizes', '1000,10000,50000,200000'));
 const errorSizes = list(arg('error-sizes', '10000,50000'));
 const errors = Number(arg('errors', '20000'));
+const turnSizes = list(arg('turn-sizes', ''));
+const perTurn = Number(arg('per-turn', '200'));
 const errorKinds = arg('error-kinds', ERROR_KINDS.join(',')).split(',');
 const [engagements, campaignFiles] = arg('campaign', '500/20').split('/').map(Number);
 const edits = Number(arg('edits', '50'));
@@ -60,9 +66,10 @@ function problemsIn(diagnostics) {
 /**
  * One row of the table: `files` written to a fresh folder, the first opened in the server; then
  * one-character edits of it (a space typed at the start of a random line), hover, completion and
- * code lenses in its middle, and a cold `umpire check` of it.
+ * code lenses in its middle, and a cold `umpire check` of it. `editable`, when given, says which
+ * lines (0-based) the edits may go to.
  */
-async function measure(files, editCount) {
+async function measure(files, editCount, editable) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-bench-lsp-'));
     try {
         for (const f of files) fs.writeFileSync(path.join(dir, f.name), f.text);
@@ -75,7 +82,7 @@ async function measure(files, editCount) {
         const latencies = [];
         const cpuBefore = cpuOf(s.proc.pid);
         for (let v = 2; v < 2 + editCount; v++) {
-            const line = Math.floor(random() * (docLines.length - 1));
+            const line = editable ? editable[Math.floor(random() * editable.length)] : Math.floor(random() * (docLines.length - 1));
             const started = performance.now();
             const diagnostics = s.diagnosticsFor(uri, v);
             s.change(uri, v, { start: { line, character: 0 }, end: { line, character: 0 } }, ' ');
@@ -164,6 +171,18 @@ console.log('file                lines  problems  didOpen→diag  edit→diag p5
 for (const lines of sizes) row('campaign', await measure([{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
 const errorLabel = errorKinds.length === ERROR_KINDS.length ? `${errors} errors` : `${errors} ${errorKinds.join('+')}`;
 for (const lines of errorSizes) row(errorLabel, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
+for (const lines of turnSizes) {
+    const text = turnsCampaign(lines, perTurn);
+    // The lines inside a turn, between its `turn N {` and its `}`.
+    const inside = [];
+    let open = false;
+    text.split('\n').forEach((l, i) => {
+        if (l.startsWith('turn ')) open = true;
+        else if (l === '}' && open) open = false;
+        else if (open) inside.push(i);
+    });
+    row(`turns of ${perTurn}`, await measure([{ name: `turns-${lines}.battle`, text }], editsFor(lines), inside));
+}
 if (engagements > 0 && campaignFiles > 0) {
     const files = splitCampaign(engagements, campaignFiles);
     const r = await measure(files, edits);

@@ -4,6 +4,7 @@ import {
     type Reference, type ReferenceDescription, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
+import { isTurn } from './generated/ast.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
 import { isForce, isGrade, isModifier, isScenario, type Action, type Element, type Scenario } from './generated/ast.js';
 import { replayActionChecks } from './validation/battle-validator.js';
@@ -173,12 +174,12 @@ export class BattleLinker extends DefaultLinker {
             return;
         }
         const imported = importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [];
-        const elements = root.elements;
+        const elements = unitsOf(root.elements);
         // The elements [from, to) are new; the others are kept from the tree linked last, whose [from, oldTo) were removed.
         let from = 0, to = elements.length;
         let renamed: Set<string> | undefined;
         if (previous && previous.root !== root && sameItems(previous.imported, imported)) {
-            const old = previous.root.elements;
+            const old = unitsOf(previous.root.elements);
             let oldTo = old.length;
             while (from < to && from < oldTo && elements[from] === old[from]) from++;
             while (to > from && oldTo > from && elements[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
@@ -249,6 +250,23 @@ function addDeclaredName(element: Element, names: Set<string>): void {
 
 function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
     return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/**
+ * The nodes whose links and checks are kept: the top-level ones, and a turn's own elements in place
+ * of the turn (the parse in pieces splices an edit inside a turn among them and makes a new turn node);
+ * with `withTurns`, each turn too, before its elements (its own node only: it has no references).
+ */
+function unitsOf<T extends AstNode>(nodes: Iterable<T>, withTurns = false): T[] {
+    const units: T[] = [];
+    for (const node of nodes) {
+        if (!isTurn(node)) units.push(node);
+        else {
+            if (withTurns) units.push(node);
+            for (const inner of node.elements) units.push(inner as AstNode as T);
+        }
+    }
+    return units;
 }
 
 /** The unresolved references of a linked tree, in file order, when the linker kept them per element. */
@@ -362,7 +380,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             else for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
         };
         const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
-        for (const element of AstUtils.streamContents(root)) {
+        for (const element of unitsOf(AstUtils.streamContents(root), true)) {
             if (count >= nextCheck) await pause();
             const kept = checksOf(element);
             if (kept && kept.links === linksOf(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
@@ -412,7 +430,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                         for (const check of found) running.push(check(node, record, cancelToken));
                     }
                 }
-                if (!nodeOptions.validateChildren) nodes.prune();
+                // A turn's elements are elements of their own (`unitsOf`).
+                if (!nodeOptions.validateChildren || isTurn(node)) nodes.prune();
             }
             walking = false;
             this.counts.walked += count - before;
@@ -443,9 +462,9 @@ export class BattleNodeValidator extends BattleDocumentValidator {
     }
 }
 
-/** The top-level element (or header line) a node belongs to. */
+/** The top-level element (or header line) a node belongs to, or the turn's element (`unitsOf`). */
 function topElementOf(node: AstNode): AstNode | undefined {
     let n: AstNode | undefined = node;
-    while (n?.$container && !isScenario(n.$container)) n = n.$container;
+    while (n?.$container && !isScenario(n.$container) && !isTurn(n.$container)) n = n.$container;
     return n?.$container ? n : undefined;
 }

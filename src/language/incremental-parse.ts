@@ -1,5 +1,5 @@
-import type { CstNode, ParseResult } from 'langium';
-import type { Element, Scenario } from './generated/ast.js';
+import type { CstNode, LeafCstNode, ParseResult } from 'langium';
+import type { Element, Scenario, Turn } from './generated/ast.js';
 
 /**
  * Parsing a file in pieces (issue 14, docs/performance.md#incremental-parsing): after an edit, only
@@ -20,6 +20,9 @@ import type { Element, Scenario } from './generated/ast.js';
  * (a change in the header or at the very start of an element, an error in the header, an unclosed
  * comment, a piece that no longer parses into elements) answers `undefined`, and the caller parses
  * the whole file.
+ *
+ * An edit inside a turn's braces is spliced among the turn's own elements (`reparseInTurn`) when it
+ * can be: the turn's actions that did not change are kept, as top-level elements are.
  */
 export function reparsePiece(previous: ParseResult<Scenario>, text: string, parse: (text: string) => ParseResult<Scenario>): ParseResult<Scenario> | undefined {
     const oldRoot = previous.value;
@@ -38,6 +41,9 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     while (suffix < max - prefix && oldText.charCodeAt(oldText.length - 1 - suffix) === text.charCodeAt(text.length - 1 - suffix)) suffix++;
     const changeEnd = oldText.length - suffix;
     const delta = text.length - oldText.length;
+
+    const inTurn = reparseInTurn(previous, text, prefix, changeEnd, parse);
+    if (inTurn) return inTurn;
 
     // The piece: from the last element that starts before the change (its first character is kept)
     // to the first element that ends after it (its last character is kept), or to the end of the file.
@@ -129,38 +135,7 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         const child = content[k];
         if (child.offset < start || child.end > oldEnd) return undefined;
     }
-    if (oldEndPos && newEndPos) {
-        const move = mover(oldEndPos, newEndPos);
-        for (let k = to; k < content.length; k++) {
-            forEachNode(content[k], node => {
-                if (isLeaf(node)) {
-                    node._offset += delta;
-                    move(node._range.start);
-                    move(node._range.end);
-                }
-            });
-        }
-        // The errors after the piece move with their text (their lines are counted from 1).
-        const moved = new Set<IToken>();
-        const moveToken = (token: IToken | undefined) => {
-            if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
-            moved.add(token);
-            token.startOffset += delta;
-            if (token.endOffset !== undefined) token.endOffset += delta;
-            if (token.startLine !== undefined && token.startColumn !== undefined) [token.startLine, token.startColumn] = moveOneBased(move, token.startLine, token.startColumn);
-            if (token.endLine !== undefined && token.endColumn !== undefined) [token.endLine, token.endColumn] = moveOneBased(move, token.endLine, token.endColumn);
-        };
-        for (const error of kept.parserAfter as ParserError[]) {
-            moveToken(error.token);
-            moveToken(error.previousToken);
-            error.resyncedTokens?.forEach(moveToken);
-        }
-        for (const error of kept.lexerAfter) {
-            error.offset += delta;
-            if (error.line !== undefined && error.column !== undefined) [error.line, error.column] = moveOneBased(move, error.line, error.column);
-            error.message = error.message.replace(/at offset: \d+/, `at offset: ${error.offset}`);
-        }
-    }
+    if (oldEndPos && newEndPos) moveLater(content.slice(to), kept, delta, mover(oldEndPos, newEndPos));
     content.splice(from, to - from, ...taken);
     rootCst._text = text;
     rootCst._rangeCache = undefined;
@@ -171,6 +146,191 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     root.options.forEach((option, index) => adopt(option, root, 'options', index));
     (rootCst as { astNode: unknown }).astNode = root;
 
+    const pieceLexerErrors = fromPiece(piece, start, startPos);
+    const result: ParseResult<Scenario> = {
+        value: root,
+        lexerErrors: [...kept.lexerBefore, ...pieceLexerErrors, ...kept.lexerAfter],
+        lexerReport: piece.lexerReport,
+        parserErrors: [...kept.parserBefore, ...piece.parserErrors, ...kept.parserAfter]
+    };
+    SPLICED.set(result, { first, added: newElements.length });
+    return result;
+}
+
+/**
+ * An edit inside a turn's braces, spliced among the turn's own elements (actions, state lines, house
+ * blocks: `TurnElement`), so that an edit inside a turn of hundreds of actions costs what an edit of a
+ * top-level element costs. Answers undefined (and the turn is parsed again as one top-level element)
+ * unless all of this holds:
+ *
+ * - the change lies between the turn's `{` and its closing `}`, both kept;
+ * - the previous parse has no syntax error from the element before the turn to the first token after
+ *   the element after it: then a parse of the turn as a top-level piece, guarded by the next element,
+ *   would be the file's (the argument of `reparsePiece`), and the turn parsed alone decides it;
+ * - the turn parsed alone, with the text of its kept elements before and after the piece blanked (every
+ *   character but line breaks made a space, so offsets, lines and columns stay those of the file), has
+ *   no error at all, and its guard (the turn's element after the piece) comes out as it stood. The
+ *   piece runs, as at the top level, from the turn's element that starts before the change (or from
+ *   the `{`) to the element that ends after it (or to the `}`). A turn's element is decided by its own
+ *   tokens and the one after it, a keyword or the turn's `}`, which nothing continues; so the kept
+ *   elements before the piece, the piece and the guard parse as they would in the whole file.
+ *
+ * The turn gets a new AST node (its elements the kept ones and the new), so everything kept by the turn
+ * node is made again; its kept elements are the same objects, and its CST node is the same, its
+ * children spliced as the root's are.
+ */
+function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: number, changeEnd: number, parse: (text: string) => ParseResult<Scenario>): ParseResult<Scenario> | undefined {
+    const oldRoot = previous.value;
+    const rootCst = oldRoot.$cstNode as RootCst;
+    const oldText = rootCst.fullText;
+    const elements = oldRoot.elements;
+    const delta = text.length - oldText.length;
+    const t = lastIndexWhere(elements, e => offsetOf(e) < prefix);
+    const turn = elements[t];
+    if (!turn || turn.$type !== 'Turn') return undefined;
+    // The turn's CST: an Element node holding the Turn rule's node, whose children are the turn's tokens and elements.
+    const turnCst = turn.$cstNode as AnyCst | undefined;
+    const body = turnCst?.content?.length === 1 ? turnCst.content[0] as AnyCst : undefined;
+    if (!turnCst || turnCst.container !== rootCst || !body?.content) return undefined;
+    const content = body.content;
+    const open = content.find(child => isLeaf(child as AnyCst) && (child as LeafCstNode).tokenType.name === '{');
+    const close = content[content.length - 1] as AnyCst;
+    if (!open || !isLeaf(close) || (close as unknown as LeafCstNode).tokenType.name !== '}' || close.end !== turnCst.end) return undefined;
+    const openEnd = open.end, closeStart = close.offset;
+    if (prefix < openEnd || changeEnd > closeStart) return undefined;
+    const inner = (turn as Turn).elements;
+    if (inner.some(e => e.$cstNode?.container !== body)) return undefined;
+
+    // No syntax error in the turn or around it (see above); those elsewhere are kept, or moved.
+    const errorAt = errorPositions(previous, oldText.length);
+    const cleanFrom = t > 0 ? offsetOf(elements[t - 1]) : 0;
+    const cleanTo = t + 2 < elements.length ? offsetOf(elements[t + 2]) : Number.POSITIVE_INFINITY;
+    if (errorAt.some(at => at >= cleanFrom && at <= cleanTo)) return undefined;
+
+    // The piece among the turn's elements, and its guard.
+    const first = lastIndexWhere(inner, e => offsetOf(e) < prefix);
+    const last = firstIndexWhere(inner, e => endOf(e) > changeEnd);
+    const guard = last >= 0 && last + 1 < inner.length ? inner[last + 1] : undefined;
+    const start = first >= 0 ? offsetOf(inner[first]) : openEnd;
+    const oldEnd = guard ? endOf(inner[last]) : closeStart;
+    const newEnd = oldEnd + delta;
+    const pieceEnd = guard ? endOf(guard) + delta : closeStart + delta;
+    if (start > openEnd && !isSpace(oldText.charCodeAt(start - 1))) return undefined;
+    if (guard && !isSpace(text.charCodeAt(pieceEnd))) return undefined;
+    const turnStart = offsetOf(turn);
+    const kept = keptErrors(previous, turnStart, turnCst.end);
+    if (!kept) return undefined;
+    if (kept.lexerBefore.some(e => oldText.charCodeAt(e.offset) === 47) && text.slice(start, pieceEnd).includes('*/')) return undefined;
+
+    const closeNew = closeStart + delta;
+    const blank = (from: number, to: number) => text.slice(from, to).replace(/[^\r\n]/g, ' ');
+    const wrapped = text.slice(turnStart, openEnd) + blank(openEnd, start) + text.slice(start, pieceEnd) + blank(pieceEnd, closeNew) + '}';
+    const piece = parse(wrapped);
+    if ((piece.lexerReport?.diagnostics.length ?? 0) > 0 || piece.lexerErrors.length > 0 || piece.parserErrors.length > 0) return undefined;
+    const value = piece.value;
+    const again = value.elements[0];
+    if (value.title !== undefined || value.rules !== undefined || value.options.length > 0 || value.elements.length !== 1
+        || again.$type !== 'Turn' || offsetOf(again) !== 0 || endOf(again) !== wrapped.length) return undefined;
+    const relStart = start - turnStart, relEnd = newEnd - turnStart;
+    let newInner = (again as Turn).elements;
+    if (guard) {
+        const parsedGuard = newInner[newInner.length - 1];
+        if (!parsedGuard || offsetOf(parsedGuard) !== offsetOf(guard) + delta - turnStart || endOf(parsedGuard) !== pieceEnd - turnStart) return undefined;
+        newInner = newInner.slice(0, -1);
+    }
+    if (newInner.some(e => offsetOf(e) < relStart || endOf(e) > relEnd)) return undefined;
+    const againBody = (again.$cstNode as AnyCst).content?.[0] as AnyCst | undefined;
+    if (!againBody?.content) return undefined;
+    const taken: CstNode[] = [];
+    for (const child of againBody.content) {
+        if (child.offset >= relStart && child.end <= relEnd) taken.push(child);
+        else if (child.offset < relEnd && child.end > relStart) return undefined;
+    }
+
+    // The turn's old children [from, to) are the piece's; those after it, and the root's after the turn, move.
+    const from = firstChildAt(content, start);
+    const to = firstChildAt(content, oldEnd);
+    for (let k = from; k < to; k++) if (content[k].end > oldEnd) return undefined;
+    const startPos = turnCst.range.start;
+    // Where the piece starts (the text before it is the same in both): its first element's place, or the `{`'s end.
+    const piecePos = first >= 0 ? inner[first].$cstNode!.range.start : (open as LeafCstNode).range.end;
+    const oldEndPos = positionAfter(oldText, start, oldEnd, piecePos);
+    const newEndPos = positionAfter(text, start, newEnd, piecePos);
+    for (const child of taken) {
+        forEachNode(child, node => {
+            node.root = rootCst;
+            if (isLeaf(node)) {
+                node._offset += turnStart;
+                moveFromPiece(node._range.start, startPos);
+                moveFromPiece(node._range.end, startPos);
+            } else node._rangeCache = undefined;
+        });
+    }
+    const rootContent = rootCst.content;
+    const turnAt = firstChildAt(rootContent, turnStart);
+    if (rootContent[turnAt] !== turnCst) return undefined;
+    moveLater([...content.slice(to), ...rootContent.slice(turnAt + 1)], kept, delta, mover(oldEndPos, newEndPos));
+    content.splice(from, to - from, ...taken);
+    body._rangeCache = undefined;
+    turnCst._rangeCache = undefined;
+    rootCst._text = text;
+    rootCst._rangeCache = undefined;
+
+    // A new turn node (whatever was kept by the old one is made again) and a new root, as in `reparsePiece`.
+    const replacedFrom = first >= 0 ? first : 0;
+    const replacedTo = guard ? last + 1 : inner.length;
+    const newTurn: Turn = { ...(turn as Turn), elements: [...inner.slice(0, replacedFrom), ...newInner, ...inner.slice(replacedTo)] };
+    newTurn.elements.forEach((element, index) => adopt(element, newTurn, 'elements', index));
+    (turnCst as { astNode: unknown }).astNode = newTurn;
+    const root: Scenario = { ...oldRoot, elements: [...elements.slice(0, t), newTurn, ...elements.slice(t + 1)] };
+    root.elements.forEach((element, index) => adopt(element, root, 'elements', index));
+    root.options.forEach((option, index) => adopt(option, root, 'options', index));
+    (rootCst as { astNode: unknown }).astNode = root;
+    const result: ParseResult<Scenario> = {
+        value: root,
+        lexerErrors: [...kept.lexerBefore, ...kept.lexerAfter],
+        lexerReport: piece.lexerReport,
+        parserErrors: [...kept.parserBefore, ...kept.parserAfter]
+    };
+    SPLICED.set(result, { first: t, added: 1 });
+    return result;
+}
+
+/** The errors after the piece, and every leaf of `nodes` (the CST after it), moved by the change. */
+function moveLater(nodes: readonly CstNode[], kept: KeptErrors, delta: number, move: (pos: { line: number, character: number }) => void): void {
+    for (const node of nodes) {
+        forEachNode(node, n => {
+            if (isLeaf(n)) {
+                n._offset += delta;
+                move(n._range.start);
+                move(n._range.end);
+            }
+        });
+    }
+    // The errors after the piece move with their text (their lines are counted from 1).
+    const moved = new Set<IToken>();
+    const moveToken = (token: IToken | undefined) => {
+        if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
+        moved.add(token);
+        token.startOffset += delta;
+        if (token.endOffset !== undefined) token.endOffset += delta;
+        if (token.startLine !== undefined && token.startColumn !== undefined) [token.startLine, token.startColumn] = moveOneBased(move, token.startLine, token.startColumn);
+        if (token.endLine !== undefined && token.endColumn !== undefined) [token.endLine, token.endColumn] = moveOneBased(move, token.endLine, token.endColumn);
+    };
+    for (const error of kept.parserAfter as ParserError[]) {
+        moveToken(error.token);
+        moveToken(error.previousToken);
+        error.resyncedTokens?.forEach(moveToken);
+    }
+    for (const error of kept.lexerAfter) {
+        error.offset += delta;
+        if (error.line !== undefined && error.column !== undefined) [error.line, error.column] = moveOneBased(move, error.line, error.column);
+        error.message = error.message.replace(/at offset: \d+/, `at offset: ${error.offset}`);
+    }
+}
+
+/** The piece's errors moved from its coordinates (it starts at `start`, at `startPos`) to the file's; the lexer's returned. */
+function fromPiece(piece: ParseResult, start: number, startPos: { line: number, character: number }): ILexingError[] {
     const pieceLexerErrors: ILexingError[] = piece.lexerErrors.map(e => {
         const line = e.line === undefined ? undefined : e.line + startPos.line;
         const column = e.column === undefined || e.line !== 1 ? e.column : e.column + startPos.character;
@@ -192,14 +352,7 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         moveToken(error.previousToken);
         error.resyncedTokens?.forEach(moveToken);
     }
-    const result: ParseResult<Scenario> = {
-        value: root,
-        lexerErrors: [...kept.lexerBefore, ...pieceLexerErrors, ...kept.lexerAfter],
-        lexerReport: piece.lexerReport,
-        parserErrors: [...kept.parserBefore, ...piece.parserErrors, ...kept.parserAfter]
-    };
-    SPLICED.set(result, { first, added: newElements.length });
-    return result;
+    return pieceLexerErrors;
 }
 
 /** Which elements of a tree made in pieces are new: `added` of them from index `first`; the others are the previous tree's. */
@@ -227,6 +380,8 @@ function errorPositions(result: ParseResult, length: number): number[] {
  * they were not found in that order (before, in, after): the new list is the kept ones around the
  * piece's own, in the order a parse of the whole file finds them.
  */
+type KeptErrors = NonNullable<ReturnType<typeof keptErrors>>;
+
 function keptErrors(previous: ParseResult, start: number, end: number) {
     const length = (previous.value.$cstNode as RootCst).fullText.length;
     const split = <E>(errors: readonly E[], at: (e: E) => number) => {
@@ -315,7 +470,7 @@ function moveFromPiece(pos: { line: number, character: number }, at: { line: num
     pos.line += at.line;
 }
 
-function adopt(node: Element | Scenario['options'][number], root: Scenario, property: string, index: number): void {
+function adopt(node: Element | Scenario['options'][number], root: Scenario | Turn, property: string, index: number): void {
     const n = node as { $container?: unknown, $containerProperty?: string, $containerIndex?: number };
     n.$container = root;
     n.$containerProperty = property;

@@ -16,8 +16,10 @@ import { builtInRulesets } from '../../src/rulesets/registry.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/resolve.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
-import type { Scenario } from '../../src/language/generated/ast.js';
+import type { Scenario, Turn } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
+// @ts-expect-error: a plain ES module of the benchmarks, without types
+import { turnsCampaign } from '../../scripts/bench-files.mjs';
 import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
@@ -355,6 +357,102 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(factory.counts.pieces - before.pieces).toBeGreaterThan(compared / 2);
     }, 900_000);
 
+    it('splices an edit inside a turn among the turn\'s own elements, and gives the tree, errors and results of a cold parse', async () => {
+        // Campaigns kept as turns: a generated one (scripts/bench-files.mjs), and the examples with turns of every rule set.
+        const withTurns = [
+            turnsCampaign(300, 6),
+            ...['campaign', 'loose-files-turn', 'cowpens', 'house-rules-scrud', 'house-rules-loose-files', 'season-1', 'broken-campaign'].map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'))
+        ];
+        type TurnEdit = { where: 'inside' | 'inside' | 'anywhere' | 'brace' | 'moveOut' | 'moveIn', edit: PieceEdit, pick: number };
+        const turnEdit = fc.record({
+            where: fc.constantFrom('inside', 'inside', 'inside', 'inside', 'anywhere', 'brace', 'moveOut', 'moveIn'),
+            edit: pieceEdit,
+            pick: fc.noBias(fc.integer({ min: 0, max: 9999 }))
+        }) as fc.Arbitrary<TurnEdit>;
+        const turnsOf = (doc: LangiumDocument) => (doc.parseResult.value as Scenario).elements.filter((e): e is Turn => e.$type === 'Turn' && e.$cstNode !== undefined);
+        /** An edit placed by the current tree: inside a turn's braces, on a turn's brace, or an element moved out of a turn or into one. */
+        function applyTurnEdit(text: string, doc: LangiumDocument, e: TurnEdit, removed: string[]): string {
+            const turns = turnsOf(doc);
+            const turn = turns[e.pick % Math.max(1, turns.length)];
+            if (!turn || e.where === 'anywhere') return applyPiece(text, e.edit, removed);
+            const leaves = AstUtils.streamAst(turn).count() > 0 ? [...(turn.$cstNode as CstNode & { content: CstNode[] }).content.flatMap(c => (c as CstNode & { content?: CstNode[] }).content ?? [c])] : [];
+            const open = leaves.find(l => !('content' in l) && l.text === '{');
+            const close = leaves[leaves.length - 1];
+            if (!open || close.text !== '}') return applyPiece(text, e.edit, removed);
+            const inner = turn.elements.filter(x => x.$cstNode);
+            switch (e.where) {
+                case 'inside': {
+                    // A piece edit at a place between the braces (the edit's own kinds: typing, deleting, lines, comments, braces).
+                    // Two in three are what typing into a clean turn mostly is: a space, a line break, a letter, a digit, a comment.
+                    let at = open.end + Math.floor((e.pick / 10000) * (close.offset - open.end));
+                    // (typed just before white space, so that it lengthens a word or a number rather than splitting a keyword)
+                    if (e.pick % 3) while (at < close.offset && !/\s/.test(text[at])) at++;
+                    const typed = e.pick % 3 ? { kind: 'type' as const, char: [' ', '\n', 'a', '1', '// note\n', '\r\n'][e.pick % 6] } : {};
+                    return applyPiece(text, { ...e.edit, ...typed, at: at / text.length, kind: e.edit.kind === 'boundary' ? 'type' : typed.kind ?? e.edit.kind }, removed);
+                }
+                case 'brace': {
+                    // The turn's `{` or its `}` removed, or the brace removed last put back.
+                    const back = removed.pop();
+                    if (back !== undefined && Number(back) <= text.length) return text.slice(0, Number(back)) + (e.pick % 2 ? '{' : '}') + text.slice(Number(back));
+                    const at = e.pick % 2 ? open.offset : close.offset;
+                    removed.push(String(at));
+                    return text.slice(0, at) + text.slice(at + 1);
+                }
+                case 'moveOut': {
+                    // One of the turn's elements cut and written after the turn's `}`.
+                    const moved = inner[e.pick % Math.max(1, inner.length)];
+                    if (!moved) return text;
+                    const piece = text.slice(moved.$cstNode!.offset, moved.$cstNode!.end);
+                    const after = text.slice(0, close.end) + '\n' + piece + text.slice(close.end);
+                    return after.slice(0, moved.$cstNode!.offset) + after.slice(moved.$cstNode!.end);
+                }
+                case 'moveIn': {
+                    // The top-level action after the turn (if any) moved into it, before its `}`.
+                    const next = (doc.parseResult.value as Scenario).elements.find(x => x.$cstNode && x.$cstNode.offset > close.end && x.$type === 'Action');
+                    if (!next) return applyPiece(text, e.edit, removed);
+                    const piece = text.slice(next.$cstNode!.offset, next.$cstNode!.end);
+                    const cut = text.slice(0, next.$cstNode!.offset) + text.slice(next.$cstNode!.end);
+                    return cut.slice(0, close.offset) + piece + '\n' + cut.slice(close.offset);
+                }
+            }
+        }
+        const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
+        const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
+        const before = { ...factory.counts };
+        let compared = 0, splicedInTurns = 0, insideClean = 0, insideCleanSpliced = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: withTurns.length - 1 }), fc.array(turnEdit, { minLength: 1, maxLength: 12 }), async (which, edits) => {
+            const uri = `file:///pieces/turns-${which}.battle`;
+            let text = withTurns[which];
+            const removed: string[] = [];
+            let doc = (await editorBuilds({ [uri]: text }, 1))[uri];
+            for (const [i, e] of edits.entries()) {
+                text = applyTurnEdit(text, doc, e, removed);
+                const cstBefore = new Set(turnsOf(doc).map(turn => turn.$cstNode));
+                const turnsBefore = new Set(turnsOf(doc));
+                const wasClean = doc.parseResult.parserErrors.length === 0;
+                doc = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                // A new turn node on the turn's old CST node: the edit was spliced inside the turn.
+                const spliced = turnsOf(doc).some(turn => !turnsBefore.has(turn) && cstBefore.has(turn.$cstNode));
+                if (spliced) splicedInTurns++;
+                if (e.where === 'inside' && wasClean && doc.parseResult.parserErrors.length === 0 && doc.parseResult.lexerErrors.length === 0) {
+                    insideClean++;
+                    if (spliced) insideCleanSpliced++;
+                }
+                const coldDoc = await coldDocument(text);
+                expect(treeOf(doc.parseResult as ParseResult<Scenario>)).toEqual(treeOf(coldDoc.parseResult as ParseResult<Scenario>));
+                expect(seen(doc, warmLenses)).toEqual(seen(coldDoc, coldLenses));
+                compared++;
+            }
+        }), { numRuns: 70, seed: 20261206 });
+        expect(compared).toBeGreaterThan(200);
+        // An edit inside a turn of a file without syntax errors, that leaves none, is spliced among the turn's
+        // elements (edits next to a syntax error in the turn, left by an earlier edit, parse the whole turn again).
+        expect(insideClean).toBeGreaterThan(30);
+        expect(insideCleanSpliced).toBeGreaterThan(insideClean * 0.8);
+        expect(splicedInTurns).toBeGreaterThan(compared / 10);
+        expect(factory.counts.pieces - before.pieces).toBeGreaterThan(compared / 2);
+    }, 900_000);
+
     it('refuses an edit that nests braces too deep, in its piece or past it, as a parse of the whole file does', async () => {
         const uri = 'file:///pieces/nesting.battle';
         const lines = ['scenario "N"', 'rules scrud', 'grade Veteran +1', ''];
@@ -458,6 +556,24 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect((await build(twice, 6)).doc.diagnostics?.some(d => d.code === 'duplicate-name')).toBe(true);
         const once = twice.replace('force F5 {\n  unit Line foot Veteran x2\n}\n', '');
         expect((await build(once, 7)).doc.diagnostics?.some(d => d.code === 'duplicate-name')).toBe(false);
+    });
+
+    it('links and checks again only the turn\'s element an edit inside a turn replaced', async () => {
+        const uri = 'file:///pieces/relink-turns.battle';
+        const documents = services.shared.workspace.LangiumDocuments;
+        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
+        const text: string = turnsCampaign(200, 8);
+        await editorBuilds({ [uri]: text }, 1);
+        const before = { linked: linker.counts.linked, walked: validator.counts.walked, pieces: factory.counts.pieces };
+        const edited = text.replace('    seed 10\n', '    seed 110\n');
+        const doc = (await editorBuilds({ [uri]: edited }, 2))[uri];
+        expect(factory.counts.pieces).toBe(before.pieces + 1);
+        const e10 = (doc.parseResult.value as Scenario).elements.filter((e): e is Turn => e.$type === 'Turn').flatMap(t => t.elements).find(a => 'name' in a && a.name === 'E10')!;
+        // E10 alone is linked again; the walk is E10's nodes and its (new) turn's node.
+        expect(linker.counts.linked - before.linked).toBe(AstUtils.streamAst(e10).flatMap(n => AstUtils.streamReferences(n)).count());
+        expect(validator.counts.walked - before.walked).toBe(AstUtils.streamAst(e10).count() + 1);
+        expect(seen(doc, () => [])).toEqual(seen(await coldDocument(edited), () => []));
+        expect(treeOf(doc.parseResult as ParseResult<Scenario>)).toEqual(treeOf((await coldDocument(edited)).parseResult as ParseResult<Scenario>));
     });
 
     it('knows what each check reads: a check of another node type must be placed in battle-build-steps.ts first', () => {
@@ -568,9 +684,9 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const codes = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => d.code).filter(c => c === 'unit-not-arrived' || c === 'force-declared-later');
         const first = await check(text, 1);
         expect(codes(first.doc)).toEqual(Array(4).fill('unit-not-arrived'));
-        // A seed changed in N6: its turn is parsed again (new nodes); the engagements of Dawn and Last keep their campaign checks.
+        // A seed changed in N6: N6 alone is parsed again (the edit is spliced inside its turn); the other seven engagements keep their campaign checks.
         const seeded = text.replace('    seed 6\n', '    seed 16\n');
-        expect((await check(seeded, 2)).kept).toBe(5);
+        expect((await check(seeded, 2)).kept).toBe(8);
         // F2 moved below the turns: D2, kept, now names a force declared further down.
         const moved = seeded.replace('force F2 {\n  unit Foot foot Line\n}\n', '') + 'force F2 {\n  unit Foot foot Line\n}\n';
         expect(codes((await check(moved, 3)).doc).sort()).toEqual(['force-declared-later', ...Array(4).fill('unit-not-arrived')]);
