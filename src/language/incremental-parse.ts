@@ -116,16 +116,7 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     const newEndPos = toEnd ? undefined : positionAfter(text, start, newEnd, startPos);
 
     // The new nodes move from the piece's coordinates to the file's.
-    for (const child of taken) {
-        forEachNode(child, node => {
-            node.root = rootCst;
-            if (isLeaf(node)) {
-                node._offset += start;
-                moveFromPiece(node._range.start, startPos);
-                moveFromPiece(node._range.end, startPos);
-            } else node._rangeCache = undefined;
-        });
-    }
+    placeInFile(taken, rootCst, start, startPos);
 
     // The root's children: [before | replaced | after]; the later ones move by the change.
     const content = rootCst.content;
@@ -256,16 +247,7 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
     const piecePos = first >= 0 ? inner[first].$cstNode!.range.start : (open as LeafCstNode).range.end;
     const oldEndPos = positionAfter(oldText, start, oldEnd, piecePos);
     const newEndPos = positionAfter(text, start, newEnd, piecePos);
-    for (const child of taken) {
-        forEachNode(child, node => {
-            node.root = rootCst;
-            if (isLeaf(node)) {
-                node._offset += turnStart;
-                moveFromPiece(node._range.start, startPos);
-                moveFromPiece(node._range.end, startPos);
-            } else node._rangeCache = undefined;
-        });
-    }
+    placeInFile(taken, rootCst, turnStart, startPos);
     const rootContent = rootCst.content;
     const turnAt = firstChildAt(rootContent, turnStart);
     if (rootContent[turnAt] !== turnCst) return undefined;
@@ -462,6 +444,20 @@ function positionAfter(text: string, start: number, end: number, at: { line: num
         }
     }
     return { line, character: end - lineStart };
+}
+
+/** The nodes of a piece's parse moved to the file's tree and coordinates: the piece began at `offset`, at `at`. */
+function placeInFile(taken: readonly CstNode[], rootCst: RootCst, offset: number, at: { line: number, character: number }): void {
+    for (const child of taken) {
+        forEachNode(child, node => {
+            node.root = rootCst;
+            if (isLeaf(node)) {
+                node._offset += offset;
+                moveFromPiece(node._range.start, at);
+                moveFromPiece(node._range.end, at);
+            } else node._rangeCache = undefined;
+        });
+    }
 }
 
 /** A position of the piece's parse (its line 0 starts at `at`) as a position of the file. */
