@@ -167,27 +167,27 @@ export function installParserFixes(): void {
         self.rootNode.content.unshift(...nodes);
     };
 
-    CstNodeBuilder.prototype.buildLeafNode = function buildLeafNode(this: CstNodeBuilder, token: IToken, feature?: GrammarAST.AbstractElement): LeafCstNode {
-        const self = this as unknown as BuilderFields;
-        const leaf = leafOf(token, !feature);
-        const fields = leaf as unknown as NodeFields;
-        fields.grammarSource = feature;
-        fields.root = self.rootNode;
-        const current = self.nodeStack[self.nodeStack.length - 1] ?? self.rootNode;
-        fields.container = current;
-        arrayPush.call(current.content, leaf);
-        return leaf;
-    };
-
-    CstNodeBuilder.prototype.buildCompositeNode = function buildCompositeNode(this: CstNodeBuilder, feature: GrammarAST.AbstractElement): CompositeCstNode {
-        const self = this as unknown as BuilderFields;
-        const node = new CompositeCstNodeImpl();
+    /** A new node made the last child of the node being built (or of the root), as Langium's builder does. */
+    const attach = (self: BuilderFields, node: LeafCstNode | CompositeCstNode, feature: GrammarAST.AbstractElement | undefined): void => {
         const fields = node as unknown as NodeFields;
         fields.grammarSource = feature;
         fields.root = self.rootNode;
         const current = self.nodeStack[self.nodeStack.length - 1] ?? self.rootNode;
         fields.container = current;
         arrayPush.call(current.content, node);
+    };
+
+    CstNodeBuilder.prototype.buildLeafNode = function buildLeafNode(this: CstNodeBuilder, token: IToken, feature?: GrammarAST.AbstractElement): LeafCstNode {
+        const self = this as unknown as BuilderFields;
+        const leaf = leafOf(token, !feature);
+        attach(self, leaf, feature);
+        return leaf;
+    };
+
+    CstNodeBuilder.prototype.buildCompositeNode = function buildCompositeNode(this: CstNodeBuilder, feature: GrammarAST.AbstractElement): CompositeCstNode {
+        const self = this as unknown as BuilderFields;
+        const node = new CompositeCstNodeImpl();
+        attach(self, node, feature);
         self.nodeStack.push(node);
         return node;
     };
