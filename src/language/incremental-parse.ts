@@ -290,24 +290,29 @@ function moveLater(nodes: readonly CstNode[], kept: KeptErrors, delta: number, m
         });
     }
     // The errors after the piece move with their text (their lines are counted from 1).
+    moveErrorTokens(kept.parserAfter as ParserError[], delta, (line, column) => moveOneBased(move, line, column));
+    for (const error of kept.lexerAfter) {
+        error.offset += delta;
+        if (error.line !== undefined && error.column !== undefined) [error.line, error.column] = moveOneBased(move, error.line, error.column);
+        error.message = error.message.replace(/at offset: \d+/, `at offset: ${error.offset}`);
+    }
+}
+
+/** The tokens parser errors name, each moved once: offsets by `delta`, 1-based lines and columns by `place`. */
+function moveErrorTokens(errors: readonly ParserError[], delta: number, place: (line: number, column: number) => [number, number]): void {
     const moved = new Set<IToken>();
     const moveToken = (token: IToken | undefined) => {
         if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
         moved.add(token);
         token.startOffset += delta;
         if (token.endOffset !== undefined) token.endOffset += delta;
-        if (token.startLine !== undefined && token.startColumn !== undefined) [token.startLine, token.startColumn] = moveOneBased(move, token.startLine, token.startColumn);
-        if (token.endLine !== undefined && token.endColumn !== undefined) [token.endLine, token.endColumn] = moveOneBased(move, token.endLine, token.endColumn);
+        if (token.startLine !== undefined && token.startColumn !== undefined) [token.startLine, token.startColumn] = place(token.startLine, token.startColumn);
+        if (token.endLine !== undefined && token.endColumn !== undefined) [token.endLine, token.endColumn] = place(token.endLine, token.endColumn);
     };
-    for (const error of kept.parserAfter as ParserError[]) {
+    for (const error of errors) {
         moveToken(error.token);
         moveToken(error.previousToken);
         error.resyncedTokens?.forEach(moveToken);
-    }
-    for (const error of kept.lexerAfter) {
-        error.offset += delta;
-        if (error.line !== undefined && error.column !== undefined) [error.line, error.column] = moveOneBased(move, error.line, error.column);
-        error.message = error.message.replace(/at offset: \d+/, `at offset: ${error.offset}`);
     }
 }
 
@@ -318,22 +323,8 @@ function fromPiece(piece: ParseResult, start: number, startPos: { line: number, 
         const column = e.column === undefined || e.line !== 1 ? e.column : e.column + startPos.character;
         return { ...e, offset: e.offset + start, line, column, message: e.message.replace(/at offset: \d+/, `at offset: ${e.offset + start}`) };
     });
-    const moved = new Set<IToken>();
-    const moveToken = (token: IToken | undefined) => {
-        if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
-        moved.add(token);
-        token.startOffset += start;
-        if (token.endOffset !== undefined) token.endOffset += start;
-        if (token.startLine === 1 && token.startColumn !== undefined) token.startColumn += startPos.character;
-        if (token.endLine === 1 && token.endColumn !== undefined) token.endColumn += startPos.character;
-        if (token.startLine !== undefined) token.startLine += startPos.line;
-        if (token.endLine !== undefined) token.endLine += startPos.line;
-    };
-    for (const error of piece.parserErrors as ParserError[]) {
-        moveToken(error.token);
-        moveToken(error.previousToken);
-        error.resyncedTokens?.forEach(moveToken);
-    }
+    // Lines and columns count from 1: only the piece's first line starts at a column of the file's line.
+    moveErrorTokens(piece.parserErrors as ParserError[], start, (line, column) => [line + startPos.line, line === 1 ? column + startPos.character : column]);
     return pieceLexerErrors;
 }
 
