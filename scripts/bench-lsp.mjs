@@ -28,6 +28,7 @@
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
 // Figures depend on the machine and its load: the script prints the load average with them.
+// BENCH_EACH=1 prints each edit's line and latency on stderr (where in the file the slow edits were).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -88,6 +89,7 @@ async function measure(files, editCount, editable) {
             s.change(uri, v, { start: { line, character: 0 }, end: { line, character: 0 } }, ' ');
             await diagnostics;
             latencies.push(performance.now() - started);
+            if (process.env.BENCH_EACH) console.error(`edit line ${line}: ${(performance.now() - started).toFixed(0)} ms  ${JSON.stringify(docLines[line].slice(0, 50))}`);
         }
         const cpuPerEdit = (cpuOf(s.proc.pid) - cpuBefore) / editCount;
         const middle = Math.floor(docLines.length / 2);
