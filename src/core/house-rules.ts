@@ -132,7 +132,7 @@ function knownWords(keys: Extract<TableKeys, { kind: 'words' }>, grades: Readonl
 function valueProblem(values: TableValues, value: TableValue): { on: 'value', message: string, expected?: readonly string[] } | undefined {
     switch (values.kind) {
         case 'number':
-            if (typeof value !== 'number') return { on: 'value', message: `Its values are numbers${rangeText(values)}, not '${value}'.` };
+            if (typeof value !== 'number') return { on: 'value', message: `its values are numbers${rangeText(values)}, not '${value}'.` };
             if ((values.min !== undefined && value < values.min) || (values.max !== undefined && value > values.max)) {
                 return { on: 'value', message: `${value} is out of range: its values are numbers${rangeText(values)}.` };
             }
@@ -140,11 +140,11 @@ function valueProblem(values: TableValues, value: TableValue): { on: 'value', me
         case 'word':
             return typeof value === 'string' && values.words.includes(value)
                 ? undefined
-                : { on: 'value', message: `Its values are ${values.words.join(', ')}, not '${value}'.`, expected: values.words };
+                : { on: 'value', message: `its values are ${values.words.join(', ')}, not '${value}'.`, expected: values.words };
         case 'die':
             return typeof value === 'string' && dieNamed(value)
                 ? undefined
-                : { on: 'value', message: `Its values are dice (d6, d4, d10, average), not '${value}'.` };
+                : { on: 'value', message: `its values are dice (d6, d4, d10, average), not '${value}'.` };
     }
 }
 

@@ -354,8 +354,8 @@ house {
         expect(diagnostics.filter(d => d.startsWith('house-key') || d.startsWith('house-value'))).toEqual([
             'house-value: \'outnumber-ratio\': 100 is out of range: its values are numbers from 101 to 1000.',
             'house-key: \'pursue\': \'class-6\' is not one of its keys (`class-1`, `class-2`, `class-3`, `class-4`, `class-5`): class-1, class-2, class-3, class-4, class-5.',
-            'house-value: \'pursue\': Its values are yes, no, not \'maybe\'.',
-            'house-value: \'rally-by\': Its values are officer, commander, not \'general\'.'
+            'house-value: \'pursue\': its values are yes, no, not \'maybe\'.',
+            'house-value: \'rally-by\': its values are officer, commander, not \'general\'.'
         ]);
     });
 });
