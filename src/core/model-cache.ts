@@ -202,9 +202,10 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
     const docKey = model.root.$cstNode ?? model.root;
     const before = keyedSteps.get(docKey);
-    const sameHeader = before !== undefined && before.readsOtherActions === readsOtherActions && before.headerFacts === headerFacts
-        && sameNodes(before.declarations, declarations) && sameNodes(before.imported, imported);
-    const base = sameHeader ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
+    const sameNodesRead = before !== undefined && before.headerFacts === headerFacts && sameNodes(before.declarations, declarations) && sameNodes(before.imported, imported);
+    const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
+    // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
+    const sameHeader = before !== undefined && before.readsOtherActions === readsOtherActions && before.base === base;
     const old = sameHeader ? before.steps : [];
     const oldKeys = sameHeader ? before.keys : undefined;
     const same = (a: KeyedStep, b: { node: unknown, turnKey: string, carries: boolean }) => a.node === b.node && a.turnKey === b.turnKey && a.carries === b.carries;
