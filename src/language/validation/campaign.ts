@@ -7,7 +7,7 @@
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
 import type { AstNode, ValidationAcceptor } from 'langium';
-import { isTurn, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey, modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
@@ -185,7 +185,7 @@ function turnNumber(turn: Turn, ordinal: number): number {
 function checkExists(node: Action | UnitState, targets: readonly Target[], lateByForce: ReadonlyMap<string, readonly UnitModel[]>, turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
     // Forces are declared at the top level only: a force is declared after this line when its element
     // comes after the one that holds the line (the top-level action or state line, or its turn).
-    const top: AstNode = isTurn(node.$container) ? node.$container : node;
+    const top: AstNode = node.$container.$type === 'Turn' ? node.$container : node;
     for (const target of targets) {
         // A force from an imported file is on the field from the start (docs/campaigns.md#campaigns-across-files).
         const force = target.force?.ref;
