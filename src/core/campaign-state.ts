@@ -159,10 +159,11 @@ function declaredState(unit: UnitModel): UnitCampaignState {
 
 /** Whether the element's actions hold the outcomes they held (no array made: every kept element is asked). */
 function sameOutcomes(el: Action | UnitState | Turn, outcomes: ReadonlyArray<Outcome | undefined>): boolean {
-    if (isAction(el)) return outcomes.length === 1 && el.outcome === outcomes[0];
-    if (!isTurn(el)) return outcomes.length === 0;
+    // By `$type` (no subtypes among the elements): every kept step is asked at every build.
+    if (el.$type === 'Action') return outcomes.length === 1 && (el as Action).outcome === outcomes[0];
+    if (el.$type !== 'Turn') return outcomes.length === 0;
     let i = 0;
-    for (const inner of el.elements) if (isAction(inner) && (i >= outcomes.length || inner.outcome !== outcomes[i++])) return false;
+    for (const inner of (el as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || (inner as Action).outcome !== outcomes[i++])) return false;
     return i === outcomes.length;
 }
 
@@ -334,7 +335,7 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
     };
     let index = 0;
     for (const el of model.root.elements) {
-        if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
+        if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         if (index++ < steps.length) continue;
         steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
         visit(el);
