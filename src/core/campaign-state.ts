@@ -16,9 +16,9 @@
  *
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
-import type { Action, Outcome, Target, Turn, UnitState } from '../language/generated/ast.js';
+import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { settledOutcome } from './resolve.js';
-import { isAction, isDice, isFactor, isFacts, isHouse, isRelation, isSides, isSplit, isTurn, isUnitState } from '../language/generated/ast.js';
+import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
 import type { StateColumn } from './ruleset.js';
 import { actionModelOf } from './model-cache.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
@@ -159,10 +159,11 @@ function declaredState(unit: UnitModel): UnitCampaignState {
 
 /** Whether the element's actions hold the outcomes they held (no array made: every kept element is asked). */
 function sameOutcomes(el: Action | UnitState | Turn, outcomes: ReadonlyArray<Outcome | undefined>): boolean {
-    if (isAction(el)) return outcomes.length === 1 && el.outcome === outcomes[0];
-    if (!isTurn(el)) return outcomes.length === 0;
+    // By `$type` (no subtypes among the elements): every kept step is asked at every build.
+    if (el.$type === 'Action') return outcomes.length === 1 && (el as Action).outcome === outcomes[0];
+    if (el.$type !== 'Turn') return outcomes.length === 0;
     let i = 0;
-    for (const inner of el.elements) if (isAction(inner) && (i >= outcomes.length || inner.outcome !== outcomes[i++])) return false;
+    for (const inner of (el as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || (inner as Action).outcome !== outcomes[i++])) return false;
     return i === outcomes.length;
 }
 
@@ -334,7 +335,7 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
     };
     let index = 0;
     for (const el of model.root.elements) {
-        if (!isAction(el) && !isUnitState(el) && !isTurn(el)) continue;
+        if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         if (index++ < steps.length) continue;
         steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
         visit(el);
@@ -584,16 +585,21 @@ function rolesOf(action: Action): Array<{ target: Target, role: Role }> {
     const add = (target: Target | undefined, role: Role) => {
         if (target) out.push({ target, role });
     };
+    // By `$type` (none of these has subtypes): the reflection's `isX` was most of a cold check's campaign pass.
     for (const st of action.statements) {
-        if (isSides(st)) { st.attackers.forEach(t => add(t, 'fights')); st.defenders.forEach(t => add(t, 'fights')); }
-        else if (isRelation(st)) {
-            add(st.subject, st.verb === 'sees' ? 'present' : 'fights');
-            add(st.object, st.verb === 'vs' ? 'fights' : st.verb === 'fires' ? 'target' : 'present');
+        switch (st.$type) {
+            case 'Sides': { const s = st as Sides; s.attackers.forEach(t => add(t, 'fights')); s.defenders.forEach(t => add(t, 'fights')); break; }
+            case 'Relation': {
+                const r = st as Relation;
+                add(r.subject, r.verb === 'sees' ? 'present' : 'fights');
+                add(r.object, r.verb === 'vs' ? 'fights' : r.verb === 'fires' ? 'target' : 'present');
+                break;
+            }
+            case 'Split': { const s = st as Split; add(s.unit, 'fights'); s.parts.forEach(p => add(p.target, 'fights')); break; }
+            case 'Facts': add((st as Facts).target, 'present'); break;
+            case 'Dice': add((st as Dice).target, 'present'); break;
+            case 'Factor': (st as Factor).targets.forEach(t => add(t, 'present')); break;
         }
-        else if (isSplit(st)) { add(st.unit, 'fights'); st.parts.forEach(p => add(p.target, 'fights')); }
-        else if (isFacts(st)) add(st.target, 'present');
-        else if (isDice(st)) add(st.target, 'present');
-        else if (isFactor(st)) st.targets.forEach(t => add(t, 'present'));
     }
     return out;
 }

@@ -5,7 +5,7 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Action, Scenario, Turn } from '../language/generated/ast.js';
+import type { Action, Scenario, Turn, UnitState } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, importsOf, type ActionModel, type ScenarioModel } from './scenario.js';
@@ -140,48 +140,123 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
     return keys.get(action) ?? `unlisted:${++unlisted}`;
 }
 
+/**
+ * What the keys of the last model of a document were made of (by its CST root, which the parse in
+ * pieces keeps, as the campaign timeline's `latest`): the next model keeps the keys of the actions
+ * before the first changed step and, past the last changed one, of every action from the first whose
+ * carried key came out as it was. An edit costs the changed steps, not a hash along every action.
+ */
+interface KeyedSteps {
+    readonly readsOtherActions: boolean;
+    /** Everything of the header but the declarations' keys, and the declarations, imports and options as nodes. */
+    readonly headerFacts: string;
+    readonly declarations: readonly AstNode[];
+    readonly imported: readonly Scenario[];
+    readonly base: string;
+    /** The actions and `state`/`ruling` lines in file order (a turn's own, in its order), with what each read and left. */
+    readonly steps: readonly KeyedStep[];
+    readonly keys: ReadonlyMap<Action, string>;
+}
+
+interface KeyedStep {
+    readonly node: Action | UnitState;
+    /** Its turn's part of the key ('' outside a turn) and whether it carried (an outcome, or a rule set that reads every action). */
+    readonly turnKey: string;
+    readonly carries: boolean;
+    /** The running key before it. */
+    readonly carriedIn: string;
+}
+
+const keyedSteps = new WeakMap<object, KeyedSteps>();
+
 function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     const ruleset = model.ruleset;
     const readsOtherActions = ruleset?.carriesSettledOutcomes === true || ruleset?.orderWithinTurn !== undefined;
-    // The declarations' part, once per model: every element's key is kept by its node (`keyOf`).
-    const header: string[] = [model.rules, JSON.stringify(model.limits), model.root.title ?? ''];
-    const timeline: AstNode[] = [];
-    for (const el of model.root.elements) {
-        if (el.$type === 'Turn' || el.$type === 'Action' || el.$type === 'UnitState') timeline.push(el);
-        else header.push(keyOf(el));
-    }
-    for (const option of model.root.options) header.push(keyOf(option));
-    // The files imported as the model was built from them (the same list modelOf reads).
-    const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
-    for (const file of imported) header.push(`import\n${keyOf(file)}`);
-    const base = hash(header.join('\n'));
-    const keys = new Map<Action, string>();
-    // A running key of what the campaign carries along the actions: each step adds one element's key.
-    let carried = base;
-    const visit = (el: AstNode, turn: AstNode | undefined, turnKey: string) => {
-        if (el.$type === 'Action') {
-            const action = el as Action;
-            const own = keyOf(action);
-            // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
-            // string is a rope that every comparison flattens again).
-            keys.set(action, hash(`${carried}|${turnKey}|${own}`));
-            if (readsOtherActions || action.outcome) carried = hash(`${carried}\n${own}\n${turn ? turnKey : ''}`);
-        } else if (el.$type === 'UnitState') {
-            carried = hash(`${carried}\n${keyOf(el)}`);
-        }
-    };
+    const declarations: AstNode[] = [];
+    /** The steps with their turns' keys; `carriedIn` filled below. */
+    const found: Array<{ node: Action | UnitState, turnKey: string, carries: boolean, carriedIn: string }> = [];
     let ordinal = 0;
-    for (const el of timeline) {
-        if (el.$type === 'Turn') {
+    // By `$type` (no subtypes among the elements): every element is visited on every build.
+    for (const el of model.root.elements) {
+        if (el.$type === 'Action') found.push({ node: el as Action, turnKey: '', carries: readsOtherActions || (el as Action).outcome !== undefined, carriedIn: '' });
+        else if (el.$type === 'UnitState') found.push({ node: el as UnitState, turnKey: '', carries: true, carriedIn: '' });
+        else if (el.$type === 'Turn') {
             const turn = el as Turn;
             ordinal++;
             // A turn's house blocks change the tables of every action in it (docs/house-rules.md).
-            const houses = turn.elements.filter(inner => inner.$type === 'House').map(keyOf).join('\n');
+            let houses = '';
+            if (!readsOtherActions) for (const inner of turn.elements) if (inner.$type === 'House') houses += (houses ? '\n' : '') + keyOf(inner);
             const turnKey = readsOtherActions
                 ? keyOf(turn)
                 : `${ordinal}:${turn.number ?? ''}:${turn.name ?? ''}:${turn.title ?? ''}${houses ? `:${hash(houses)}` : ''}`;
-            for (const inner of turn.elements) visit(inner, turn, turnKey);
-        } else visit(el, undefined, '');
+            for (const inner of turn.elements) {
+                if (inner.$type === 'Action') found.push({ node: inner as Action, turnKey, carries: readsOtherActions || (inner as Action).outcome !== undefined, carriedIn: '' });
+                else if (inner.$type === 'UnitState') found.push({ node: inner as UnitState, turnKey, carries: true, carriedIn: '' });
+            }
+        } else declarations.push(el);
     }
+    // The declarations' part: every element's key is kept by its node (`keyOf`), the whole hashed again only when one is another node.
+    const headerFacts = `${model.rules}\n${JSON.stringify(model.limits)}\n${model.root.title ?? ''}`;
+    for (const option of model.root.options) declarations.push(option);
+    // The files imported as the model was built from them (the same list modelOf reads).
+    const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
+    const docKey = model.root.$cstNode ?? model.root;
+    const before = keyedSteps.get(docKey);
+    const sameNodesRead = before !== undefined && before.headerFacts === headerFacts && sameNodes(before.declarations, declarations) && sameNodes(before.imported, imported);
+    const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
+    // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
+    const sameHeader = before !== undefined && before.readsOtherActions === readsOtherActions && before.base === base;
+    const old = sameHeader ? before.steps : [];
+    const oldKeys = sameHeader ? before.keys : undefined;
+    const same = (a: KeyedStep, b: { node: unknown, turnKey: string, carries: boolean }) => a.node === b.node && a.turnKey === b.turnKey && a.carries === b.carries;
+    // The steps before the first changed one, and after the last, are the same steps.
+    let first = 0;
+    const shortest = Math.min(old.length, found.length);
+    while (first < shortest && same(old[first], found[first])) first++;
+    let tail = 0;
+    while (tail < shortest - first && same(old[old.length - 1 - tail], found[found.length - 1 - tail])) tail++;
+    const keys = new Map<Action, string>();
+    // A running key of what the campaign carries along the actions: each step that carries adds its key.
+    let carried = first < old.length ? old[first].carriedIn : first > 0 ? carriedAfter(old[first - 1]) : base;
+    let reused = false;
+    for (let i = 0; i < found.length; i++) {
+        const step = found[i];
+        if (i < first) {
+            step.carriedIn = old[i].carriedIn;
+            if (step.node.$type === 'Action') keys.set(step.node as Action, oldKeys!.get(step.node as Action)!);
+            continue;
+        }
+        const j = i - found.length + old.length;
+        // Past the changed steps, once the running key is what it was there, every later key is too.
+        if (!reused && i >= found.length - tail && old[j].carriedIn === carried) reused = true;
+        if (reused) {
+            step.carriedIn = old[j].carriedIn;
+            if (step.node.$type === 'Action') keys.set(step.node as Action, oldKeys!.get(step.node as Action)!);
+            continue;
+        }
+        step.carriedIn = carried;
+        const own = keyOf(step.node);
+        if (step.node.$type === 'Action') {
+            // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
+            // string is a rope that every comparison flattens again).
+            keys.set(step.node as Action, hash(`${carried}|${step.turnKey}|${own}`));
+        }
+        if (step.carries) carried = carriedAfter(step);
+    }
+    keyedSteps.set(docKey, { readsOtherActions, headerFacts, declarations, imported, base, steps: found, keys });
     return keys;
+}
+
+/** The running key after a step: the same for the same step and the same key before it. */
+function carriedAfter(step: KeyedStep): string {
+    if (!step.carries) return step.carriedIn;
+    return step.node.$type === 'Action'
+        ? hash(`${step.carriedIn}\n${keyOf(step.node)}\n${step.turnKey}`)
+        : hash(`${step.carriedIn}\n${keyOf(step.node)}`);
+}
+
+function sameNodes(a: readonly unknown[], b: readonly unknown[]): boolean {
+    if (a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
 }

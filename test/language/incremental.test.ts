@@ -13,7 +13,7 @@ import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocume
 import type { CodeLensParams } from 'vscode-languageserver';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { builtInRulesets } from '../../src/rulesets/registry.js';
-import { modelOf } from '../../src/core/model-cache.js';
+import { actionInputsKey, modelOf } from '../../src/core/model-cache.js';
 import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/resolve.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario, Turn } from '../../src/language/generated/ast.js';
@@ -185,6 +185,12 @@ describe('incremental checking gives what a cold check gives', () => {
 
 const diagnosticsOf = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
 
+/** Each action's key of its inputs (kept from the document's last model: it must be the key a cold model makes). */
+function inputKeysOf(doc: LangiumDocument): string[] {
+    const model = modelOf(doc.parseResult.value as Scenario);
+    return model.actions.map(a => actionInputsKey(model, a.node));
+}
+
 /** The actions whose written outcome is reported stale, by name. */
 function staleActions(doc: LangiumDocument): string[] {
     return actionsWith(doc, 'outcome-stale');
@@ -308,6 +314,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
                 // What the umpire sees: every other edit, and always after the last.
                 if (i % 2 === 1 || i === edits.length - 1) {
                     expect(seen(warm, warmLenses)).toEqual(seen(coldDoc, coldLenses));
+                    expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
                     seenCompared++;
                 }
             }
@@ -698,6 +705,69 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(codes(last.doc).filter(c => c === 'unit-not-arrived')).toHaveLength(4);
     });
 
+    it('keeps the keys and campaign checks of the actions an edit leaves alone, and works again those whose starting state it changes', async () => {
+        // The actions' input keys are kept from the document's last model, hashed again only from the first
+        // changed step until the carried key is what it was (src/core/model-cache.ts); the campaign checks
+        // are kept per action by that key (src/language/validation/campaign.ts); the unique names per
+        // element (checkUniqueNames). After each edit: what a cold check gives, and the keys a cold model makes.
+        const uri = 'file:///pieces/chain-kept.battle';
+        const documents = services.shared.workspace.LangiumDocuments;
+        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
+        const text = await chain('file:///pieces/chain-kept-written.battle', 12);
+        let version = 1;
+        const check = async (now: string) => {
+            const keptBefore = campaignCounts.kept;
+            const doc = (await editorBuilds({ [uri]: now }, version++))[uri];
+            const coldDoc = await coldDocument(now);
+            expect(seen(doc, () => [])).toEqual(seen(coldDoc, () => []));
+            expect(inputKeysOf(doc)).toEqual(inputKeysOf(coldDoc));
+            return { doc, keys: inputKeysOf(doc), kept: campaignCounts.kept - keptBefore };
+        };
+        const first = await check(text);
+        const count = first.keys.length;
+        expect(count).toBe(11);
+        const outOfAction = (doc: LangiumDocument) => actionsWith(doc, 'unit-out-of-action');
+        // Only the last engagement's seed changed: every other action keeps its key and its campaign checks.
+        const last = text.lastIndexOf('  seed ');
+        const late = await check(`${text.slice(0, last)}  seed 99${text.slice(text.indexOf('\n', last))}`);
+        expect(late.keys.slice(0, -1)).toEqual(first.keys.slice(0, -1));
+        expect(late.kept).toBe(count - 1);
+        // White space typed in a force, then in an early engagement: the same keys, every (other) action's checks kept.
+        const lateText = `${text.slice(0, last)}  seed 99${text.slice(text.indexOf('\n', last))}`;
+        const spacedForce = await check(lateText.replace('  unit Horse horse', '   unit Horse horse'));
+        expect(spacedForce.keys).toEqual(late.keys);
+        expect(spacedForce.kept).toBe(count);
+        const spaced = await check(lateText.replace('  unit Horse horse', '   unit Horse horse').replace('  F2 attacks F1', '  F2  attacks F1'));
+        expect(spaced.keys).toEqual(late.keys);
+        expect(spaced.kept).toBe(count - 1);
+        // A unit routed in an early outcome: the later actions start from another state and are worked again.
+        const e2 = text.indexOf('engagement E2 {');
+        const line = /F2\.\w+(?:#\d)?: (recoil|stand-off|won|retire|holds),/.exec(text.slice(e2));
+        expect(line).not.toBeNull();
+        if (line) {
+            const at = e2 + line.index;
+            const routed = await check(text.slice(0, at) + line[0].replace(line[1], 'rout') + text.slice(at + line[0].length));
+            expect(routed.keys.slice(0, 1)).toEqual(first.keys.slice(0, 1));
+            expect(routed.keys.slice(2).every((k, i) => k !== first.keys[i + 2])).toBe(true);
+            expect(outOfAction(routed.doc)).toContain('E3');
+        }
+        // An early outcome removed, then written again: the later outcomes are out of order, then not.
+        const o3 = text.indexOf('outcome', text.indexOf('engagement E3 {'));
+        const close = text.indexOf('}', o3);
+        const removed = await check(text.slice(0, o3) + text.slice(close + 1));
+        expect(removed.doc.diagnostics?.some(d => d.code === 'outcome-out-of-order')).toBe(true);
+        expect(removed.keys.slice(0, 2)).toEqual(first.keys.slice(0, 2));
+        const again = await check(text);
+        expect(again.keys).toEqual(first.keys);
+        // A force renamed (its references no longer resolve), a duplicate engagement name made and taken away.
+        await check(text.replace('force F5 {', 'force F5b {'));
+        const twice = await check(text.replace('engagement E7 {', 'engagement E6 {'));
+        expect(twice.doc.diagnostics?.filter(d => d.code === 'duplicate-name')).toHaveLength(1);
+        const back = await check(text);
+        expect(back.doc.diagnostics?.filter(d => d.code === 'duplicate-name')).toHaveLength(0);
+        expect(back.keys).toEqual(first.keys);
+    });
+
     it('gives what a cold check gives after written results, seeds and forces are edited along a campaign', async () => {
         const campaigns = [await chain('file:///pieces/chain-random-written.battle', 10), ...['campaign', 'broken-campaign', 'loose-files-turn', 'cowpens'].map(name => texts[EXAMPLES.indexOf(name)])];
         const before = factory.counts.pieces;
@@ -712,6 +782,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
                 const coldDoc = await coldDocument(text);
                 expect(staleActions(warm)).toEqual(staleActions(coldDoc));
                 expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+                expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
                 compared++;
             }
         }), { numRuns: 40, seed: 20261202 });

@@ -7,7 +7,7 @@
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
 import type { AstNode, ValidationAcceptor } from 'langium';
-import { isTurn, type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey, modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
@@ -24,42 +24,65 @@ export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): v
  */
 export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor, keep = false): void {
     const scenario = model.root;
-    const turns = turnNumbers(scenario);
-    // Only units that are ever out of the fight, or arrive late, need a look: big files stay fast.
-    const everOut = byForce(unitsEverOut(model));
+    const byLabel = turnsByLabel(scenario);
     const late = lateUnits(model);
-    const labels = keep ? labelsRead(late, turns) : '';
-    for (const action of model.actions) {
-        const node = action.node;
-        if (!keep) {
-            checkActionInCampaign(model, node, everOut, late, turns, accept);
-            continue;
-        }
-        const inputs = { ruleset: model.ruleset, inputs: actionInputsKey(model, node), outcome: node.outcome, turn: turns.ofElement.get(node), declarationsBefore: turns.declarationsBefore.get(node), labels };
-        const kept = (node as Action & { [CAMPAIGN]?: KeptCampaignChecks })[CAMPAIGN];
-        if (kept && sameInputs(kept, inputs)) {
-            campaignCounts.kept++;
-            for (const problem of kept.problems) accept(...problem);
-            continue;
-        }
-        const problems: Array<Parameters<ValidationAcceptor>> = [];
-        checkActionInCampaign(model, node, everOut, late, turns, (severity, message, info) => {
-            problems.push([severity, message, info]);
-            accept(severity, message, info);
-        });
-        Object.defineProperty(node, CAMPAIGN, { value: { ...inputs, problems }, enumerable: false, writable: true, configurable: true });
+    const labels = keep ? labelsRead(late, byLabel) : '';
+    // Only units that are ever out of the fight, or arrive late, need a look: big files stay fast.
+    // Worked out at the first action checked (the timeline), none when every action's checks are kept.
+    let everOut: ReadonlyMap<string, readonly UnitModel[]> | undefined;
+    const check = (node: Action, turn: number, report: ValidationAcceptor) => {
+        everOut ??= byForce(unitsEverOut(model));
+        checkActionInCampaign(model, node, everOut, late, turn, byLabel, report);
+    };
+    const states: Array<{ node: UnitState, turn: number }> = [];
+    let current = 0, ordinal = 0, declarations = 0;
+    const visit = (el: AstNode) => {
+        if (el.$type === 'Action') {
+            const node = el as Action;
+            if (!keep) {
+                check(node, current, accept);
+                return;
+            }
+            const inputs = actionInputsKey(model, node);
+            const kept = (node as Action & { [CAMPAIGN]?: KeptCampaignChecks })[CAMPAIGN];
+            if (kept && kept.inputs === inputs && kept.outcome === node.outcome && kept.turn === current && kept.declarationsBefore === declarations
+                && kept.labels === labels && kept.ruleset === model.ruleset) {
+                campaignCounts.kept++;
+                for (const problem of kept.problems) accept(...problem);
+                return;
+            }
+            const problems: Array<Parameters<ValidationAcceptor>> = [];
+            check(node, current, (severity, message, info) => {
+                problems.push([severity, message, info]);
+                accept(severity, message, info);
+            });
+            const record: KeptCampaignChecks = { ruleset: model.ruleset, inputs, outcome: node.outcome, turn: current, declarationsBefore: declarations, labels, problems };
+            Object.defineProperty(node, CAMPAIGN, { value: record, enumerable: false, writable: true, configurable: true });
+        } else if (el.$type === 'UnitState') states.push({ node: el as UnitState, turn: current });
+    };
+    // An action outside any turn belongs to the turn before it (0 before the first). By `$type` (no
+    // subtypes among the elements): every element is visited on every build.
+    for (const el of scenario.elements) {
+        if (el.$type === 'Turn') {
+            const turn = el as Turn;
+            current = turnNumber(turn, ++ordinal);
+            for (const inner of turn.elements) visit(inner);
+        } else if (el.$type === 'Action' || el.$type === 'UnitState') visit(el);
+        else declarations++;
     }
-    for (const { node } of model.states) {
+    // After the actions, as before: the order the problems are reported in stays that of a cold check.
+    for (const { node, turn } of states) {
         checkStateLine(node, model.ruleset?.vocabulary.stats.formation?.values, accept);
-        if (node.target) checkExists(node, [node.target], late, turns, accept);
+        if (node.target) checkExists(node, [node.target], late, turn, byLabel, accept);
     }
     checkOrder(model, accept);
 }
 
-function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>, turns: TurnNumbers, accept: ValidationAcceptor): void {
+function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>,
+    turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
     const refs = roles(action);
     if (everOut.size > 0) checkOutOfAction(model, action, refs, everOut, accept);
-    checkExists(action, refs.map(r => r.target), late, turns, accept);
+    checkExists(action, refs.map(r => r.target), late, turn, byLabel, accept);
 }
 
 /** Actions whose campaign checks were reported again without running, since the module was loaded: tests read it. */
@@ -77,25 +100,20 @@ interface KeptCampaignChecks {
     readonly ruleset: unknown;
     readonly inputs: string;
     readonly outcome: unknown;
-    readonly turn: number | undefined;
-    readonly declarationsBefore: number | undefined;
+    readonly turn: number;
+    readonly declarationsBefore: number;
     readonly labels: string;
     readonly problems: ReadonlyArray<Parameters<ValidationAcceptor>>;
 }
 
-function sameInputs(a: Omit<KeptCampaignChecks, 'problems'>, b: Omit<KeptCampaignChecks, 'problems'>): boolean {
-    return a.inputs === b.inputs && a.outcome === b.outcome && a.turn === b.turn && a.declarationsBefore === b.declarationsBefore
-        && a.labels === b.labels && a.ruleset === b.ruleset;
-}
-
 /** The turns named by late units' `enters` stats (a turn named, not numbered), with their numbers: '' when none. */
-function labelsRead(late: ReadonlyMap<string, readonly UnitModel[]>, turns: TurnNumbers): string {
+function labelsRead(late: ReadonlyMap<string, readonly UnitModel[]>, byLabel: ReadonlyMap<string, number>): string {
     const named = new Set<string>();
     for (const units of late.values()) for (const u of units) {
         const enters = u.stats.get('enters');
         if (typeof enters === 'string') named.add(enters);
     }
-    return [...named].sort().map(n => `${n}=${turns.byLabel.get(n) ?? ''}`).join('\n');
+    return [...named].sort().map(n => `${n}=${byLabel.get(n) ?? ''}`).join('\n');
 }
 
 /** Units by their force's name, in their order: a reference looks only at its own force's. */
@@ -147,42 +165,16 @@ function checkOutOfAction(model: ScenarioModel, action: Action, refs: ReadonlyAr
     }
 }
 
-interface TurnNumbers {
-    /** The turn number each action and state line sits in (0 before the first turn). */
-    ofElement: Map<Action | UnitState, number>;
-    /** A turn's number: its own, or its place in the file for a named turn. */
-    byLabel: Map<string, number>;
-    /** How many top-level declarations (forces, grades, anything not a turn, action or state line) come before each action's and state line's top-level element. */
-    declarationsBefore: Map<Action | UnitState, number>;
-}
-
-/**
- * Turn numbers for `enters`: a numbered turn has its number, a named turn its place among the turns.
- * An action outside any turn belongs to the turn before it (0 before the first).
- */
-function turnNumbers(scenario: Scenario): TurnNumbers {
-    const ofElement = new Map<Action | UnitState, number>();
+/** A turn's number by its label: its own, or its place among the turns for a named turn (`enters` names one). */
+function turnsByLabel(scenario: Scenario): Map<string, number> {
     const byLabel = new Map<string, number>();
-    const declarationsBefore = new Map<Action | UnitState, number>();
-    let current = 0, ordinal = 0, declarations = 0;
-    // By `$type` (no subtypes among the elements): every element is visited on every build.
+    let ordinal = 0;
     for (const el of scenario.elements) {
-        if (el.$type === 'Turn') {
-            const turn = el as Turn;
-            ordinal++;
-            current = turnNumber(turn, ordinal);
-            byLabel.set(turnLabel(turn)!, current);
-            for (const inner of turn.elements) {
-                if (inner.$type === 'House') continue;
-                ofElement.set(inner as Action | UnitState, current);
-                declarationsBefore.set(inner as Action | UnitState, declarations);
-            }
-        } else if (el.$type === 'Action' || el.$type === 'UnitState') {
-            ofElement.set(el as Action | UnitState, current);
-            declarationsBefore.set(el as Action | UnitState, declarations);
-        } else declarations++;
+        if (el.$type !== 'Turn') continue;
+        const turn = el as Turn;
+        byLabel.set(turnLabel(turn)!, turnNumber(turn, ++ordinal));
     }
-    return { ofElement, byLabel, declarationsBefore };
+    return byLabel;
 }
 
 function turnNumber(turn: Turn, ordinal: number): number {
@@ -190,11 +182,10 @@ function turnNumber(turn: Turn, ordinal: number): number {
 }
 
 /** A unit exists from its force's declaration on, and from the turn its `enters` stat names. */
-function checkExists(node: Action | UnitState, targets: readonly Target[], lateByForce: ReadonlyMap<string, readonly UnitModel[]>, turns: TurnNumbers, accept: ValidationAcceptor): void {
-    const turn = turns.ofElement.get(node);
+function checkExists(node: Action | UnitState, targets: readonly Target[], lateByForce: ReadonlyMap<string, readonly UnitModel[]>, turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
     // Forces are declared at the top level only: a force is declared after this line when its element
     // comes after the one that holds the line (the top-level action or state line, or its turn).
-    const top: AstNode = isTurn(node.$container) ? node.$container : node;
+    const top: AstNode = node.$container.$type === 'Turn' ? node.$container : node;
     for (const target of targets) {
         // A force from an imported file is on the field from the start (docs/campaigns.md#campaigns-across-files).
         const force = target.force?.ref;
@@ -203,11 +194,10 @@ function checkExists(node: Action | UnitState, targets: readonly Target[], lateB
                 { node: target, property: 'force', code: Codes.forceDeclaredLater });
             continue;
         }
-        if (turn === undefined) continue;
         for (const unit of lateByForce.get(target.force?.$refText ?? '') ?? []) {
             if (!names(target, unit)) continue;
             const enters = unit.stats.get('enters');
-            const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? turns.byLabel.get(enters) : undefined;
+            const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? byLabel.get(enters) : undefined;
             if (arrives === undefined || turn >= arrives) continue;
             const when = turn === 0 ? 'before the first turn' : `in turn ${turn}`;
             accept('error', `${unit.id} enters in turn ${arrives} ('enters ${String(enters)}'): it cannot be used ${when}.`,

@@ -3,7 +3,7 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import type {
-    Element, Fact, Force, Grade, Modifier, RuleOption, Scenario, Seed, Target, TurnElement, Unit
+    Action, Element, Fact, Force, Grade, Modifier, RuleOption, Scenario, Seed, Target, Turn, Unit
 } from '../generated/ast.js';
 import { unitCount } from '../../core/scenario.js';
 import { settingName } from '../../core/limits.js';
@@ -15,27 +15,84 @@ import { signedValue as signed } from '../../core/signed.js';
 export const GRADE_RANGE = { min: -6, max: 6 } as const;
 export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
 
+/**
+ * Two grades, modifiers, forces or actions of one name: the second and later are reported, in file order.
+ * The names of a document's elements are kept from one build to the next (`NamesSeen`, by its CST root,
+ * which the parse in pieces keeps): a build takes out the names of the elements an edit replaced and adds
+ * those of the new ones, so an edit costs the elements it changed and a comparison of the element lists.
+ */
 export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor): void {
-    const byKind = new Map<string, Set<string>>();
-    const note = (kind: string, node: Grade | Modifier | Force | { name: string, $type: string }) => {
-        let names = byKind.get(kind);
-        if (!names) byKind.set(kind, names = new Set<string>());
-        if (!node.name) return;
-        if (names.has(node.name)) {
-            accept('error', `There is already ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
-        } else names.add(node.name);
-    };
-    // By `$type` (no subtypes among the elements): every element is visited on every build.
-    const visit = (el: Element | TurnElement) => {
-        switch (el.$type) {
-            case 'Grade': note('grade', el); break;
-            case 'Modifier': note('modifier', el); break;
-            case 'Force': note('force', el); break;
-            case 'Action': note('engagement or action', el); break;
-            case 'Turn': el.elements.forEach(visit); break;
+    const docKey = scenario.$cstNode ?? scenario;
+    let seen = namesSeen.get(docKey);
+    const now = scenario.elements;
+    if (!seen) namesSeen.set(docKey, seen = { elements: [], byType: new Map() });
+    const old = seen.elements;
+    const shortest = Math.min(old.length, now.length);
+    let first = 0;
+    while (first < shortest && old[first] === now[first]) first++;
+    let tail = 0;
+    while (tail < shortest - first && old[old.length - 1 - tail] === now[now.length - 1 - tail]) tail++;
+    for (let i = first; i < old.length - tail; i++) namedIn(old[i], node => forget(seen, node));
+    for (let i = first; i < now.length - tail; i++) namedIn(now[i], node => note(seen, node));
+    seen.elements = now.slice();
+    const again: Named[] = [];
+    for (const byName of seen.byType.values()) {
+        for (const nodes of byName.values()) {
+            if (!Array.isArray(nodes)) continue;
+            const inOrder = [...nodes].sort(byPlace);
+            again.push(...inOrder.slice(1));
         }
-    };
-    scenario.elements.forEach(visit);
+    }
+    for (const node of again.sort(byPlace)) {
+        const kind = KINDS[node.$type];
+        accept('error', `There is already ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} named '${node.name}'.`, { node: node as Grade, property: 'name', code: Codes.duplicateName });
+    }
+}
+
+type Named = Grade | Modifier | Force | Action;
+const KINDS: Record<string, string> = { Grade: 'grade', Modifier: 'modifier', Force: 'force', Action: 'engagement or action' };
+
+/** The elements of a document by type and name (a name held twice or more: its nodes, in no order), and the element list they were read from. */
+interface NamesSeen {
+    elements: readonly Element[];
+    readonly byType: Map<string, Map<string, Named | Named[]>>;
+}
+
+const namesSeen = new WeakMap<object, NamesSeen>();
+
+/** The named elements a top-level element holds: itself, or a turn's actions. By `$type` (no subtypes among the elements). */
+function namedIn(el: Element, each: (node: Named) => void): void {
+    if (el.$type === 'Turn') {
+        for (const inner of (el as Turn).elements) if (inner.$type === 'Action' && (inner as Action).name) each(inner as Action);
+    } else if (Object.hasOwn(KINDS, el.$type) && (el as Named).name) each(el as Named);
+}
+
+function note(seen: NamesSeen, node: Named): void {
+    let byName = seen.byType.get(node.$type);
+    if (!byName) seen.byType.set(node.$type, byName = new Map());
+    const held = byName.get(node.name);
+    if (held === undefined) byName.set(node.name, node);
+    else if (Array.isArray(held)) held.push(node);
+    else byName.set(node.name, [held, node]);
+}
+
+function forget(seen: NamesSeen, node: Named): void {
+    const byName = seen.byType.get(node.$type);
+    const held = byName?.get(node.name);
+    if (held === undefined) return;
+    if (!Array.isArray(held)) {
+        if (held === node) byName!.delete(node.name);
+        return;
+    }
+    const rest = held.filter(n => n !== node);
+    byName!.set(node.name, rest.length === 1 ? rest[0] : rest);
+}
+
+/** File order: a top-level element's place, and a turn's action's place in its turn after it. */
+function byPlace(a: Named, b: Named): number {
+    const top = (n: Named) => (n.$container?.$type === 'Turn' ? n.$container.$containerIndex! : n.$containerIndex!);
+    const inner = (n: Named) => (n.$container?.$type === 'Turn' ? n.$containerIndex! : -1);
+    return top(a) - top(b) || inner(a) - inner(b);
 }
 
 export function checkForce(force: Force, accept: ValidationAcceptor): void {
