@@ -199,7 +199,9 @@ export class BattleLinker extends DefaultLinker {
             for (const node of match.removed) addDeclaredName(node, renamed);
             for (const node of match.added) addDeclaredName(node, renamed);
         }
-        const links = new Array<ElementLinks>(units.length);
+        // Langium's `doLink` appends each reference it links here: a throwaway list, replaced when the link completes.
+        document.references = [];
+        const links: ElementLinks[] = [];
         const failed = new Uint8Array(units.length);
         let walked = 0, nextCheck = 1000;
         for (let k = 0; k < units.length; k++) {
@@ -208,12 +210,12 @@ export class BattleLinker extends DefaultLinker {
             let kept: ElementLinks | undefined = j >= 0 ? previous!.links[j] : undefined;
             if (kept && renamed!.size > 0 && kept.names.some(name => renamed!.has(name))) kept = undefined;
             if (kept) {
-                links[k] = kept;
+                links.push(kept);
                 failed[k] = previous!.failed[j];
                 this.counts.kept += kept.references.length;
                 continue;
             }
-            links[k] = unit.$type === 'Turn' ? NO_LINKS : this.linkElement(unit, document);
+            links.push(unit.$type === 'Turn' ? NO_LINKS : this.linkElement(unit, document));
             if (links[k].unresolved.length > 0) failed[k] = 1;
             walked += links[k].references.length + 1;
             if (walked >= nextCheck) {
@@ -324,25 +326,35 @@ interface RunAgain {
     action: ActionChecks | undefined;
 }
 
-/** What the checks of a unit found, and what they read. */
+/** What the checks of a unit found, beyond what `CheckedTree.flags` say: its problems, and the nodes whose checks run again. */
 interface KeptChecks {
-    readonly links: ElementLinks;
-    readonly ruleset: unknown;
-    readonly limits: unknown;
-    readonly categories: string;
-    /** Set when a check read the declarations (`READS_DECLARATIONS`): the grades and imports it saw. */
-    readonly grades: object | undefined;
-    /** For a force whose checks read the declarations: its name, and whether it was the first force of it. */
+    /** For a force whose checks read the declarations: its name (`FIRST_OF_NAME`). */
     readonly name: string | undefined;
-    readonly firstOfName: boolean | undefined;
     /** In walk order: problems to report again, or a node whose checks run again. */
     readonly entries: ReadonlyArray<readonly KeptProblem[] | RunAgain>;
 }
 
-/** What the last complete validation of a document kept, beside its units (as the linker keeps its links). */
+/** `CheckedTree.flags`: what a unit's kept checks read. */
+const KEPT_CHECKS = 1, READS_GRADES = 2, FIRST_OF_NAME = 4, IS_FIRST = 8;
+/** A unit whose checks found nothing and run nothing again (most forces): no object kept. */
+const NOTHING: KeptChecks = { name: undefined, entries: [] };
+
+/**
+ * What the last complete validation of a document kept, in arrays beside its units (as the linker
+ * keeps its links): a kept unit is judged by comparing pointers and reading flags, without reading
+ * its node or an object of its own (a unit's kept object is read only when it has problems or
+ * checks to run again).
+ */
 interface CheckedTree {
     readonly units: readonly AstNode[];
-    readonly checks: ReadonlyArray<KeptChecks | undefined>;
+    /** The links each unit's checks read (`links[k] === ` the linker's: its references point where they did). */
+    readonly links: ReadonlyArray<ElementLinks | undefined>;
+    readonly flags: Uint8Array;
+    readonly checks: readonly KeptChecks[];
+    /** What every kept unit's checks read of the build: the rule set, limits and categories. */
+    readonly ruleset: unknown;
+    readonly limits: unknown;
+    readonly categories: string;
     readonly imported: readonly AstNode[];
     /** The same object while the grades and imports are the same nodes. */
     readonly grades: object;
@@ -415,33 +427,34 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const previous = document && tree ? this.checked.get(document) : undefined;
         const imported = tree?.imported ?? [];
         const model = modelOf(root);
-        const context = { ruleset: model.ruleset, limits: model.limits, categories: options.categories?.join(',') ?? '*' };
+        const ruleset = model.ruleset, limits = model.limits, categories = options.categories?.join(',') ?? '*';
         const parsed = document?.parseResult;
         const syntaxErrors = parsed ? parsed.lexerErrors.length + parsed.parserErrors.length > 0 : undefined;
         // What the kept units' checks read that an edit can change: the grades and imports (as nodes), and the
         // forces of a name (whether a kept force is still the first of its name), from the units added and removed.
-        let oldIndex: Int32Array | undefined, grades: object = {}, renamed: Set<string> | undefined;
-        if (previous) {
-            const match = matchUnits(previous.units, units);
+        let oldIndex: Int32Array | undefined, grades: object = {}, renamed: Set<string> | undefined, sameImports = false;
+        const usable = previous && previous.ruleset === ruleset && previous.limits === limits && previous.categories === categories ? previous : undefined;
+        if (usable) {
+            const match = matchUnits(usable.units, units);
             oldIndex = match.oldIndex;
             renamed = new Set();
-            let gradesChanged = !sameItems(previous.imported, imported);
+            sameImports = sameItems(usable.imported, imported);
+            let gradesChanged = !sameImports;
             for (const changed of [match.added, match.removed]) {
                 for (const node of changed) {
                     if (node.$type === 'Grade' || node.$type === 'Import') gradesChanged = true;
                     else if (node.$type === 'Force') renamed.add((node as Force).name);
                 }
             }
-            if (!gradesChanged) grades = previous.grades;
+            if (!gradesChanged) grades = usable.grades;
         }
         let belowLimit: boolean | undefined;
         // By `$type`: the reflection's `isX` was a visible share of a build.
-        const firstOfName = (element: AstNode) => element.$type === 'Force' ? model.forces.get((element as Force).name)?.node === element : undefined;
+        const firstOfName = (element: AstNode) => model.forces.get((element as Force).name)?.node === element;
         const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
-        const sameImports = previous !== undefined && sameItems(previous.imported, imported);
-        // Kept only when the file was below its limit, so it was then too.
-        const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === grades
-            && (kept.firstOfName === undefined || (sameImports && !renamed!.has(kept.name!)) || kept.firstOfName === firstOfName(element))
+        // Checks that read the declarations are kept only when the file was below its limit, so it was then too.
+        const readDeclarationsAsBefore = (element: AstNode, flags: number, j: number) => usable!.grades === grades
+            && (!(flags & FIRST_OF_NAME) || (sameImports && !renamed!.has(usable!.checks[j].name!)) || ((flags & IS_FIRST) !== 0) === firstOfName(element))
             && belowLimitNow();
         // A `RUN_AGAIN` node's checks; an action's only check (`checkAction`) reports its last problems again
         // without running while its inputs are the same (the keep-alive test pins that it is the only one).
@@ -454,17 +467,21 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
             if (node.$type === 'Action') entry.action = actionChecksOf(node as Action);
         };
-        const kept = new Array<KeptChecks | undefined>(units.length);
+        const keptLinks: Array<ElementLinks | undefined> = [], keptChecks: KeptChecks[] = [];
+        const keptFlags = new Uint8Array(units.length);
         for (let k = 0; k < units.length; k++) {
             if (count >= nextCheck) await pause();
             const element = units[k];
             const links = tree?.links[k];
             const j = oldIndex ? oldIndex[k] : -1;
-            const before = j >= 0 ? previous!.checks[j] : undefined;
-            if (before && before.links === links && before.ruleset === context.ruleset && before.limits === context.limits
-                && before.categories === context.categories && (!before.grades || readDeclarationsAsBefore(element, before))) {
+            const flags = j >= 0 ? usable!.flags[j] : 0;
+            if (flags & KEPT_CHECKS && usable!.links[j] === links && (!(flags & READS_GRADES) || readDeclarationsAsBefore(element, flags, j))) {
                 this.counts.kept++;
-                kept[k] = before;
+                const before = usable!.checks[j];
+                keptLinks.push(links);
+                keptChecks.push(before);
+                keptFlags[k] = flags;
+                if (before === NOTHING) continue;
                 for (const entry of before.entries) {
                     if (Array.isArray(entry)) for (const problem of entry as readonly KeptProblem[]) acceptor(...problem);
                     else runAgain(entry as RunAgain);
@@ -472,6 +489,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                 }
                 continue;
             }
+            keptLinks.push(undefined);
+            keptChecks.push(NOTHING);
             // The element's checks, recorded with what they read.
             const entries: Array<readonly KeptProblem[] | RunAgain> = [];
             let problems: KeptProblem[] = [];
@@ -482,7 +501,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                 // out of order, so nothing of the element is kept.
                 if (!walking) {
                     keepable = false;
-                    kept[k] = undefined;
+                    keptFlags[k] = 0;
                 }
                 // A problem placed by range, or on a node outside the element, could not follow the element when it moves.
                 if (info.range !== undefined || topElementOf(info.node) !== element) keepable = false;
@@ -517,15 +536,16 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             this.counts.walked += count - walkedBefore;
             if (problems.length > 0) entries.push(problems);
             if (keepable && (!readsDeclarations || belowLimitNow())) {
-                const first = readsDeclarations ? firstOfName(element) : undefined;
-                kept[k] = {
-                    ...context, links: links!, entries, grades: readsDeclarations ? grades : undefined,
-                    name: first === undefined ? undefined : (element as Force).name, firstOfName: first
-                };
+                const force = readsDeclarations && element.$type === 'Force';
+                keptLinks[k] = links;
+                if (entries.length > 0 || force) keptChecks[k] = { name: force ? (element as Force).name : undefined, entries };
+                keptFlags[k] = KEPT_CHECKS | (readsDeclarations ? READS_GRADES : 0) | (force ? FIRST_OF_NAME : 0) | (force && firstOfName(element) ? IS_FIRST : 0);
             }
         }
         await Promise.all(running);
-        if (document && tree) this.checked.set(document, { units, checks: kept, imported, grades });
+        if (document && tree) {
+            this.checked.set(document, { units, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, limits, categories, imported, grades });
+        }
     }
 }
 
