@@ -1,7 +1,7 @@
 import {
-    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck,
+    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode, isMultiReference, isReference,
     type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
-    type Reference, type ReferenceDescription, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
+    type Reference, type ReferenceDescription, type ReferenceInfo, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
@@ -64,11 +64,9 @@ export class LazyReferenceIndexManager extends BattleIndexManager {
 export class BattleReferenceDescriptionProvider extends DefaultReferenceDescriptionProvider {
     describeNow(document: LangiumDocument): ReferenceDescription[] {
         const descriptions: ReferenceDescription[] = [];
-        for (const node of AstUtils.streamAst(document.parseResult.value)) {
-            AstUtils.streamReferences(node).forEach(info => {
-                if (!info.reference.error) descriptions.push(...this.createInfoDescriptions(info));
-            });
-        }
+        forEachReference(document.parseResult.value, info => {
+            if (!info.reference.error) descriptions.push(...this.createInfoDescriptions(info));
+        });
         return descriptions;
     }
 }
@@ -232,16 +230,14 @@ export class BattleLinker extends DefaultLinker {
         const references: AnyReference[] = [];
         const unresolved: AnyReference[] = [];
         const names = new Set<string>();
-        for (const node of AstUtils.streamAst(element)) {
-            AstUtils.streamReferences(node).forEach(info => {
-                const reference = info.reference;
-                forget(reference);
-                this.doLink(info, document);
-                references.push(reference);
-                names.add(reference.$refText);
-                if (reference.error) unresolved.push(reference);
-            });
-        }
+        forEachReference(element, info => {
+            const reference = info.reference;
+            forget(reference);
+            this.doLink(info, document);
+            references.push(reference);
+            names.add(reference.$refText);
+            if (reference.error) unresolved.push(reference);
+        });
         this.counts.linked += references.length;
         return references.length === 0 ? NO_LINKS : { references, unresolved, names: [...names] };
     }
@@ -260,6 +256,47 @@ function setReferences(document: LangiumDocument, links: readonly ElementLinks[]
         get: () => joined ??= links.flatMap(l => l.references as AnyReference[]),
         set: (value: unknown) => Object.defineProperty(document, 'references', { value, writable: true, configurable: true, enumerable: true })
     });
+}
+
+/**
+ * Langium's `streamAst` and `streamReferences` in one walk, in their order (each node's references in the
+ * order of its properties, then its children's): their stream iterators, and `Object.keys` of every node
+ * twice, were most of the linking of a cold check. Own enumerable properties, as `Object.keys` gives them
+ * (an AST node is a plain object); `$` properties are Langium's own.
+ */
+export function forEachReference(node: AstNode, found: (info: ReferenceInfo) => void): void {
+    const n = node as unknown as Record<string, unknown>;
+    for (const property in n) {
+        if (property.charCodeAt(0) === 36) continue;
+        const value = n[property];
+        if (isReference(value) || isMultiReference(value)) found({ reference: value, container: node, property });
+        else if (Array.isArray(value)) {
+            for (let index = 0; index < value.length; index++) {
+                const item: unknown = value[index];
+                if (isReference(item)) found({ reference: item, container: node, property, index });
+            }
+        }
+    }
+    for (const property in n) {
+        if (property.charCodeAt(0) === 36) continue;
+        const value = n[property];
+        if (isAstNode(value)) forEachReference(value, found);
+        else if (Array.isArray(value)) for (const item of value) if (isAstNode(item)) forEachReference(item, found);
+    }
+}
+
+/** The nodes of a tree in `streamAst`'s order, the children of a node only when `descend` says so. */
+export function nodesOf(node: AstNode, descend: (node: AstNode) => boolean, out: AstNode[] = []): AstNode[] {
+    out.push(node);
+    if (!descend(node)) return out;
+    const n = node as unknown as Record<string, unknown>;
+    for (const property in n) {
+        if (property.charCodeAt(0) === 36) continue;
+        const value = n[property];
+        if (isAstNode(value)) nodesOf(value, descend, out);
+        else if (Array.isArray(value)) for (const item of value) if (isAstNode(item)) nodesOf(item, descend, out);
+    }
+    return out;
 }
 
 /** A reference back to unlinked, as Langium's `unlink` leaves each one. */
@@ -422,7 +459,10 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const document = root.$document;
         const tree = document && this.linker instanceof BattleLinker ? this.linker.linkedTree(document) : undefined;
         // Without the linker's record of this tree, no unit's links are known to be those its checks read: nothing is kept.
-        const units = tree?.units ?? unitsOf(root.elements, true);
+        const elements = tree?.units ?? unitsOf(root.elements, true);
+        // The root's other children (its options: no references, few) are units too, walked at every build, where
+        // Langium's walk meets them; `first` is where the elements' units start.
+        const { units, first } = withHeader(root, elements);
         // An interrupted validation leaves the last complete one's record, still true of the nodes it names.
         const previous = document && tree ? this.checked.get(document) : undefined;
         const imported = tree?.imported ?? [];
@@ -472,7 +512,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         for (let k = 0; k < units.length; k++) {
             if (count >= nextCheck) await pause();
             const element = units[k];
-            const links = tree?.links[k];
+            const links = k >= first && k < first + elements.length ? tree?.links[k - first] : undefined;
             const j = oldIndex ? oldIndex[k] : -1;
             const flags = j >= 0 ? usable!.flags[j] : 0;
             if (flags & KEPT_CHECKS && usable!.links[j] === links && (!(flags & READS_GRADES) || readDeclarationsAsBefore(element, flags, j))) {
@@ -508,15 +548,14 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                 problems.push([severity, message, info]);
             };
             const walkedBefore = count;
-            const nodes = AstUtils.streamAst(element).iterator();
-            for (const node of nodes) {
+            // A turn's elements are units of their own (`unitsOf`).
+            for (const node of nodesOf(element, node => node.$type !== 'Turn' && this.validateSingleNodeOptions(node, options).validateChildren)) {
                 if (++count >= nextCheck) {
                     walking = false;
                     await pause();
                     walking = true;
                 }
-                const nodeOptions = this.validateSingleNodeOptions(node, options);
-                if (nodeOptions.validateNode) {
+                if (this.validateSingleNodeOptions(node, options).validateNode) {
                     const found = checks(node.$type);
                     if (found.length > 0 && RUN_AGAIN.has(node.$type)) {
                         if (problems.length > 0) entries.push(problems);
@@ -529,8 +568,6 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                         for (const check of found) running.push(check(node, record, cancelToken));
                     }
                 }
-                // A turn's elements are units of their own (`unitsOf`).
-                if (!nodeOptions.validateChildren || node.$type === 'Turn') nodes.prune();
             }
             walking = false;
             this.counts.walked += count - walkedBefore;
@@ -547,6 +584,15 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             this.checked.set(document, { units, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, limits, categories, imported, grades });
         }
     }
+}
+
+/** The root's children in `streamContents`' order: its options and its elements' units (`unitsOf`). */
+function withHeader(root: Scenario, elements: readonly AstNode[]): { units: readonly AstNode[], first: number } {
+    if (root.options.length === 0) return { units: elements, first: 0 };
+    const keys = Object.keys(root);
+    return keys.indexOf('options') < keys.indexOf('elements')
+        ? { units: [...root.options, ...elements], first: root.options.length }
+        : { units: [...elements, ...root.options], first: 0 };
 }
 
 /** The top-level element (or header line) a node belongs to, or the turn's element (`unitsOf`). */
