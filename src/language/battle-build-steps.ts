@@ -1,13 +1,12 @@
 import {
-    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode,
+    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode, isMultiReference, isReference,
     type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
-    type Reference, type ReferenceDescription, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
+    type Reference, type ReferenceDescription, type ReferenceInfo, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
-import { isTurn } from './generated/ast.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
-import { isForce, isGrade, isModifier, isScenario, type Action, type Element, type Scenario } from './generated/ast.js';
-import { replayActionChecks } from './validation/battle-validator.js';
+import { isForce, isGrade, isModifier, isScenario, isTurn, type Action, type Force, type Scenario, type Turn } from './generated/ast.js';
+import { actionChecksOf, replayActionChecks, type ActionChecks } from './validation/battle-validator.js';
 import { modelOf } from '../core/model-cache.js';
 
 /**
@@ -65,77 +64,86 @@ export class LazyReferenceIndexManager extends BattleIndexManager {
 export class BattleReferenceDescriptionProvider extends DefaultReferenceDescriptionProvider {
     describeNow(document: LangiumDocument): ReferenceDescription[] {
         const descriptions: ReferenceDescription[] = [];
-        for (const node of AstUtils.streamAst(document.parseResult.value)) {
-            AstUtils.streamReferences(node).forEach(info => {
-                if (!info.reference.error) descriptions.push(...this.createInfoDescriptions(info));
-            });
-        }
+        forEachReference(document.parseResult.value, info => {
+            if (!info.reference.error) descriptions.push(...this.createInfoDescriptions(info));
+        });
         return descriptions;
     }
 }
 
-
 type AnyReference = Reference | MultiReference;
 
-/** The references of one top-level element as its last link left them, in the order a walk of the element meets them. */
+/** The references of one unit (`unitsOf`) as its last link left them, in the order a walk of the unit meets them. */
 interface ElementLinks {
     readonly references: readonly AnyReference[];
     readonly unresolved: readonly AnyReference[];
+    /** The names its references read, each once: whether a name declared again can move one of its links. */
+    readonly names: readonly string[];
 }
+
+/** A turn's own node has no references (its elements are units of their own). */
+const NO_LINKS: ElementLinks = { references: [], unresolved: [], names: [] };
 
 /**
- * What a build keeps on a top-level element, which the parse in pieces keeps (the same AST object)
- * when its text is unchanged: its links, and its checks' problems. A property of the node under a
- * symbol, not enumerable (so no walk, copy or serialization sees it): a WeakMap of every element
- * looked up twice per build was a visible cost of its own at 50,000 lines, its garbage collection too.
+ * What the last complete link of a document was made on, and what it left: the links of each unit,
+ * in arrays beside the units. A build reads these arrays, not the nodes: looking a kept value up on
+ * each of 10,000 elements (a property under a symbol, or a WeakMap) cost more than the work it saved,
+ * most of it in memory reads of nodes scattered over the heap (docs/performance.md).
  */
-const KEPT = Symbol('kept by the build');
-interface KeptOnElement {
-    links?: ElementLinks;
-    checks?: KeptChecks;
-}
-
-function keptOn(element: AstNode): KeptOnElement {
-    const node = element as AstNode & { [KEPT]?: KeptOnElement };
-    let kept = node[KEPT];
-    if (!kept) {
-        kept = {};
-        Object.defineProperty(node, KEPT, { value: kept, enumerable: false, writable: false, configurable: true });
-    }
-    return kept;
-}
-
-function linksOf(element: AstNode): ElementLinks | undefined {
-    return (element as AstNode & { [KEPT]?: KeptOnElement })[KEPT]?.links;
-}
-
-function checksOf(element: AstNode): KeptChecks | undefined {
-    return (element as AstNode & { [KEPT]?: KeptOnElement })[KEPT]?.checks;
-}
-
-/** The unresolved references of a linked tree, in file order, by its root: the linking errors without a walk. */
-const UNRESOLVED = new WeakMap<AstNode, readonly AnyReference[]>();
-
-/** What the last complete link of a document was made on. */
 interface LinkedTree {
     readonly root: Scenario;
     /** The roots of the files it imports (directly or not), in scope order. */
     readonly imported: readonly AstNode[];
+    /** `unitsOf(root.elements, true)`. */
+    readonly units: readonly AstNode[];
+    /** The links of `units[k]`. */
+    readonly links: readonly ElementLinks[];
+    /** 1 where `links[k]` has unresolved references: the linking errors without reading every unit's links. */
+    readonly failed: Uint8Array;
+}
+
+/**
+ * For each of `now`, its index in `old` when it is the same node, else -1; and the nodes of each that
+ * are not in the other. The parse in pieces keeps a run of nodes at the start and at the end; between
+ * them, the nodes of a turn an edit was spliced into are kept too, so the middle is matched by a map.
+ */
+function matchUnits(old: readonly AstNode[], now: readonly AstNode[]): { oldIndex: Int32Array, added: AstNode[], removed: AstNode[] } {
+    const oldIndex = new Int32Array(now.length).fill(-1);
+    let from = 0, to = now.length, oldTo = old.length;
+    while (from < to && from < oldTo && now[from] === old[from]) { oldIndex[from] = from; from++; }
+    while (to > from && oldTo > from && now[to - 1] === old[oldTo - 1]) { to--; oldTo--; oldIndex[to] = oldTo; }
+    const added: AstNode[] = [], removed: AstNode[] = [];
+    if (from === to) {
+        for (let j = from; j < oldTo; j++) removed.push(old[j]);
+        return { oldIndex, added, removed };
+    }
+    const middle = new Map<AstNode, number>();
+    for (let j = from; j < oldTo; j++) middle.set(old[j], j);
+    for (let k = from; k < to; k++) {
+        const j = middle.get(now[k]);
+        if (j === undefined) added.push(now[k]);
+        else {
+            oldIndex[k] = j;
+            middle.delete(now[k]);
+        }
+    }
+    for (const node of middle.keys()) removed.push(node);
+    return { oldIndex, added, removed };
 }
 
 /**
  * Links only what an edit can have changed (issue 14, docs/performance.md#linking-and-checking-what-changed).
  *
  * Langium unlinks every reference of a document before each build and links them all again. Here
- * the links of a top-level element the parse in pieces kept (src/language/incremental-parse.ts: the
- * same AST object, its text unchanged) are kept when no name they read can resolve differently:
- * the names a file can reference are its top-level forces, grades and modifiers (a unit is found in
- * the force its reference names), so a kept link can change only when an element that declares its
- * name is added or removed (a force edited is parsed again: a new node, so the force it named is
- * among the removed ones). Such an element, and every new one, is linked again, and so is the whole
- * file when its imports (or the files they bring in) changed, when the tree is the one linked last
- * (a file it imports changed), or when the last link was interrupted. Each element keeps the list of
- * its references, so neither the kept links nor the linking errors need a walk of the tree.
+ * the links of a unit the parse in pieces kept (src/language/incremental-parse.ts: the same AST
+ * object, its text unchanged) are kept when no name they read can resolve differently: the names a
+ * file can reference are its top-level forces, grades and modifiers (a unit is found in the force its
+ * reference names), so a kept link can change only when an element that declares its name is added
+ * or removed (a force edited is parsed again: a new node, so the force it named is among the removed
+ * ones). Such a unit, and every new one, is linked again, and so is the whole file when its imports
+ * (or the files they bring in) changed, when the tree is the one linked last (a file it imports
+ * changed), or when the last link was interrupted. The links of each unit are kept beside it, so
+ * neither the kept links nor the linking errors need a walk of the tree.
  *
  * The walk checks the cancellation token every thousand nodes, which is as often as an edit can notice.
  */
@@ -158,12 +166,17 @@ export class BattleLinker extends DefaultLinker {
         if (!this.linked.has(document)) super.unlink(document);
     }
 
+    /** The last complete link of the document, if it was made on this tree. */
+    linkedTree(document: LangiumDocument): LinkedTree | undefined {
+        const tree = this.linked.get(document);
+        return tree?.root === document.parseResult.value ? tree : undefined;
+    }
+
     override async link(document: LangiumDocument, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
         const root = document.parseResult.value;
         const previous = this.linked.get(document);
         // Until this link completes: an interrupted one leaves links of two trees, and the next links everything.
         this.linked.delete(document);
-        UNRESOLVED.delete(root);
         if (!isScenario(root)) {
             super.unlink(document);
             let count = 0;
@@ -174,61 +187,116 @@ export class BattleLinker extends DefaultLinker {
             return;
         }
         const imported = importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [];
-        const elements = unitsOf(root.elements);
-        // The elements [from, to) are new; the others are kept from the tree linked last, whose [from, oldTo) were removed.
-        let from = 0, to = elements.length;
+        const units = unitsOf(root.elements, true);
+        let oldIndex: Int32Array | undefined;
         let renamed: Set<string> | undefined;
         if (previous && previous.root !== root && sameItems(previous.imported, imported)) {
-            const old = unitsOf(previous.root.elements);
-            let oldTo = old.length;
-            while (from < to && from < oldTo && elements[from] === old[from]) from++;
-            while (to > from && oldTo > from && elements[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
+            const match = matchUnits(previous.units, units);
+            oldIndex = match.oldIndex;
             renamed = new Set();
-            for (let k = from; k < oldTo; k++) addDeclaredName(old[k], renamed);
-            for (let k = from; k < to; k++) addDeclaredName(elements[k], renamed);
+            for (const node of match.removed) addDeclaredName(node, renamed);
+            for (const node of match.added) addDeclaredName(node, renamed);
         }
+        // Langium's `doLink` appends each reference it links here: a throwaway list, replaced when the link completes.
         document.references = [];
-        const references: AnyReference[] = [];
-        const unresolved: AnyReference[] = [];
+        const links: ElementLinks[] = [];
+        const failed = new Uint8Array(units.length);
         let walked = 0, nextCheck = 1000;
-        for (let k = 0; k < elements.length; k++) {
-            const element = elements[k];
-            let links = renamed && (k < from || k >= to) ? linksOf(element) : undefined;
-            if (links && renamed!.size > 0 && links.references.some(r => renamed!.has(r.$refText))) links = undefined;
-            if (links) this.counts.kept += links.references.length;
-            else {
-                links = this.linkElement(element, document);
-                keptOn(element).links = links;
-                walked += links.references.length + 1;
-                if (walked >= nextCheck) {
-                    nextCheck = walked + 1000;
-                    await interruptAndCheck(cancelToken);
-                }
+        for (let k = 0; k < units.length; k++) {
+            const unit = units[k];
+            const j = oldIndex ? oldIndex[k] : -1;
+            let kept: ElementLinks | undefined = j >= 0 ? previous!.links[j] : undefined;
+            if (kept && renamed!.size > 0 && kept.names.some(name => renamed!.has(name))) kept = undefined;
+            if (kept) {
+                links.push(kept);
+                failed[k] = previous!.failed[j];
+                this.counts.kept += kept.references.length;
+                continue;
             }
-            for (const reference of links.references) references.push(reference);
-            for (const reference of links.unresolved) unresolved.push(reference);
+            links.push(unit.$type === 'Turn' ? NO_LINKS : this.linkElement(unit, document));
+            if (links[k].unresolved.length > 0) failed[k] = 1;
+            walked += links[k].references.length + 1;
+            if (walked >= nextCheck) {
+                nextCheck = walked + 1000;
+                await interruptAndCheck(cancelToken);
+            }
         }
-        document.references = references;
-        UNRESOLVED.set(root, unresolved);
-        this.linked.set(document, { root, imported });
+        setReferences(document, links);
+        this.linked.set(document, { root, imported, units, links, failed });
     }
 
     /** Every reference of one element linked again, whatever it pointed at before. */
     private linkElement(element: AstNode, document: LangiumDocument): ElementLinks {
         const references: AnyReference[] = [];
         const unresolved: AnyReference[] = [];
-        for (const node of AstUtils.streamAst(element)) {
-            AstUtils.streamReferences(node).forEach(info => {
-                const reference = info.reference;
-                forget(reference);
-                this.doLink(info, document);
-                references.push(reference);
-                if (reference.error) unresolved.push(reference);
-            });
-        }
+        const names = new Set<string>();
+        forEachReference(element, info => {
+            const reference = info.reference;
+            forget(reference);
+            this.doLink(info, document);
+            references.push(reference);
+            names.add(reference.$refText);
+            if (reference.error) unresolved.push(reference);
+        });
         this.counts.linked += references.length;
-        return { references, unresolved };
+        return references.length === 0 ? NO_LINKS : { references, unresolved, names: [...names] };
     }
+}
+
+/**
+ * `document.references`, every reference of the file in walk order, made from the units' links when
+ * first read: Langium reads it only when another file changed (`shouldRelink`) or a reference is
+ * resolved outside a link, and joining 30,000 references at every build was a visible cost. Setting it
+ * (Langium's `unlink` does) makes it a plain property again.
+ */
+function setReferences(document: LangiumDocument, links: readonly ElementLinks[]): void {
+    let joined: AnyReference[] | undefined;
+    Object.defineProperty(document, 'references', {
+        configurable: true, enumerable: true,
+        get: () => joined ??= links.flatMap(l => l.references as AnyReference[]),
+        set: (value: unknown) => Object.defineProperty(document, 'references', { value, writable: true, configurable: true, enumerable: true })
+    });
+}
+
+/**
+ * Langium's `streamAst` and `streamReferences` in one walk, in their order (each node's references in the
+ * order of its properties, then its children's): their stream iterators, and `Object.keys` of every node
+ * twice, were most of the linking of a cold check. Own enumerable properties, as `Object.keys` gives them
+ * (an AST node is a plain object); `$` properties are Langium's own.
+ */
+export function forEachReference(node: AstNode, found: (info: ReferenceInfo) => void): void {
+    const n = node as unknown as Record<string, unknown>;
+    for (const property in n) {
+        if (property.charCodeAt(0) === 36) continue;
+        const value = n[property];
+        if (isReference(value) || isMultiReference(value)) found({ reference: value, container: node, property });
+        else if (Array.isArray(value)) {
+            for (let index = 0; index < value.length; index++) {
+                const item: unknown = value[index];
+                if (isReference(item)) found({ reference: item, container: node, property, index });
+            }
+        }
+    }
+    for (const property in n) {
+        if (property.charCodeAt(0) === 36) continue;
+        const value = n[property];
+        if (isAstNode(value)) forEachReference(value, found);
+        else if (Array.isArray(value)) for (const item of value) if (isAstNode(item)) forEachReference(item, found);
+    }
+}
+
+/** The nodes of a tree in `streamAst`'s order, the children of a node only when `descend` says so. */
+export function nodesOf(node: AstNode, descend: (node: AstNode) => boolean, out: AstNode[] = []): AstNode[] {
+    out.push(node);
+    if (!descend(node)) return out;
+    const n = node as unknown as Record<string, unknown>;
+    for (const property in n) {
+        if (property.charCodeAt(0) === 36) continue;
+        const value = n[property];
+        if (isAstNode(value)) nodesOf(value, descend, out);
+        else if (Array.isArray(value)) for (const item of value) if (isAstNode(item)) nodesOf(item, descend, out);
+    }
+    return out;
 }
 
 /** A reference back to unlinked, as Langium's `unlink` leaves each one. */
@@ -244,7 +312,7 @@ function forget(reference: AnyReference): void {
 }
 
 /** The name an element declares for references (forces, grades, modifiers), if any. */
-function addDeclaredName(element: Element, names: Set<string>): void {
+function addDeclaredName(element: AstNode, names: Set<string>): void {
     if ((isForce(element) || isGrade(element) || isModifier(element)) && element.name) names.add(element.name);
 }
 
@@ -257,21 +325,16 @@ function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
  * of the turn (the parse in pieces splices an edit inside a turn among them and makes a new turn node);
  * with `withTurns`, each turn too, before its elements (its own node only: it has no references).
  */
-function unitsOf<T extends AstNode>(nodes: Iterable<T>, withTurns = false): T[] {
+function unitsOf<T extends AstNode>(nodes: readonly T[], withTurns = false): T[] {
     const units: T[] = [];
     for (const node of nodes) {
-        if (!isTurn(node)) units.push(node);
+        if (node.$type !== 'Turn') units.push(node);
         else {
             if (withTurns) units.push(node);
-            for (const inner of node.elements) units.push(inner as AstNode as T);
+            for (const inner of (node as AstNode as Turn).elements) units.push(inner as AstNode as T);
         }
     }
     return units;
-}
-
-/** The unresolved references of a linked tree, in file order, when the linker kept them per element. */
-function unresolvedOf(root: AstNode): readonly AnyReference[] | undefined {
-    return UNRESOLVED.get(root);
 }
 
 type Check = (node: AstNode, accept: ValidationAcceptor, token: Cancellation.CancellationToken) => MaybePromise<void>;
@@ -294,45 +357,75 @@ const RUN_AGAIN = new Set(['Action', 'House']);
  */
 const READS_DECLARATIONS = new Set(['Force', 'Unit']);
 
-/** What the checks of a top-level element found, and what they read. */
+/** A node whose checks run again at every build (`RUN_AGAIN`), with what an action's check last kept on it. */
+interface RunAgain {
+    readonly node: AstNode;
+    action: ActionChecks | undefined;
+}
+
+/** What the checks of a unit found, beyond what `CheckedTree.flags` say: its problems, and the nodes whose checks run again. */
 interface KeptChecks {
-    readonly links: ElementLinks | undefined;
+    /** For a force whose checks read the declarations: its name (`FIRST_OF_NAME`). */
+    readonly name: string | undefined;
+    /** In walk order: problems to report again, or a node whose checks run again. */
+    readonly entries: ReadonlyArray<readonly KeptProblem[] | RunAgain>;
+}
+
+/** `CheckedTree.flags`: what a unit's kept checks read. */
+const KEPT_CHECKS = 1, READS_GRADES = 2, FIRST_OF_NAME = 4, IS_FIRST = 8;
+/** A unit whose checks found nothing and run nothing again (most forces): no object kept. */
+const NOTHING: KeptChecks = { name: undefined, entries: [] };
+
+/**
+ * What the last complete validation of a document kept, in arrays beside its units (as the linker
+ * keeps its links): a kept unit is judged by comparing pointers and reading flags, without reading
+ * its node or an object of its own (a unit's kept object is read only when it has problems or
+ * checks to run again).
+ */
+interface CheckedTree {
+    readonly units: readonly AstNode[];
+    /** The links each unit's checks read (`links[k] === ` the linker's: its references point where they did). */
+    readonly links: ReadonlyArray<ElementLinks | undefined>;
+    readonly flags: Uint8Array;
+    readonly checks: readonly KeptChecks[];
+    /** What every kept unit's checks read of the build: the rule set, limits and categories. */
     readonly ruleset: unknown;
     readonly limits: unknown;
     readonly categories: string;
-    /** Set when a check read the declarations (`READS_DECLARATIONS`): the grades and imports it saw. */
-    readonly grades: object | undefined;
-    /** For a force whose checks read the declarations: whether it was the first force of its name. */
-    readonly firstOfName: boolean | undefined;
-    /** In walk order: problems to report again, or a node whose checks run again (`RUN_AGAIN`). */
-    readonly entries: ReadonlyArray<readonly KeptProblem[] | AstNode>;
+    readonly imported: readonly AstNode[];
+    /** The same object while the grades and imports are the same nodes. */
+    readonly grades: object;
 }
-
 
 /**
  * Langium's validator awaits at every node and at every check of it, asks the registry for a node
  * type's checks anew at each node, and walks the whole tree at every build. The checks of this
  * language are synchronous: here each one runs as soon as it is called (so the problems come in the
  * same order), the checks of a type are looked up once per build, and the walk waits and looks at the
- * cancellation token every thousand nodes. The root's checks run at every build; a top-level element
- * kept by the parse in pieces whose links were kept (so its references point where they did) and
- * whose checks read nothing else that changed gets its problems again without a walk
- * (docs/performance.md#linking-and-checking-what-changed).
+ * cancellation token every thousand nodes. The root's checks run at every build; a unit kept by the
+ * parse in pieces whose links were kept (so its references point where they did) and whose checks
+ * read nothing else that changed gets its problems again without a walk
+ * (docs/performance.md#linking-and-checking-what-changed). What is kept lies in arrays beside the
+ * units, compared by position: a kept unit's node is not read at all.
  */
 export class BattleNodeValidator extends BattleDocumentValidator {
-    private readonly shared: LangiumSharedCoreServices;
-    private readonly grades = new WeakMap<LangiumDocument, { nodes: readonly AstNode[], token: object }>();
-    /** Nodes walked, top-level elements whose checks were kept, and actions whose checks were reported again without running, since the services were made: tests read them. */
+    private readonly linker: unknown;
+    private readonly checked = new WeakMap<LangiumDocument, CheckedTree>();
+    /** Nodes walked, units whose checks were kept, and actions whose checks were reported again without running, since the services were made: tests read them. */
     readonly counts = { walked: 0, kept: 0, actionsReplayed: 0 };
 
     constructor(services: LangiumCoreServices) {
         super(services);
-        this.shared = services.shared;
+        this.linker = services.references.Linker;
     }
 
-    /** Only the unresolved references, which the linker keeps per element, are read (not every reference of the file). */
+    /** Only the unresolved references, which the linker keeps per unit, are read (not every reference of the file). */
     protected override referencesToReport(document: LangiumDocument): Iterable<LangiumDocument['references'][number]> {
-        return (unresolvedOf(document.parseResult.value) as AnyReference[] | undefined) ?? document.references;
+        const tree = this.linker instanceof BattleLinker ? this.linker.linkedTree(document) : undefined;
+        if (!tree) return document.references;
+        const unresolved: AnyReference[] = [];
+        for (let k = 0; k < tree.failed.length; k++) if (tree.failed[k]) for (const reference of tree.links[k].unresolved) unresolved.push(reference);
+        return unresolved as LangiumDocument['references'];
     }
 
     protected override async validateAstNodes(rootNode: AstNode, options: ValidationOptions, acceptor: ValidationAcceptor, cancelToken = Cancellation.CancellationToken.None): Promise<void> {
@@ -363,103 +456,143 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const root = rootNode;
         if (this.validateSingleNodeOptions(root, options).validateNode) for (const check of checks(root.$type)) running.push(check(root, acceptor, cancelToken));
         count++;
+        const document = root.$document;
+        const tree = document && this.linker instanceof BattleLinker ? this.linker.linkedTree(document) : undefined;
+        // Without the linker's record of this tree, no unit's links are known to be those its checks read: nothing is kept.
+        const elements = tree?.units ?? unitsOf(root.elements, true);
+        // The root's other children (its options: no references, few) are units too, walked at every build, where
+        // Langium's walk meets them; `first` is where the elements' units start.
+        const { units, first } = withHeader(root, elements);
+        // An interrupted validation leaves the last complete one's record, still true of the nodes it names.
+        const previous = document && tree ? this.checked.get(document) : undefined;
+        const imported = tree?.imported ?? [];
         const model = modelOf(root);
-        const context = { ruleset: model.ruleset, limits: model.limits, categories: options.categories?.join(',') ?? '*' };
-        const parsed = root.$document?.parseResult;
+        const ruleset = model.ruleset, limits = model.limits, categories = options.categories?.join(',') ?? '*';
+        const parsed = document?.parseResult;
         const syntaxErrors = parsed ? parsed.lexerErrors.length + parsed.parserErrors.length > 0 : undefined;
-        let grades: object | undefined, belowLimit: boolean | undefined;
-        const gradesNow = () => grades ??= this.gradesToken(root);
-        // By `$type`: the reflection's `isX` was a visible share of a build that keeps every element.
-        const firstOfName = (element: AstNode) => element.$type === 'Force' ? model.forces.get((element as Element & { name: string }).name)?.node === element : undefined;
+        // What the kept units' checks read that an edit can change: the grades and imports (as nodes), and the
+        // forces of a name (whether a kept force is still the first of its name), from the units added and removed.
+        let oldIndex: Int32Array | undefined, grades: object = {}, renamed: Set<string> | undefined, sameImports = false;
+        const usable = previous && previous.ruleset === ruleset && previous.limits === limits && previous.categories === categories ? previous : undefined;
+        if (usable) {
+            const match = matchUnits(usable.units, units);
+            oldIndex = match.oldIndex;
+            renamed = new Set();
+            sameImports = sameItems(usable.imported, imported);
+            let gradesChanged = !sameImports;
+            for (const changed of [match.added, match.removed]) {
+                for (const node of changed) {
+                    if (node.$type === 'Grade' || node.$type === 'Import') gradesChanged = true;
+                    else if (node.$type === 'Force') renamed.add((node as Force).name);
+                }
+            }
+            if (!gradesChanged) grades = usable.grades;
+        }
+        let belowLimit: boolean | undefined;
+        // By `$type`: the reflection's `isX` was a visible share of a build.
+        const firstOfName = (element: AstNode) => model.forces.get((element as Force).name)?.node === element;
         const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
-        // (Such checks are kept only when the file was below its limit, so it was then too.)
+        // Checks that read the declarations are kept only when the file was below its limit, so it was then too.
+        const readDeclarationsAsBefore = (element: AstNode, flags: number, j: number) => usable!.grades === grades
+            && (!(flags & FIRST_OF_NAME) || (sameImports && !renamed!.has(usable!.checks[j].name!)) || ((flags & IS_FIRST) !== 0) === firstOfName(element))
+            && belowLimitNow();
         // A `RUN_AGAIN` node's checks; an action's only check (`checkAction`) reports its last problems again
         // without running while its inputs are the same (the keep-alive test pins that it is the only one).
-        const runAgain = (node: AstNode) => {
-            if (node.$type === 'Action' && replayActionChecks(node as Action, acceptor, model, syntaxErrors)) this.counts.actionsReplayed++;
-            else for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
+        const runAgain = (entry: RunAgain) => {
+            const node = entry.node;
+            if (node.$type === 'Action' && replayActionChecks(node as Action, acceptor, model, syntaxErrors, entry.action)) {
+                this.counts.actionsReplayed++;
+                return;
+            }
+            for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
+            if (node.$type === 'Action') entry.action = actionChecksOf(node as Action);
         };
-        const readDeclarationsAsBefore = (element: AstNode, kept: KeptChecks) => kept.grades === gradesNow() && kept.firstOfName === firstOfName(element) && belowLimitNow();
-        for (const element of unitsOf(AstUtils.streamContents(root), true)) {
+        const keptLinks: Array<ElementLinks | undefined> = [], keptChecks: KeptChecks[] = [];
+        const keptFlags = new Uint8Array(units.length);
+        for (let k = 0; k < units.length; k++) {
             if (count >= nextCheck) await pause();
-            const kept = checksOf(element);
-            if (kept && kept.links === linksOf(element) && kept.ruleset === context.ruleset && kept.limits === context.limits
-                && kept.categories === context.categories && (!kept.grades || readDeclarationsAsBefore(element, kept))) {
+            const element = units[k];
+            const links = k >= first && k < first + elements.length ? tree?.links[k - first] : undefined;
+            const j = oldIndex ? oldIndex[k] : -1;
+            const flags = j >= 0 ? usable!.flags[j] : 0;
+            if (flags & KEPT_CHECKS && usable!.links[j] === links && (!(flags & READS_GRADES) || readDeclarationsAsBefore(element, flags, j))) {
                 this.counts.kept++;
-                for (const entry of kept.entries) {
-                    if (isAstNode(entry)) runAgain(entry);
-                    else for (const problem of entry) acceptor(...problem);
+                const before = usable!.checks[j];
+                keptLinks.push(links);
+                keptChecks.push(before);
+                keptFlags[k] = flags;
+                if (before === NOTHING) continue;
+                for (const entry of before.entries) {
+                    if (Array.isArray(entry)) for (const problem of entry as readonly KeptProblem[]) acceptor(...problem);
+                    else runAgain(entry as RunAgain);
                     count++;
                 }
                 continue;
             }
+            keptLinks.push(undefined);
+            keptChecks.push(NOTHING);
             // The element's checks, recorded with what they read.
-            const entries: Array<readonly KeptProblem[] | AstNode> = [];
+            const entries: Array<readonly KeptProblem[] | RunAgain> = [];
             let problems: KeptProblem[] = [];
-            let keepable = true, readsDeclarations = false, walking = true;
+            let keepable = links !== undefined, readsDeclarations = false, walking = true;
             const record: ValidationAcceptor = (severity, message, info) => {
                 acceptor(severity, message, info);
                 // Langium wraps every check in an async function, which reports a check that threw a turn later:
                 // out of order, so nothing of the element is kept.
                 if (!walking) {
                     keepable = false;
-                    keptOn(element).checks = undefined;
+                    keptFlags[k] = 0;
                 }
                 // A problem placed by range, or on a node outside the element, could not follow the element when it moves.
                 if (info.range !== undefined || topElementOf(info.node) !== element) keepable = false;
                 problems.push([severity, message, info]);
             };
-            const before = count;
-            const nodes = AstUtils.streamAst(element).iterator();
-            for (const node of nodes) {
+            const walkedBefore = count;
+            // A turn's elements are units of their own (`unitsOf`).
+            for (const node of nodesOf(element, node => node.$type !== 'Turn' && this.validateSingleNodeOptions(node, options).validateChildren)) {
                 if (++count >= nextCheck) {
                     walking = false;
                     await pause();
                     walking = true;
                 }
-                const nodeOptions = this.validateSingleNodeOptions(node, options);
-                if (nodeOptions.validateNode) {
+                if (this.validateSingleNodeOptions(node, options).validateNode) {
                     const found = checks(node.$type);
                     if (found.length > 0 && RUN_AGAIN.has(node.$type)) {
                         if (problems.length > 0) entries.push(problems);
                         problems = [];
-                        entries.push(node);
-                        runAgain(node);
+                        const entry: RunAgain = { node, action: node.$type === 'Action' ? actionChecksOf(node as Action) : undefined };
+                        entries.push(entry);
+                        runAgain(entry);
                     } else if (found.length > 0) {
                         if (READS_DECLARATIONS.has(node.$type)) readsDeclarations = true;
                         for (const check of found) running.push(check(node, record, cancelToken));
                     }
                 }
-                // A turn's elements are elements of their own (`unitsOf`).
-                if (!nodeOptions.validateChildren || isTurn(node)) nodes.prune();
             }
             walking = false;
-            this.counts.walked += count - before;
+            this.counts.walked += count - walkedBefore;
             if (problems.length > 0) entries.push(problems);
             if (keepable && (!readsDeclarations || belowLimitNow())) {
-                keptOn(element).checks = {
-                    ...context, links: linksOf(element), entries,
-                    grades: readsDeclarations ? gradesNow() : undefined, firstOfName: readsDeclarations ? firstOfName(element) : undefined
-                };
-            } else if (checksOf(element)) keptOn(element).checks = undefined;
+                const force = readsDeclarations && element.$type === 'Force';
+                keptLinks[k] = links;
+                if (entries.length > 0 || force) keptChecks[k] = { name: force ? (element as Force).name : undefined, entries };
+                keptFlags[k] = KEPT_CHECKS | (readsDeclarations ? READS_GRADES : 0) | (force ? FIRST_OF_NAME : 0) | (force && firstOfName(element) ? IS_FIRST : 0);
+            }
         }
         await Promise.all(running);
+        if (document && tree) {
+            this.checked.set(document, { units, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, limits, categories, imported, grades });
+        }
     }
+}
 
-    /**
-     * The same object while the grades are the same nodes: the file's grades and imports, and the roots
-     * of the files it imports.
-     */
-    private gradesToken(root: Scenario): object {
-        const document = root.$document;
-        const nodes: AstNode[] = [...importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []];
-        for (const element of root.elements) if (element.$type === 'Grade' || element.$type === 'Import') nodes.push(element);
-        const previous = document && this.grades.get(document);
-        if (previous && sameItems(previous.nodes, nodes)) return previous.token;
-        const token = {};
-        if (document) this.grades.set(document, { nodes, token });
-        return token;
-    }
+/** The root's children in `streamContents`' order: its options and its elements' units (`unitsOf`). */
+function withHeader(root: Scenario, elements: readonly AstNode[]): { units: readonly AstNode[], first: number } {
+    if (root.options.length === 0) return { units: elements, first: 0 };
+    const keys = Object.keys(root);
+    return keys.indexOf('options') < keys.indexOf('elements')
+        ? { units: [...root.options, ...elements], first: root.options.length }
+        : { units: [...elements, ...root.options], first: 0 };
 }
 
 /** The top-level element (or header line) a node belongs to, or the turn's element (`unitsOf`). */

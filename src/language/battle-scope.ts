@@ -1,5 +1,5 @@
 import {
-    AstUtils, CstUtils, DefaultScopeComputation, MapScope, MultiMap, EMPTY_SCOPE,
+    AstUtils, CstUtils, DefaultScopeComputation, MapScope, MultiMap, EMPTY_SCOPE, isAstNode,
     type AstNode, type AstNodeDescription, type AstNodeLocator, type IndexManager, type LangiumCoreServices, type LangiumDocument,
     type LangiumSharedCoreServices, type LocalSymbols, type NameProvider, type ReferenceInfo, type Scope, type ScopeProvider, type URI
 } from 'langium';
@@ -24,6 +24,8 @@ export class BattleScopeProvider implements ScopeProvider {
     /** Keyed by the force's node, which belongs to one parse: a force in an imported file gets a fresh scope when that file changes. */
     private readonly unitScopes = new WeakMap<Force, Scope>();
     private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
+    /** The last tree's top-level scopes of each document, with its elements: a scope whose declarations an edit did not touch is used again. */
+    private readonly lastTopLevel = new WeakMap<LangiumDocument, { elements: readonly AstNode[], scopes: Map<string, Scope> }>();
 
     constructor(services: LangiumCoreServices) {
         this.locator = services.workspace.AstNodeLocator;
@@ -49,10 +51,27 @@ export class BattleScopeProvider implements ScopeProvider {
         if (!type) return EMPTY_SCOPE;
         if (importsOf(root).length > 0) return this.importingScope(root, type, document.uri);
         let scopes = this.topLevel.get(root);
-        if (!scopes) this.topLevel.set(root, scopes = new Map());
+        if (!scopes) this.topLevel.set(root, scopes = this.keptScopes(document, root));
         let scope = scopes.get(type);
         if (!scope) scopes.set(type, scope = this.scopeOf(elementsOf(root, type), document.uri));
         return scope;
+    }
+
+    /**
+     * The scopes of the last tree of the document whose declarations are the same nodes, in the same order:
+     * the parse in pieces keeps the elements an edit did not touch, so only the types declared by the elements
+     * it added or removed need a scope made again (each scope describes every declaration of its type: 5,000
+     * forces in a 50,000-line file, made again at each edit before; docs/performance.md).
+     */
+    private keptScopes(document: LangiumDocument, root: Scenario): Map<string, Scope> {
+        const scopes = new Map<string, Scope>();
+        const last = this.lastTopLevel.get(document);
+        this.lastTopLevel.set(document, { elements: root.elements, scopes });
+        if (!last || last.scopes.size === 0) return scopes;
+        const touched = new Set<string>();
+        for (const node of changedElements(last.elements, root.elements)) touched.add(node.$type);
+        for (const [type, scope] of last.scopes) if (!touched.has(type)) scopes.set(type, scope);
+        return scopes;
     }
 
     /** The file's own declarations first, then each imported file's in import order (the first of a name wins). */
@@ -107,6 +126,18 @@ function describeWhenRead(node: AstNode, name: string, documentUri: URI, locator
     };
 }
 
+/**
+ * The elements of `now` that are not in `old` and those of `old` not in `now`, when both are the same nodes
+ * apart from one run (what the parse in pieces leaves): the common start and end are skipped by comparing
+ * nodes, not read.
+ */
+function changedElements(old: readonly AstNode[], now: readonly AstNode[]): AstNode[] {
+    let from = 0, to = now.length, oldTo = old.length;
+    while (from < to && from < oldTo && now[from] === old[from]) from++;
+    while (to > from && oldTo > from && now[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
+    return [...old.slice(from, oldTo), ...now.slice(from, to)];
+}
+
 function elementsOf(root: Scenario, type: string) {
     switch (type) {
         case 'Force': return root.elements.filter(isForce);
@@ -121,11 +152,9 @@ function elementsOf(root: Scenario, type: string) {
  * collecting a description of every named node (each unit of each force) on every build was 9% of
  * an edit's time in a 10,000-line file (docs/performance.md), for a table nothing read.
  */
-/** A top-level node's export, made once for the node; null when it has no name. */
-const EXPORTED = Symbol('exported');
-
 export class BattleScopeComputation extends DefaultScopeComputation {
     private readonly locator: AstNodeLocator;
+    private readonly lastExports = new WeakMap<LangiumDocument, { elements: readonly AstNode[], descriptions: ReadonlyArray<AstNodeDescription | null>, uri: URI }>();
 
     constructor(services: LangiumCoreServices) {
         super(services);
@@ -134,26 +163,54 @@ export class BattleScopeComputation extends DefaultScopeComputation {
 
     /**
      * The file's exports (its top-level names, which Langium's index gives to the files that import
-     * it), one description per top-level node, kept with the node: an element the parse in pieces kept
-     * keeps its description, whose path and positions are read from the node when asked for (issue 14,
+     * it), one description per top-level node, kept beside the tree's elements: an element the parse in
+     * pieces kept keeps its description, whose path and positions are read from the node when asked for (issue 14,
      * docs/performance.md#linking-and-checking-what-changed). Langium made them all again at every
      * build, waiting between every two.
      */
     override async collectExportedSymbols(document: LangiumDocument): Promise<AstNodeDescription[]> {
         const root = document.parseResult.value;
         const exports: AstNodeDescription[] = [];
-        for (const node of [root, ...AstUtils.streamContents(root)]) {
-            const kept = node as AstNode & { [EXPORTED]?: AstNodeDescription | null };
-            let description = kept[EXPORTED];
-            if (description === undefined || (description && description.documentUri !== document.uri)) {
-                const name = this.nameProvider.getName(node);
-                description = name ? describeWhenRead(node, name, document.uri, this.locator, this.nameProvider) : null;
-                // On the node, not enumerable (no walk, copy or serialization sees it): cheaper than a WeakMap of every element.
-                Object.defineProperty(node, EXPORTED, { value: description, enumerable: false, writable: true, configurable: true });
-            }
-            if (description) exports.push(description);
+        for (const property of Object.keys(root)) {
+            if (property.startsWith('$')) continue;
+            const value = (root as unknown as Record<string, unknown>)[property];
+            if (property === 'elements' && isScenario(root)) this.elementExports(document, root, exports);
+            else if (isAstNode(value)) this.addExport(value, document, exports);
+            else if (Array.isArray(value)) for (const node of value) if (isAstNode(node)) this.addExport(node, document, exports);
         }
         return exports;
+    }
+
+    /**
+     * The exports of the top-level elements, kept beside the last tree's elements: those of the elements the
+     * parse in pieces kept are used again without reading the nodes (reading a property kept on each of 10,000
+     * nodes was itself a visible cost).
+     */
+    private elementExports(document: LangiumDocument, root: Scenario, exports: AstNodeDescription[]): void {
+        const now = root.elements;
+        const last = this.lastExports.get(document);
+        const descriptions: Array<AstNodeDescription | null> = [];
+        let from = 0, to = now.length, oldTo = 0;
+        if (last && last.uri === document.uri) {
+            oldTo = last.elements.length;
+            while (from < to && from < oldTo && now[from] === last.elements[from]) from++;
+            while (to > from && oldTo > from && now[to - 1] === last.elements[oldTo - 1]) { to--; oldTo--; }
+            for (let k = 0; k < from; k++) descriptions.push(last.descriptions[k]);
+        }
+        for (let k = from; k < to; k++) descriptions.push(this.describeNode(now[k], document));
+        if (last && last.uri === document.uri) for (let j = oldTo; j < last.elements.length; j++) descriptions.push(last.descriptions[j]);
+        this.lastExports.set(document, { elements: now, descriptions, uri: document.uri });
+        for (const description of descriptions) if (description) exports.push(description);
+    }
+
+    private addExport(node: AstNode, document: LangiumDocument, exports: AstNodeDescription[]): void {
+        const description = this.describeNode(node, document);
+        if (description) exports.push(description);
+    }
+
+    private describeNode(node: AstNode, document: LangiumDocument): AstNodeDescription | null {
+        const name = this.nameProvider.getName(node);
+        return name ? describeWhenRead(node, name, document.uri, this.locator, this.nameProvider) : null;
     }
 
     override async collectLocalSymbols(_document: LangiumDocument): Promise<LocalSymbols> {

@@ -528,11 +528,17 @@ describe('a file parsed in pieces is the file parsed whole', () => {
             return { doc, linked: linker.counts.linked - before.linked, walked: validator.counts.walked - before.walked };
         };
 
-        // A seed changed in E6: only E6 is linked and walked again.
+        // The scope a force's name is found in (BattleScopeProvider), as a reference in an engagement asks for it.
+        const forceScope = (doc: LangiumDocument) => services.Battle.references.ScopeProvider.getScope(
+            AstUtils.streamAst(named(doc, 'E2')).flatMap(n => AstUtils.streamReferences(n)).find(r => r.property === 'force')!);
+        const firstScope = forceScope(services.shared.workspace.LangiumDocuments.getDocument(URI.parse(uri))!);
+
+        // A seed changed in E6: only E6 is linked and walked again, and the forces' scope is the one made before.
         const seed = text.replace('  seed 6', '  seed 16');
         const one = await build(seed, 2);
         expect(one.linked).toBe(referencesIn(named(one.doc, 'E6')));
         expect(one.walked).toBe(AstUtils.streamAst(named(one.doc, 'E6')).count());
+        expect(forceScope(one.doc)).toBe(firstScope);
 
         // F3 renamed: the force (a new node) and the engagements that name F3 are linked again, and find it no more.
         const renamed = seed.replace('force F3 {', 'force F3x {');
@@ -540,6 +546,10 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(two.linked).toBe(referencesIn(named(two.doc, 'F3x')) + referencesIn(named(two.doc, 'E3')) + referencesIn(named(two.doc, 'E4')));
         expect(two.doc.diagnostics?.filter(d => d.message.startsWith('There is no force named \'F3\''))).toHaveLength(3);
         expect(two.walked).toBe(['F3x', 'E3', 'E4'].reduce((n, name) => n + AstUtils.streamAst(named(two.doc, name)).count(), 0));
+        // A force's node replaced: the forces' scope is made again, and names the new node.
+        expect(forceScope(two.doc)).not.toBe(firstScope);
+        expect(forceScope(two.doc).getElement('F3x')?.node).toBe(named(two.doc, 'F3x'));
+        expect(forceScope(two.doc).getElement('F3')).toBeUndefined();
 
         // A force named F3 declared again (at the end, so the last engagement is parsed again with it): what could not be found is found.
         const declared = `${renamed}force F3 {\n  unit Line foot Veteran x2\n}\n`;

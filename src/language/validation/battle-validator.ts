@@ -111,7 +111,7 @@ export class BattleValidator {
  * (issue 14, docs/performance.md#the-per-build-checks-made-proportional-to-the-edit).
  */
 const ACTION_CHECKS = Symbol('the action\'s checks as last run');
-interface ActionChecks {
+export interface ActionChecks {
     readonly ruleset: object | undefined;
     readonly inputs: string;
     readonly halfTyped: boolean;
@@ -131,13 +131,20 @@ function keepOnNode(action: Action, model: ReturnType<typeof modelOf>, inputs: s
  * False when the checks must run. `model` and `syntaxErrors` (whether the file has a syntax error), when
  * the caller knows them, save a look for each action.
  */
-export function replayActionChecks(action: Action, accept: ValidationAcceptor, model = modelOf(action), syntaxErrors?: boolean): boolean {
-    const kept = (action as Action & { [ACTION_CHECKS]?: ActionChecks })[ACTION_CHECKS];
+export function replayActionChecks(action: Action, accept: ValidationAcceptor, model = modelOf(action), syntaxErrors?: boolean, kept = actionChecksOf(action)): boolean {
     if (!kept) return false;
     if (kept.ruleset !== model.ruleset || kept.inputs !== actionInputsKey(model, action)) return false;
     if (!(kept.halfTyped === false && !(syntaxErrors ?? hasSyntaxErrors(action))) && isHalfTyped(action) !== kept.halfTyped) return false;
     for (const problem of kept.problems) accept(...problem);
     return true;
+}
+
+/**
+ * What `checkAction` last kept on the action, if anything: the node validator keeps it beside the
+ * action's element and passes it to `replayActionChecks`, so a kept action's node is not searched for it.
+ */
+export function actionChecksOf(action: Action): ActionChecks | undefined {
+    return (action as Action & { [ACTION_CHECKS]?: ActionChecks })[ACTION_CHECKS];
 }
 
 /** How many actions' problems are kept (least recently used dropped first): a few large campaigns' worth. */
