@@ -130,9 +130,9 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     rootCst._rangeCache = undefined;
 
     // A new root: everything cached by the root (the model, scopes) is made again for the new text.
-    const root: Scenario = { ...oldRoot, elements: [...elements.slice(0, first), ...newElements, ...(toEnd ? [] : elements.slice(lastIndex + 1))] };
-    root.elements.forEach((element, index) => adopt(element, root, 'elements', index));
-    root.options.forEach((option, index) => adopt(option, root, 'options', index));
+    const root: Scenario = { ...oldRoot, elements: elements.slice(0, first).concat(newElements, toEnd ? [] : elements.slice(lastIndex + 1)) };
+    adoptAll(root.elements, root, 'elements');
+    adoptAll(root.options, root, 'options');
     (rootCst as { astNode: unknown }).astNode = root;
 
     const pieceLexerErrors = fromPiece(piece, start, startPos);
@@ -260,11 +260,11 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
     const replacedFrom = first >= 0 ? first : 0;
     const replacedTo = guard ? last + 1 : inner.length;
     const newTurn: Turn = { ...(turn as Turn), elements: [...inner.slice(0, replacedFrom), ...newInner, ...inner.slice(replacedTo)] };
-    newTurn.elements.forEach((element, index) => adopt(element, newTurn, 'elements', index));
+    adoptAll(newTurn.elements, newTurn, 'elements');
     (turnCst as { astNode: unknown }).astNode = newTurn;
-    const root: Scenario = { ...oldRoot, elements: [...elements.slice(0, t), newTurn, ...elements.slice(t + 1)] };
-    root.elements.forEach((element, index) => adopt(element, root, 'elements', index));
-    root.options.forEach((option, index) => adopt(option, root, 'options', index));
+    const root: Scenario = { ...oldRoot, elements: elements.slice(0, t).concat([newTurn], elements.slice(t + 1)) };
+    adoptAll(root.elements, root, 'elements');
+    adoptAll(root.options, root, 'options');
     (rootCst as { astNode: unknown }).astNode = root;
     const result: ParseResult<Scenario> = {
         value: root,
@@ -487,6 +487,10 @@ function adopt(node: Element | Scenario['options'][number], root: Scenario | Tur
     n.$container = root;
     n.$containerProperty = property;
     n.$containerIndex = index;
+}
+
+function adoptAll(nodes: ReadonlyArray<Element | Scenario['options'][number]>, root: Scenario | Turn, property: string): void {
+    for (let index = 0; index < nodes.length; index++) adopt(nodes[index], root, property, index);
 }
 
 const offsetOf = (e: Element) => e.$cstNode?.offset ?? Number.NaN;
