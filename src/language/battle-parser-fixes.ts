@@ -245,7 +245,11 @@ export function rebase(node: CstNode, container: CstNode): void {
     const from = baseOf(node);
     if (from === undefined && to === undefined) return;
     if ('content' in node) {
-        if (from === undefined) throw new Error('A composite node of a piece without its base');
+        if (from === undefined) {
+            // Not made by this builder: its leaves one by one.
+            for (const child of (node as CompositeCstNode).content) rebase(child, container);
+            return;
+        }
         from.o += offsetsOf(from.p) - offsetsOf(to);
         from.l += linesOf(from.p) - linesOf(to);
         from.p = to;
