@@ -35,7 +35,20 @@
  * 4. Three objects per token for its range. A leaf keeps its token's lines and columns as four
  * numbers and makes the range Langium's `tokenToRange` gives when it is first read (`_range` is an
  * accessor on Langium's leaf class): most ranges are never read in a check. Once made, the same
- * objects are returned, so the parse in pieces can move them in place as before.
+ * objects are returned.
+ *
+ * 5. Positions moved per element, not per leaf (issue 14, docs/performance.md, "Positions moved per
+ * element"). The parse in pieces moves everything after an edit by the change's length and lines: at
+ * 50,000 lines that was every later leaf (150,000 of them) at every edit, and the first edits after an
+ * open made each of their ranges. So a leaf keeps its offset and lines relative to a *base* shared by
+ * the leaves of its unit, a top-level element (or a turn's own element, whose base is relative to its
+ * turn's): `offset`, `end`, `_offset`, `range` and `_range` add the bases when read. Moving a later
+ * element changes its base alone (`shiftBase`). Characters are kept as they are: the few leaves on the
+ * line where an edit ends are moved one by one (`shiftLeaf`, `moveCharacters`). A leaf's range object
+ * is made once and brought up to date in place when read after its base moved; a composite node's
+ * range (Langium's shares its first and last leaves' position objects) reads its leaves first, so
+ * it is brought up to date the same way. Leaves at the top level between elements (comments) have no
+ * base and are moved one by one.
  */
 import { CompositeCstNodeImpl, CstNodeBuilder, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type GrammarAST, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import type { IToken, TokenType } from 'chevrotain';
@@ -57,41 +70,199 @@ interface NodeFields {
 
 const arrayPush = Array.prototype.push;
 
-/** A leaf's range kept as four numbers until read (Langium's `_range` field, here an accessor). */
-interface LazyRange {
-    _r?: Range;
+/**
+ * The shift shared by the leaves of one unit (a top-level element, or a turn's own element, whose `p`
+ * is its turn's base): a leaf's offset is its `_o` plus `o` of every base up the chain, its lines
+ * `_sl` and `_el` plus `l`. Made at zero when the unit is parsed.
+ */
+export interface PositionBase {
+    o: number;
+    l: number;
+    p: PositionBase | undefined;
+}
+
+/** A leaf's place: relative to its base (offset, lines), characters as they are; the range made when first read. */
+interface LeafPlace {
+    _o: number;
+    _b: PositionBase | undefined;
     _sl: number;
     _sc: number;
     _el: number;
     _ec: number;
+    /** The range object once made, and the lines of the bases (`linesOf`) it was made or last brought up to date with. */
+    _r?: Range;
+    _rl: number;
+}
+
+/** What the composite range reads (Langium's fields and getters). */
+interface CompositePlace {
+    _rangeCache?: Range;
+    readonly firstNonHiddenNode?: CstNode;
+    readonly lastNonHiddenNode?: CstNode;
+}
+
+function offsetsOf(base: PositionBase | undefined): number {
+    let o = 0;
+    for (let b = base; b !== undefined; b = b.p) o += b.o;
+    return o;
+}
+
+function linesOf(base: PositionBase | undefined): number {
+    let l = 0;
+    for (let b = base; b !== undefined; b = b.p) l += b.l;
+    return l;
 }
 
 /**
  * A leaf for a token, its range the one `CstUtils.tokenToRange` gives, made when first read: most
  * leaves' ranges are never read in a check, and three objects per leaf were most of what a parse
- * allocates besides the nodes. Anything that reads or moves `range` or `_range` (the parse in
- * pieces shifts them in place) gets the same objects every time once made.
+ * allocates besides the nodes. Anything that reads `range` or `_range` gets the same objects every
+ * time once made. `base` is its unit's, at zero while the parse runs, so positions are the token's.
  */
-function leafOf(token: IToken, hidden: boolean): LeafCstNodeImpl {
+function leafOf(token: IToken, hidden: boolean, base: PositionBase | undefined): LeafCstNodeImpl {
     const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, undefined as unknown as Range, token.tokenType as TokenType, hidden);
-    const lazy = leaf as unknown as LazyRange;
-    lazy._sl = token.startLine! - 1;
-    lazy._sc = token.startColumn! - 1;
-    lazy._el = token.endLine! - 1;
-    lazy._ec = token.endColumn!;
+    const place = leaf as unknown as LeafPlace;
+    place._sl = token.startLine! - 1;
+    place._sc = token.startColumn! - 1;
+    place._el = token.endLine! - 1;
+    place._ec = token.endColumn!;
+    place._b = base;
     return leaf;
 }
 
-function installLazyRanges(): void {
-    Object.defineProperty(LeafCstNodeImpl.prototype, '_range', {
+function leafRange(leaf: LeafPlace): Range {
+    const lines = linesOf(leaf._b);
+    const range = leaf._r;
+    if (range === undefined) {
+        leaf._rl = lines;
+        return leaf._r = { start: { character: leaf._sc, line: leaf._sl + lines }, end: { character: leaf._ec, line: leaf._el + lines } };
+    }
+    if (leaf._rl !== lines) {
+        // Its base moved since: the same objects, brought up to date (a composite's range shares them).
+        const by = lines - leaf._rl;
+        range.start.line += by;
+        range.end.line += by;
+        leaf._rl = lines;
+    }
+    return range;
+}
+
+function installPlaces(): void {
+    const accessor = (name: string, get: (this: LeafPlace & { _length: number }) => unknown, set?: (this: LeafPlace, value: never) => void) =>
+        Object.defineProperty(LeafCstNodeImpl.prototype, name, { configurable: true, get, set });
+    accessor('_offset', function () { return this._o + offsetsOf(this._b); }, function (this: LeafPlace, offset: number) { this._o = offset - offsetsOf(this._b); });
+    accessor('offset', function () { return this._o + offsetsOf(this._b); });
+    accessor('end', function () { return this._o + offsetsOf(this._b) + this._length; });
+    accessor('_range', function () { return leafRange(this); }, function (this: LeafPlace, range: Range | undefined) {
+        // Langium's constructor sets it (undefined from `leafOf`); a leaf made with a range keeps it as its place.
+        this._r = range;
+        this._rl = linesOf(this._b);
+        if (range === undefined) return;
+        this._sl = range.start.line - this._rl;
+        this._sc = range.start.character;
+        this._el = range.end.line - this._rl;
+        this._ec = range.end.character;
+    });
+    accessor('range', function () { return leafRange(this); });
+
+    // Langium's composite range (parser/cst-node-builder.js), made once as before, but its first and last
+    // leaves read at every call: their position objects, which the cached range shares, are brought up to date.
+    Object.defineProperty(CompositeCstNodeImpl.prototype, 'range', {
         configurable: true,
-        get(this: LazyRange): Range {
-            return this._r ??= { start: { character: this._sc, line: this._sl }, end: { character: this._ec, line: this._el } };
-        },
-        set(this: LazyRange, range: Range) {
-            this._r = range;
+        get(this: CompositePlace): Range {
+            const firstNode = this.firstNonHiddenNode;
+            const lastNode = this.lastNonHiddenNode;
+            if (firstNode && lastNode) {
+                const firstRange = firstNode.range;
+                const lastRange = lastNode.range;
+                return this._rangeCache ??= { start: firstRange.start, end: lastRange.end.line < firstRange.start.line ? firstRange.start : lastRange.end };
+            }
+            return { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } };
         }
     });
+}
+
+/** Moves a leaf (whatever its base) by `offset` characters and `lines` lines; its characters stay. */
+export function shiftLeaf(leaf: CstNode, offset: number, lines: number): void {
+    const place = leaf as unknown as LeafPlace;
+    place._o += offset;
+    if (lines === 0) return;
+    place._sl += lines;
+    place._el += lines;
+    // A range made already keeps `_r.line === _sl + _rl`.
+    if (place._r !== undefined) {
+        place._r.start.line += lines;
+        place._r.end.line += lines;
+    }
+}
+
+/** Moves the characters of a leaf's start and end that lie on `line` (where the leaf is now) by `by`. */
+export function moveCharacters(leaf: CstNode, line: number, by: number): void {
+    const place = leaf as unknown as LeafPlace;
+    const lines = linesOf(place._b);
+    if (place._sl + lines === line) {
+        place._sc += by;
+        if (place._r !== undefined) place._r.start.character += by;
+    }
+    if (place._el + lines === line) {
+        place._ec += by;
+        if (place._r !== undefined) place._r.end.character += by;
+    }
+}
+
+/** The line a leaf starts on (without making its range). */
+export function startLineOf(leaf: CstNode): number {
+    const place = leaf as unknown as LeafPlace;
+    return place._sl + linesOf(place._b);
+}
+
+/** A node's base: a leaf's, or the one a composite node's own leaves (outside its nested units) are based on. */
+export function baseOf(node: CstNode): PositionBase | undefined {
+    return (node as unknown as { _b?: PositionBase })._b;
+}
+
+/**
+ * Whether a composite node is a unit, its own base moving every leaf under it: a top-level element,
+ * or a turn's own element. Otherwise its leaves must be moved one by one.
+ */
+export function isUnit(node: CstNode): boolean {
+    const base = baseOf(node);
+    return base !== undefined && node.container !== undefined && baseOf(node.container) !== base;
+}
+
+/** Moves every leaf based on `base` (or on a base chained to it) by `offset` characters and `lines` lines. */
+export function shiftBase(base: PositionBase, offset: number, lines: number): void {
+    base.o += offset;
+    base.l += lines;
+}
+
+/**
+ * A node of another parse (the parse in pieces) about to be put under `container`: a leaf is based on
+ * the container's base, a unit's base chained to it, with positions unchanged (the caller moves them).
+ */
+export function rebase(node: CstNode, container: CstNode): void {
+    const to = baseOf(container);
+    const from = baseOf(node);
+    if (from === undefined && to === undefined) return;
+    if ('content' in node) {
+        if (from === undefined) {
+            // Not made by this builder: its leaves one by one.
+            for (const child of (node as CompositeCstNode).content) rebase(child, container);
+            return;
+        }
+        from.o += offsetsOf(from.p) - offsetsOf(to);
+        from.l += linesOf(from.p) - linesOf(to);
+        from.p = to;
+        return;
+    }
+    const place = node as unknown as LeafPlace;
+    if (from === to) return;
+    const offset = offsetsOf(from) - offsetsOf(to), lines = linesOf(from) - linesOf(to);
+    place._o += offset;
+    place._sl += lines;
+    place._el += lines;
+    place._rl -= lines;
+    place._b = to;
 }
 
 /** Langium's `linkContentToContainer(node, { deep: true })` (utils/ast-utils), without an entry array per property. */
@@ -136,58 +307,82 @@ interface ParserFields {
     doParse(rule: unknown): AstNode;
 }
 
+/** Rule calls whose node holds units of their own: a turn's elements (its `Turn` rule's node). */
+const unitHolders = new WeakMap<object, boolean>();
+
+function holdsUnits(node: CompositeCstNode): boolean {
+    const feature = node.grammarSource;
+    if (feature === undefined) return false;
+    let holds = unitHolders.get(feature);
+    if (holds === undefined) {
+        holds = feature.$type === 'RuleCall' && (feature as GrammarAST.RuleCall).rule.ref?.name === 'Turn';
+        unitHolders.set(feature, holds);
+    }
+    return holds;
+}
+
 let installed = false;
 
 export function installParserFixes(): void {
     if (installed) return;
     installed = true;
-    installLazyRanges();
+    installPlaces();
     CstNodeBuilder.prototype.addHiddenNodes = function addHiddenNodes(this: CstNodeBuilder, tokens: IToken[]): void {
         if (tokens.length === 0) return;
         const self = this as unknown as BuilderFields;
+        // Where they go: after the children of the node being built, or before the first ancestor that is not a first child.
+        let into: CompositeCstNode = self.rootNode, at = -1;
+        let current: CompositeCstNode = self.current;
+        if (current.content.length > 0) into = current;
+        else {
+            at = 0;
+            while (current.container) {
+                const index = current.container.content.lastIndexOf(current);
+                if (index > 0) {
+                    into = current.container;
+                    at = index;
+                    break;
+                }
+                current = current.container;
+            }
+        }
+        const base = baseOf(into);
         const nodes: CstNode[] = [];
         for (const token of tokens) {
-            const leaf = leafOf(token, true);
+            const leaf = leafOf(token, true, base);
             leaf.root = self.rootNode;
             nodes.push(leaf);
         }
-        let current: CompositeCstNode = self.current;
-        if (current.content.length > 0) {
-            current.content.push(...nodes);
-            return;
-        }
-        while (current.container) {
-            const index = current.container.content.lastIndexOf(current);
-            if (index > 0) {
-                current.container.content.splice(index, 0, ...nodes);
-                return;
-            }
-            current = current.container;
-        }
-        self.rootNode.content.unshift(...nodes);
+        if (at < 0) into.content.push(...nodes);
+        else if (into === self.rootNode && at === 0) into.content.unshift(...nodes);
+        else into.content.splice(at, 0, ...nodes);
     };
 
     /** A new node made the last child of the node being built (or of the root), as Langium's builder does. */
-    const attach = (self: BuilderFields, node: LeafCstNode | CompositeCstNode, feature: GrammarAST.AbstractElement | undefined): void => {
+    const attach = (self: BuilderFields, node: LeafCstNode | CompositeCstNode, feature: GrammarAST.AbstractElement | undefined, current: CompositeCstNode): void => {
         const fields = node as unknown as NodeFields;
         fields.grammarSource = feature;
         fields.root = self.rootNode;
-        const current = self.nodeStack[self.nodeStack.length - 1] ?? self.rootNode;
         fields.container = current;
         arrayPush.call(current.content, node);
     };
 
     CstNodeBuilder.prototype.buildLeafNode = function buildLeafNode(this: CstNodeBuilder, token: IToken, feature?: GrammarAST.AbstractElement): LeafCstNode {
         const self = this as unknown as BuilderFields;
-        const leaf = leafOf(token, !feature);
-        attach(self, leaf, feature);
+        const current = self.nodeStack[self.nodeStack.length - 1] ?? self.rootNode;
+        const leaf = leafOf(token, !feature, baseOf(current));
+        attach(self, leaf, feature, current);
         return leaf;
     };
 
     CstNodeBuilder.prototype.buildCompositeNode = function buildCompositeNode(this: CstNodeBuilder, feature: GrammarAST.AbstractElement): CompositeCstNode {
         const self = this as unknown as BuilderFields;
+        const current = self.nodeStack[self.nodeStack.length - 1] ?? self.rootNode;
         const node = new CompositeCstNodeImpl();
-        attach(self, node, feature);
+        // A unit (a top-level element, a turn's own element) gets its own base, chained to the turn's; other nodes share their parent's.
+        const base = baseOf(current);
+        (node as unknown as { _b: PositionBase | undefined })._b = current === self.rootNode || holdsUnits(current) ? { o: 0, l: 0, p: base } : base;
+        attach(self, node, feature, current);
         self.nodeStack.push(node);
         return node;
     };

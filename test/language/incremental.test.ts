@@ -24,6 +24,7 @@ import type { BattleLinker, BattleNodeValidator } from '../../src/language/battl
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
 import { campaignCounts } from '../../src/language/validation/campaign.js';
+import { reparsePiece } from '../../src/language/incremental-parse.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -829,3 +830,128 @@ function treeOf(result: ParseResult<Scenario>): unknown {
     const parser = result.parserErrors.map(e => ({ message: e.message, token: [e.token.startOffset, e.token.endOffset, e.token.startLine, e.token.startColumn, e.token.endLine, e.token.endColumn, e.token.image] }));
     return { cst, ast, lexer, parser };
 }
+
+/**
+ * The parse in pieces moves what follows an edit per element, not per leaf (src/language/battle-parser-fixes.ts,
+ * "Positions moved per element"): a leaf's offset and lines are kept relative to its element's base (a turn's
+ * own element to its own, chained to the turn's), and its range object is brought up to date when read.
+ * Random edit sequences parsed in pieces straight (no build between them), with the positions read never,
+ * at random, or always between edits, must leave every CST node's offset, end, length, text and range
+ * (leaves and composite nodes alike, and range objects read before the edits, read again) those of a
+ * parse of the whole text.
+ */
+describe('positions moved per element by the parse in pieces', () => {
+    const parser = services.Battle.parser.LangiumParser;
+    const parse = (text: string) => parser.parse<Scenario>(text);
+    const nodesOf = (root: CstNode) => {
+        const all: CstNode[] = [];
+        const walk = (node: CstNode) => {
+            all.push(node);
+            for (const child of (node as { content?: CstNode[] }).content ?? []) walk(child);
+        };
+        walk(root);
+        return all;
+    };
+    const placesOf = (result: ParseResult<Scenario>) => nodesOf(result.value.$cstNode!).map(n => {
+        const r = n.range;
+        return `${n.offset}-${n.end}+${n.length} ${r.start.line}:${r.start.character}-${r.end.line}:${r.end.character} ${n.hidden} ${'content' in n} ${JSON.stringify(n.text)}`;
+    });
+    const errorsOf = (result: ParseResult<Scenario>) => [
+        ...result.lexerErrors.map(e => `${e.offset} ${e.line}:${e.column} ${e.message}`),
+        ...result.parserErrors.map(e => `${e.token.startOffset}-${e.token.endOffset} ${e.token.startLine}:${e.token.startColumn}-${e.token.endLine}:${e.token.endColumn} ${e.message}`)
+    ];
+    // Elements on one line with the next, comments between and across lines, turns, a header: where the edit's end line matters.
+    const sameLine = 'scenario "Lines"\nrules scrud\ngrade Veteran +1 grade Raw -1 /* two\nlines */ modifier Uphill -1\n'
+        + 'force A { unit Line foot x2 } force B { unit Line foot x2\n  unit Horse horse } // b\n'
+        + 'turn 1 { engagement E1 { A attacks B\n seed 3 } engagement E2 { B attacks A seed 4 }\n  /* in the turn */ engagement E3 {\n  A attacks B\n  seed 5\n } }\n'
+        + 'turn 2 {\n  engagement E4 { A attacks B seed 6 } /* after */ engagement E5 { B attacks A\n seed 7 }\n}\nengagement E6 { A attacks B seed 8 } // end\n';
+    const files: string[] = [sameLine, turnsCampaign(400, 6), ...texts];
+
+    type Edit = { at: number, kind: 'type' | 'delete' | 'start', char: string, size: number };
+    const edit = fc.record({
+        at: fc.noBias(fc.integer({ min: 0, max: 9999 })).map(n => n / 10000),
+        kind: fc.constantFrom('type', 'type', 'delete', 'start', 'start'),
+        char: fc.constantFrom(' ', '\n', 'a', 'xy', '1', '\n\n', '\r\n', ' // c\n', '/* c */', 'é', '}', '{', 'seed 9 ', 'grade G +1 ', 'engagement Z { A attacks B }\n'),
+        size: fc.integer({ min: 1, max: 5 })
+    }) as fc.Arbitrary<Edit>;
+
+    function apply(text: string, e: Edit): string {
+        const at = Math.floor(e.at * text.length);
+        if (e.kind === 'delete') return text.slice(0, at) + text.slice(at + e.size);
+        if (e.kind === 'start') {
+            // Just before a word that starts an element or a line of one: often on the line of the next element.
+            const starts = [...text.matchAll(/\b(grade|modifier|force|engagement|turn|unit|seed|A attacks)\b/g)].map(m => m.index);
+            const s = starts.length > 0 ? starts[Math.floor(e.at * starts.length) % starts.length] : at;
+            return text.slice(0, s) + e.char + text.slice(s);
+        }
+        return text.slice(0, at) + e.char + text.slice(at);
+    }
+
+    it('gives every node the offsets and ranges of a whole parse, whether or not positions were read between edits', () => {
+        let inPieces = 0, compared = 0;
+        fc.assert(fc.property(fc.integer({ min: 0, max: files.length - 1 }), fc.constantFrom('never', 'some', 'always'), fc.array(edit, { minLength: 1, maxLength: 12 }), fc.integer(), (which, reads, edits, seed) => {
+            let text = files[which];
+            let result = parse(text);
+            let random = seed;
+            const pick = () => (random = (random * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+            // Range objects read before the edits: read again through their nodes, they must be right.
+            const held: CstNode[] = [];
+            for (const [i, e] of edits.entries()) {
+                if (reads !== 'never') {
+                    const nodes = nodesOf(result.value.$cstNode!);
+                    for (const node of nodes) {
+                        if (reads === 'always' || pick() < 0.2) {
+                            void node.range;
+                            void node.offset;
+                            if (i === 0 && pick() < 0.1) held.push(node);
+                        }
+                    }
+                }
+                text = apply(text, e);
+                const spliced = reparsePiece(result, text, parse);
+                if (spliced) inPieces++;
+                result = spliced ?? parse(text);
+            }
+            const whole = parse(text);
+            expect(placesOf(result)).toEqual(placesOf(whole));
+            expect(errorsOf(result)).toEqual(errorsOf(whole));
+            // A node kept from before the edits (not replaced by a piece) is where a whole parse puts it.
+            const kept = new Set(nodesOf(result.value.$cstNode!));
+            const at = new Map(nodesOf(whole.value.$cstNode!).map(n => [`${n.offset}-${n.end} ${'content' in n}`, n]));
+            for (const node of held.filter(n => kept.has(n))) {
+                const same = at.get(`${node.offset}-${node.end} ${'content' in node}`);
+                expect(same, node.text).toBeDefined();
+                expect(node.range).toEqual(same!.range);
+            }
+            compared++;
+        }), { numRuns: 150, seed: 20261207 });
+        expect(compared).toBe(150);
+        expect(inPieces).toBeGreaterThan(400);
+    }, 300_000);
+
+    it('moves the elements after an edit by their bases, without touching their leaves', () => {
+        const text: string = turnsCampaign(2000, 50);
+        const first = parse(text);
+        const lastTurn = first.value.elements[first.value.elements.length - 1];
+        const leaves = nodesOf(lastTurn.$cstNode!).filter(n => !('content' in n));
+        // What a leaf keeps of its own place (relative to its element's base).
+        const own = (leaf: CstNode) => { const l = leaf as unknown as { _o: number, _sl: number }; return `${l._o} ${l._sl}`; };
+        const before = leaves.map(own);
+        const offsets = leaves.map(l => l.offset);
+        // Two lines typed at the top of the first force: every later leaf moves, none is visited.
+        const at = text.indexOf('unit');
+        const edited = text.slice(0, at) + 'unit Guard foot\n  unit Horse horse\n  ' + text.slice(at);
+        const result = reparsePiece(first, edited, parse);
+        expect(result).toBeDefined();
+        expect(leaves.map(own)).toEqual(before);
+        const added = edited.length - text.length;
+        expect(leaves.map(l => l.offset)).toEqual(offsets.map(o => o + added));
+        expect(placesOf(result!)).toEqual(placesOf(parse(edited)));
+        // And an edit inside a turn moves the turn's later elements by theirs.
+        const inTurn = edited.replace('seed 80\n', 'seed 800\n');
+        const again = reparsePiece(result!, inTurn, parse);
+        expect(again).toBeDefined();
+        expect(leaves.map(own)).toEqual(before);
+        expect(placesOf(again!)).toEqual(placesOf(parse(inTurn)));
+    });
+});

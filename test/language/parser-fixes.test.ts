@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CstNode } from 'langium';
+import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CompositeCstNode, type CstNode } from 'langium';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { createLangiumParser, inject } from 'langium';
 import { createBattleServices } from '../../src/language/battle-module.js';
@@ -148,5 +148,49 @@ describe('a parse keeps no tokens once done', () => {
         const fields = completion as unknown as { wrapper: { input: unknown[] }, tokens: unknown[] };
         expect(fields.wrapper.input).toEqual([]);
         expect(fields.tokens).toEqual([]);
+    });
+});
+
+describe('positions kept relative to their element', () => {
+    it('base a top-level element\'s leaves on one base, a turn\'s own elements on theirs, chained to the turn\'s', () => {
+        const text = 'scenario "B"\nrules scrud\n// before\nforce A { unit U foot }\nturn 1 {\n  engagement E { A attacks A\n seed 3 } // in\n  state A.U spent\n}\n';
+        const root = parser.parse(text).value.$cstNode!;
+        const baseOf = (n: CstNode) => (n as unknown as { _b?: object })._b;
+        const comment = (root as CompositeCstNode).content.find(c => c.hidden)!;
+        const [force, turn] = (root as CompositeCstNode).content.filter(c => c.text.startsWith('force') || c.text.startsWith('turn'));
+        expect(comment.text).toBe('// before');
+        expect(baseOf(comment)).toBeUndefined();
+        const leaves = (n: CstNode) => CstUtils.streamCst(n).filter(c => !('content' in c)).toArray();
+        expect(new Set(leaves(force).map(baseOf))).toEqual(new Set([baseOf(force)]));
+        const body = (turn as CompositeCstNode).content[0] as CompositeCstNode;
+        const inner = body.content.filter(c => 'content' in c);
+        expect(inner.length).toBe(2);
+        for (const element of inner) {
+            expect(baseOf(element)).not.toBe(baseOf(turn));
+            expect((baseOf(element) as { p?: object }).p).toBe(baseOf(turn));
+            expect(new Set(leaves(element).map(baseOf))).toEqual(new Set([baseOf(element)]));
+        }
+        // The turn's own tokens and the comment among its elements are the turn's.
+        expect(new Set(body.content.filter(c => !('content' in c)).map(baseOf))).toEqual(new Set([baseOf(turn)]));
+    });
+
+    it('read and set `_offset` and `_range` as Langium\'s fields, and a composite\'s range shares its leaves\' positions', () => {
+        const root = parser.parse(examples[0]).value.$cstNode!;
+        const leaf = CstUtils.streamCst(root).filter(c => !('content' in c) && !c.hidden).toArray()[5] as CstNode & { _offset: number, _range: unknown };
+        const { offset, end, range, text } = leaf;
+        expect(leaf._offset).toBe(offset);
+        expect(leaf._range).toBe(range);
+        expect(leaf.range).toBe(range);
+        leaf._offset = offset + 7;
+        expect([leaf.offset, leaf.end, leaf._offset]).toEqual([offset + 7, end + 7, offset + 7]);
+        const other = { start: { line: 40, character: 2 }, end: { line: 41, character: 3 } };
+        leaf._range = other;
+        expect(leaf.range).toBe(other);
+        leaf._offset = offset;
+        leaf._range = range;
+        expect([leaf.offset, leaf.end, leaf.text, leaf.range]).toEqual([offset, end, text, range]);
+        const composite = leaf.container!;
+        const first = composite.content.find(c => !c.hidden)!;
+        expect(composite.range.start).toBe(first.range.start);
     });
 });
