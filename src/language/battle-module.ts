@@ -25,7 +25,7 @@ import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleDocumentBuilder } from './battle-imports.js';
-import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-build-steps.js';
+import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, BattleValidationRegistry, LazyReferenceIndexManager } from './battle-build-steps.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
@@ -47,7 +47,7 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     // makes the parser with them, so a grammar that fails them fails the tests.
     LanguageMetaData: () => ({ ...BattleLanguageMetaData, mode: 'production' }),
     references: {
-        Linker: (services) => new BattleLinker(services),
+        Linker: (services) => new BattleLinker(services, oneShot),
         ScopeProvider: (services) => new BattleScopeProvider(services),
         ScopeComputation: (services) => new BattleScopeComputation(services)
     },
@@ -74,8 +74,10 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     },
     validation: {
         BattleValidator: (services) => new BattleValidator(services.shared, oneShot),
+        // Each check called straight, not in two async wrappers (battle-build-steps.ts).
+        ValidationRegistry: (services) => new BattleValidationRegistry(services),
         // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
-        DocumentValidator: (services) => new BattleNodeValidator(services)
+        DocumentValidator: (services) => new BattleNodeValidator(services, oneShot)
     }
 });
 
