@@ -9,6 +9,7 @@ import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
 import { installParserFixes } from './battle-parser-fixes.js';
+import { createBattleParser } from './battle-parser-builder.js';
 import { cutRecoveryCosts } from './parse-recovery-costs.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
@@ -53,6 +54,8 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
+        // The rules built without objects made at each step of a parse (battle-parser-builder.ts).
+        LangiumParser: services => createBattleParser(services),
         // The completion parser reads the text up to the cursor with the parser's error recovery (docs/performance.md, "Error files edited in pieces").
         CompletionParser: services => cutRecoveryCosts(createCompletionParser(services)),
         TokenBuilder: () => new BattleTokenBuilder()
