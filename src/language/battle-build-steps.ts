@@ -1,7 +1,8 @@
 import {
-    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode, isMultiReference, isReference,
-    type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
-    type Reference, type ReferenceDescription, type ReferenceInfo, type Stream, type URI, type ValidationAcceptor, type ValidationOptions
+    AstUtils, Cancellation, DefaultLinker, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode, isMultiReference, isOperationCancelled,
+    isReference, ValidationRegistry, type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
+    type Reference, type ReferenceDescription, type ReferenceInfo, type Stream, type URI, type ValidationAcceptor, type ValidationCheck,
+    type ValidationOptions
 } from 'langium';
 import { BattleIndexManager, importGraphOf } from './battle-imports.js';
 import { BattleDocumentValidator } from './battle-document-validator.js';
@@ -68,6 +69,35 @@ export class BattleReferenceDescriptionProvider extends DefaultReferenceDescript
             if (!info.reference.error) descriptions.push(...this.createInfoDescriptions(info));
         });
         return descriptions;
+    }
+}
+
+/**
+ * Langium wraps every check in two async functions (`wrapValidationException`, `handleException`): two
+ * promises and their turns of the microtask queue for each check of each node, which a cold check of
+ * 50,000 lines paid about 200,000 times (docs/performance.md, "The cold check, second pass"). The checks
+ * of this language are synchronous, so each is called straight; one that throws is reported as Langium
+ * reports it (the message, the node), at once rather than a turn later; a check that returns a promise
+ * is awaited by the caller as Langium's wrapper would be.
+ */
+export class BattleValidationRegistry extends ValidationRegistry {
+    protected override wrapValidationException(check: ValidationCheck, thisObj: unknown): ValidationCheck {
+        const failed = (error: unknown, accept: ValidationAcceptor, node: AstNode): void => {
+            if (isOperationCancelled(error)) throw error;
+            console.error('An error occurred during validation:', error);
+            if (error instanceof Error && error.stack) console.error(error.stack);
+            accept('error', `An error occurred during validation: ${error instanceof Error ? error.message : String(error)}`, { node });
+        };
+        return (node, accept, cancelToken) => {
+            let result: MaybePromise<void>;
+            try {
+                result = check.call(thisObj, node, accept, cancelToken);
+            } catch (error) {
+                failed(error, accept, node);
+                return;
+            }
+            return result instanceof Promise ? result.catch(error => failed(error, accept, node)) : undefined;
+        };
     }
 }
 
@@ -153,7 +183,8 @@ export class BattleLinker extends DefaultLinker {
     /** References linked (or found unresolved) again, and kept, since the services were made: tests read them. */
     readonly counts = { linked: 0, kept: 0 };
 
-    constructor(services: LangiumCoreServices) {
+    /** `oneShot`: each document is linked once and never edited (createBattleServices' `oneShot`), so no unit's links are kept. */
+    constructor(services: LangiumCoreServices, private readonly oneShot = false) {
         super(services);
         this.shared = services.shared;
     }
@@ -183,6 +214,16 @@ export class BattleLinker extends DefaultLinker {
             for (const node of AstUtils.streamAst(root)) {
                 if (++count % 1000 === 0) await interruptAndCheck(cancelToken);
                 AstUtils.streamReferences(node).forEach(ref => this.doLink(ref, document));
+            }
+            return;
+        }
+        if (this.oneShot) {
+            // Langium's `doLink` appends each reference to `document.references`, which is all a one-shot build reads of them.
+            document.references = [];
+            let count = 0;
+            for (const element of root.elements) {
+                forEachReference(element, info => this.doLink(info, document));
+                if (++count % 1000 === 0) await interruptAndCheck(cancelToken);
             }
             return;
         }
@@ -414,7 +455,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
     /** Nodes walked, units whose checks were kept, and actions whose checks were reported again without running, since the services were made: tests read them. */
     readonly counts = { walked: 0, kept: 0, actionsReplayed: 0 };
 
-    constructor(services: LangiumCoreServices) {
+    /** `oneShot`: each document is checked once and never edited (createBattleServices' `oneShot`), so no unit's checks are kept. */
+    constructor(services: LangiumCoreServices, private readonly oneShot = false) {
         super(services);
         this.linker = services.references.Linker;
     }
@@ -442,19 +484,37 @@ export class BattleNodeValidator extends BattleDocumentValidator {
             await Promise.all(running.splice(0));
             await interruptAndCheck(cancelToken);
         };
+        const run = (node: AstNode, accept: ValidationAcceptor) => {
+            for (const check of checks(node.$type)) {
+                // Synchronous checks return nothing (BattleValidationRegistry): only a promise is waited for.
+                const result = check(node, accept, cancelToken);
+                if (result) running.push(result);
+            }
+        };
+        if (this.oneShot && isScenario(rootNode)) {
+            // Nothing is kept for a next build: every node's checks run, in the order of the walk below (the tree's order).
+            const nodes = nodesOf(rootNode, node => this.validateSingleNodeOptions(node, options).validateChildren);
+            for (const node of nodes) {
+                if (++count >= nextCheck) await pause();
+                if (this.validateSingleNodeOptions(node, options).validateNode) run(node, acceptor);
+            }
+            this.counts.walked += count;
+            await Promise.all(running);
+            return;
+        }
         if (!isScenario(rootNode)) {
             const nodes = AstUtils.streamAst(rootNode).iterator();
             for (const node of nodes) {
                 if (++count >= nextCheck) await pause();
                 const nodeOptions = this.validateSingleNodeOptions(node, options);
-                if (nodeOptions.validateNode) for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
+                if (nodeOptions.validateNode) run(node, acceptor);
                 if (!nodeOptions.validateChildren) nodes.prune();
             }
             await Promise.all(running);
             return;
         }
         const root = rootNode;
-        if (this.validateSingleNodeOptions(root, options).validateNode) for (const check of checks(root.$type)) running.push(check(root, acceptor, cancelToken));
+        if (this.validateSingleNodeOptions(root, options).validateNode) run(root, acceptor);
         count++;
         const document = root.$document;
         const tree = document && this.linker instanceof BattleLinker ? this.linker.linkedTree(document) : undefined;
@@ -504,7 +564,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                 this.counts.actionsReplayed++;
                 return;
             }
-            for (const check of checks(node.$type)) running.push(check(node, acceptor, cancelToken));
+            run(node, acceptor);
             if (node.$type === 'Action') entry.action = actionChecksOf(node as Action);
         };
         const keptLinks: Array<ElementLinks | undefined> = [], keptChecks: KeptChecks[] = [];
@@ -565,7 +625,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                         runAgain(entry);
                     } else if (found.length > 0) {
                         if (READS_DECLARATIONS.has(node.$type)) readsDeclarations = true;
-                        for (const check of found) running.push(check(node, record, cancelToken));
+                        run(node, record);
                     }
                 }
             }

@@ -1,5 +1,5 @@
-import { Cancellation, DefaultLangiumDocumentFactory, delayNextTick, OperationCancelled, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument } from 'langium';
-import { createLangiumParser, type LangiumParser } from 'langium';
+import { Cancellation, DefaultLangiumDocumentFactory, delayNextTick, OperationCancelled, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument, type LangiumParser } from 'langium';
+import { createBattleParser } from './battle-parser-builder.js';
 import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
 import { contextOf, setModelContext } from '../core/model-cache.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
@@ -134,7 +134,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private parserFor(services: LangiumCoreServices): LangiumParser {
         let parser = this.parsers.get(services);
         if (!parser) {
-            parser = cutRecoveryCosts(createLangiumParser(services));
+            parser = cutRecoveryCosts(createBattleParser(services));
             this.parsers.set(services, parser);
         }
         return parser;

@@ -9,6 +9,7 @@ import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
 import { installParserFixes } from './battle-parser-fixes.js';
+import { createBattleParser } from './battle-parser-builder.js';
 import { cutRecoveryCosts } from './parse-recovery-costs.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
@@ -25,7 +26,7 @@ import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleDocumentBuilder } from './battle-imports.js';
-import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-build-steps.js';
+import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, BattleValidationRegistry, LazyReferenceIndexManager } from './battle-build-steps.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
@@ -47,12 +48,14 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     // makes the parser with them, so a grammar that fails them fails the tests.
     LanguageMetaData: () => ({ ...BattleLanguageMetaData, mode: 'production' }),
     references: {
-        Linker: (services) => new BattleLinker(services),
+        Linker: (services) => new BattleLinker(services, oneShot),
         ScopeProvider: (services) => new BattleScopeProvider(services),
         ScopeComputation: (services) => new BattleScopeComputation(services)
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
+        // The rules built without objects made at each step of a parse (battle-parser-builder.ts).
+        LangiumParser: services => createBattleParser(services),
         // The completion parser reads the text up to the cursor with the parser's error recovery (docs/performance.md, "Error files edited in pieces").
         CompletionParser: services => cutRecoveryCosts(createCompletionParser(services)),
         TokenBuilder: () => new BattleTokenBuilder()
@@ -74,8 +77,10 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     },
     validation: {
         BattleValidator: (services) => new BattleValidator(services.shared, oneShot),
+        // Each check called straight, not in two async wrappers (battle-build-steps.ts).
+        ValidationRegistry: (services) => new BattleValidationRegistry(services),
         // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
-        DocumentValidator: (services) => new BattleNodeValidator(services)
+        DocumentValidator: (services) => new BattleNodeValidator(services, oneShot)
     }
 });
 

@@ -118,12 +118,23 @@ export class BattleScopeProvider implements ScopeProvider {
  * the nodes of the elements it did not parse again and moves their positions and their index).
  */
 function describeWhenRead(node: AstNode, name: string, documentUri: URI, locator: AstNodeLocator, names: NameProvider): AstNodeDescription {
-    return {
-        node, name, type: node.$type, documentUri,
-        get path() { return locator.getAstNodePath(node); },
-        get nameSegment() { return CstUtils.toDocumentSegment(names.getNameNode(node) ?? node.$cstNode); },
-        get selectionSegment() { return CstUtils.toDocumentSegment(node.$cstNode); }
-    };
+    return new DescriptionWhenRead(node, name, documentUri, locator, names);
+}
+
+/**
+ * A class, not an object literal with getters: a literal made three closures per description (one per
+ * getter), 5,000 forces' and 10,000 elements' worth at each cold check of 50,000 lines (docs/performance.md,
+ * "The cold check, second pass"). The getters are the prototype's; nothing copies a description's properties.
+ */
+class DescriptionWhenRead implements AstNodeDescription {
+    readonly type: string;
+    constructor(readonly node: AstNode, readonly name: string, readonly documentUri: URI, private readonly locator: AstNodeLocator, private readonly names: NameProvider) {
+        this.type = node.$type;
+    }
+
+    get path(): string { return this.locator.getAstNodePath(this.node); }
+    get nameSegment() { return CstUtils.toDocumentSegment(this.names.getNameNode(this.node) ?? this.node.$cstNode); }
+    get selectionSegment() { return CstUtils.toDocumentSegment(this.node.$cstNode); }
 }
 
 /**

@@ -194,3 +194,33 @@ describe('positions kept relative to their element', () => {
         expect(composite.range.start).toBe(first.range.start);
     });
 });
+
+describe('the rules built without objects per step (battle-parser-builder.ts)', () => {
+    it('parse as the rules Langium builds do, in every example, with comments, with syntax errors and cut at random', () => {
+        const langiums = createLangiumParser(services);
+        // Built here: an alternation passes the same choices at every call (Langium's builder makes new ones).
+        const seen = new Map<number, unknown>();
+        let same = 0;
+        const alternatives = parser.alternatives;
+        parser.alternatives = function (idx, choices) {
+            if (seen.get(idx) === choices) same++;
+            seen.set(idx, choices);
+            return alternatives.call(this, idx, choices);
+        };
+        try {
+            expect(wholeTree(parser, examples[0]).length).toBeGreaterThan(3);
+        } finally {
+            parser.alternatives = alternatives;
+        }
+        expect(same).toBeGreaterThan(0);
+        let random = 7;
+        const next = () => (random = (random * 1103515245 + 12345) % 2147483648) / 2147483648;
+        const cut = examples.flatMap(text => [0, 1, 2].map(() => {
+            const at = Math.floor(next() * text.length);
+            return text.slice(0, at) + text.slice(at + 1 + Math.floor(next() * 40));
+        }));
+        for (const text of [...examples, ...examples.map(commented), ...broken, ...cut]) {
+            expect(wholeTree(parser, text)).toEqual(wholeTree(langiums, text));
+        }
+    });
+});
