@@ -62,6 +62,9 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         else {
             result = this.parseGuarded<T>(uri, text);
             this.counts.whole++;
+            // An open document (the server's parse, which has a version) is edited next: the depths its first
+            // edit's nesting guard reads are counted now, with the whole parse, not in that edit (issue 14).
+            if (version !== undefined && (result.value as AstNode).$type === 'Scenario') countDepths(result.value as unknown as Scenario);
         }
         setModelContext(result.value as unknown as Scenario, {
             rulesets: this.rulesets, limits: this.limits,
