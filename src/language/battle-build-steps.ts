@@ -243,17 +243,24 @@ export class BattleLinker extends DefaultLinker {
         const links: ElementLinks[] = [];
         const failed = new Uint8Array(units.length);
         let walked = 0, nextCheck = 1000;
-        for (let k = 0; k < units.length; k++) {
-            const unit = units[k];
-            const j = oldIndex ? oldIndex[k] : -1;
-            let kept: ElementLinks | undefined = j >= 0 ? previous!.links[j] : undefined;
-            if (kept && renamed!.size > 0 && kept.names.some(name => renamed!.has(name))) kept = undefined;
-            if (kept) {
+        // The kept units from `from` on, up to the first to link again: a plain function, which V8 optimizes at
+        // once, not this async one (see `BattleNodeValidator.validateAstNodes`).
+        const keptRun = (from: number): number => {
+            let k = from;
+            for (; k < units.length; k++) {
+                const j = oldIndex ? oldIndex[k] : -1;
+                const kept: ElementLinks | undefined = j >= 0 ? previous!.links[j] : undefined;
+                if (!kept || (renamed!.size > 0 && kept.names.some(name => renamed!.has(name)))) break;
                 links.push(kept);
                 failed[k] = previous!.failed[j];
                 this.counts.kept += kept.references.length;
-                continue;
             }
+            return k;
+        };
+        for (let k = 0; k < units.length; k++) {
+            k = keptRun(k);
+            if (k >= units.length) break;
+            const unit = units[k];
             links.push(unit.$type === 'Turn' ? NO_LINKS : this.linkElement(unit, document));
             if (links[k].unresolved.length > 0) failed[k] = 1;
             walked += links[k].references.length + 1;
@@ -569,13 +576,17 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         };
         const keptLinks: Array<ElementLinks | undefined> = [], keptChecks: KeptChecks[] = [];
         const keptFlags = new Uint8Array(units.length);
-        for (let k = 0; k < units.length; k++) {
-            if (count >= nextCheck) await pause();
-            const element = units[k];
-            const links = k >= first && k < first + elements.length ? tree?.links[k - first] : undefined;
-            const j = oldIndex ? oldIndex[k] : -1;
-            const flags = j >= 0 ? usable!.flags[j] : 0;
-            if (flags & KEPT_CHECKS && usable!.links[j] === links && (!(flags & READS_GRADES) || readDeclarationsAsBefore(element, flags, j))) {
+        // The kept units from `from` on, up to the first one whose checks must run (or a pause is due). A plain
+        // function, not this async one: V8 optimizes a loop in an async function only with the whole function,
+        // builds after an open, so the first edits went over 10,000 kept units unoptimized (issue 14,
+        // docs/performance.md#the-first-edits-after-an-open-issue-14).
+        const keptRun = (from: number): number => {
+            let k = from;
+            for (; k < units.length && count < nextCheck; k++) {
+                const links = k >= first && k < first + elements.length ? tree?.links[k - first] : undefined;
+                const j = oldIndex ? oldIndex[k] : -1;
+                const flags = j >= 0 ? usable!.flags[j] : 0;
+                if (!(flags & KEPT_CHECKS && usable!.links[j] === links && (!(flags & READS_GRADES) || readDeclarationsAsBefore(units[k], flags, j)))) break;
                 this.counts.kept++;
                 const before = usable!.checks[j];
                 keptLinks.push(links);
@@ -587,8 +598,19 @@ export class BattleNodeValidator extends BattleDocumentValidator {
                     else runAgain(entry as RunAgain);
                     count++;
                 }
+            }
+            return k;
+        };
+        for (let k = 0; k < units.length; k++) {
+            if (count >= nextCheck) await pause();
+            k = keptRun(k);
+            if (k >= units.length) break;
+            if (count >= nextCheck) {
+                k--;
                 continue;
             }
+            const element = units[k];
+            const links = k >= first && k < first + elements.length ? tree?.links[k - first] : undefined;
             keptLinks.push(undefined);
             keptChecks.push(NOTHING);
             // The element's checks, recorded with what they read.
