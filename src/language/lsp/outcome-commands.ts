@@ -152,6 +152,8 @@ export class OutcomeCommands {
             const errors = err instanceof ResolveAllError ? err.errors : [];
             return { ...none, ...this.refuse(`Nothing was written: ${err instanceof Error ? err.message : String(err)}${errors.length > 0 ? ` (${errors[0]})` : ''}`) };
         }
+        // A cancellation read after the last engagement still writes nothing: the edit is not sent yet.
+        if (token?.isCancellationRequested) throw OperationCancelled;
         const plans = blockEdits(snap.text, snap.model, result);
         if (plans.length === 0) {
             this.editor.tell('info', 'Every action already has its outcome written.');
