@@ -3,7 +3,7 @@ import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
 import { actionInputsKey, contextOf, modelOf } from '../../core/model-cache.js';
 import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
-import { checkCampaign } from './campaign.js';
+import { checkCampaignOf } from './campaign.js';
 import { checkHouse } from './house-checks.js';
 import { Codes } from '../../core/codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, hasSyntaxErrors, isHalfTyped } from './limit-checks.js';
@@ -12,7 +12,7 @@ import { importGraphOf } from '../battle-imports.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {
-        Scenario: [validator.checkScenario, checkCampaign],
+        Scenario: [validator.checkScenario, validator.checkCampaign],
         Force: [checkForce, checkForceSize],
         Dice: checkDiceLine,
         Unit: checkUnit,
@@ -35,6 +35,14 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
 export class BattleValidator {
     /** `oneShot`: no later build reads what the checks would keep (`umpire check`: createBattleServices' `oneShot`). */
     constructor(private readonly shared?: LangiumSharedCoreServices, private readonly oneShot = false) {}
+
+    /**
+     * The campaign checks; each action's are kept for the next build (`checkCampaignOf`'s `keep`), except
+     * in a one-shot check, where no build follows and the actions' input keys would be made for nothing.
+     */
+    checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
+        checkCampaignOf(modelOf(scenario), accept, !this.oneShot);
+    }
 
     checkScenario(scenario: Scenario, accept: ValidationAcceptor): void {
         checkUniqueNames(scenario, accept);

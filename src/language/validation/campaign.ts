@@ -8,14 +8,10 @@
  */
 import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
-import { actionInputsKey, modelOf } from '../../core/model-cache.js';
+import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
 import { Codes } from '../../core/codes.js';
-
-export function checkCampaign(scenario: Scenario, accept: ValidationAcceptor): void {
-    checkCampaignOf(modelOf(scenario), accept, true);
-}
 
 /**
  * The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory).
