@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global console, performance, setTimeout */
+/* global process, console, performance, setTimeout */
 // `npm run bench:lsp`: edit latency and memory of the bundled language server (out/language/main.cjs,
 // the file the .vsix ships), driven over stdio as an editor drives it, on generated SCRUD campaigns.
 // For each size it prints: didOpen → first diagnostics; a one-character edit → diagnostics (p50/p95
@@ -23,12 +23,14 @@
 //   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7]
 //                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
 //                              [--turn-sizes 10000,50000] [--per-turn 200]
-//                              [--keys 300] [--pace 160] [--typing-lines 10000]
+//                              [--keys 300] [--pace 160] [--typing-lines 10000] [--editor-requests 10000,50000]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
 // Figures depend on the machine and its load: the script prints the load average with them.
 // BENCH_EACH=1 prints each edit's line and latency on stderr (where in the file the slow edits were).
+// --editor-requests 10000,50000 times what an editor asks for over the whole file after an edit
+// (semantic tokens, document symbols, folding ranges, code lenses).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -48,6 +50,7 @@ const perTurn = Number(arg('per-turn', '200'));
 const errorKinds = arg('error-kinds', ERROR_KINDS.join(',')).split(',');
 const [engagements, campaignFiles] = arg('campaign', '500/20').split('/').map(Number);
 const edits = Number(arg('edits', '50'));
+const editorRequestSizes = list(arg('editor-requests', ''));
 // An edit of a 200,000-line file takes seconds: fewer of them, so that the run ends in minutes.
 const editsFor = lines => (lines > 100000 ? Math.min(edits, 10) : edits);
 let state = Number(arg('seed', '7'));
@@ -120,6 +123,35 @@ function row(label, r) {
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 
+/** The requests VS Code sends for the whole file after an edit (outline and breadcrumbs, folding, colours, lenses). */
+const EDITOR_REQUESTS = [
+    ['semanticTokens', 'textDocument/semanticTokens/full'],
+    ['documentSymbol', 'textDocument/documentSymbol'],
+    ['foldingRange', 'textDocument/foldingRange'],
+    ['codeLens', 'textDocument/codeLens']
+];
+
+/** Each of EDITOR_REQUESTS timed once after a one-character edit in the middle of a `lines`-line campaign. */
+async function editorRequests(lines) {
+    const text = campaign(lines);
+    const file = path.join(os.tmpdir(), `umpire-bench-requests-${lines}.battle`);
+    fs.writeFileSync(file, text);
+    const s = await startServer(server, { nodeArgs: serverNodeArgs });
+    const { uri } = await s.open(file, text);
+    const diagnostics = s.diagnosticsFor(uri, 2);
+    s.change(uri, 2, { start: { line: Math.floor(lines / 2), character: 0 }, end: { line: Math.floor(lines / 2), character: 0 } }, ' ');
+    await diagnostics;
+    const times = [];
+    for (const [, method] of EDITOR_REQUESTS) {
+        const t = performance.now();
+        await s.connection.sendRequest(method, { textDocument: { uri } });
+        times.push(performance.now() - t);
+    }
+    await s.stop();
+    fs.rmSync(file);
+    return times;
+}
+
 /**
  * Typing at a person's pace (issue 19): a new factor line typed character by character into an
  * engagement in the middle of the file, over and over, one keystroke every `pace` ms, without waiting
@@ -189,6 +221,10 @@ if (engagements > 0 && campaignFiles > 0) {
     const files = splitCampaign(engagements, campaignFiles);
     const r = await measure(files, edits);
     row(`${engagements}/${campaignFiles} files`, { ...r, lines: files.reduce((n, f) => n + f.text.split('\n').length - 1, 0) });
+}
+if (editorRequestSizes.length > 0) {
+    console.log(`what an editor asks for after an edit, whole file (${EDITOR_REQUESTS.map(([name]) => name).join(', ')}), ms after one edit:`);
+    for (const lines of editorRequestSizes) console.log(`  ${String(lines).padStart(7)} lines: ${(await editorRequests(lines)).map(t => ms(t)).join(' / ')}`);
 }
 if (keys > 0) {
     const r = await typing(typingLines);
