@@ -59,18 +59,19 @@ export function machine() {
 /**
  * The server (`server`, a bundle run by this Node with `nodeArgs` before it) over stdio, initialized.
  * `published` lists every publishDiagnostics with its time; `diagnosticsFor(uri, version)` resolves
- * with the first diagnostics of that file for that version or a later one (or for any version, from
- * a server that does not say). `applyEdit` answers the server's workspace edits (refused by default).
+ * with the first diagnostics of that file for that version or a later one, published before or after
+ * the call (or for any version, from a server that does not say). `applyEdit` answers the server's workspace edits (refused by default).
  */
 export async function startServer(server, { nodeArgs = [], applyEdit } = {}) {
     const proc = spawn(process.execPath, [...nodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const published = [];
     const waiting = new Set();
+    const answers = (w, params) => w.uri === params.uri && (w.version === undefined || params.version === undefined || params.version >= w.version);
     connection.onNotification('textDocument/publishDiagnostics', params => {
         published.push({ at: performance.now(), uri: params.uri, version: params.version, diagnostics: params.diagnostics });
         for (const w of waiting) {
-            if (w.uri === params.uri && (w.version === undefined || params.version === undefined || params.version >= w.version)) {
+            if (answers(w, params)) {
                 waiting.delete(w);
                 w.resolve(params);
             }
@@ -90,7 +91,13 @@ export async function startServer(server, { nodeArgs = [], applyEdit } = {}) {
     await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } } });
     connection.sendNotification('initialized', {});
 
-    const diagnosticsFor = (uri, version) => new Promise(resolve => { waiting.add({ uri, version, resolve }); });
+    // Diagnostics already published count: a quick server can answer before the caller asks.
+    const diagnosticsFor = (uri, version) => new Promise(resolve => {
+        const w = { uri, version, resolve };
+        const earlier = published.find(p => answers(w, p));
+        if (earlier) resolve(earlier);
+        else waiting.add(w);
+    });
     /** Opens a file (its text as given) and waits for its first diagnostics; resolves with them and how long they took. */
     const open = async (file, text) => {
         const uri = pathToFileURL(file).toString();
