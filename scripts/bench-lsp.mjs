@@ -133,11 +133,7 @@ const EDITOR_REQUESTS = [
 
 /** Each of EDITOR_REQUESTS timed once after a one-character edit in the middle of a `lines`-line campaign. */
 async function editorRequests(lines) {
-    const text = campaign(lines);
-    const file = path.join(os.tmpdir(), `umpire-bench-requests-${lines}.battle`);
-    fs.writeFileSync(file, text);
-    const s = await startServer(server, { nodeArgs: serverNodeArgs });
-    const { uri } = await s.open(file, text);
+    const { s, uri, close } = await openCampaign(lines, 'requests');
     const diagnostics = s.diagnosticsFor(uri, 2);
     s.change(uri, 2, { start: { line: Math.floor(lines / 2), character: 0 }, end: { line: Math.floor(lines / 2), character: 0 } }, ' ');
     await diagnostics;
@@ -147,9 +143,18 @@ async function editorRequests(lines) {
         await s.connection.sendRequest(method, { textDocument: { uri } });
         times.push(performance.now() - t);
     }
-    await s.stop();
-    fs.rmSync(file);
+    await close();
     return times;
+}
+
+/** A generated `lines`-line campaign written to a temp file and opened in a fresh server; `close` stops both. */
+async function openCampaign(lines, label) {
+    const text = campaign(lines);
+    const file = path.join(os.tmpdir(), `umpire-bench-${label}-${lines}.battle`);
+    fs.writeFileSync(file, text);
+    const s = await startServer(server, { nodeArgs: serverNodeArgs });
+    const { uri } = await s.open(file, text);
+    return { s, uri, text, close: async () => { await s.stop(); fs.rmSync(file); } };
 }
 
 /**
@@ -158,11 +163,7 @@ async function editorRequests(lines) {
  * for the server. Then five quick keystrokes and a hover at once.
  */
 async function typing(lines) {
-    const text = campaign(lines);
-    const file = path.join(os.tmpdir(), `umpire-bench-typing-${lines}.battle`);
-    fs.writeFileSync(file, text);
-    const s = await startServer(server, { nodeArgs: serverNodeArgs });
-    const { uri } = await s.open(file, text);
+    const { s, uri, text, close } = await openCampaign(lines, 'typing');
     const docLines = text.split('\n');
     // The line after the `F attacks G` line of the middle engagement: new lines are typed there.
     let line = docLines.findIndex((l, i) => i > docLines.length / 2 && l.startsWith('engagement ')) + 2;
@@ -198,8 +199,7 @@ async function typing(lines) {
     const t = performance.now();
     await s.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: attacks, character: 3 } });
     const hover = performance.now() - t;
-    await s.stop();
-    fs.rmSync(file);
+    await close();
     return { lines: docLines.length - 1, keys, publishes: during.length, longestGap, caughtUp, hover, rss };
 }
 
