@@ -32,7 +32,7 @@
 // BENCH_EACH=1 prints each edit's line and latency on stderr (where in the file the slow edits were).
 // --editor-requests 10000,50000 times what an editor asks for over the whole file after an edit
 // (semantic tokens, document symbols, folding ranges, code lenses).
-// --editor-typing 10000,50000 edits as VS Code does: after each one-character edit (at a random line)
+// --editor-typing 10000,50000 edits as VS Code does: the four asked once after the open (untimed), then after each one-character edit (at a random line)
 // the four whole-file requests go out at once, without waiting for them; the still-pending ones are
 // cancelled ($/cancelRequest) when the next edit goes out, --editor-pace ms after the diagnostics
 // came (or sooner, once all four answered). Semantic tokens are asked as a delta of the last answer
@@ -173,6 +173,11 @@ async function editorTyping(lines) {
     const refused = Object.fromEntries(names.map(n => [n, 0]));
     const diagnostics = [];
     let resultId;
+    // VS Code asks for all four when it opens the file: so does this run, untimed.
+    for (const [name, method] of EDITOR_REQUESTS) {
+        const answer = await s.connection.sendRequest(method, { textDocument: { uri } });
+        if (name === 'semanticTokens') resultId = answer?.resultId;
+    }
     let pending = [];
     const cpuBefore = cpuOf(s.proc.pid);
     for (let v = 2; v < 2 + editorEdits; v++) {
