@@ -142,9 +142,11 @@ const EDITOR_REQUESTS = [
     ['codeLens', 'textDocument/codeLens']
 ];
 
-/** Each of EDITOR_REQUESTS timed once after a one-character edit in the middle of a `lines`-line campaign. */
+/** Each of EDITOR_REQUESTS timed once, one after the other, after a one-character edit in the middle of a `lines`-line campaign and its diagnostics. */
 async function editorRequests(lines) {
     const { s, uri, close } = await openCampaign(lines, 'requests');
+    // VS Code asks for all four when it opens the file (untimed here): the edit's are the ones timed.
+    for (const [, method] of EDITOR_REQUESTS) await s.connection.sendRequest(method, { textDocument: { uri } });
     const diagnostics = s.diagnosticsFor(uri, 2);
     s.change(uri, 2, { start: { line: Math.floor(lines / 2), character: 0 }, end: { line: Math.floor(lines / 2), character: 0 } }, ' ');
     await diagnostics;

@@ -37,6 +37,44 @@ export const TOKEN_TYPES = {
 
 const DECLARATION = SemanticTokenModifiers.declaration;
 
+/**
+ * One element's tokens as the protocol encodes them (each token's line and character counted from the
+ * token before), the first counted from where the element starts (its line, and on that line its
+ * character); and where its last token is, counted the same way. The numbers hold wherever the element
+ * moves, so a kept element's tokens are copied into an answer as they are, but for the first.
+ */
+interface ElementTokens {
+    readonly data: readonly number[];
+    readonly lastLine: number;
+    readonly lastChar: number;
+}
+
+/** Tokens counted from the element's start (five numbers each) as ElementTokens. */
+function encode(relative: readonly number[]): ElementTokens {
+    const data: number[] = [];
+    let line = 0, char = 0;
+    for (let i = 0; i < relative.length; i += 5) {
+        const l = relative[i], c = relative[i + 1];
+        if (i === 0) data.push(l, c, relative[i + 2], relative[i + 3], relative[i + 4]);
+        else data.push(l - line, l === line ? c - char : c, relative[i + 2], relative[i + 3], relative[i + 4]);
+        line = l;
+        char = c;
+    }
+    return { data, lastLine: line, lastChar: char };
+}
+
+/** ElementTokens back to tokens counted from the element's start. */
+function decode(tokens: ElementTokens): number[] {
+    const d = tokens.data;
+    const out: number[] = [];
+    let line = 0, char = 0;
+    for (let i = 0; i < d.length; i += 5) {
+        if (i === 0) { line = d[0]; char = d[1]; } else { line += d[i]; char = d[i] === 0 ? char + d[i + 1] : d[i + 1]; }
+        out.push(line, char, d[i + 2], d[i + 3], d[i + 4]);
+    }
+    return out;
+}
+
 /** The answers of one document a client may ask a delta against (its last few full answers). */
 interface Answer {
     readonly id: string;
@@ -54,13 +92,9 @@ const KEPT_ANSWERS = 3;
  * client holds: after a one-character edit a few tokens, not the whole file's.
  */
 export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
-    /**
-     * Each element's tokens, five numbers each (line, character, length, type, modifiers), the line
-     * counted from the element's first line and, on that line only, the character from its first
-     * character: so a moved element's tokens are the same numbers.
-     */
-    private readonly kept = new KeptPerElement<readonly number[]>({
-        make: (node, at, document) => this.tokensOfNodes(document, AstUtils.streamAst(node), at),
+    /** Each element's tokens, the same numbers wherever the element moves (ElementTokens). */
+    private readonly kept = new KeptPerElement<ElementTokens>({
+        make: (node, at, document) => encode(this.tokensOfNodes(document, AstUtils.streamAst(node), at)),
         move: tokens => tokens
     });
     private readonly answers = new WeakMap<LangiumDocument, Answer[]>();
@@ -118,6 +152,21 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
         const root = document.parseResult.value as Scenario;
         const out: number[] = [];
         let prevLine = 0, prevChar = 0;
+        /** An element's kept tokens: the first placed, the others copied as they are (each is counted from the one before). */
+        const placeKept = (tokens: ElementTokens, at: Position) => {
+            const d = tokens.data;
+            if (d.length === 0) return;
+            if (range) {
+                place(decode(tokens), at);
+                return;
+            }
+            const line = at.line + d[0];
+            const char = d[0] === 0 ? at.character + d[1] : d[1];
+            out.push(line - prevLine, line === prevLine ? char - prevChar : char, d[2], d[3], d[4]);
+            for (let i = 5; i < d.length; i++) out.push(d[i]);
+            prevLine = at.line + tokens.lastLine;
+            prevChar = tokens.lastLine === 0 ? at.character + tokens.lastChar : tokens.lastChar;
+        };
         const place = (tokens: readonly number[], at: Position) => {
             for (let i = 0; i < tokens.length; i += 5) {
                 const line = at.line + tokens[i];
@@ -142,7 +191,7 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
                 const at = startOf(unit.node);
                 if (at) place(this.tokensOfNodes(document, [unit.node], at), at);
             } else {
-                place(entries[next], starts[next]);
+                placeKept(entries[next], starts[next]);
                 next++;
             }
         }
