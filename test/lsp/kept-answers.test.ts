@@ -232,7 +232,8 @@ describe('the editor\'s whole-file answers kept per element', () => {
     it('answer requests overtaken by the next edit, some cancelled, with one text\'s whole answer or a refusal, never a mix', async () => {
         const random = seeded(77);
         const uri = 'file:///warm/overtaken.battle';
-        let text = campaign(600) as string;
+        // Big enough that a cold answer pauses (every 200 elements made) and the edit's build comes in between.
+        let text = campaign(2500) as string;
         let version = 1;
         await editorChange(uri, text, version);
         const doc = warm.shared.workspace.LangiumDocuments.getDocument(URI.parse(uri))!;

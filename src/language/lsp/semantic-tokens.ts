@@ -183,7 +183,7 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
             place(this.tokensOfNodes(document, node === root ? [root] : AstUtils.streamAst(node), at), at);
         }
         const units = [...unitsOf(root)];
-        const { entries, starts } = this.kept.entries(document, units.filter(u => u.kind === 'element').map(u => u.node));
+        const { entries, starts } = await this.kept.entriesYielding(document, units.filter(u => u.kind === 'element').map(u => u.node), cancelToken);
         let next = 0;
         for (const unit of units) {
             if (unit.kind === 'turn') {

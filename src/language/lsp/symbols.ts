@@ -6,8 +6,8 @@
 import { AstUtils, GrammarUtils, isCompositeCstNode, isLeafCstNode, type AstNode, type AstNodeDescription, type CstNode, type LangiumDocument } from 'langium';
 import { DefaultFoldingRangeProvider, DefaultNodeKindProvider, type DocumentSymbolProvider, type LangiumServices } from 'langium/lsp';
 import {
-    CompletionItemKind, FoldingRangeKind, SymbolKind,
-    type CancellationToken, type DocumentSymbol, type DocumentSymbolParams, type FoldingRange, type FoldingRangeParams, type Position, type Range
+    CancellationToken, CompletionItemKind, FoldingRangeKind, SymbolKind,
+    type DocumentSymbol, type DocumentSymbolParams, type FoldingRange, type FoldingRangeParams, type Position, type Range
 } from 'vscode-languageserver';
 import {
     isAction, isForce, isGrade, isModifier, isOutcome, isTurn, isUnit, isUnitState,
@@ -65,7 +65,7 @@ export class BattleDocumentSymbolProvider implements DocumentSymbolProvider {
         const root = document.parseResult.value as Scenario;
         if (!root.$cstNode) return [];
         const units = [...unitsOf(root)];
-        const { entries } = this.kept.entries(document, units.filter(u => u.kind === 'element').map(u => u.node));
+        const { entries } = await this.kept.entriesYielding(document, units.filter(u => u.kind === 'element').map(u => u.node), cancelToken ?? CancellationToken.None);
         // Each turn's own entry is made each time, holding its elements' kept ones.
         const children: DocumentSymbol[] = [];
         let turn: DocumentSymbol[] | undefined;
@@ -143,7 +143,7 @@ export class BattleFoldingRangeProvider extends DefaultFoldingRangeProvider {
         for (const option of root.options) this.collectBlocks(document, option, blocks);
         const all = [...unitsOf(root)];
         const elements = all.filter(u => u.kind === 'element' && u.node.$cstNode).map(u => u.node);
-        const { entries } = this.kept.entries(document, elements);
+        const { entries } = await this.kept.entriesYielding(document, elements, cancelToken ?? CancellationToken.None);
         const units = new Map<AstNode, KeptFolding>();
         let next = 0;
         for (const unit of all) {
