@@ -37,7 +37,8 @@
 // cancelled ($/cancelRequest) when the next edit goes out, --editor-pace ms after the diagnostics
 // came (or sooner, once all four answered). Semantic tokens are asked as a delta of the last answer
 // when the server offers deltas. It prints edit → diagnostics p50/p95 over --editor-edits edits and
-// each request's p50/p95 (answered ones; how many were cancelled or refused as stale beside them).
+// each request's p50/p95 (answered ones; how many were cancelled or refused as stale beside them),
+// and the server's RSS at the end (the answers it keeps included).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -209,8 +210,9 @@ async function editorTyping(lines) {
     }
     await Promise.all(pending.map(p => p.done));
     const cpuPerEdit = (cpuOf(s.proc.pid) - cpuBefore) / editorEdits;
+    const rss = rssOf(s.proc.pid);
     await close();
-    return { lines: docLines.length - 1, diagnostics, latencies, refused, cpuPerEdit, delta };
+    return { lines: docLines.length - 1, diagnostics, latencies, refused, cpuPerEdit, delta, rss };
 }
 
 /** A generated `lines`-line campaign written to a temp file and opened in a fresh server; `close` stops both. */
@@ -301,7 +303,7 @@ if (editorTypingSizes.length > 0) {
         const r = await editorTyping(lines);
         const pq = xs => (xs.length ? `${percentile(xs, 0.5).toFixed(0)}/${percentile(xs, 0.95).toFixed(0)}` : '-/-');
         const each = Object.keys(r.latencies).map(n => `${n}${n === 'semanticTokens' && r.delta ? ' (delta)' : ''} ${pq(r.latencies[n])}${r.refused[n] ? ` (${r.refused[n]} cancelled/stale)` : ''}`);
-        console.log(`  ${String(r.lines).padStart(7)} lines: edit→diag p50/p95 ${pq(r.diagnostics)} ms, CPU/edit ${ms(r.cpuPerEdit)}; requests p50/p95 ms: ${each.join(', ')}`);
+        console.log(`  ${String(r.lines).padStart(7)} lines: edit→diag p50/p95 ${pq(r.diagnostics)} ms, CPU/edit ${ms(r.cpuPerEdit)}; requests p50/p95 ms: ${each.join(', ')}; server RSS ${r.rss.toFixed(0)} MB`);
     }
 }
 if (keys > 0) {

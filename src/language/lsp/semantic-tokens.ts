@@ -82,7 +82,7 @@ interface Answer {
 }
 
 /** How many earlier answers per document a delta may start from (a client's last answer may not be the server's last). */
-const KEPT_ANSWERS = 3;
+const KEPT_ANSWERS = 2;
 
 /**
  * Semantic tokens kept per element (issue 14): after an edit only the elements the parse in pieces made
