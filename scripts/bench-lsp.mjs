@@ -24,6 +24,7 @@
 //                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
 //                              [--turn-sizes 10000,50000] [--per-turn 200]
 //                              [--keys 300] [--pace 160] [--typing-lines 10000] [--editor-requests 10000,50000]
+//                              [--editor-typing 10000,50000] [--editor-edits 40] [--editor-pace 300]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
 //
@@ -31,10 +32,18 @@
 // BENCH_EACH=1 prints each edit's line and latency on stderr (where in the file the slow edits were).
 // --editor-requests 10000,50000 times what an editor asks for over the whole file after an edit
 // (semantic tokens, document symbols, folding ranges, code lenses).
+// --editor-typing 10000,50000 edits as VS Code does: the four asked once after the open (untimed), then after each one-character edit (at a random line)
+// the four whole-file requests go out at once, without waiting for them; the still-pending ones are
+// cancelled ($/cancelRequest) when the next edit goes out, --editor-pace ms after the diagnostics
+// came (or sooner, once all four answered). Semantic tokens are asked as a delta of the last answer
+// when the server offers deltas. It prints edit → diagnostics p50/p95 over --editor-edits edits and
+// each request's p50/p95 (answered ones; how many were cancelled or refused as stale beside them),
+// and the server's RSS at the end (the answers it keeps included).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { campaign, ERROR_KINDS, errorFile, splitCampaign, turnsCampaign } from './bench-files.mjs';
+import { CancellationTokenSource } from 'vscode-languageserver-protocol/node.js';
 import { arg, buildOptions, cpuOf, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
 
 const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
@@ -51,6 +60,9 @@ const errorKinds = arg('error-kinds', ERROR_KINDS.join(',')).split(',');
 const [engagements, campaignFiles] = arg('campaign', '500/20').split('/').map(Number);
 const edits = Number(arg('edits', '50'));
 const editorRequestSizes = list(arg('editor-requests', ''));
+const editorTypingSizes = list(arg('editor-typing', ''));
+const editorEdits = Number(arg('editor-edits', '40'));
+const editorPace = Number(arg('editor-pace', '300'));
 // An edit of a 200,000-line file takes seconds: fewer of them, so that the run ends in minutes.
 const editsFor = lines => (lines > 100000 ? Math.min(edits, 10) : edits);
 let state = Number(arg('seed', '7'));
@@ -131,9 +143,11 @@ const EDITOR_REQUESTS = [
     ['codeLens', 'textDocument/codeLens']
 ];
 
-/** Each of EDITOR_REQUESTS timed once after a one-character edit in the middle of a `lines`-line campaign. */
+/** Each of EDITOR_REQUESTS timed once, one after the other, after a one-character edit in the middle of a `lines`-line campaign and its diagnostics. */
 async function editorRequests(lines) {
     const { s, uri, close } = await openCampaign(lines, 'requests');
+    // VS Code asks for all four when it opens the file (untimed here): the edit's are the ones timed.
+    for (const [, method] of EDITOR_REQUESTS) await s.connection.sendRequest(method, { textDocument: { uri } });
     const diagnostics = s.diagnosticsFor(uri, 2);
     s.change(uri, 2, { start: { line: Math.floor(lines / 2), character: 0 }, end: { line: Math.floor(lines / 2), character: 0 } }, ' ');
     await diagnostics;
@@ -145,6 +159,60 @@ async function editorRequests(lines) {
     }
     await close();
     return times;
+}
+
+/**
+ * Edits as VS Code makes them with an outline, folding, colours and lenses shown: a space typed at the
+ * start of a random line, and at once the four whole-file requests, not awaited. The next edit goes
+ * out once all four answered, or `editorPace` ms after the edit's diagnostics came, cancelling the
+ * requests still pending, as VS Code does when the text changes under them.
+ */
+async function editorTyping(lines) {
+    const { s, uri, text, close } = await openCampaign(lines, 'editor-typing');
+    const docLines = text.split('\n');
+    const delta = s.capabilities.semanticTokensProvider?.full?.delta === true;
+    const names = EDITOR_REQUESTS.map(([name]) => name);
+    const latencies = Object.fromEntries(names.map(n => [n, []]));
+    const refused = Object.fromEntries(names.map(n => [n, 0]));
+    const diagnostics = [];
+    let resultId;
+    // VS Code asks for all four when it opens the file: so does this run, untimed.
+    for (const [name, method] of EDITOR_REQUESTS) {
+        const answer = await s.connection.sendRequest(method, { textDocument: { uri } });
+        if (name === 'semanticTokens') resultId = answer?.resultId;
+    }
+    let pending = [];
+    const cpuBefore = cpuOf(s.proc.pid);
+    for (let v = 2; v < 2 + editorEdits; v++) {
+        for (const p of pending) p.source.cancel();
+        await Promise.all(pending.map(p => p.done));
+        const line = Math.floor(random() * (docLines.length - 1));
+        const started = performance.now();
+        const published = s.diagnosticsFor(uri, v);
+        s.change(uri, v, { start: { line, character: 0 }, end: { line, character: 0 } }, ' ');
+        pending = EDITOR_REQUESTS.map(([name, method]) => {
+            const source = new CancellationTokenSource();
+            const tokensDelta = name === 'semanticTokens' && delta && resultId !== undefined;
+            const params = tokensDelta ? { textDocument: { uri }, previousResultId: resultId } : { textDocument: { uri } };
+            const t = performance.now();
+            const entry = { source, answered: false };
+            entry.done = s.connection.sendRequest(tokensDelta ? 'textDocument/semanticTokens/full/delta' : method, params, source.token).then(answer => {
+                entry.answered = true;
+                latencies[name].push(performance.now() - t);
+                if (name === 'semanticTokens' && answer?.resultId) resultId = answer.resultId;
+            }, () => { entry.answered = true; refused[name]++; });
+            return entry;
+        });
+        await published;
+        diagnostics.push(performance.now() - started);
+        await Promise.race([Promise.all(pending.map(p => p.done)), sleep(editorPace)]);
+        pending = pending.filter(p => !p.answered);
+    }
+    await Promise.all(pending.map(p => p.done));
+    const cpuPerEdit = (cpuOf(s.proc.pid) - cpuBefore) / editorEdits;
+    const rss = rssOf(s.proc.pid);
+    await close();
+    return { lines: docLines.length - 1, diagnostics, latencies, refused, cpuPerEdit, delta, rss };
 }
 
 /** A generated `lines`-line campaign written to a temp file and opened in a fresh server; `close` stops both. */
@@ -228,6 +296,15 @@ if (engagements > 0 && campaignFiles > 0) {
 if (editorRequestSizes.length > 0) {
     console.log(`what an editor asks for after an edit, whole file (${EDITOR_REQUESTS.map(([name]) => name).join(', ')}), ms after one edit:`);
     for (const lines of editorRequestSizes) console.log(`  ${String(lines).padStart(7)} lines: ${(await editorRequests(lines)).map(t => ms(t)).join(' / ')}`);
+}
+if (editorTypingSizes.length > 0) {
+    console.log(`edits with the editor's requests in flight (${editorEdits} edits, the next ${editorPace} ms after the diagnostics or once all answered; pending requests cancelled):`);
+    for (const lines of editorTypingSizes) {
+        const r = await editorTyping(lines);
+        const pq = xs => (xs.length ? `${percentile(xs, 0.5).toFixed(0)}/${percentile(xs, 0.95).toFixed(0)}` : '-/-');
+        const each = Object.keys(r.latencies).map(n => `${n}${n === 'semanticTokens' && r.delta ? ' (delta)' : ''} ${pq(r.latencies[n])}${r.refused[n] ? ` (${r.refused[n]} cancelled/stale)` : ''}`);
+        console.log(`  ${String(r.lines).padStart(7)} lines: edit→diag p50/p95 ${pq(r.diagnostics)} ms, CPU/edit ${ms(r.cpuPerEdit)}; requests p50/p95 ms: ${each.join(', ')}; server RSS ${r.rss.toFixed(0)} MB`);
+    }
 }
 if (keys > 0) {
     const r = await typing(typingLines);

@@ -60,7 +60,7 @@ export function machine() {
  * The server (`server`, a bundle run by this Node with `nodeArgs` before it) over stdio, initialized.
  * `published` lists every publishDiagnostics with its time; `diagnosticsFor(uri, version)` resolves
  * with the first diagnostics of that file for that version or a later one, published before or after
- * the call (or for any version, from a server that does not say). `applyEdit` answers the server's workspace edits (refused by default).
+ * the call (or for any version, from a server that does not say). `capabilities` are the server's. `applyEdit` answers the server's workspace edits (refused by default).
  */
 export async function startServer(server, { nodeArgs = [], applyEdit } = {}) {
     const proc = spawn(process.execPath, [...nodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -88,7 +88,7 @@ export async function startServer(server, { nodeArgs = [], applyEdit } = {}) {
     connection.onNotification('$/progress', () => undefined);
     connection.onRequest('workspace/applyEdit', params => applyEdit?.(params) ?? { applied: false, failureReason: 'benchmark' });
     connection.listen();
-    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } } });
+    const { capabilities } = await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } } });
     connection.sendNotification('initialized', {});
 
     // Diagnostics already published count: a quick server can answer before the caller asks.
@@ -119,5 +119,5 @@ export async function startServer(server, { nodeArgs = [], applyEdit } = {}) {
         connection.dispose();
         if (proc.exitCode === null) proc.kill();
     };
-    return { proc, connection, published, diagnosticsFor, open, change, stop };
+    return { proc, connection, capabilities, published, diagnosticsFor, open, change, stop };
 }

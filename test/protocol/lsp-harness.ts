@@ -237,6 +237,11 @@ export class LspSession {
         }
     }
 
+    /** The version of the last diagnostics published for `uri` (undefined when none were, or without a version). */
+    publishedVersion(uri: string): number | undefined {
+        return this.diagnostics.get(uri)?.version;
+    }
+
     /** Forgets what was published for `uri`, so the next diagnosticsFor waits for a fresh publication. */
     forgetDiagnostics(uri: string): void {
         this.diagnostics.delete(uri);

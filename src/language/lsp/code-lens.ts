@@ -3,24 +3,47 @@
  * from the parse alone, never by resolving (Langium 4 has no code-lens resolve step, so every lens is
  * computed in full on each request).
  */
-import type { LangiumDocument, TextDocumentProvider } from 'langium';
+import type { AstNode, LangiumDocument, TextDocumentProvider } from 'langium';
 import { GrammarUtils } from 'langium';
 import type { CodeLensProvider, LangiumServices } from 'langium/lsp';
-import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
+import type { CancellationToken, CodeLens, CodeLensParams, Range } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { isResolvable } from '../../core/resolve.js';
 import { hasOdds } from '../../core/odds.js';
 import { UmpireCommands, type OddsArgs, type ResolveArgs } from '../../protocol.js';
+import { isValidatedNow, whenValidated } from './current-version.js';
+import { KeptPerElement, movePosition, watchParses } from './kept-per-element.js';
 
 export class BattleCodeLensProvider implements CodeLensProvider {
     private readonly editorTexts: TextDocumentProvider | undefined;
 
     constructor(services: LangiumServices) {
         this.editorTexts = services.shared.workspace.TextDocuments;
+        watchParses(services.shared.workspace.DocumentBuilder);
     }
 
-    provideCodeLens(document: LangiumDocument, _params: CodeLensParams): CodeLens[] {
+    /** Where each action's lenses go (its first line up to its name), kept per action as the outline's entries are (kept-per-element.ts). */
+    private readonly ranges = new KeptPerElement<Range>({
+        make: node => {
+            const cst = node.$cstNode!;
+            const name = GrammarUtils.findNodeForProperty(cst, 'name') ?? cst;
+            return { start: { ...cst.range.start }, end: { ...name.range.end } };
+        },
+        move: (range, from, to) => ({ start: movePosition(range.start, from, to), end: movePosition(range.end, from, to) })
+    });
+
+    /**
+     * The lenses once the document is validated at the editor's version, after the edit's diagnostics
+     * went out (current-version.ts): at once when it already is (a caller in the same process gets
+     * them without waiting), else when it will be.
+     */
+    provideCodeLens(document: LangiumDocument, _params: CodeLensParams, cancelToken?: CancellationToken): CodeLens[] | Promise<CodeLens[]> {
+        if (isValidatedNow(document)) return this.lensesOf(document);
+        return whenValidated(document, cancelToken).then(() => this.lensesOf(document));
+    }
+
+    private lensesOf(document: LangiumDocument): CodeLens[] {
         const root = document.parseResult.value as Scenario;
         const model = modelOf(root);
         const ruleset = model.ruleset;
@@ -28,11 +51,13 @@ export class BattleCodeLensProvider implements CodeLensProvider {
         const uri = document.uri.toString();
         const version = this.versionOf(document);
         const lenses: CodeLens[] = [];
+        const nodes: AstNode[] = model.actions.filter(a => a.node.$cstNode).map(a => a.node);
+        const { entries } = this.ranges.entries(document, nodes);
+        let next = 0;
         for (const action of model.actions) {
-            const cst = action.node.$cstNode;
-            if (!cst || !action.node.name || !isResolvable(model, action)) continue;
-            const name = GrammarUtils.findNodeForProperty(cst, 'name') ?? cst;
-            const range = { start: cst.range.start, end: name.range.end };
+            if (!action.node.$cstNode) continue;
+            const range = entries[next++];
+            if (!action.node.name || !isResolvable(model, action)) continue;
             const args: ResolveArgs = { uri, version, action: action.node.name };
             lenses.push({ range, command: { title: 'Resolve', command: UmpireCommands.resolve, arguments: [args] } });
             // Entered dice are the table's: a new seed would not change them.

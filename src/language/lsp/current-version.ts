@@ -73,3 +73,29 @@ export async function onCurrentVersion<T>(document: LangiumDocument, state: Docu
     if (document.parseResult !== tree) throw contentModified('rebuilt during the request');
     return answer;
 }
+
+/**
+ * For the editor's whole-file requests (semantic tokens, outline, folding, lenses), which VS Code sends
+ * at once after every edit: resolves once the document is validated at the version the request found,
+ * and the edit's diagnostics have gone out. Langium would answer them as soon as the tree is parsed
+ * or linked, that is in the middle of the edit's build, and the umpire's squiggles waited for them
+ * (issue 14). Rejects as whenCurrent does (ContentModified when a newer edit overtook the request).
+ */
+export async function whenValidated(document: LangiumDocument, cancelToken: CancellationToken = CancellationToken.None): Promise<void> {
+    await whenCurrent(document, DocumentState.Validated, cancelToken);
+    if (!parsedFrom(document)) return;
+    // The diagnostics were handed to the connection by Langium's listener of the same phase, before
+    // this one; their write waits for the next turn of the event loop. Let it go before the answer.
+    await new Promise<void>(resolve => setImmediate(resolve));
+    if (cancelToken.isCancellationRequested) throw OperationCancelled;
+    // A newer edit may have been parsed meanwhile: answer only for the version found.
+    await whenCurrent(document, DocumentState.Validated, cancelToken);
+}
+
+/** Whether the document is validated at the editor's version now (always, for a document no editor holds). */
+export function isValidatedNow(document: LangiumDocument): boolean {
+    const from = parsedFrom(document);
+    const live = from?.shared.workspace.TextDocuments?.get(document.uri.toString());
+    if (!from || !live) return true;
+    return document.state >= DocumentState.Validated && from.text === live.getText();
+}

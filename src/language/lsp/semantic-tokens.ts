@@ -9,15 +9,19 @@
  * (two documents, the same one twice, one cancelled half-way) wrote into each other's lists: measured
  * 10 of 10 wrong (issue 19). Only highlightElement, which holds no state, is shared.
  */
-import { AstUtils, CstUtils, GrammarUtils, interruptAndCheck, type AstNode, type CstNode, type LangiumDocument } from 'langium';
-import { AbstractSemanticTokenProvider, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
+import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
+import { AbstractSemanticTokenProvider, type LangiumServices, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
 import {
-    CancellationToken, SemanticTokenModifiers, SemanticTokensBuilder, SemanticTokenTypes,
-    type Range, type SemanticTokens, type SemanticTokensDeltaParams, type SemanticTokensParams, type SemanticTokensRangeParams
+    CancellationToken, SemanticTokenModifiers, SemanticTokenTypes,
+    type Position, type Range, type SemanticTokens, type SemanticTokensDelta, type SemanticTokensDeltaParams, type SemanticTokensOptions,
+    type SemanticTokensParams, type SemanticTokensRangeParams
 } from 'vscode-languageserver';
 import {
-    isAction, isDice, isFact, isFactor, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isSeed, isSplitPart, isStat, isStatValue, isTarget, isTurn, isUnit, type Target
+    isAction, isDice, isFact, isFactor, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isSeed, isSplitPart, isStat, isStatValue, isTarget, isTurn, isUnit,
+    type Scenario, type Target
 } from '../generated/ast.js';
+import { KeptPerElement, startOf, unitsOf, watchParses } from './kept-per-element.js';
+import { whenValidated } from './current-version.js';
 
 /** The token type of each kind of name, shared with tests and the README. */
 export const TOKEN_TYPES = {
@@ -33,78 +37,217 @@ export const TOKEN_TYPES = {
 
 const DECLARATION = SemanticTokenModifiers.declaration;
 
-/** One request: what it highlights and where the tokens go. Never shared between requests. */
-interface Request {
-    readonly document: LangiumDocument;
-    readonly range: Range | undefined;
-    readonly builder: SemanticTokensBuilder;
+/**
+ * One element's tokens as the protocol encodes them (each token's line and character counted from the
+ * token before), the first counted from where the element starts (its line, and on that line its
+ * character); and where its last token is, counted the same way. The numbers hold wherever the element
+ * moves, so a kept element's tokens are copied into an answer as they are, but for the first.
+ */
+interface ElementTokens {
+    readonly data: readonly number[];
+    readonly lastLine: number;
+    readonly lastChar: number;
 }
 
+/** Tokens counted from the element's start (five numbers each) as ElementTokens. */
+function encode(relative: readonly number[]): ElementTokens {
+    const data: number[] = [];
+    let line = 0, char = 0;
+    for (let i = 0; i < relative.length; i += 5) {
+        const l = relative[i], c = relative[i + 1];
+        if (i === 0) data.push(l, c, relative[i + 2], relative[i + 3], relative[i + 4]);
+        else data.push(l - line, l === line ? c - char : c, relative[i + 2], relative[i + 3], relative[i + 4]);
+        line = l;
+        char = c;
+    }
+    return { data, lastLine: line, lastChar: char };
+}
+
+/** ElementTokens back to tokens counted from the element's start. */
+function decode(tokens: ElementTokens): number[] {
+    const d = tokens.data;
+    const out: number[] = [];
+    let line = 0, char = 0;
+    for (let i = 0; i < d.length; i += 5) {
+        if (i === 0) { line = d[0]; char = d[1]; } else { line += d[i]; char = d[i] === 0 ? char + d[i + 1] : d[i + 1]; }
+        out.push(line, char, d[i + 2], d[i + 3], d[i + 4]);
+    }
+    return out;
+}
+
+/** The answers of one document a client may ask a delta against (its last few full answers). */
+interface Answer {
+    readonly id: string;
+    readonly data: number[];
+}
+
+/** How many earlier answers per document a delta may start from (a client's last answer may not be the server's last). */
+const KEPT_ANSWERS = 2;
+
+/**
+ * Semantic tokens kept per element (issue 14): after an edit only the elements the parse in pieces made
+ * anew are walked; the others' tokens are moved to where the element now starts. A request waits for
+ * the document to be validated at the editor's version, so it never delays the edit's diagnostics
+ * (current-version.ts). Deltas (`semanticTokens/full/delta`) send only what changed since an answer the
+ * client holds: after a one-character edit a few tokens, not the whole file's.
+ */
 export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
-    override semanticHighlight(document: LangiumDocument, _params: SemanticTokensParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
-        return this.highlightRequest({ document, range: undefined, builder: new SemanticTokensBuilder() }, cancelToken);
+    /** Each element's tokens, the same numbers wherever the element moves (ElementTokens). */
+    private readonly kept = new KeptPerElement<ElementTokens>({
+        make: (node, at, document) => encode(this.tokensOfNodes(document, AstUtils.streamAst(node), at)),
+        move: tokens => tokens
+    });
+    private readonly answers = new WeakMap<LangiumDocument, Answer[]>();
+    private nextAnswer = 1;
+
+    constructor(services: LangiumServices) {
+        super(services);
+        watchParses(services.shared.workspace.DocumentBuilder);
     }
 
-    override semanticHighlightRange(document: LangiumDocument, params: SemanticTokensRangeParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
-        return this.highlightRequest({ document, range: params.range, builder: new SemanticTokensBuilder() }, cancelToken);
+    override get semanticTokensOptions(): SemanticTokensOptions {
+        return { ...super.semanticTokensOptions, full: { delta: true } };
     }
 
-    /** Deltas are off (semanticTokensOptions); a full answer is a valid reply to a delta request. */
-    override semanticHighlightDelta(document: LangiumDocument, _params: SemanticTokensDeltaParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
-        return this.highlightRequest({ document, range: undefined, builder: new SemanticTokensBuilder() }, cancelToken);
+    override async semanticHighlight(document: LangiumDocument, _params: SemanticTokensParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
+        const data = await this.tokensOf(document, undefined, cancelToken);
+        return { resultId: this.remember(document, data), data };
     }
 
-    private async highlightRequest(request: Request, cancelToken = CancellationToken.None): Promise<SemanticTokens> {
-        const acceptor: SemanticTokenAcceptor = options => this.accept(request, options);
-        const nodes = AstUtils.streamAst(request.document.parseResult.value, { range: request.range }).iterator();
-        for (let next = nodes.next(); !next.done; next = nodes.next()) {
-            await interruptAndCheck(cancelToken);
-            // This provider never prunes: names sit at every depth (outcome lines inside actions inside turns).
-            this.highlightElement(next.value, acceptor);
+    override async semanticHighlightRange(document: LangiumDocument, params: SemanticTokensRangeParams, cancelToken?: CancellationToken): Promise<SemanticTokens> {
+        return { data: await this.tokensOf(document, params.range, cancelToken) };
+    }
+
+    /** The change from the client's answer `previousResultId` as one edit, or the whole answer when that one is not kept. */
+    override async semanticHighlightDelta(document: LangiumDocument, params: SemanticTokensDeltaParams, cancelToken?: CancellationToken): Promise<SemanticTokens | SemanticTokensDelta> {
+        const data = await this.tokensOf(document, undefined, cancelToken);
+        const previous = this.answers.get(document)?.find(a => a.id === params.previousResultId);
+        const resultId = this.remember(document, data);
+        if (!previous) return { resultId, data };
+        const old = previous.data;
+        let start = 0;
+        while (start < old.length && start < data.length && old[start] === data[start]) start++;
+        let end = 0;
+        while (end < old.length - start && end < data.length - start && old[old.length - 1 - end] === data[data.length - 1 - end]) end++;
+        if (start === old.length && start === data.length) return { resultId, edits: [] };
+        return { resultId, edits: [{ start, deleteCount: old.length - start - end, data: data.slice(start, data.length - end) }] };
+    }
+
+    private remember(document: LangiumDocument, data: number[]): string {
+        const id = String(this.nextAnswer++);
+        const answers = this.answers.get(document) ?? [];
+        answers.unshift({ id, data });
+        answers.length = Math.min(answers.length, KEPT_ANSWERS);
+        this.answers.set(document, answers);
+        return id;
+    }
+
+    /**
+     * The whole file's tokens (or those inside `range`), encoded as the protocol wants them (each
+     * token's line and character from the one before). The elements' kept tokens are placed where the
+     * elements start now; the answer is refused (ContentModified) when the tree changed while it was made.
+     */
+    private async tokensOf(document: LangiumDocument, range: Range | undefined, cancelToken = CancellationToken.None): Promise<number[]> {
+        await whenValidated(document, cancelToken);
+        const root = document.parseResult.value as Scenario;
+        const out: number[] = [];
+        let prevLine = 0, prevChar = 0;
+        /** An element's kept tokens: the first placed, the others copied as they are (each is counted from the one before). */
+        const placeKept = (tokens: ElementTokens, at: Position) => {
+            const d = tokens.data;
+            if (d.length === 0) return;
+            if (range) {
+                place(decode(tokens), at);
+                return;
+            }
+            const line = at.line + d[0];
+            const char = d[0] === 0 ? at.character + d[1] : d[1];
+            out.push(line - prevLine, line === prevLine ? char - prevChar : char, d[2], d[3], d[4]);
+            for (let i = 5; i < d.length; i++) out.push(d[i]);
+            prevLine = at.line + tokens.lastLine;
+            prevChar = tokens.lastLine === 0 ? at.character + tokens.lastChar : tokens.lastChar;
+        };
+        const place = (tokens: readonly number[], at: Position) => {
+            for (let i = 0; i < tokens.length; i += 5) {
+                const line = at.line + tokens[i];
+                const char = tokens[i] === 0 ? at.character + tokens[i + 1] : tokens[i + 1];
+                if (range && !inRange(line, char, tokens[i + 2], range)) continue;
+                out.push(line - prevLine, line === prevLine ? char - prevChar : char, tokens[i + 2], tokens[i + 3], tokens[i + 4]);
+                prevLine = line;
+                prevChar = char;
+            }
+        };
+        // The header (title, rules, options): a few nodes, walked each time, before the elements as in the text.
+        for (const node of [root, ...root.options]) {
+            const at = startOf(node) ?? { line: 0, character: 0 };
+            place(this.tokensOfNodes(document, node === root ? [root] : AstUtils.streamAst(node), at), at);
         }
-        return request.builder.build();
+        const units = [...unitsOf(root)];
+        const { entries, starts } = await this.kept.entriesYielding(document, units.filter(u => u.kind === 'element').map(u => u.node), cancelToken);
+        let next = 0;
+        for (const unit of units) {
+            if (unit.kind === 'turn') {
+                // A turn's own tokens (its number), made each time; its elements are units of their own.
+                const at = startOf(unit.node);
+                if (at) place(this.tokensOfNodes(document, [unit.node], at), at);
+            } else {
+                placeKept(entries[next], starts[next]);
+                next++;
+            }
+        }
+        return out;
+    }
+
+    /** The tokens of `nodes` (one element's), relative to `at`, where the element starts. */
+    private tokensOfNodes(document: LangiumDocument, nodes: Iterable<AstNode>, at: Position): number[] {
+        const data: number[] = [];
+        const acceptor: SemanticTokenAcceptor = options => this.accept(document, data, at, options);
+        for (const node of nodes) this.highlightElement(node, acceptor);
+        return data;
     }
 
     /** The acceptor's four ways of naming a token, as Langium's base class reads them. */
-    private accept(request: Request, options: SemanticTokenAcceptorOptions): void {
+    private accept(document: LangiumDocument, data: number[], at: Position, options: SemanticTokenAcceptorOptions): void {
         const { type, modifier } = options;
+        const push = (r: Range) => this.push(document, data, at, r, type, modifier);
         if ('line' in options) {
-            const start = { line: options.line, character: options.char };
-            this.push(request, { start, end: { line: options.line, character: options.char + options.length } }, type, modifier);
+            push({ start: { line: options.line, character: options.char }, end: { line: options.line, character: options.char + options.length } });
         } else if ('range' in options) {
-            this.push(request, options.range, type, modifier);
+            push(options.range);
         } else if ('keyword' in options) {
             const nodes: CstNode[] = typeof options.index === 'number'
                 ? [GrammarUtils.findNodeForKeyword(options.node.$cstNode, options.keyword, options.index)].filter(n => n !== undefined)
                 : GrammarUtils.findNodesForKeyword(options.node.$cstNode, options.keyword);
-            for (const node of nodes) this.push(request, node.range, type, modifier);
+            for (const node of nodes) push(node.range);
         } else if ('property' in options) {
             const nodes: CstNode[] = typeof options.index === 'number'
                 ? [GrammarUtils.findNodeForProperty(options.node.$cstNode, options.property, options.index)].filter(n => n !== undefined)
                 : GrammarUtils.findNodesForProperty(options.node.$cstNode, options.property);
-            for (const node of nodes) this.push(request, node.range, type, modifier);
+            for (const node of nodes) push(node.range);
         } else {
-            this.push(request, options.cst.range, type, modifier);
+            push(options.cst.range);
         }
     }
 
-    private push(request: Request, range: Range, type: string, modifier: string | string[] | undefined): void {
-        if (request.range && !CstUtils.inRange(range, request.range)) return;
+    /** One token (or one per line, for a client that cannot take a token over several lines), relative to `at`. */
+    private push(document: LangiumDocument, data: number[], at: Position, range: Range, type: string, modifier: string | string[] | undefined): void {
         const intType = this.tokenTypes[type];
         let modifiers = 0;
         for (const m of typeof modifier === 'string' ? [modifier] : modifier ?? []) modifiers |= this.tokenModifiers[m];
-        const text = request.document.textDocument;
+        const text = document.textDocument;
+        const add = (line: number, char: number, length: number) => {
+            data.push(line - at.line, line === at.line ? char - at.character : char, length, intType, modifiers);
+        };
         if (range.start.line === range.end.line) {
-            request.builder.push(range.start.line, range.start.character, range.end.character - range.start.character, intType, modifiers);
+            add(range.start.line, range.start.character, range.end.character - range.start.character);
         } else if (this.clientCapabilities?.multilineTokenSupport) {
-            request.builder.push(range.start.line, range.start.character, text.offsetAt(range.end) - text.offsetAt(range.start), intType, modifiers);
+            add(range.start.line, range.start.character, text.offsetAt(range.end) - text.offsetAt(range.start));
         } else {
-            // One token per line for clients that cannot take a token over several lines.
             for (let line = range.start.line; line <= range.end.line; line++) {
                 const from = line === range.start.line ? range.start.character : 0;
                 const to = line === range.end.line ? range.end.character
                     : text.offsetAt({ line: line + 1, character: 0 }) - text.offsetAt({ line, character: 0 }) - 1;
-                request.builder.push(line, from, to - from, intType, modifiers);
+                add(line, from, to - from);
             }
         }
     }
@@ -143,4 +286,9 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
         if (node.unit) acceptor({ node, property: 'unit', type: TOKEN_TYPES.unit });
         if (node.index !== undefined) acceptor({ node, property: 'index', type: TOKEN_TYPES.number });
     }
+}
+
+/** Whether a token lies wholly inside `range` (what Langium's range request answers). */
+function inRange(line: number, char: number, length: number, range: Range): boolean {
+    return CstUtils.inRange({ start: { line, character: char }, end: { line, character: char + length } }, range);
 }
