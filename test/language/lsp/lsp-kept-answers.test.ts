@@ -13,15 +13,15 @@ import { AstUtils, EmptyFileSystem, GrammarUtils, isOperationCancelled, TextDocu
 import { DefaultFoldingRangeProvider, type LangiumServices, type SemanticTokenAcceptor } from 'langium/lsp';
 import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
 import { CancellationTokenSource, LSPErrorCodes, ResponseError, SemanticTokensBuilder, type SemanticTokens, type SemanticTokensDelta } from 'vscode-languageserver';
-import { createBattleServices } from '../../src/language/battle-module.js';
-import { BattleSemanticTokenProvider } from '../../src/language/lsp/semantic-tokens.js';
-import { BattleFoldingRangeProvider } from '../../src/language/lsp/symbols.js';
+import { createBattleServices } from '../../../src/language/battle-module.js';
+import { BattleSemanticTokenProvider } from '../../../src/language/lsp/semantic-tokens.js';
+import { BattleFoldingRangeProvider } from '../../../src/language/lsp/symbols.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
-import { campaign, turnsCampaign } from '../../scripts/bench-files.mjs';
+import { campaign, turnsCampaign } from '../../../scripts/bench-files.mjs';
 
 const EXAMPLES = ['scrud-ridge', 'campaign', 'ancients-tokens', 'loose-files-turn', 'cowpens', 'broken-campaign', 'house-rules-scrud'];
 const texts: string[] = [
-    ...EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8')),
+    ...EXAMPLES.map(name => fs.readFileSync(new URL(`../../../examples/${name}.battle`, import.meta.url), 'utf8')),
     campaign(400) as string,
     turnsCampaign(400, 8) as string,
     // Block comments (folded) between elements, inside them and inside a turn.
