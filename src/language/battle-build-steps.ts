@@ -182,21 +182,30 @@ class BattleReference implements Reference {
     _ref: AstNode | LinkingError | typeof RefResolving | undefined = undefined;
     declare _nodeDescription?: AstNodeDescription;
 
-    constructor(readonly $refNode: CstNode | undefined, readonly $refText: string, private readonly _linker: LinkerMethods,
-        private readonly _container: AstNode, private readonly _property: string) {}
+    // Private: Langium's reference holds these in its getters' closure, so nothing that walks or
+    // serializes a reference's own fields (JSON.stringify of a node) meets them.
+    readonly #linker: LinkerMethods;
+    readonly #container: AstNode;
+    readonly #property: string;
+
+    constructor(readonly $refNode: CstNode | undefined, readonly $refText: string, linker: LinkerMethods, container: AstNode, property: string) {
+        this.#linker = linker;
+        this.#container = container;
+        this.#property = property;
+    }
 
     get ref(): AstNode | undefined {
         if (isAstNode(this._ref)) return this._ref;
-        const linker = this._linker;
+        const linker = this.#linker;
         if (isAstNodeDescription(this._nodeDescription)) {
             // A candidate has been found before, but it is not loaded yet.
             this._ref = linker.loadAstNode(this._nodeDescription)
-                ?? linker.createLinkingError({ reference: this, container: this._container, property: this._property }, this._nodeDescription);
+                ?? linker.createLinkingError({ reference: this, container: this.#container, property: this.#property }, this._nodeDescription);
         } else if (this._ref === undefined) {
             // Not linked yet: linked now.
             this._ref = RefResolving;
-            const document = AstUtils.findRootNode(this._container).$document;
-            const refData = linker.getLinkedNode({ reference: this, container: this._container, property: this._property });
+            const document = AstUtils.findRootNode(this.#container).$document;
+            const refData = linker.getLinkedNode({ reference: this, container: this.#container, property: this.#property });
             if (refData.error && document && document.state < DocumentState.ComputedScopes) {
                 // The document's scopes are not ready: linked again later.
                 return this._ref = undefined;
@@ -205,7 +214,7 @@ class BattleReference implements Reference {
             this._nodeDescription = refData.descr;
             document?.references.push(this);
         } else if (this._ref === RefResolving) {
-            linker.throwCyclicReferenceError(this._container, this._property, this.$refText);
+            linker.throwCyclicReferenceError(this.#container, this.#property, this.$refText);
         }
         return isAstNode(this._ref) ? this._ref : undefined;
     }
