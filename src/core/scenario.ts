@@ -274,8 +274,37 @@ export function turnLabel(turn: Turn | undefined): string | undefined {
     return turn.name ?? String(turn.number);
 }
 
+type SideUnits = { attackers: UnitModel[], defenders: UnitModel[] } | undefined;
+
+/** The last action's sides while its checks run (`keepingSideUnits`), with the model they were read from. */
+let keptSides: { model: ScenarioModel, action: Action, sides: SideUnits } | undefined;
+let keeping = 0;
+
+/**
+ * Runs an action's checks with its sides read once: its size check and its rule set's checks each ask for
+ * them (a cold check of 50,000 lines asked 10,000 times, docs/performance.md, "The cold check under 2 s").
+ * Forgotten when the checks end, so a later build (a new model, or the same model brought up to date)
+ * reads them again. Callers read the arrays and never change them.
+ */
+export function keepingSideUnits<T>(run: () => T): T {
+    keeping++;
+    try {
+        return run();
+    } finally {
+        if (--keeping === 0) keptSides = undefined;
+    }
+}
+
 /** The units on each side of an action's `A attacks B`, each once, in force declaration order. */
-export function sideUnits(model: ScenarioModel, action: Action): { attackers: UnitModel[], defenders: UnitModel[] } | undefined {
+export function sideUnits(model: ScenarioModel, action: Action): SideUnits {
+    if (keeping === 0) return readSideUnits(model, action);
+    if (keptSides?.model === model && keptSides.action === action) return keptSides.sides;
+    const sides = readSideUnits(model, action);
+    keptSides = { model, action, sides };
+    return sides;
+}
+
+function readSideUnits(model: ScenarioModel, action: Action): SideUnits {
     const sides = action.statements.find(isSides);
     if (!sides) return undefined;
     const collect = (targets: typeof sides.attackers) => {

@@ -55,9 +55,16 @@
  * 150,000 tokens of a 50,000-line file that has no comment before it. Here the list is read first and
  * one shared empty array returned when no comment comes before the token (docs/performance.md, "The cold
  * check, second pass"); `addHiddenNodes` returns at once for it, as for any empty list.
+ *
+ * 7. Six boxed numbers per token. Chevrotain's lexer makes each token an object literal of the same
+ * shape as its end-of-file token, which it makes at load time with `NaN` positions: V8 then keeps the
+ * six positions of every token of that shape as separate heap numbers (16 bytes each, 900,000 of them
+ * at 50,000 lines), all alive until the parse ends (docs/performance.md, "The cold check under 2 s").
+ * The lexer's tokens are made here by a class of their own, with the same fields in the same order and
+ * the same values, whose whole-number positions V8 keeps in the object.
  */
 import { CompositeCstNodeImpl, CstNodeBuilder, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type GrammarAST, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
-import type { IToken, TokenType } from 'chevrotain';
+import { Lexer, type IToken, type TokenType } from 'chevrotain';
 import type { Range } from 'vscode-languageserver';
 
 /** The builder's own fields that the methods read (private in Langium's typings). */
@@ -128,7 +135,7 @@ function linesOf(base: PositionBase | undefined): number {
 function leafOf(token: IToken, hidden: boolean, base: PositionBase | undefined): LeafCstNodeImpl {
     const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, undefined as unknown as Range, token.tokenType as TokenType, hidden);
     const place = leaf as unknown as LeafPlace;
-    // `| 0`: Chevrotain's token positions are doubles (boxed numbers, even when whole); stored as they
+    // `| 0`: Chevrotain's token positions were doubles (boxed numbers, even when whole; repair 7 below); stored as they
     // are, every leaf kept four boxes and every number computed from them (a line moved, a base shifted)
     // was one, so the first edits after an open turned the bases' and leaves' small-integer fields into
     // double fields, object by object (V8 migrates each when next touched: 7,000 bases at 50,000 lines).
@@ -342,12 +349,25 @@ function holdsUnits(node: CompositeCstNode): boolean {
     return holds;
 }
 
+/** A token as Chevrotain's `createFullToken` makes it (repair 7): the same fields, in the same order. */
+class LexedToken implements IToken {
+    constructor(readonly image: string, readonly startOffset: number, public endOffset: number, readonly startLine: number, public endLine: number,
+        readonly startColumn: number, public endColumn: number, readonly tokenTypeIdx: number, readonly tokenType: TokenType) {}
+}
+
+/** Chevrotain's `createFullToken` (scan/lexer_public.js), making a `LexedToken`. */
+function createFullToken(image: string, startOffset: number, tokenTypeIdx: number, tokenType: TokenType, startLine: number, startColumn: number, imageLength: number): IToken {
+    return new LexedToken(image, startOffset, startOffset + imageLength - 1, startLine, startLine, startColumn, startColumn + imageLength - 1, tokenTypeIdx, tokenType);
+}
+
 let installed = false;
 
 export function installParserFixes(): void {
     if (installed) return;
     installed = true;
     installPlaces();
+    // Read by each lexer when it is made (`createTokenInstance`), so set before any is.
+    (Lexer.prototype as unknown as { createFullToken: typeof createFullToken }).createFullToken = createFullToken;
     CstNodeBuilder.prototype.addHiddenNodes = function addHiddenNodes(this: CstNodeBuilder, tokens: IToken[]): void {
         if (tokens.length === 0) return;
         const self = this as unknown as BuilderFields;

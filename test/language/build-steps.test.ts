@@ -7,9 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
-import { AstUtils, type AstNode } from 'langium';
+import { AstUtils, URI, type AstNode } from 'langium';
 import { forEachReference, nodesOf } from '../../src/language/battle-build-steps.js';
-import { parse } from '../support/services.js';
+import { battle, parse } from '../support/services.js';
+import type { Scenario } from '../../src/language/generated/ast.js';
 
 const folder = new URL('../../examples/', import.meta.url);
 const examples = fs.readdirSync(folder).filter(f => f.endsWith('.battle')).map(f => fs.readFileSync(new URL(f, folder), 'utf8'));
@@ -47,5 +48,28 @@ describe('the build steps walk a tree as Langium\'s streams do', () => {
         }
         expect(expected.some(n => n.$type === 'Turn')).toBe(true);
         expect(nodesOf(root, node => node.$type !== 'Turn' && node.$type !== 'Force')).toEqual(expected);
+    });
+});
+
+describe('the linker\'s references (BattleReference)', () => {
+    it('read as Langium\'s: linked, unresolved, resolved when first read, and no more own fields than Langium\'s data', async () => {
+        const text = 'rules scrud\nforce A {\n  unit Line foot\n}\nforce B {\n  unit Line foot\n}\nengagement E {\n  A attacks B.Line, Nowhere\n}\n';
+        const root = (await parse(text)).parseResult.value;
+        const found: Array<{ $refText: string, ref?: AstNode, error?: unknown, $nodeDescription?: unknown }> = [];
+        forEachReference(root, info => found.push(info.reference as never));
+        expect(found.map(r => r.$refText)).toEqual(['A', 'B', 'Line', 'Nowhere']);
+        expect(found.map(r => (r.ref as { name?: string } | undefined)?.name)).toEqual(['A', 'B', 'Line', undefined]);
+        expect(found.map(r => r.error === undefined)).toEqual([true, true, true, false]);
+        expect(found[0].$nodeDescription).toMatchObject({ name: 'A' });
+        for (const r of found) expect(Object.keys(r).filter(k => !['$refNode', '$refText', '_ref', '_nodeDescription'].includes(k))).toEqual([]);
+        // A node serializes without meeting the linker or the services through its references (Langium's data left out).
+        expect(() => JSON.stringify(root, (k, v) => k.startsWith('$') || k === '_ref' || k === '_nodeDescription' ? undefined : v)).not.toThrow();
+
+        // Read before any link: resolved on the spot and noted among the document's references, as Langium's getter does.
+        const early = battle.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, URI.parse('memory:///early.battle'));
+        const first: Array<{ ref?: AstNode }> = [];
+        forEachReference(early.parseResult.value, info => first.push(info.reference as never));
+        expect((first[0].ref as { name?: string } | undefined)?.name).toBe('A');
+        expect(early.references).toContain(first[0]);
     });
 });

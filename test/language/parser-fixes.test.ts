@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CompositeCstNode, type CstNode } from 'langium';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { createLangiumParser, inject } from 'langium';
+import { Lexer } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from '../../src/language/generated/module.js';
 
@@ -20,6 +21,7 @@ const langiumMethods = {
     buildCompositeNode: CstNodeBuilder.prototype.buildCompositeNode,
     parse: LangiumParser.prototype.parse
 };
+const chevrotainCreateFullToken = (Lexer.prototype as unknown as { createFullToken: unknown }).createFullToken;
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parser = services.parser.LangiumParser;
 
@@ -221,6 +223,27 @@ describe('the rules built without objects per step (battle-parser-builder.ts)', 
         }));
         for (const text of [...examples, ...examples.map(commented), ...broken, ...cut]) {
             expect(wholeTree(parser, text)).toEqual(wholeTree(langiums, text));
+        }
+    });
+});
+
+describe('the lexer\'s tokens (repair 7)', () => {
+    it('carry the very fields and values Chevrotain\'s own tokens carry, in every example, with comments', () => {
+        const chevrotain = (services.parser.Lexer as unknown as { chevrotainLexer: { createTokenInstance: unknown, tokenize(text: string): { tokens: object[], groups: unknown } } }).chevrotainLexer;
+        const ours = chevrotain.createTokenInstance;
+        expect(ours).not.toBe(chevrotainCreateFullToken);
+        for (const text of [...examples, ...examples.map(commented)]) {
+            const made = chevrotain.tokenize(text).tokens;
+            chevrotain.createTokenInstance = chevrotainCreateFullToken;
+            let theirs: object[];
+            try {
+                theirs = chevrotain.tokenize(text).tokens;
+            } finally {
+                chevrotain.createTokenInstance = ours;
+            }
+            expect(made.length).toBeGreaterThan(0);
+            expect(made.map(t => Object.entries(t))).toEqual(theirs.map(t => Object.entries(t)));
+            expect(Object.getPrototypeOf(made[0])).not.toBe(Object.prototype);
         }
     });
 });

@@ -9,6 +9,7 @@ import { Codes } from '../../core/codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, hasSyntaxErrors, isHalfTyped } from './limit-checks.js';
 import { checkImports } from './imports.js';
 import { importGraphOf } from '../battle-imports.js';
+import { keepingSideUnits } from '../../core/scenario.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {
@@ -64,6 +65,10 @@ export class BattleValidator {
      * parse gets the same problems again, placed on its new nodes, without being worked out again.
      */
     checkAction(action: Action, accept: ValidationAcceptor): void {
+        keepingSideUnits(() => this.checkActionOnce(action, accept));
+    }
+
+    private checkActionOnce(action: Action, accept: ValidationAcceptor): void {
         const model = modelOf(action);
         const halfTyped = isHalfTyped(action);
         if (this.oneShot) {

@@ -4,7 +4,7 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../../language/generated/ast.js';
-import { targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
+import { sideUnits, targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
 import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
 import { canShow, D6 } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
@@ -48,9 +48,13 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
             accept('error', `'${t.force.$refText}' cannot fight itself: it is on both sides.`, { node: s, property: 'defenders', index: i, code: Codes.sameForceBothSides });
         }
     });
-    const input = buildScrudInput(model, action);
-    if (!input) return;
-    const inEngagement = new Set([...input.attacker.units, ...input.defender.units].map(u => u.id));
+    // The units in the engagement are the sides' (`buildScrudInput` has none when a side is empty);
+    // each unit's die and modifier are worked out below only when dice are entered to check.
+    const sides = sideUnits(model, action);
+    if (!sides || sides.attackers.length === 0 || sides.defenders.length === 0) return;
+    const inEngagement = new Set<string>();
+    for (const u of sides.attackers) inEngagement.add(u.id);
+    for (const u of sides.defenders) inEngagement.add(u.id);
     for (const st of action.statements) {
         if (isFactor(st)) {
             st.targets.forEach((t, i) => {
@@ -75,6 +79,7 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
     for (const seed of action.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }
+    const input = buildScrudInput(model, action)!;
     checkSideDice(model, action, input.attacker, accept);
     checkSideDice(model, action, input.defender, accept);
     checkPursuitDice(model, action, input, accept);

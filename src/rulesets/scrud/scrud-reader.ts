@@ -90,6 +90,11 @@ export interface FactorRepeat {
 export function factorRepeats(model: ScenarioModel, action: Action): FactorRepeat[] {
     const repeats: FactorRepeat[] = [];
     const given = new Map<string, string>();
+    // A factor can apply again to a unit only from a second target: with one factor line of one target
+    // (most engagements), only a name written twice in it is a repeat, and the units need not be read.
+    let factors = 0, targets = 0;
+    for (const st of action.statements) if (isFactor(st)) { factors++; targets += st.targets.length; }
+    const oneTarget = factors === 1 && targets <= 1;
     for (const st of action.statements) {
         if (!isFactor(st)) continue;
         const names = st.modifiers.map(m => m.ref?.name);
@@ -98,6 +103,7 @@ export function factorRepeats(model: ScenarioModel, action: Action): FactorRepea
                 repeats.push({ factor: st, property: 'modifiers', index: i, removable: true, message: `'${name}' is named twice in this line: it applies once.` });
             }
         });
+        if (oneTarget) continue;
         const distinct = [...new Set(names.filter((n): n is string => n !== undefined))];
         st.targets.forEach((t, i) => {
             const units = unitsOf(model, t);
