@@ -1,6 +1,6 @@
 /**
  * VS Code asks for the whole file's semantic tokens, outline, folding ranges and code lenses at once
- * after every edit. Langium answers the outline and folding as soon as the tree is parsed, semantic
+ * after every edit (and for the inlay hints on screen). Langium answers the outline and folding as soon as the tree is parsed, semantic
  * tokens once it is linked: in the middle of the edit's build, so that the umpire's squiggles waited
  * for them (issue 14). They now wait for the edit's diagnostics: in a big file, with the four sent
  * right behind each edit, the diagnostics of that edit must reach the client before any of the four
@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-    CodeLensRequest, DocumentSymbolRequest, FoldingRangeRequest, SemanticTokensRequest
+    CodeLensRequest, DocumentSymbolRequest, FoldingRangeRequest, InlayHintRequest, SemanticTokensRequest
 } from 'vscode-languageserver-protocol/node.js';
 import { ensureServerBundle, LspSession } from './lsp-harness.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
@@ -41,7 +41,9 @@ describe('the editor\'s whole-file requests after an edit', () => {
             ['semantic tokens', () => session.connection.sendRequest(SemanticTokensRequest.type, { textDocument: { uri } })],
             ['outline', () => session.connection.sendRequest(DocumentSymbolRequest.type, { textDocument: { uri } })],
             ['folding', () => session.connection.sendRequest(FoldingRangeRequest.type, { textDocument: { uri } })],
-            ['code lenses', () => session.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })]
+            ['code lenses', () => session.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri } })],
+            // Not whole-file, but sent at every keystroke and resolving the actions on screen.
+            ['inlay hints', () => session.connection.sendRequest(InlayHintRequest.type, { textDocument: { uri }, range: { start: { line: 4000, character: 0 }, end: { line: 4060, character: 0 } } })]
         ] as const;
         const early: string[] = [];
         /** Sends the four at once for the document's current version; each notes whether that version's diagnostics had come before it. */
