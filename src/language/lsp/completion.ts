@@ -3,8 +3,8 @@
  * plus what the grammar alone cannot know: unit names of the force before the dot (with `#k` for
  * counted units), arms already used in the file, and the stat keys and values of the scenario's rule set.
  */
-import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type MaybePromise, type ReferenceInfo } from 'langium';
-import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type NextFeature } from 'langium/lsp';
+import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type LangiumDocuments, type MaybePromise, type ReferenceInfo, type TextDocument } from 'langium';
+import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type LangiumServices, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
 import { isAction, isForce, isGrade, isHouse, isModifier, isScenario, isTurn, isUnit, isUnitState, type Scenario, type Unit } from '../generated/ast.js';
 import { seedText } from '../../core/house-rules.js';
@@ -14,6 +14,7 @@ import { STATE_KEYS } from '../../core/campaign-state.js';
 import type { RulesetVocabulary } from '../../core/ruleset.js';
 import { signedValue as signed } from '../../core/signed.js';
 import { NAME_SOURCE } from './names.js';
+import { parsedFrom } from '../battle-document-factory.js';
 
 /** At most this many `Unit#k` items for one counted unit; past it the umpire types the number. */
 const MAX_INDEX_ITEMS = 12;
@@ -26,6 +27,71 @@ const FORCE_UNIT_HASH = new RegExp(`(${NAME_SOURCE})\\s*\\.\\s*(${NAME_SOURCE})\
 export class BattleCompletionProvider extends DefaultCompletionProvider {
     /** Typing `Force.` opens the list of that force's units, `Force.Unit#` the list of its numbers. */
     override readonly completionOptions = { triggerCharacters: ['.', '#'] };
+    private readonly documents: LangiumDocuments;
+
+    constructor(services: LangiumServices) {
+        super(services);
+        this.documents = services.shared.workspace.LangiumDocuments;
+    }
+
+    /**
+     * What may come at `offset`, from a parse of the text since the last whole top-level element before
+     * it instead of since the file's start. Langium lexes the whole text and parses all of it before the
+     * cursor, twice a request: in code-server half-way down a 10,000-line file completion took 0.4 s at
+     * a keystroke, and the keystroke's squiggles waited behind it (issue 14; 50,000 lines: 90 → 3 ms). The file's top level is a list of elements,
+     * so after a whole element the parser is where it would be had it started at the file's start; the
+     * element before the cursor is parsed too so that the file's header is behind the parse as well.
+     * The whole text is parsed when the tree was not parsed from this text or has a syntax error
+     * before that element's end (recovery could then leave the parser elsewhere).
+     */
+    protected override findFeaturesAt(document: TextDocument, offset: number): NextFeature[] {
+        const around = this.elementsAround(document.getText(), offset);
+        if (!around) return super.findFeaturesAt(document, offset);
+        const text = document.getText().slice(around.start, offset);
+        // Langium reads the text before the cursor through these two calls only.
+        const since = { getText: () => text, positionAt: () => ({ line: 0, character: 0 }) } as unknown as TextDocument;
+        return super.findFeaturesAt(since, text.length);
+    }
+
+    /**
+     * The tokens at and before the cursor, from the same element before it to the end of the element at
+     * the cursor: Langium reads them from the whole text's tokens (200 ms at 50,000 lines), once a request.
+     */
+    protected override backtrackToAnyToken(text: string, offset: number): ReturnType<DefaultCompletionProvider['backtrackToAnyToken']> {
+        const around = this.elementsAround(text, offset);
+        if (!around) return super.backtrackToAnyToken(text, offset);
+        const found = super.backtrackToAnyToken(text.slice(around.start, around.end), offset - around.start);
+        const moved = (at: number | undefined) => at === undefined ? undefined : at + around.start;
+        return {
+            nextTokenStart: found.nextTokenStart + around.start, nextTokenEnd: found.nextTokenEnd + around.start,
+            previousTokenStart: moved(found.previousTokenStart), previousTokenEnd: moved(found.previousTokenEnd)
+        };
+    }
+
+    /**
+     * Where the last top-level element ending at or before `offset` starts, and where the element at or
+     * after it ends (the text's end if none), in the document whose text is `text` — if a parse from
+     * there is the whole parse's.
+     */
+    private elementsAround(text: string, offset: number): { start: number, end: number } | undefined {
+        // Langium hands over the text, not the document; a request is about an open document.
+        const document = this.documents.all.find(d => d.textDocument.getText().length === text.length && parsedFrom(d)?.text === text);
+        if (!document || document.textDocument.getText() !== text) return undefined;
+        const { value, lexerErrors, parserErrors } = document.parseResult;
+        const elements = (value as Scenario).elements;
+        let lo = 0, hi = elements.length;
+        // The first element not ending by `offset` (elements are in the order of the text).
+        while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            const end = elements[mid].$cstNode?.end;
+            if (end !== undefined && end <= offset) lo = mid + 1; else hi = mid;
+        }
+        const before = elements[lo - 1]?.$cstNode;
+        if (!before) return undefined;
+        const clean = (at: number) => !(at < before.end) && !Number.isNaN(at);
+        if (!lexerErrors.every(e => clean(e.offset)) || !parserErrors.every(e => clean(e.token.startOffset))) return undefined;
+        return { start: before.offset, end: elements[lo]?.$cstNode?.end ?? text.length };
+    }
 
     protected override completionFor(context: CompletionContext, next: NextFeature, acceptor: CompletionAcceptor): MaybePromise<void> {
         const where = featureOf(next, context.node);
