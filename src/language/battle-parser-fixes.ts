@@ -62,6 +62,17 @@
  * at 50,000 lines), all alive until the parse ends (docs/performance.md, "The cold check under 2 s").
  * The lexer's tokens are made here by a class of their own, with the same fields in the same order and
  * the same values, whose whole-number positions V8 keeps in the object.
+ *
+ * 8. A node per wrapper call. A call of a rule that only calls one of other rules (`Element`,
+ * `TurnElement`, `Statement`) or of a data-type rule (`Word`, `ActionKind`, `Signed`, …) gets a node
+ * of its own, whose one child is the called rule's node, or the token: 45,000 of the 100,000 composite
+ * nodes of a 50,000-line file, kept as long as the tree (docs/performance.md, "The CST wrappers"). Once
+ * such a node is built with one child (`construct`), the child takes its place in its parent and its
+ * grammar element (the call, inside the assignment that names the property), and becomes the AST node's
+ * `$cstNode` (for `Element` and the like, whose AST node is the called rule's): so `findAssignment`,
+ * `findNodeForProperty` and the parent's view of its children find what they found before. What is lost
+ * is the called rule's own call (`Grade` inside `Element`, the keyword `front` inside `Word`), which no
+ * reader here asks for. A node with more children (a data-type rule of two tokens, `-1`) is kept.
  */
 import { CompositeCstNodeImpl, CstNodeBuilder, GrammarAST, GrammarUtils, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import { Lexer, type IToken, type TokenType } from 'chevrotain';
