@@ -62,8 +62,19 @@
  * at 50,000 lines), all alive until the parse ends (docs/performance.md, "The cold check under 2 s").
  * The lexer's tokens are made here by a class of their own, with the same fields in the same order and
  * the same values, whose whole-number positions V8 keeps in the object.
+ *
+ * 8. A node per wrapper call. A call of a rule that only calls one of other rules (`Element`,
+ * `TurnElement`, `Statement`) or of a data-type rule (`Word`, `ActionKind`, `Signed`, …) gets a node
+ * of its own, whose one child is the called rule's node, or the token: 45,000 of the 100,000 composite
+ * nodes of a 50,000-line file, kept as long as the tree (docs/performance.md, "The CST wrappers"). Once
+ * such a node is built with one child (`construct`), the child takes its place in its parent and its
+ * grammar element (the call, inside the assignment that names the property), and becomes the AST node's
+ * `$cstNode` (for `Element` and the like, whose AST node is the called rule's): so `findAssignment`,
+ * `findNodeForProperty` and the parent's view of its children find what they found before. What is lost
+ * is the called rule's own call (`Grade` inside `Element`, the keyword `front` inside `Word`), which no
+ * reader here asks for. A node with more children (a data-type rule of two tokens, `-1`) is kept.
  */
-import { CompositeCstNodeImpl, CstNodeBuilder, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type GrammarAST, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
+import { CompositeCstNodeImpl, CstNodeBuilder, GrammarAST, GrammarUtils, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import { Lexer, type IToken, type TokenType } from 'chevrotain';
 import type { Range } from 'vscode-languageserver';
 
@@ -349,6 +360,58 @@ function holdsUnits(node: CompositeCstNode): boolean {
     return holds;
 }
 
+/** What a rule call's node is: 0 kept; 1 a call of a rule that only calls one of others (`Element`); 2 of a data-type rule (`Word`). */
+const wrapperKinds = new WeakMap<object, number>();
+
+function wrapperKind(feature: GrammarAST.AbstractElement | undefined): number {
+    if (feature === undefined) return 0;
+    let kind = wrapperKinds.get(feature);
+    if (kind === undefined) {
+        kind = 0;
+        if (GrammarAST.isRuleCall(feature) && GrammarAST.isParserRule(feature.rule.ref) && !feature.rule.ref.fragment) {
+            const rule = feature.rule.ref;
+            if (GrammarUtils.isDataTypeRule(rule)) kind = 2;
+            else if (callsOneRule(rule.definition)) kind = 1;
+        }
+        wrapperKinds.set(feature, kind);
+    }
+    return kind;
+}
+
+/** `A | B | C`: alternatives (or one) of unassigned calls of parser rules, which make the node themselves. */
+function callsOneRule(definition: GrammarAST.AbstractElement): boolean {
+    if (definition.cardinality) return false;
+    const calls = GrammarAST.isAlternatives(definition) ? definition.elements : [definition];
+    return calls.every(call => GrammarAST.isRuleCall(call) && !call.cardinality && GrammarAST.isParserRule(call.rule.ref)
+        && !call.rule.ref.fragment && !GrammarUtils.isDataTypeRule(call.rule.ref));
+}
+
+/**
+ * Repair 8 (docs/performance.md, "The CST wrappers"): the node of a wrapper rule's call, once built,
+ * replaced in its parent by its one child, which takes the wrapper's grammar element (and, for an
+ * AST node's wrapper, becomes the AST node's `$cstNode`). The wrapper object keeps its content: Langium
+ * reads its length and grammar element right after (`subrule`, the value converter); nothing keeps it.
+ */
+function collapseWrapper(node: CompositeCstNode, item: AstNode | undefined): void {
+    const kind = wrapperKind(node.grammarSource);
+    if (kind === 0) return;
+    const child = node.content[0];
+    const isLeaf = !('content' in child);
+    if (kind === 1 ? isLeaf || item === undefined : !isLeaf || child.hidden) return;
+    const parent = node.container!;
+    const siblings = parent.content;
+    const at = siblings.lastIndexOf(node);
+    if (at < 0) return;
+    siblings[at] = child;
+    const fields = child as unknown as NodeFields;
+    fields.container = parent;
+    fields.grammarSource = node.grammarSource;
+    if (item !== undefined) {
+        (child as { astNode: AstNode }).astNode = item;
+        (item as { $cstNode?: CstNode }).$cstNode = child;
+    }
+}
+
 /** A token as Chevrotain's `createFullToken` makes it (repair 7): the same fields, in the same order. */
 class LexedToken implements IToken {
     constructor(readonly image: string, readonly startOffset: number, public endOffset: number, readonly startLine: number, public endLine: number,
@@ -426,6 +489,17 @@ export function installParserFixes(): void {
         attach(self, node, feature, current);
         self.nodeStack.push(node);
         return node;
+    };
+
+    CstNodeBuilder.prototype.construct = function construct(this: CstNodeBuilder, item: { $type: string | symbol | undefined, $cstNode?: CstNode, $infixName?: string }): void {
+        const self = this as unknown as BuilderFields;
+        const node = self.nodeStack.pop() ?? self.rootNode;
+        // Langium's `construct` (parser/cst-node-builder.js): the node being built belongs to the item, an empty one is dropped.
+        const ownsItem = typeof item.$type === 'string' && !item.$infixName;
+        if (ownsItem) (node as { astNode: AstNode }).astNode = item as AstNode;
+        item.$cstNode = node;
+        if (node.content.length === 0) this.removeNode(node);
+        else if (node.content.length === 1 && node !== self.rootNode) collapseWrapper(node, ownsItem ? item as AstNode : undefined);
     };
 
     const takeHidden = (LangiumParser.prototype as unknown as HiddenTokens).extractHiddenTokens;

@@ -177,9 +177,10 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
     const t = lastIndexWhere(elements, e => offsetOf(e) < prefix);
     const turn = elements[t];
     if (!turn || turn.$type !== 'Turn') return undefined;
-    // The turn's CST: an Element node holding the Turn rule's node, whose children are the turn's tokens and elements.
+    // The turn's CST node: its children are the turn's tokens and elements (no `Element` node around it: repair 8
+    // in battle-parser-fixes.ts).
     const turnCst = turn.$cstNode as AnyCst | undefined;
-    const body = turnCst?.content?.length === 1 ? turnCst.content[0] as AnyCst : undefined;
+    const body = turnCst;
     if (!turnCst || turnCst.container !== rootCst || !body?.content) return undefined;
     const content = body.content;
     const open = content.find(child => isLeaf(child as AnyCst) && (child as LeafCstNode).tokenType.name === '{');
@@ -228,7 +229,7 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
         newInner = newInner.slice(0, -1);
     }
     if (newInner.some(e => offsetOf(e) < relStart || endOf(e) > relEnd)) return undefined;
-    const againBody = (again.$cstNode as AnyCst).content?.[0] as AnyCst | undefined;
+    const againBody = again.$cstNode as AnyCst | undefined;
     if (!againBody?.content) return undefined;
     const taken: CstNode[] = [];
     for (const child of againBody.content) {
@@ -252,7 +253,6 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
     moveLater([[content, to], [rootContent, turnAt + 1]], kept, delta, oldEndPos, newEndPos);
     spliceChildren(body, content, from, to - from, taken);
     body._rangeCache = undefined;
-    turnCst._rangeCache = undefined;
     rootCst._text = text;
     rootCst._rangeCache = undefined;
 
