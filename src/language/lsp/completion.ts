@@ -46,7 +46,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
      */
     protected override findFeaturesAt(document: TextDocument, offset: number): NextFeature[] {
         const around = this.elementsAround(document.getText(), offset);
-        if (!around) return super.findFeaturesAt(document, offset);
+        if (!around?.parsedAsWhole) return super.findFeaturesAt(document, offset);
         const text = document.getText().slice(around.start, offset);
         // Langium reads the text before the cursor through these two calls only.
         const since = { getText: () => text, positionAt: () => ({ line: 0, character: 0 }) } as unknown as TextDocument;
@@ -56,6 +56,8 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     /**
      * The tokens at and before the cursor, from the same element before it to the end of the element at
      * the cursor: Langium reads them from the whole text's tokens (200 ms at 50,000 lines), once a request.
+     * An element starts with a token wherever the syntax errors are, and the lexer reads the same tokens
+     * from any token's start, so this holds in a file with errors too.
      */
     protected override backtrackToAnyToken(text: string, offset: number): ReturnType<DefaultCompletionProvider['backtrackToAnyToken']> {
         const around = this.elementsAround(text, offset);
@@ -70,10 +72,10 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
 
     /**
      * Where the last top-level element ending at or before `offset` starts, and where the element at or
-     * after it ends (the text's end if none), in the document whose text is `text` — if a parse from
-     * there is the whole parse's.
+     * after it ends (the text's end if none), in the document whose text is `text`; `parsedAsWhole` when
+     * a parse from there is the whole parse's (no syntax error before that element's end).
      */
-    private elementsAround(text: string, offset: number): { start: number, end: number } | undefined {
+    private elementsAround(text: string, offset: number): { start: number, end: number, parsedAsWhole: boolean } | undefined {
         // Langium hands over the text, not the document; a request is about an open document.
         const document = this.documents.all.find(d => d.textDocument.getText().length === text.length && parsedFrom(d)?.text === text);
         if (!document || document.textDocument.getText() !== text) return undefined;
@@ -89,8 +91,8 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
         const before = elements[lo - 1]?.$cstNode;
         if (!before) return undefined;
         const clean = (at: number) => !(at < before.end) && !Number.isNaN(at);
-        if (!lexerErrors.every(e => clean(e.offset)) || !parserErrors.every(e => clean(e.token.startOffset))) return undefined;
-        return { start: before.offset, end: elements[lo]?.$cstNode?.end ?? text.length };
+        const parsedAsWhole = lexerErrors.every(e => clean(e.offset)) && parserErrors.every(e => clean(e.token.startOffset));
+        return { start: before.offset, end: elements[lo]?.$cstNode?.end ?? text.length, parsedAsWhole };
     }
 
     protected override completionFor(context: CompletionContext, next: NextFeature, acceptor: CompletionAcceptor): MaybePromise<void> {
