@@ -16,6 +16,7 @@
 import { DocumentState, interruptAndCheck, type AstNode, type DocumentBuilder, type LangiumDocument } from 'langium';
 import { LSPErrorCodes, ResponseError, type CancellationToken, type Position } from 'vscode-languageserver';
 import { parsedFrom } from '../battle-document-factory.js';
+import { commonPrefix, commonSuffix } from '../text-change.js';
 import { isTurn, type Scenario, type Turn } from '../generated/ast.js';
 
 /**
@@ -237,27 +238,4 @@ function columnOf(text: string, offset: number): number {
         i--;
     }
     return offset - i;
-}
-
-/** The length of the common start of two texts, compared a block at a time. */
-function commonPrefix(a: string, b: string): number {
-    const max = Math.min(a.length, b.length);
-    let i = 0;
-    for (let block = 256; i + block <= max; block = Math.min(block * 2, 65536)) {
-        if (a.slice(i, i + block) !== b.slice(i, i + block)) break;
-        i += block;
-    }
-    while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-    return i;
-}
-
-/** The length of the common end of two texts, at most `max` characters. */
-function commonSuffix(a: string, b: string, max: number): number {
-    let n = 0;
-    for (let block = 256; n + block <= max; block = Math.min(block * 2, 65536)) {
-        if (a.slice(a.length - n - block, a.length - n) !== b.slice(b.length - n - block, b.length - n)) break;
-        n += block;
-    }
-    while (n < max && a.charCodeAt(a.length - 1 - n) === b.charCodeAt(b.length - 1 - n)) n++;
-    return n;
 }
