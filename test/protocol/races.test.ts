@@ -21,6 +21,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { ensureServerBundle, LspSession, repoRoot } from './lsp-harness.js';
+import { seeded } from '../support/seeded.js';
 
 const TRIALS = Number(process.env.UMPIRE_RACE_TRIALS ?? 0);
 const { shared, Battle: services } = createBattleServices(EmptyFileSystem);
@@ -46,18 +47,6 @@ function mutate(text: string, random: () => number): string {
     else if (kind === 1 && /^\s+unit /.test(lines[at])) lines.splice(at, 1);
     else lines[at] = lines[at].replace(/U(\d)/, (_, d: string) => `Renamed${d}_${Math.floor(random() * 100)}`);
     return lines.join('\n');
-}
-
-/** A small seeded generator, so that a failing trial can be repeated. */
-function seeded(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-        s = (s + 0x6d2b79f5) >>> 0;
-        let t = s;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
 }
 
 const FORMAT = { tabSize: 2, insertSpaces: true };

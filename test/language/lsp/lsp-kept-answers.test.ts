@@ -18,6 +18,7 @@ import { BattleSemanticTokenProvider } from '../../../src/language/lsp/semantic-
 import { BattleFoldingRangeProvider } from '../../../src/language/lsp/symbols.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign, turnsCampaign } from '../../../scripts/bench-files.mjs';
+import { seeded } from '../../support/seeded.js';
 
 const EXAMPLES = ['scrud-ridge', 'campaign', 'ancients-tokens', 'loose-files-turn', 'cowpens', 'broken-campaign', 'house-rules-scrud'];
 const texts: string[] = [
@@ -31,18 +32,6 @@ const texts: string[] = [
 const warm = createBattleServices(EmptyFileSystem);
 const cold = createBattleServices(EmptyFileSystem);
 let coldCount = 0;
-
-/** A small seeded generator, so that a failing sequence can be repeated. */
-function seeded(seed: number): () => number {
-    let s = seed >>> 0;
-    return () => {
-        s = (s + 0x6d2b79f5) >>> 0;
-        let t = s;
-        t = Math.imul(t ^ (t >>> 15), t | 1);
-        t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-        return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-}
 
 const INSERTS = [' ', 'x', '1', '\n', '\n\n', '}', '{', '"', '/* c */', '/*\n  c\n*/\n', 'grade G +1\n', 'modifier Wet -1\n', 'force Z {\n  unit A foot Line x2\n}\n', 'engagement Q {\n  F1 attacks F2\n}\n', '  factor Wet on F1.Line\n'];
 
