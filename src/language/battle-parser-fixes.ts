@@ -92,7 +92,6 @@ interface NodeFields {
     grammarSource?: GrammarAST.AbstractElement;
 }
 
-const arrayPush = Array.prototype.push;
 
 /**
  * The shift shared by the leaves of one unit (a top-level element, or a turn's own element, whose `p`
@@ -210,6 +209,32 @@ function installPlaces(): void {
         }
     });
 }
+
+/**
+ * A composite node as Langium's `CompositeCstNodeImpl` makes it (its prototype, so `instanceof` and every
+ * getter are Langium's), with every field it gets set at once, and its children a plain array (repair 9).
+ * Langium's children are a `CstNodeContainer`, an Array subclass made with `Object.setPrototypeOf`, whose
+ * `push` sets each child's container; the builder here sets it itself. 100,000 nodes at 50,000 lines.
+ */
+interface BattleCompositeFields {
+    content: CstNode[];
+    _b: PositionBase | undefined;
+    grammarSource: GrammarAST.AbstractElement | undefined;
+    root: RootCstNode | undefined;
+    container: CompositeCstNode | undefined;
+    _astNode: AstNode | undefined;
+    _rangeCache: Range | undefined;
+}
+const BattleComposite = function BattleComposite(this: BattleCompositeFields, base: PositionBase | undefined) {
+    this.content = [];
+    this._b = base;
+    this.grammarSource = undefined;
+    this.root = undefined;
+    this.container = undefined;
+    this._astNode = undefined;
+    this._rangeCache = undefined;
+} as unknown as new (base: PositionBase | undefined) => BattleCompositeFields;
+BattleComposite.prototype = CompositeCstNodeImpl.prototype;
 
 /** Moves a leaf (whatever its base) by `offset` characters and `lines` lines; its characters stay. */
 export function shiftLeaf(leaf: CstNode, offset: number, lines: number): void {
@@ -455,6 +480,8 @@ export function installParserFixes(): void {
         for (const token of tokens) {
             const leaf = leafOf(token, true, base);
             leaf.root = self.rootNode;
+            // Set here: the children of a node other than the root are a plain array (`BattleComposite`).
+            (leaf as unknown as NodeFields).container = into;
             nodes.push(leaf);
         }
         if (at < 0) into.content.push(...nodes);
@@ -468,7 +495,8 @@ export function installParserFixes(): void {
         fields.grammarSource = feature;
         fields.root = self.rootNode;
         fields.container = current;
-        arrayPush.call(current.content, node);
+        const content = current.content as CstNode[];
+        content[content.length] = node;
     };
 
     CstNodeBuilder.prototype.buildLeafNode = function buildLeafNode(this: CstNodeBuilder, token: IToken, feature?: GrammarAST.AbstractElement): LeafCstNode {
@@ -482,10 +510,9 @@ export function installParserFixes(): void {
     CstNodeBuilder.prototype.buildCompositeNode = function buildCompositeNode(this: CstNodeBuilder, feature: GrammarAST.AbstractElement): CompositeCstNode {
         const self = this as unknown as BuilderFields;
         const current = self.nodeStack[self.nodeStack.length - 1] ?? self.rootNode;
-        const node = new CompositeCstNodeImpl();
         // A unit (a top-level element, a turn's own element) gets its own base, chained to the turn's; other nodes share their parent's.
         const base = baseOf(current);
-        (node as unknown as { _b: PositionBase | undefined })._b = current === self.rootNode || holdsUnits(current) ? { o: 0, l: 0, p: base } : base;
+        const node = new BattleComposite(current === self.rootNode || holdsUnits(current) ? { o: 0, l: 0, p: base } : base) as unknown as CompositeCstNode;
         attach(self, node, feature, current);
         self.nodeStack.push(node);
         return node;

@@ -135,7 +135,8 @@ describe('comments in the parse tree', () => {
         for (const text of [...examples, ...examples.map(commented)]) {
             const repaired = shape(parser, text);
             expect(repaired.some(line => line.endsWith('hidden'))).toBe(true);
-            expect(repaired).toEqual(withLangiumMethod(() => shape(parser, text)));
+            // Langium's method relies on its node's children (`CstNodeContainer`) to set the comments' container.
+            expect(repaired).toEqual(withLangiumMethod(() => shape(parser, text), { addHiddenNodes: langiumAddHiddenNodes, buildCompositeNode: langiumMethods.buildCompositeNode }));
         }
     });
 });
