@@ -5,7 +5,8 @@
 // For each size it prints: didOpen → first diagnostics; a one-character edit → diagnostics (p50/p95
 // over --edits edits at random places, and the server's CPU time per edit, which the machine's load
 // does not stretch); hover, completion and code-lens latency; the server's RSS;
-// and beside them a cold `umpire check` of the same file (wall, CPU, max RSS).
+// and beside them a cold `umpire check` of the same file (wall, CPU, max RSS: the medians of --cold-runs runs, the
+// CPU's range beside them).
 //
 // Then the same for files with thousands of errors (--error-sizes, --errors problems each: names not
 // declared, lines that do not read, checks that fail, or only those --error-kinds names; the number
@@ -20,7 +21,7 @@
 // how often diagnostics came while typing (the longest gap), how long after the last keystroke the
 // diagnostics of the final text came, and a hover sent right after five quick keystrokes.
 //
-//   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7]
+//   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7] [--cold-runs 5]
 //                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
 //                              [--turn-sizes 10000,50000] [--per-turn 200]
 //                              [--keys 300] [--pace 160] [--typing-lines 10000] [--editor-requests 10000,50000]
@@ -57,6 +58,7 @@ const errors = Number(arg('errors', '20000'));
 const turnSizes = list(arg('turn-sizes', ''));
 const perTurn = Number(arg('per-turn', '200'));
 const errorKinds = arg('error-kinds', ERROR_KINDS.join(',')).split(',');
+const coldRuns = Math.max(1, Number(arg('cold-runs', '5')));
 const [engagements, campaignFiles] = arg('campaign', '500/20').split('/').map(Number);
 const edits = Number(arg('edits', '50'));
 const editorRequestSizes = list(arg('editor-requests', ''));
@@ -114,22 +116,34 @@ async function measure(files, editCount, editable) {
         const lens = await timed('textDocument/codeLens', { textDocument: { uri } });
         const rss = rssOf(s.proc.pid);
         await s.stop();
-        const cold = timedCli(cli, ['check', file]);
+        const cold = coldCheck(file);
         return {
             lines: docLines.length - 1, problems: problemsIn(opened.diagnostics), open: opened.ms, edits: editCount,
             p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), cpuPerEdit, hover, completion, lens, rss,
-            cold: { wall: cold.wall, cpu: cold.cpu, rss: cold.maxKb / 1024 }
+            cold
         };
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }
 }
 
+/**
+ * A cold `umpire check` of `file`, run --cold-runs times (the machine's speed moves by a third between runs
+ * minutes apart, so one run says little): the median wall and CPU time, the CPU range, the median max RSS.
+ */
+function coldCheck(file) {
+    const runs = Array.from({ length: coldRuns }, () => timedCli(cli, ['check', file]));
+    const median = values => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+    const cpus = runs.map(r => r.cpu).sort((a, b) => a - b);
+    return { wall: median(runs.map(r => r.wall)), cpu: median(cpus), cpuMin: cpus[0], cpuMax: cpus[cpus.length - 1], rss: median(runs.map(r => r.maxKb / 1024)) };
+}
+
 function row(label, r) {
     console.log([
         label.padEnd(18), String(r.lines).padStart(7), String(r.problems).padStart(9), ms(r.open).padStart(13), ms(r.p50).padStart(14), ms(r.p95).padStart(8),
         ms(r.cpuPerEdit).padStart(9), String(r.edits).padStart(6), ms(r.hover).padStart(8), ms(r.completion).padStart(11), ms(r.lens).padStart(9),
-        `${r.rss.toFixed(0)} MB`.padStart(11), `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s / ${r.cold.rss.toFixed(0)} MB`
+        `${r.rss.toFixed(0)} MB`.padStart(11),
+        `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s${coldRuns > 1 ? ` (${r.cold.cpuMin.toFixed(2)}–${r.cold.cpuMax.toFixed(2)})` : ''} / ${r.cold.rss.toFixed(0)} MB`
     ].join(' '));
 }
 
@@ -272,7 +286,7 @@ async function typing(lines) {
 }
 
 console.log(`bench:lsp on ${machine()}, ${edits} edits per file (10 past 100,000 lines)`);
-console.log('file                lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU / RSS)');
+console.log('file                lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU (range) / RSS)');
 for (const lines of sizes) row('campaign', await measure([{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
 const errorLabel = errorKinds.length === ERROR_KINDS.length ? `${errors} errors` : `${errors} ${errorKinds.join('+')}`;
 for (const lines of errorSizes) row(errorLabel, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
