@@ -180,7 +180,12 @@ interface LinkerMethods {
  */
 class BattleReference implements Reference {
     _ref: AstNode | LinkingError | typeof RefResolving | undefined = undefined;
-    declare _nodeDescription?: AstNodeDescription;
+    // Set here, not first by the link: a field added after construction goes into a second array of
+    // its own (V8's out-of-object properties), 35,000 of them at 50,000 lines, kept as long as the
+    // tree. Cleared by `forget` (set to undefined, not deleted: deleting a field other than the last
+    // one added makes the object a slow dictionary). At 10,000 lines: 20,660 such arrays in the heap at
+    // exit before, 13,664 after (a heap snapshot); instructions of a 50,000-line check 7.49 → 7.47 G (one run, within noise).
+    _nodeDescription: AstNodeDescription | undefined = undefined;
 
     // Private: Langium's reference holds these in its getters' closure, so nothing that walks or
     // serializes a reference's own fields (JSON.stringify of a node) meets them.
@@ -261,7 +266,10 @@ export class BattleLinker extends DefaultLinker {
      * this linker has linked keeps its links until `link` decides which can stay.
      */
     override unlink(document: LangiumDocument): void {
-        if (!this.linked.has(document)) super.unlink(document);
+        if (this.linked.has(document)) return;
+        // Langium's `unlink`, but through `forget`, which clears this linker's references without deleting a field.
+        for (const reference of document.references) forget(reference);
+        document.references = [];
     }
 
     override buildReference(node: AstNode, property: string, refNode: CstNode | undefined, refText: string): Reference {
@@ -421,7 +429,10 @@ export function nodesOf(node: AstNode, descend: (node: AstNode) => boolean, out:
 /** A reference back to unlinked, as Langium's `unlink` leaves each one. */
 function forget(reference: AnyReference): void {
     const r = reference as { _ref?: unknown, _nodeDescription?: unknown, _items?: unknown, _linkingError?: unknown };
-    if ('_ref' in r) {
+    if (reference instanceof BattleReference) {
+        reference._ref = undefined;
+        reference._nodeDescription = undefined;
+    } else if ('_ref' in r) {
         r._ref = undefined;
         delete r._nodeDescription;
     } else if ('_items' in r) {

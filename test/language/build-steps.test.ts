@@ -72,4 +72,16 @@ describe('the linker\'s references (BattleReference)', () => {
         expect((first[0].ref as { name?: string } | undefined)?.name).toBe('A');
         expect(early.references).toContain(first[0]);
     });
+
+    it('have the same own fields, in the same order, linked or not, resolved or not (none added after construction)', async () => {
+        const text = 'rules scrud\ngrade Line 0\nforce A {\n  unit Line foot Line\n}\nengagement E {\n  A attacks Nowhere\n}\n';
+        const document = battle.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, URI.parse('memory:///fields.battle'));
+        const references: object[] = [];
+        forEachReference(document.parseResult.value, info => references.push(info.reference));
+        const fields = ['$refNode', '$refText', '_ref', '_nodeDescription'];
+        expect(references.map(r => Object.keys(r))).toEqual(references.map(() => fields));
+        await battle.shared.workspace.DocumentBuilder.build([document]);
+        expect(references.map(r => (r as { error?: unknown }).error === undefined)).toEqual([true, true, false]);
+        expect(references.map(r => Object.keys(r))).toEqual(references.map(() => fields));
+    });
 });
