@@ -180,7 +180,11 @@ export class BattleScopeComputation extends DefaultScopeComputation {
      * build, waiting between every two.
      */
     override async collectExportedSymbols(document: LangiumDocument): Promise<AstNodeDescription[]> {
-        const root = document.parseResult.value;
+        return this.exportsOf(document, document.parseResult.value);
+    }
+
+    /** `collectExportedSymbols` of the tree `root` of the document, at once (the index asks for them when first read). */
+    exportsOf(document: LangiumDocument, root: AstNode): AstNodeDescription[] {
         const exports: AstNodeDescription[] = [];
         for (const property of Object.keys(root)) {
             if (property.startsWith('$')) continue;

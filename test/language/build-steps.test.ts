@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { AstUtils, URI, type AstNode } from 'langium';
 import { forEachReference, nodesOf } from '../../src/language/battle-build-steps.js';
-import { battle, parse } from '../support/services.js';
+import { battle, openDocument, parse } from '../support/services.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 
 const folder = new URL('../../examples/', import.meta.url);
@@ -71,5 +71,36 @@ describe('the linker\'s references (BattleReference)', () => {
         forEachReference(early.parseResult.value, info => first.push(info.reference as never));
         expect((first[0].ref as { name?: string } | undefined)?.name).toBe('A');
         expect(early.references).toContain(first[0]);
+    });
+
+    it('have the same own fields, in the same order, linked or not, resolved or not (none added after construction)', async () => {
+        const text = 'rules scrud\ngrade Line 0\nforce A {\n  unit Line foot Line\n}\nengagement E {\n  A attacks Nowhere\n}\n';
+        const document = battle.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, URI.parse('memory:///fields.battle'));
+        const references: object[] = [];
+        forEachReference(document.parseResult.value, info => references.push(info.reference));
+        const fields = ['$refNode', '$refText', '_ref', '_nodeDescription'];
+        expect(references.map(r => Object.keys(r))).toEqual(references.map(() => fields));
+        await battle.shared.workspace.DocumentBuilder.build([document]);
+        expect(references.map(r => (r as { error?: unknown }).error === undefined)).toEqual([true, true, false]);
+        expect(references.map(r => Object.keys(r))).toEqual(references.map(() => fields));
+    });
+});
+
+describe('the index of a file\'s exports (LazyReferenceIndexManager)', () => {
+    it('lists the top-level names of the tree of the last build, made when first read, as Langium\'s index does', async () => {
+        const index = battle.shared.workspace.IndexManager;
+        const uri = 'memory:///exports.battle';
+        const only = new Set([URI.parse(uri).toString()]);
+        await openDocument(uri, 'rules scrud\ngrade Line 0\nforce A {\n  unit Line foot\n}\nforce B {\n  unit Line foot\n}\nengagement E {\n  A attacks B\n}\n');
+        expect(index.allElements(undefined, only).map(d => `${d.type} ${d.name} ${d.path}`).toArray())
+            .toEqual(['Grade Line /elements@0', 'Force A /elements@1', 'Force B /elements@2', 'Action E /elements@3']);
+        expect(index.allElements('Force', only).map(d => d.name).toArray()).toEqual(['A', 'B']);
+        // Built again before its exports are read: the new tree's are listed.
+        await openDocument(uri, 'rules scrud\nforce C {\n  unit Line foot\n}\n', 2);
+        await openDocument(uri, 'rules scrud\nforce D {\n  unit Line foot\n}\nforce A {\n  unit Line foot\n}\n', 3);
+        expect(index.allElements('Force', only).map(d => `${d.name} ${d.path}`).toArray()).toEqual(['D /elements@0', 'A /elements@1']);
+        battle.shared.workspace.LangiumDocuments.deleteDocument(URI.parse(uri));
+        index.remove(URI.parse(uri));
+        expect(index.allElements(undefined, only).toArray()).toEqual([]);
     });
 });
