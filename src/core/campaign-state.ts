@@ -554,6 +554,9 @@ export function names(target: Target, unit: UnitModel): boolean {
  * needs. In declaration order; recorded as the timeline is built, so no walk over every unit.
  */
 export function unitsEverOut(model: ScenarioModel): UnitModel[] {
+    // Only a written outcome, a state or ruling line, or an outcome the rule set settles before it is
+    // written changes a unit's state: a file of none (a cold check of a new scenario) needs no timeline.
+    if (!mayChangeState(model)) return [];
     const t = timeline(model);
     if (t.outSince.size === 0) return [];
     const byForce = new Map<string, UnitModel[]>();
@@ -566,6 +569,12 @@ export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     const out: UnitModel[] = [];
     for (const name of model.forces.keys()) out.push(...(byForce.get(name) ?? []).sort((a, b) => a.order - b.order));
     return out;
+}
+
+function mayChangeState(model: ScenarioModel): boolean {
+    if (model.states.length > 0 || model.ruleset?.carriesSettledOutcomes === true) return true;
+    for (const action of model.actions) if (action.node.outcome) return true;
+    return false;
 }
 
 const rolesOfAction = new WeakMap<Action, ReadonlyArray<{ target: Target, role: Role }>>();
@@ -582,26 +591,33 @@ export function roles(action: Action): ReadonlyArray<{ target: Target, role: Rol
 
 function rolesOf(action: Action): Array<{ target: Target, role: Role }> {
     const out: Array<{ target: Target, role: Role }> = [];
-    const add = (target: Target | undefined, role: Role) => {
-        if (target) out.push({ target, role });
-    };
     // By `$type` (none of these has subtypes): the reflection's `isX` was most of a cold check's campaign pass.
+    // Plain loops and no closure: made for every action of a cold check.
     for (const st of action.statements) {
         switch (st.$type) {
-            case 'Sides': { const s = st as Sides; s.attackers.forEach(t => add(t, 'fights')); s.defenders.forEach(t => add(t, 'fights')); break; }
-            case 'Relation': {
-                const r = st as Relation;
-                add(r.subject, r.verb === 'sees' ? 'present' : 'fights');
-                add(r.object, r.verb === 'vs' ? 'fights' : r.verb === 'fires' ? 'target' : 'present');
+            case 'Sides': {
+                const s = st as Sides;
+                for (const t of s.attackers) addRole(out, t, 'fights');
+                for (const t of s.defenders) addRole(out, t, 'fights');
                 break;
             }
-            case 'Split': { const s = st as Split; add(s.unit, 'fights'); s.parts.forEach(p => add(p.target, 'fights')); break; }
-            case 'Facts': add((st as Facts).target, 'present'); break;
-            case 'Dice': add((st as Dice).target, 'present'); break;
-            case 'Factor': (st as Factor).targets.forEach(t => add(t, 'present')); break;
+            case 'Relation': {
+                const r = st as Relation;
+                addRole(out, r.subject, r.verb === 'sees' ? 'present' : 'fights');
+                addRole(out, r.object, r.verb === 'vs' ? 'fights' : r.verb === 'fires' ? 'target' : 'present');
+                break;
+            }
+            case 'Split': { const s = st as Split; addRole(out, s.unit, 'fights'); for (const p of s.parts) addRole(out, p.target, 'fights'); break; }
+            case 'Facts': addRole(out, (st as Facts).target, 'present'); break;
+            case 'Dice': addRole(out, (st as Dice).target, 'present'); break;
+            case 'Factor': for (const t of (st as Factor).targets) addRole(out, t, 'present'); break;
         }
     }
     return out;
+}
+
+function addRole(out: Array<{ target: Target, role: Role }>, target: Target | undefined, role: Role): void {
+    if (target) out.push({ target, role });
 }
 
 // ─── Showing the state ───────────────────────────────────────────────────────────────────────────

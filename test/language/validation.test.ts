@@ -8,6 +8,7 @@ import type { Diagnostic } from 'vscode-languageserver';
 import { MAX_DIAGNOSTICS } from '../../src/language/battle-document-validator.js';
 import { Codes } from '../../src/core/codes.js';
 import { modelOf } from '../../src/core/model-cache.js';
+import { sideUnits } from '../../src/core/scenario.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
 import { isUnresolvable, resolveAction } from '../../src/core/resolve.js';
 import { marked } from '../support/marked.js';
@@ -83,6 +84,8 @@ const cases: Case[] = [
     { name: 'an Ancients pairing in SCRUD', code: Codes.statementNotUsed, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  «A.Horse flank vs B.Horse» }\n` },
     { name: 'unit facts in SCRUD', code: Codes.statementNotUsed, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  A.Horse: «charged» }\n` },
     { name: 'a factor on a force not in the engagement', code: Codes.factorNotInEngagement, severity: WARNING, text: `${DECLARATIONS}engagement E { A attacks B\n  factor Hill on A, «C» }\n` },
+    // The side names A by one unit only: the factor's other unit of A is looked at, not passed as A's.
+    { name: 'a factor on a unit of a side\'s force that is not in the engagement', code: Codes.factorNotInEngagement, severity: WARNING, text: `${DECLARATIONS}engagement E { A.Foot attacks B\n  factor Hill on A.Foot, «A.Horse» }\n` },
     { name: 'more dice than units', code: Codes.diceCount, text: `${DECLARATIONS}engagement E { A attacks B\n  dice A 1 2 3\n  dice B 1 1 «4» }\n` },
     { name: 'fewer dice than units', code: Codes.diceCount, text: `${DECLARATIONS}engagement E { A attacks B\n  dice A foot «1»\n  dice A horse 3\n  dice B foot 1\n  dice B horse 4 }\n` },
     { name: 'an arm with no dice line', code: Codes.diceCount, text: `${DECLARATIONS}engagement E { A attacks B\n  dice «A» foot 1 2\n  dice B foot 1\n  dice B horse 4 }\n` },
@@ -216,6 +219,17 @@ describe('no code fires on a valid file', () => {
         expect((await diagnose(text)).map(d => d.message)).toEqual([]);
         const edited = text.replace('dice A.Horse 4', 'dice A.Horse 5');
         expect((await diagnose(edited)).map(d => d.code)).toEqual([Codes.outcomeStale]);
+    });
+});
+
+describe('the units of a side', () => {
+    it('are each unit once, in declaration order, also when a force names a unit on two lines', async () => {
+        const doc = await parse(`${DECLARATIONS}force D {\n  unit U foot x2\n  unit V foot\n  unit U horse x2\n}\nengagement E { D attacks A }\n`);
+        const model = modelOf(doc.parseResult.value);
+        const sides = sideUnits(model, model.actions[0].node)!;
+        // The second U line's instances have the first's ids: each id once, where it first stands, as last declared.
+        expect(sides.attackers.map(u => `${u.id} ${u.arm}`)).toEqual(['D.V foot', 'D.U#1 horse', 'D.U#2 horse']);
+        expect(sides.defenders.map(u => u.id)).toEqual(['A.Foot#1', 'A.Foot#2', 'A.Horse']);
     });
 });
 

@@ -69,7 +69,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
     // After the actions, as before: the order the problems are reported in stays that of a cold check.
     for (const { node, turn } of states) {
         checkStateLine(node, model.ruleset?.vocabulary.stats.formation?.values, accept);
-        if (node.target) checkExists(node, [node.target], late, turn, byLabel, accept);
+        if (node.target) checkExists(topOf(node), node.target, late, turn, byLabel, accept);
     }
     checkOrder(model, accept);
 }
@@ -78,7 +78,8 @@ function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: Re
     turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
     const refs = roles(action);
     if (everOut.size > 0) checkOutOfAction(model, action, refs, everOut, accept);
-    checkExists(action, refs.map(r => r.target), late, turn, byLabel, accept);
+    const top = topOf(action);
+    for (const ref of refs) checkExists(top, ref.target, late, turn, byLabel, accept);
 }
 
 /** Actions whose campaign checks were reported again without running, since the module was loaded: tests read it. */
@@ -123,6 +124,7 @@ function byForce(units: readonly UnitModel[]): Map<string, UnitModel[]> {
 }
 
 const lateOfForce = new WeakMap<object, readonly UnitModel[]>();
+const NO_UNITS: readonly UnitModel[] = [];
 
 /**
  * The units with an `enters` stat, by force. Kept by each force's model, which is kept by its node
@@ -132,7 +134,7 @@ function lateUnits(model: ScenarioModel): Map<string, readonly UnitModel[]> {
     const out = new Map<string, readonly UnitModel[]>();
     for (const force of model.forces.values()) {
         let late = lateOfForce.get(force);
-        if (!late) lateOfForce.set(force, late = force.units.filter(u => u.stats.has('enters')));
+        if (!late) lateOfForce.set(force, late = force.units.some(u => u.stats.has('enters')) ? force.units.filter(u => u.stats.has('enters')) : NO_UNITS);
         if (late.length > 0) out.set(force.name, late);
     }
     return out;
@@ -177,29 +179,41 @@ function turnNumber(turn: Turn, ordinal: number): number {
     return turn.number ?? ordinal;
 }
 
-/** A unit exists from its force's declaration on, and from the turn its `enters` stat names. */
-function checkExists(node: Action | UnitState, targets: readonly Target[], lateByForce: ReadonlyMap<string, readonly UnitModel[]>, turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
-    // Forces are declared at the top level only: a force is declared after this line when its element
-    // comes after the one that holds the line (the top-level action or state line, or its turn).
-    const top: AstNode = node.$container.$type === 'Turn' ? node.$container : node;
-    for (const target of targets) {
-        // A force from an imported file is on the field from the start (docs/campaigns.md#campaigns-across-files).
-        const force = target.force?.ref;
-        if (force && force.$container === top.$container && force.$cstNode && target.$cstNode && force.$containerIndex! > top.$containerIndex!) {
-            accept('error', `Force '${target.force.$refText}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,
-                { node: target, property: 'force', code: Codes.forceDeclaredLater });
-            continue;
-        }
-        for (const unit of lateByForce.get(target.force?.$refText ?? '') ?? []) {
-            if (!names(target, unit)) continue;
-            const enters = unit.stats.get('enters');
-            const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? byLabel.get(enters) : undefined;
-            if (arrives === undefined || turn >= arrives) continue;
-            const when = turn === 0 ? 'before the first turn' : `in turn ${turn}`;
-            accept('error', `${unit.id} enters in turn ${arrives} ('enters ${String(enters)}'): it cannot be used ${when}.`,
-                { node: target, code: Codes.unitNotArrived });
-            break;
-        }
+/**
+ * Forces are declared at the top level only: a force is declared after a line when its element comes
+ * after the one that holds the line (the top-level action or state line, or its turn).
+ */
+function topOf(node: Action | UnitState): AstNode {
+    return node.$container.$type === 'Turn' ? node.$container : node;
+}
+
+/**
+ * A unit exists from its force's declaration on, and from the turn its `enters` stat names. One
+ * reference at a time, no array made: asked of every reference of every action.
+ */
+function checkExists(top: AstNode, target: Target, lateByForce: ReadonlyMap<string, readonly UnitModel[]>, turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
+    // A force from an imported file is on the field from the start (docs/campaigns.md#campaigns-across-files).
+    const force = target.force?.ref;
+    if (force && force.$container === top.$container && force.$cstNode && target.$cstNode && force.$containerIndex! > top.$containerIndex!) {
+        accept('error', `Force '${target.force.$refText}' is declared further down the file: it is not on the field yet. Move its declaration above this line (a force declared between turns arrives there).`,
+            { node: target, property: 'force', code: Codes.forceDeclaredLater });
+        return;
+    }
+    const late = lateByForce.size > 0 ? lateByForce.get(target.force?.$refText ?? '') : undefined;
+    if (late) reportNotArrived(target, late, turn, byLabel, accept);
+}
+
+/** The first late unit the reference names that has not arrived by this turn. */
+function reportNotArrived(target: Target, late: readonly UnitModel[], turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
+    for (const unit of late) {
+        if (!names(target, unit)) continue;
+        const enters = unit.stats.get('enters');
+        const arrives = typeof enters === 'number' ? enters : typeof enters === 'string' ? byLabel.get(enters) : undefined;
+        if (arrives === undefined || turn >= arrives) continue;
+        const when = turn === 0 ? 'before the first turn' : `in turn ${turn}`;
+        accept('error', `${unit.id} enters in turn ${arrives} ('enters ${String(enters)}'): it cannot be used ${when}.`,
+            { node: target, code: Codes.unitNotArrived });
+        return;
     }
 }
 
@@ -246,8 +260,10 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
     let gap: Action | undefined;
     let gapTurn: Turn | undefined;
     for (const action of model.actions) {
-        if (!ruleset.kinds.includes(action.node.kind)) continue;
         const outcome = action.node.outcome;
+        // Once there is a gap, an action without outcome changes nothing (asked first: it is most of them).
+        if (!outcome && gap) continue;
+        if (!ruleset.kinds.includes(action.node.kind)) continue;
         if (!outcome) {
             if (!gap) { gap = action.node; gapTurn = action.turn; }
             continue;

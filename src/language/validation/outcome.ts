@@ -11,8 +11,10 @@ import { Codes } from '../../core/codes.js';
 
 export function checkOutcome(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     const outcome = action.outcome;
+    // Most actions have no outcome yet: no index of the actions is made for them.
+    if (!outcome) return;
     const actionModel = actionModelOf(model, action);
-    if (!outcome || !actionModel) return;
+    if (!actionModel) return;
     const status = outcomeStatus(model, actionModel);
     const where = { node: outcome, keyword: 'outcome' as const };
     switch (status.kind) {

@@ -3,8 +3,8 @@
  * dice that match the units of each side and arm, face by face.
  */
 import type { ValidationAcceptor } from 'langium';
-import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice } from '../../language/generated/ast.js';
-import { sideUnits, targetText, unitsOf, type ScenarioModel } from '../../core/scenario.js';
+import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice, type Flag, type Sides, type Target } from '../../language/generated/ast.js';
+import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
 import { canShow, D6 } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
@@ -13,11 +13,43 @@ import { walkDicePlan } from '../../core/dice-plan.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 
+/**
+ * Run on every engagement of every build, and most report nothing: the statements are read once by
+ * `$type` (no subtypes among them), and what reports (rare) sits in functions of its own, so that this
+ * one stays small and is compiled once (as one function it took ~90 + 50 ms of optimizing compiles in a
+ * cold check of 50,000 lines, after a deopt; docs/performance.md).
+ */
 export function checkScrudAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     if (action.kind !== 'engagement') {
         accept('error', `SCRUD has engagements only; '${action.kind}' belongs to Loose Files.`, { node: action, property: 'kind', code: Codes.actionNotInRules });
         return;
     }
+    let notScrud = false, factorsOrDice = false, dice = false;
+    for (const st of action.statements) {
+        switch (st.$type) {
+            case 'Relation': case 'Split': case 'Facts': notScrud = true; break;
+            case 'Flag': if ((st as Flag).name === 'first') notScrud = true; break;
+            case 'Factor': factorsOrDice = true; break;
+            case 'Dice': factorsOrDice = true; dice = true; break;
+        }
+    }
+    if (notScrud) checkNotScrud(action, accept);
+    const s = onePairOfSides(action, accept);
+    if (!s) return;
+    if (s.attackers.length !== 1 || s.defenders.length !== 1 || sameForce(s.attackers[0], s.defenders[0])) checkSideForces(s, accept);
+    // The units in the engagement are the sides' (`buildScrudInput` has none when a side is empty);
+    // each unit's die and modifier are worked out below only when dice are entered to check.
+    const sides = sideUnits(model, action);
+    if (!sides || sides.attackers.length === 0 || sides.defenders.length === 0) return;
+    if (factorsOrDice) checkInEngagement(model, action, s, sides, accept);
+    for (const r of factorRepeats(model, action)) {
+        accept('warning', r.message, { node: r.factor, property: r.property, index: r.index, code: Codes.factorRepeated, data: { removable: r.removable } });
+    }
+    if (dice) checkEnteredDice(model, action, accept);
+}
+
+/** Statements of the other rule sets: said once each (a `Facts` line only for its keys but the pursuit throw). */
+function checkNotScrud(action: Action, accept: ValidationAcceptor): void {
     for (const st of action.statements) {
         if (isRelation(st) || isSplit(st) || (isFlag(st) && st.name === 'first')) {
             accept('warning', 'SCRUD does not use this; it belongs to the Ancients rules.', { node: st, code: Codes.statementNotUsed });
@@ -31,8 +63,16 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
             });
         }
     }
-    const s = onePairOfSides(action, accept);
-    if (!s) return;
+}
+
+/** Whether two references name the same force (a named one: an unnamed reference is reported by the parser). */
+function sameForce(a: Target, b: Target): boolean {
+    const name = a.force?.$refText;
+    return !!name && b.force?.$refText === name;
+}
+
+/** A side is one force, and no force is on both sides (one target a side, of two forces: nothing to say). */
+function checkSideForces(s: Sides, accept: ValidationAcceptor): void {
     const att = new Set(s.attackers.map(t => t.force?.$refText).filter(Boolean));
     for (const property of ['attackers', 'defenders'] as const) {
         // Reported on the first unit that is not from the side's first force, so the umpire sees which one.
@@ -48,34 +88,51 @@ export function checkScrudAction(model: ScenarioModel, action: Action, accept: V
             accept('error', `'${t.force.$refText}' cannot fight itself: it is on both sides.`, { node: s, property: 'defenders', index: i, code: Codes.sameForceBothSides });
         }
     });
-    // The units in the engagement are the sides' (`buildScrudInput` has none when a side is empty);
-    // each unit's die and modifier are worked out below only when dice are entered to check.
-    const sides = sideUnits(model, action);
-    if (!sides || sides.attackers.length === 0 || sides.defenders.length === 0) return;
-    const inEngagement = new Set<string>();
-    for (const u of sides.attackers) inEngagement.add(u.id);
-    for (const u of sides.defenders) inEngagement.add(u.id);
+}
+
+/** Whether a side names this force whole: then every unit of the force is in the engagement. */
+function namedWhole(s: Sides, force: string | undefined): boolean {
+    if (!force) return false;
+    for (const t of s.attackers) if (!t.unit && t.force?.$refText === force) return true;
+    for (const t of s.defenders) if (!t.unit && t.force?.$refText === force) return true;
+    return false;
+}
+
+/** Factors and dice name units of the engagement. */
+function checkInEngagement(model: ScenarioModel, action: Action, s: Sides, sides: { attackers: readonly UnitModel[], defenders: readonly UnitModel[] }, accept: ValidationAcceptor): void {
+    let inEngagement: Set<string> | undefined;
+    // A target of a force a side names whole names units of the engagement, or none (then nothing is said):
+    // the common `factor Uphill on F1` needs no look at the units.
+    const outside = (t: Target | undefined): boolean => {
+        if (t && namedWhole(s, t.force?.$refText)) return false;
+        const units = unitsOf(model, t);
+        if (units.length === 0) return false;
+        if (!inEngagement) {
+            inEngagement = new Set<string>();
+            for (const u of sides.attackers) inEngagement.add(u.id);
+            for (const u of sides.defenders) inEngagement.add(u.id);
+        }
+        const ids = inEngagement;
+        return !units.some(u => ids.has(u.id));
+    };
     for (const st of action.statements) {
         if (isFactor(st)) {
             st.targets.forEach((t, i) => {
-                const units = unitsOf(model, t);
-                if (units.length > 0 && !units.some(u => inEngagement.has(u.id))) {
+                if (outside(t)) {
                     accept('warning', `Factor on units that are not in engagement '${action.name}': it changes nothing.`, { node: st, property: 'targets', index: i, code: Codes.factorNotInEngagement });
                 }
             });
         }
         if (isDice(st)) {
-            const units = unitsOf(model, st.target);
-            if (units.length > 0 && !units.some(u => inEngagement.has(u.id))) {
+            if (outside(st.target)) {
                 accept('error', `Dice for units that are not in engagement '${action.name}'.`, { node: st, property: 'target', code: Codes.diceNotInEngagement });
             }
         }
     }
-    for (const r of factorRepeats(model, action)) {
-        accept('warning', r.message, { node: r.factor, property: r.property, index: r.index, code: Codes.factorRepeated, data: { removable: r.removable } });
-    }
-    const diceLines = action.statements.filter(isDice);
-    if (diceLines.length === 0) return;
+}
+
+/** Dice entered from the table: the seed is ignored, and each side's dice and the pursuit throws must fit. */
+function checkEnteredDice(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     for (const seed of action.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }

@@ -88,13 +88,26 @@ export interface FactorRepeat {
 
 /** S2.5: every factor named more than once for a unit of the action, in the order written. */
 export function factorRepeats(model: ScenarioModel, action: Action): FactorRepeat[] {
-    const repeats: FactorRepeat[] = [];
-    const given = new Map<string, string>();
     // A factor can apply again to a unit only from a second target: with one factor line of one target
     // (most engagements), only a name written twice in it is a repeat, and the units need not be read.
-    let factors = 0, targets = 0;
-    for (const st of action.statements) if (isFactor(st)) { factors++; targets += st.targets.length; }
+    let factors = 0, targets = 0, modifiers = 0;
+    // By `$type` (Factor has no subtypes): asked of every engagement on every build.
+    for (const st of action.statements) {
+        if (st.$type !== 'Factor') continue;
+        factors++;
+        targets += (st as Factor).targets.length;
+        modifiers += (st as Factor).modifiers.length;
+    }
     const oneTarget = factors === 1 && targets <= 1;
+    // One factor line of one target naming one modifier (most engagements) repeats nothing.
+    if (factors === 0 || (oneTarget && modifiers <= 1)) return [];
+    return repeatsAmong(model, action, oneTarget);
+}
+
+/** `factorRepeats` where a repeat is possible: its own function, so that the quick test above compiles small. */
+function repeatsAmong(model: ScenarioModel, action: Action, oneTarget: boolean): FactorRepeat[] {
+    const repeats: FactorRepeat[] = [];
+    const given = new Map<string, string>();
     for (const st of action.statements) {
         if (!isFactor(st)) continue;
         const names = st.modifiers.map(m => m.ref?.name);
