@@ -12,7 +12,7 @@ import type { CompletionItem } from 'vscode-languageserver';
 import { BattleCompletionProvider } from '../../../src/language/lsp/completion.js';
 import { battle, parse } from '../../support/services.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
-import { campaign } from '../../../scripts/bench-files.mjs';
+import { campaign, errorFile } from '../../../scripts/bench-files.mjs';
 
 /** Langium's own way of reading the text before the cursor, untouched by BattleCompletionProvider. */
 const langium = DefaultCompletionProvider.prototype as unknown as {
@@ -87,6 +87,32 @@ describe('completion parses from the element before the cursor', () => {
             await compareAt(document, places.slice(-25));
         }
     }, 120_000);
+
+    it('offers what the whole text offers in a file with syntax errors and unknown names all through it', async () => {
+        const document = await parse(errorFile(1500, 300) as string);
+        expect(document.parseResult.parserErrors.length).toBeGreaterThan(20);
+        const places = placesIn(document);
+        // Every 37th place, and every place of two stretches, one of them the file's end.
+        const picked = [...places.filter((_, i) => i % 37 === 0), ...places.slice(places.length / 2, places.length / 2 + 60), ...places.slice(-60)];
+        expect(await compareAt(document, picked)).toBeGreaterThan(200);
+    }, 240_000);
+
+    it('parses from near the cursor, not from the file\'s start, when syntax errors come far before it', async () => {
+        const document = await parse(errorFile(3000, 600, ['syntax']) as string);
+        const text = document.textDocument.getText();
+        expect(document.parseResult.parserErrors.length).toBeGreaterThan(50);
+        const parser = battle.parser.CompletionParser;
+        const parsed: number[] = [];
+        const original = parser.parse.bind(parser);
+        vi.spyOn(parser, 'parse').mockImplementation(input => { parsed.push(input.length); return original(input); });
+        const offset = text.lastIndexOf('attacks');
+        const params = { textDocument: { uri: document.uri.toString() }, position: document.textDocument.positionAt(offset) };
+        const mine = await sliced.getCompletion(document, params);
+        expect(parsed.length).toBeGreaterThan(0);
+        expect(Math.max(...parsed)).toBeLessThan(offset / 2);
+        vi.restoreAllMocks();
+        expect(shown(mine?.items)).toEqual(shown((await whole.getCompletion(document, params))?.items));
+    });
 
     it('lexes and parses less than the text before the cursor, far down a clean file', async () => {
         const document = await parse(campaign(300) as string);
