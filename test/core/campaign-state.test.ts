@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioModel } from '../../src/core/scenario.js';
 import { modelOf } from '../../src/core/model-cache.js';
-import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
+import { eachRole, roles, effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
 import { parse } from '../support/services.js';
+import * as fs from 'node:fs';
+import { AstUtils } from 'langium';
 
 
 async function model(text: string): Promise<ScenarioModel> {
@@ -208,5 +210,28 @@ engagement Two { Br.Guards attacks Am.Line }`);
         expect(unitStateAt(m, action(m, 'Steady'), 'Br.Guards')!.status).toBe('routed');
         expect(unitStateAt(m, action(m, 'Two'), 'Br.Guards')).toMatchObject({ status: 'ready', statusSource: 'rallied in command Steady', dp: 3 });
         expect(unitStateAt(m, action(m, 'Two'), 'Br.Col')).toMatchObject({ cpSpent: 2, status: 'ready' });
+    });
+});
+
+describe('the references of an action with their roles', () => {
+    it('are met by `eachRole` in the order `roles` lists them, in every action of every example, whole and cut short', async () => {
+        const folder = new URL('../../examples/', import.meta.url);
+        let met = 0;
+        for (const file of fs.readdirSync(folder).filter(f => f.endsWith('.battle'))) {
+            const text = fs.readFileSync(new URL(file, folder), 'utf8');
+            // Cut short: half-typed statements leave references out.
+            for (const source of [text, text.slice(0, Math.floor(text.length / 2)), text.slice(0, Math.floor(text.length / 3))]) {
+                for (const action of modelOf((await parse(source)).parseResult.value).actions) {
+                    const each: unknown[] = [];
+                    eachRole(action.node, (target, role) => each.push({ target, role }));
+                    expect(each).toEqual(roles(action.node));
+                    // Every reference of the statements, in the order they are written.
+                    const written = action.node.statements.flatMap(st => AstUtils.streamAst(st).filter(n => n.$type === 'Target').toArray());
+                    expect(each.map(e => (e as { target: unknown }).target)).toEqual(written);
+                    met += each.length;
+                }
+            }
+        }
+        expect(met).toBeGreaterThan(100);
     });
 });

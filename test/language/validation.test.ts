@@ -233,6 +233,24 @@ describe('the units of a side', () => {
     });
 });
 
+describe('the units of a force', () => {
+    it('are found by name in a force of many lines, and a name on two far-apart lines is each id once', async () => {
+        // 18 lines: the duplicate names are told apart by a set (a force of a few lines compares its lines instead).
+        const lines = Array.from({ length: 16 }, (_, i) => `  unit L${i} foot`);
+        const doc = await parse(`${DECLARATIONS}force D {\n  unit U foot x2\n${lines.join('\n')}\n  unit U horse x2\n}\nforce G {\n  unit U foot x2\n${lines.join('\n')}\n  unit W horse x2\n}\nengagement E { D attacks G }\nengagement F { G.U#2, G.L3 attacks D.U }\n`);
+        const model = modelOf(doc.parseResult.value);
+        const e = sideUnits(model, model.actions[0].node)!;
+        expect(e.attackers.map(u => u.id)).toEqual([...lines.map((_, i) => `D.L${i}`), 'D.U#1', 'D.U#2']);
+        expect(e.attackers.filter(u => u.id.startsWith('D.U')).map(u => u.arm)).toEqual(['horse', 'horse']);
+        // Distinct names: the force's units as declared.
+        expect(e.defenders.map(u => u.id)).toEqual(['G.U#1', 'G.U#2', ...lines.map((_, i) => `G.L${i}`), 'G.W#1', 'G.W#2']);
+        const f = sideUnits(model, model.actions[1].node)!;
+        expect(f.attackers.map(u => u.id)).toEqual(['G.U#2', 'G.L3']);
+        // `D.U` names both lines' instances: each id once, as last declared.
+        expect(f.defenders.map(u => `${u.id} ${u.arm}`)).toEqual(['D.U#1 horse', 'D.U#2 horse']);
+    });
+});
+
 describe('docs/diagnostics.md', () => {
     const every = [...Object.values(Codes), ...builtInRulesets().all().flatMap(r => Object.values(r.codes))];
 

@@ -10,7 +10,7 @@ import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
+import { eachRole, names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
 import { Codes } from '../../core/codes.js';
 
 /**
@@ -76,9 +76,14 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
 
 function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>,
     turn: number, byLabel: ReadonlyMap<string, number>, accept: ValidationAcceptor): void {
-    const refs = roles(action);
-    if (everOut.size > 0) checkOutOfAction(model, action, refs, everOut, accept);
     const top = topOf(action);
+    if (everOut.size === 0) {
+        // No unit is ever out of the fight (most files): only whether each reference's units are on the field yet.
+        eachRole(action, target => checkExists(top, target, late, turn, byLabel, accept));
+        return;
+    }
+    const refs = roles(action);
+    checkOutOfAction(model, action, refs, everOut, accept);
     for (const ref of refs) checkExists(top, ref.target, late, turn, byLabel, accept);
 }
 
