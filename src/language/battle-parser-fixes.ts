@@ -92,7 +92,7 @@
  * its own. The token's own positions are never moved (`shiftLeaf` and `rebase` move the leaf's `_o`, `_sl`…,
  * the parse in pieces moves the positions of the tokens its errors name, as before). The cost: a leaf keeps its
  * token's fields and text for as long as the tree, 55 → 67 MB for the tree of a 50,000-line file; a cold check's
- * peak is lower (189 → 183 MB) and it makes ~3 % fewer instructions (docs/performance.md, "Session 10: the parse").
+ * peak is lower (189 → 183 MB) and it makes ~2.5 % fewer instructions (docs/performance.md, "Session 10: the parse").
  */
 import { CompositeCstNodeImpl, CstNodeBuilder, GrammarAST, GrammarUtils, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import { Lexer, type IToken, type TokenType } from 'chevrotain';
