@@ -61,7 +61,7 @@
  * six positions of every token of that shape as separate heap numbers (16 bytes each, 900,000 of them
  * at 50,000 lines), all alive until the parse ends (docs/performance.md, "The cold check under 2 s").
  * The lexer's tokens are made here by a class of their own, with the same fields in the same order and
- * the same values, whose whole-number positions V8 keeps in the object.
+ * the same values (then a leaf's fields: repair 10), whose whole-number positions V8 keeps in the object.
  *
  * 8. A node per wrapper call. A call of a rule that only calls one of other rules (`Element`,
  * `TurnElement`, `Statement`) or of a data-type rule (`Word`, `ActionKind`, `Signed`, …) gets a node
@@ -82,6 +82,17 @@
  * at once and a plain array of children, appended by index; the builder sets each child's container itself, as
  * it already did, and `addHiddenNodes` sets the comments' (docs/performance.md, "Counted in instructions").
  * A 50,000-line check: 7.8 G instructions before, 7.3 G after (`node --single-threaded` under valgrind).
+ *
+ * 10. A token and its leaf, two objects. The lexer makes every token before the parse starts and all live until
+ * it ends, so each young-generation collection during the parse copied them (twice, before they were promoted),
+ * beside the leaf the parse made of each. Here the lexer's token (repair 7's class) is its leaf: its prototype is
+ * Langium's leaf prototype (with a writable `tokenType`, the token's field, where Langium's leaf has a getter), and
+ * it has the leaf's fields, all set when it is made (one shape); `leafOf` sets its place and returns it. A token
+ * made otherwise (by Chevrotain: end of file, inserted in a recovery), or one made a leaf already, gets a leaf of
+ * its own. The token's own positions are never moved (`shiftLeaf` and `rebase` move the leaf's `_o`, `_sl`…,
+ * the parse in pieces moves the positions of the tokens its errors name, as before). The cost: a leaf keeps its
+ * token's fields and text for as long as the tree, 55 → 67 MB for the tree of a 50,000-line file; a cold check's
+ * peak is lower (189 → 183 MB) and it makes ~2.5 % fewer instructions (docs/performance.md, "Session 10: the parse").
  */
 import { CompositeCstNodeImpl, CstNodeBuilder, GrammarAST, GrammarUtils, LangiumCompletionParser, LangiumParser, LeafCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode, type ParseResult, type RootCstNode } from 'langium';
 import { Lexer, type IToken, type TokenType } from 'chevrotain';
@@ -152,18 +163,21 @@ function linesOf(base: PositionBase | undefined): number {
  * time once made. `base` is its unit's, at zero while the parse runs, so positions are the token's.
  */
 function leafOf(token: IToken, hidden: boolean, base: PositionBase | undefined): LeafCstNodeImpl {
-    const leaf = new LeafCstNodeImpl(token.startOffset, token.image.length, undefined as unknown as Range, token.tokenType as TokenType, hidden);
-    const place = leaf as unknown as LeafPlace;
+    const own = token as unknown as TokenLeafFields;
+    // The lexer's token is its leaf (repair 10), once: a token made otherwise (by Chevrotain, in a recovery) gets a leaf of its own.
+    const leaf = own._rl !== undefined && own.root === undefined ? own : new LeafCstNodeImpl(token.startOffset, token.image.length, undefined as unknown as Range, token.tokenType as TokenType, hidden) as unknown as TokenLeafFields;
+    leaf._hidden = hidden;
     // `| 0`: Chevrotain's token positions were doubles (boxed numbers, even when whole; repair 7 below); stored as they
     // are, every leaf kept four boxes and every number computed from them (a line moved, a base shifted)
     // was one, so the first edits after an open turned the bases' and leaves' small-integer fields into
     // double fields, object by object (V8 migrates each when next touched: 7,000 bases at 50,000 lines).
-    place._sl = (token.startLine! - 1) | 0;
-    place._sc = (token.startColumn! - 1) | 0;
-    place._el = (token.endLine! - 1) | 0;
-    place._ec = token.endColumn! | 0;
-    place._b = base;
-    return leaf;
+    // Read here, not when the token is made: the lexer moves the end of a token that spans lines after.
+    leaf._sl = (token.startLine! - 1) | 0;
+    leaf._sc = (token.startColumn! - 1) | 0;
+    leaf._el = (token.endLine! - 1) | 0;
+    leaf._ec = token.endColumn! | 0;
+    leaf._b = base;
+    return leaf as unknown as LeafCstNodeImpl;
 }
 
 function leafRange(leaf: LeafPlace): Range {
@@ -446,15 +460,65 @@ function collapseWrapper(node: CompositeCstNode, item: AstNode | undefined): voi
     }
 }
 
-/** A token as Chevrotain's `createFullToken` makes it (repair 7): the same fields, in the same order. */
-class LexedToken implements IToken {
-    constructor(readonly image: string, readonly startOffset: number, public endOffset: number, readonly startLine: number, public endLine: number,
-        readonly startColumn: number, public endColumn: number, readonly tokenTypeIdx: number, readonly tokenType: TokenType) {}
+/** A lexer's token that is its own leaf (repairs 7 and 10): the token's fields, then the leaf's. */
+interface TokenLeafFields extends LeafPlace {
+    image: string;
+    startOffset: number;
+    endOffset: number;
+    startLine: number;
+    endLine: number;
+    startColumn: number;
+    endColumn: number;
+    tokenTypeIdx: number;
+    tokenType: TokenType;
+    _hidden: boolean;
+    _length: number;
+    grammarSource: GrammarAST.AbstractElement | undefined;
+    root: RootCstNode | undefined;
+    container: CompositeCstNode | undefined;
+    _astNode: AstNode | undefined;
 }
 
-/** Chevrotain's `createFullToken` (scan/lexer_public.js), making a `LexedToken`. */
+/**
+ * A token as Chevrotain's `createFullToken` makes it (repair 7): the same fields, in the same order, with the
+ * same values; then a leaf's (repair 10), on Langium's leaf prototype, every field set here so that all have
+ * one shape. Positions are the leaf's once `leafOf` makes it a leaf.
+ */
+const TokenLeaf = function TokenLeaf(this: TokenLeafFields, image: string, startOffset: number, endOffset: number, startLine: number, endLine: number,
+    startColumn: number, endColumn: number, tokenTypeIdx: number, tokenType: TokenType) {
+    this.image = image;
+    this.startOffset = startOffset;
+    this.endOffset = endOffset;
+    this.startLine = startLine;
+    this.endLine = endLine;
+    this.startColumn = startColumn;
+    this.endColumn = endColumn;
+    this.tokenTypeIdx = tokenTypeIdx;
+    this.tokenType = tokenType;
+    // Langium's leaf constructor's fields (`_offset` and `_range` are accessors here: repairs 4 and 5; the token's
+    // `tokenType` is the leaf's), then the builder's.
+    this._hidden = false;
+    this._o = startOffset;
+    this._length = image.length;
+    this._r = undefined;
+    this._rl = 0;
+    this._sl = 0;
+    this._sc = 0;
+    this._el = 0;
+    this._ec = 0;
+    this._b = undefined;
+    this.grammarSource = undefined;
+    this.root = undefined;
+    this.container = undefined;
+    this._astNode = undefined;
+} as unknown as new (image: string, startOffset: number, endOffset: number, startLine: number, endLine: number,
+    startColumn: number, endColumn: number, tokenTypeIdx: number, tokenType: TokenType) => TokenLeafFields & IToken;
+// Langium's leaf prototype, under a writable `tokenType` that the token's own field hides (Langium's is a getter).
+TokenLeaf.prototype = Object.create(LeafCstNodeImpl.prototype, { tokenType: { value: undefined, writable: true } }) as object;
+
+/** Chevrotain's `createFullToken` (scan/lexer_public.js), making a `TokenLeaf`. */
 function createFullToken(image: string, startOffset: number, tokenTypeIdx: number, tokenType: TokenType, startLine: number, startColumn: number, imageLength: number): IToken {
-    return new LexedToken(image, startOffset, startOffset + imageLength - 1, startLine, startLine, startColumn, startColumn + imageLength - 1, tokenTypeIdx, tokenType);
+    return new TokenLeaf(image, startOffset, startOffset + imageLength - 1, startLine, startLine, startColumn, startColumn + imageLength - 1, tokenTypeIdx, tokenType);
 }
 
 let installed = false;

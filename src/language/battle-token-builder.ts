@@ -9,15 +9,22 @@
  * - Chevrotain no longer knows which characters can start the token and tries every pattern at every
  *   character: lexing a 9,000-line file went from 0.15 s to 0.64 s. The characters that can start each
  *   such terminal are given to it (START_CHARS_HINT), and it is told that a name holds no line break.
+ * And the function Langium lexes them with makes a match array (with its index, input and groups) at each
+ * attempt, a name's or a keyword's (whose longer alternative a name is), 150,000 of them at 50,000 lines.
+ * Chevrotain reads only the matched text (`[0]`) and `payload`: the function here tests the expression and
+ * returns the text in one array kept for the purpose (docs/performance.md, "Session 10: the parse").
  */
-import { DefaultTokenBuilder, GrammarUtils, type GrammarAST } from 'langium';
-import type { TokenType } from 'chevrotain';
+import { DefaultTokenBuilder, GrammarUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
+import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, TokenVocabulary } from 'chevrotain';
 
-/** What can start each terminal lexed by a function, one character (UTF-16 code unit) at a time. */
-const STARTS: Record<string, (c: string) => boolean> = {
-    // A letter of any script or `_`; a letter outside the Basic Multilingual Plane starts with a high surrogate.
-    ID: c => /^[_\p{L}]$/u.test(c) || /^[\uD800-\uDBFF]$/.test(c),
-    COUNT: c => c === 'x'
+/**
+ * What can start each terminal lexed by a function: one UTF-16 code unit, a class of a regular expression
+ * with the `u` flag. A letter of any script or `_`; a letter outside the Basic Multilingual Plane starts
+ * with a high surrogate.
+ */
+const STARTS: Record<string, RegExp> = {
+    ID: /[_\p{L}\uD800-\uDBFF]/u,
+    COUNT: /x/u
 };
 
 /** Terminals that never span a line. */
@@ -26,6 +33,16 @@ const ONE_LINE = new Set(['ID', 'COUNT']);
 export class BattleTokenBuilder extends DefaultTokenBuilder {
     /** The regular expression behind each terminal token lexed by a function, anchored at both ends. */
     private readonly wholeMatch = new Map<TokenType, RegExp>();
+    /** Every code unit, while the tokens are built (`startCharacters`). */
+    private codeUnits: CodeUnitText[] | undefined;
+
+    override buildTokens(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenVocabulary {
+        try {
+            return super.buildTokens(grammar, options);
+        } finally {
+            this.codeUnits = undefined;
+        }
+    }
 
     protected override buildTerminalToken(terminal: GrammarAST.TerminalRule): TokenType {
         const token = super.buildTerminalToken(terminal);
@@ -33,9 +50,32 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         const regex = GrammarUtils.terminalRegex(terminal);
         this.wholeMatch.set(token, new RegExp(`^(?:${regex.source})$`, regex.flags.replace(/[gy]/g, '')));
         const starts = STARTS[terminal.name];
-        if (starts) token.START_CHARS_HINT = startCharacters(starts);
+        if (starts) token.START_CHARS_HINT = startCharacters(starts, this.codeUnits ??= codeUnitTexts());
         if (ONE_LINE.has(terminal.name)) token.LINE_BREAKS = false;
         return token;
+    }
+
+    /**
+     * Langium's matcher (a sticky copy of the expression, from `offset`), without a match array per attempt:
+     * the same array each time, its text the match's. Chevrotain reads the text before it lexes on.
+     */
+    protected override regexPatternFunction(regex: RegExp): CustomPatternMatcherFunc {
+        const sticky = new RegExp(regex, regex.flags + 'y');
+        const match: CustomPatternMatcherReturn = [''];
+        return (text: string, offset: number): CustomPatternMatcherReturn | null => {
+            sticky.lastIndex = offset;
+            const code = text.charCodeAt(offset);
+            if (code >= 0xDC00 && code <= 0xDFFF) {
+                // In the middle of a pair of surrogates, the `u` flag matches from the pair's start: its text, as Langium's.
+                const found = sticky.exec(text);
+                if (found === null) return null;
+                match[0] = found[0];
+            } else {
+                if (!sticky.test(text)) return null;
+                match[0] = text.substring(offset, sticky.lastIndex);
+            }
+            return match;
+        };
     }
 
     protected override findLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
@@ -49,17 +89,51 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
 }
 
 /**
- * The UTF-16 code units that pass `starts`. Chevrotain puts the codes above 255 into buckets of 255, so
- * one code per bucket is enough there; below 256 each code is its own entry.
+ * The UTF-16 code units that `starts` matches, found in `texts` (every code unit in order, see `codeUnitTexts`).
+ * Chevrotain puts the codes above 255 into buckets of 255, so one code per bucket is enough there; below 256
+ * each code is its own entry. The code units are matched in runs (a global expression over the text) rather
+ * than one at a time: a test per code unit (65,536 of them) cost ~45 million instructions at every start.
  */
-function startCharacters(starts: (c: string) => boolean): number[] {
+function startCharacters(starts: RegExp, texts: readonly CodeUnitText[]): number[] {
+    const runs = new RegExp(`${starts.source}+`, 'gu');
     const codes: number[] = [];
     let lastBucket = -1;
-    for (let code = 0; code < 0x10000; code++) {
-        const bucket = code < 256 ? code : 255 + Math.floor(code / 255);
-        if (bucket === lastBucket || !starts(String.fromCharCode(code))) continue;
-        codes.push(code);
-        lastBucket = bucket;
+    for (const { from, text } of texts) {
+        for (let run = runs.exec(text); run !== null; run = runs.exec(text)) {
+            const end = from + run.index + run[0].length;
+            for (let code = from + run.index; code < end;) {
+                const bucket = code < 256 ? code : 255 + Math.floor(code / 255);
+                if (bucket !== lastBucket) {
+                    codes.push(code);
+                    lastBucket = bucket;
+                }
+                // The next code, or above 255 the first of the next bucket.
+                code = code < 256 ? code + 1 : (bucket - 254) * 255;
+            }
+        }
     }
     return codes;
+}
+
+interface CodeUnitText {
+    /** The code unit of the text's first character. */
+    readonly from: number;
+    readonly text: string;
+}
+
+/**
+ * Every UTF-16 code unit, in order, in two texts cut before the low surrogates: no high surrogate is followed
+ * by a low one, which an expression with the `u` flag would read as one character.
+ */
+function codeUnitTexts(): CodeUnitText[] {
+    return [[0, 0xDC00], [0xDC00, 0x10000]].map(([from, to]) => {
+        const units = new Uint16Array(to - from);
+        for (let k = 0; k < units.length; k++) units[k] = from + k;
+        const parts: string[] = [];
+        // In pieces: a call takes only so many arguments.
+        for (let k = 0; k < units.length; k += 4096) {
+            parts.push(String.fromCharCode.apply(null, units.subarray(k, k + 4096) as unknown as number[]));
+        }
+        return { from, text: parts.join('') };
+    });
 }

@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CompositeCstNode, type CstNode } from 'langium';
+import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode } from 'langium';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { createLangiumParser, inject } from 'langium';
 import { Lexer } from 'chevrotain';
@@ -277,8 +277,25 @@ describe('the lexer\'s tokens (repair 7)', () => {
                 chevrotain.createTokenInstance = ours;
             }
             expect(made.length).toBeGreaterThan(0);
-            expect(made.map(t => Object.entries(t))).toEqual(theirs.map(t => Object.entries(t)));
+            // The token's fields come first; the leaf's follow (repair 10).
+            expect(made.map((t, i) => Object.entries(t).slice(0, Object.keys(theirs[i]).length))).toEqual(theirs.map(t => Object.entries(t)));
             expect(Object.getPrototypeOf(made[0])).not.toBe(Object.prototype);
+        }
+    });
+});
+
+describe('a lexer\'s token is its leaf (repair 10)', () => {
+    it('every leaf of a parse, comments too, is one of the lexer\'s tokens, its text the token\'s image', () => {
+        for (const text of [...examples, ...examples.map(commented)]) {
+            const root = parser.parse(text).value.$cstNode!;
+            const leaves = CstUtils.streamCst(root).filter(n => !('content' in n)).toArray();
+            expect(leaves.length).toBeGreaterThan(0);
+            for (const leaf of leaves) {
+                const token = leaf as unknown as { image: string, startOffset: number, tokenType: unknown };
+                expect(token.image).toBe(leaf.text);
+                expect(token.startOffset).toBe(leaf.offset);
+                expect(token.tokenType).toBe((leaf as LeafCstNode).tokenType);
+            }
         }
     });
 });
