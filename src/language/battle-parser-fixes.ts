@@ -480,13 +480,26 @@ interface TokenLeafFields extends LeafPlace {
 }
 
 /**
+ * From this length on V8 makes a substring a slice that keeps the string it was cut from alive whole.
+ * A token's text is cut from the text it was lexed from, and a leaf (repair 10) keeps it as long as the
+ * tree does: a piece parsed after an edit is itself cut from that edit's whole text, so one long comment,
+ * name or string in it kept the file's whole text of that edit alive, a file's text per edit.
+ */
+const SLICED = 13;
+
+/** A copy of `text` that keeps nothing else alive: the concatenation is flattened into a string of its own before it is cut. */
+function ownCopy(text: string): string {
+    return (' ' + text).slice(1);
+}
+
+/**
  * A token as Chevrotain's `createFullToken` makes it (repair 7): the same fields, in the same order, with the
  * same values; then a leaf's (repair 10), on Langium's leaf prototype, every field set here so that all have
  * one shape. Positions are the leaf's once `leafOf` makes it a leaf.
  */
 const TokenLeaf = function TokenLeaf(this: TokenLeafFields, image: string, startOffset: number, endOffset: number, startLine: number, endLine: number,
     startColumn: number, endColumn: number, tokenTypeIdx: number, tokenType: TokenType) {
-    this.image = image;
+    this.image = image.length < SLICED ? image : ownCopy(image);
     this.startOffset = startOffset;
     this.endOffset = endOffset;
     this.startLine = startLine;

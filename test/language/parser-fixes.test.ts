@@ -5,6 +5,8 @@
  * losing anything its result carries.
  */
 import * as fs from 'node:fs';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode } from 'langium';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
@@ -285,6 +287,26 @@ describe('the lexer\'s tokens (repair 7)', () => {
 });
 
 describe('a lexer\'s token is its leaf (repair 10)', () => {
+    it('keeps a long token\'s text without the whole text it was cut from', () => {
+        v8.setFlagsFromString('--expose-gc');
+        const gc = vm.runInNewContext('gc') as () => void;
+        const heap = () => { gc(); return process.memoryUsage().heapUsed; };
+        const piece = (i: number) => `grade Veteran${i} +1 // a comment long enough to be cut as a slice\n`;
+        const kept: unknown[] = [];
+        const before = heap();
+        for (let i = 0; i < 20; i++) {
+            // A piece of a 1 MB text, as the parse in pieces cuts one from an edit's whole text.
+            const whole = `${'/'.repeat(2)}${'x'.repeat(1_000_000)}${i}\n${piece(i)}`.split('\n').join('\n');
+            const root = parser.parse(whole.slice(whole.length - piece(i).length)).value.$cstNode!;
+            // What a leaf keeps of its token (its root is the file's once the piece is placed in it).
+            kept.push(CstUtils.streamCst(root).filter(n => !('content' in n)).map(leaf => (leaf as unknown as { image: string }).image).toArray());
+        }
+        const grown = heap() - before;
+        expect(kept).toHaveLength(20);
+        // Twenty texts of 1 MB kept by their comments' leaves would be 20 MB (40 as two-byte strings).
+        expect(grown).toBeLessThan(8_000_000);
+    });
+
     it('every leaf of a parse, comments too, is one of the lexer\'s tokens, its text the token\'s image', () => {
         for (const text of [...examples, ...examples.map(commented)]) {
             const root = parser.parse(text).value.$cstNode!;
