@@ -437,13 +437,7 @@ export function forEachReference(node: AstNode, found: (info: ReferenceInfo) => 
     for (const property of walk.references) {
         const value = n[property];
         if (value === undefined) continue;
-        if (isReference(value) || isMultiReference(value)) found({ reference: value, container: node, property });
-        else if (Array.isArray(value)) {
-            for (let index = 0; index < value.length; index++) {
-                const item: unknown = value[index];
-                if (isReference(item)) found({ reference: item, container: node, property, index });
-            }
-        }
+        referencesIn(value, node, property, found);
     }
     for (const property of walk.children) {
         const value = n[property];
@@ -457,19 +451,24 @@ export function forEachReference(node: AstNode, found: (info: ReferenceInfo) => 
     }
 }
 
+/** The references a property's value holds (one, a multi-reference, or a list of them), in order. */
+function referencesIn(value: unknown, node: AstNode, property: string, found: (info: ReferenceInfo) => void): void {
+    if (isReference(value) || isMultiReference(value)) found({ reference: value, container: node, property });
+    else if (Array.isArray(value)) {
+        for (let index = 0; index < value.length; index++) {
+            const item: unknown = value[index];
+            if (isReference(item)) found({ reference: item, container: node, property, index });
+        }
+    }
+}
+
 /** `forEachReference` for a node whose type the grammar does not name: every own enumerable property, as `Object.keys` gives them; `$` properties are Langium's own. */
 function forEachReferenceByKeys(node: AstNode, found: (info: ReferenceInfo) => void): void {
     const n = node as unknown as Record<string, unknown>;
     for (const property in n) {
         if (property.charCodeAt(0) === 36) continue;
         const value = n[property];
-        if (isReference(value) || isMultiReference(value)) found({ reference: value, container: node, property });
-        else if (Array.isArray(value)) {
-            for (let index = 0; index < value.length; index++) {
-                const item: unknown = value[index];
-                if (isReference(item)) found({ reference: item, container: node, property, index });
-            }
-        }
+        referencesIn(value, node, property, found);
     }
     for (const property in n) {
         if (property.charCodeAt(0) === 36) continue;
