@@ -2,7 +2,7 @@
  * Issue 14 in the real editor: a campaign of 10,000 lines (the benchmark's generated file) opened in
  * code-server 4.100.3 with umpire.vsix, and typed into half-way down as an umpire would: a force's
  * name mistyped gets its squiggle, the fix clears it, and Resolve at the cursor writes the outcome
- * there. The times are printed (the editor's figures beside `npm run bench:lsp`'s), not asserted: a
+ * there, and its header's hint turns to "written". The times are printed (the editor's figures beside `npm run bench:lsp`'s), not asserted: a
  * shared two-core machine stretches them. Each step leaves a screenshot in test-output/e2e/ (big-*.png).
  */
 import { execFileSync } from 'node:child_process';
@@ -95,6 +95,10 @@ describe('a 10,000-line campaign in code-server 4.100.3', () => {
         report('Ctrl+Alt+R → outcome written', started);
         expect(after).toMatch(/ {4}summary "[^"]+"/);
         expect(await errorSquiggles()).toBe(0);
+        // The header's hint follows the written outcome once the server has checked the new text.
+        const written = performance.now();
+        await waitFor('the hint at E500 to say written', editorText, t => /engagement E500 \{\s*written — /.test(t), 60000);
+        report('outcome written → its hint says written', written);
         await screenshot('big-02-resolved.png');
     });
 });
