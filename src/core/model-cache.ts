@@ -18,6 +18,11 @@ export interface ModelContext {
      * docs/campaigns.md#campaigns-across-files). The same array while nothing changed.
      */
     readonly imported?: (root: Scenario) => readonly Scenario[];
+    /**
+     * The file is built once and never edited (`umpire check`: createBattleServices' `oneShot`): no force's
+     * model is kept for an editor's next build (src/core/scenario.ts, `forceModelOf`).
+     */
+    readonly once?: boolean;
 }
 
 /** A parse made outside a document factory knows no rule set: everything is checked, nothing resolves. */

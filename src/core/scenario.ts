@@ -257,8 +257,8 @@ function gradesInScope(root: Scenario, imported: readonly Scenario[]): object {
  * file declares itself is its own (the validator reports the clash); their top-level house rules apply
  * before the file's own (docs/house-rules.md#shared); their actions stay theirs.
  */
-export function buildScenario(root: Scenario, context: { rulesets: RulesetRegistry, limits: LimitValues }, imported: readonly Scenario[] = []): ScenarioModel {
-    const { limits } = context;
+export function buildScenario(root: Scenario, context: { rulesets: RulesetRegistry, limits: LimitValues, once?: boolean }, imported: readonly Scenario[] = []): ScenarioModel {
+    const { limits, once } = context;
     const grades = new Map<string, Grade>();
     const modifiers = new Map<string, Modifier>();
     const forces = new Map<string, ForceModel>();
@@ -267,7 +267,8 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
     const houses: Array<{ node: House, turn: Turn | undefined }> = [];
     const options = new Map<string, StatValue>();
     let unitsLeft = limits.maxUnitsPerFile;
-    const scope = gradesInScope(root, imported);
+    // A file built once keeps no force's model (5,000 entries, their lists of grades, at 50,000 lines): nothing would read them.
+    const scope = once ? undefined : gradesInScope(root, imported);
     for (const o of root.options) {
         options.set(o.name, o.number ?? o.word ?? (o.text !== undefined ? unquote(o.text) : true));
     }
@@ -278,7 +279,8 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
             case 'Modifier': if (!modifiers.has(el.name)) modifiers.set(el.name, el); break;
             case 'Force': {
                 if (forces.has(el.name)) return;
-                const force = forceModelOf(el, limits, Math.min(limits.maxUnitsPerForce, unitsLeft), scope);
+                const room = Math.min(limits.maxUnitsPerForce, unitsLeft);
+                const force = scope === undefined ? buildForce(el, limits, room) : forceModelOf(el, limits, room, scope);
                 unitsLeft -= force.units.length;
                 forces.set(el.name, force);
                 break;

@@ -26,7 +26,8 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     /** How many parses were made in pieces and how many whole (tests and the benchmark read them). */
     readonly counts = { pieces: 0, whole: 0 };
 
-    constructor(services: LangiumSharedCoreServices, readonly rulesets: RulesetRegistry) {
+    /** `oneShot`: each document is parsed once and never edited (createBattleServices' `oneShot`): its models keep nothing for a next build. */
+    constructor(services: LangiumSharedCoreServices, readonly rulesets: RulesetRegistry, private readonly oneShot = false) {
         super(services);
         this.shared = services;
     }
@@ -67,7 +68,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             if (version !== undefined && (result.value as AstNode).$type === 'Scenario') countDepths(result.value as unknown as Scenario);
         }
         setModelContext(result.value as unknown as Scenario, {
-            rulesets: this.rulesets, limits: this.limits,
+            rulesets: this.rulesets, limits: this.limits, once: this.oneShot,
             imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
         });
         PARSED_FROM.set(result.value, { text, shared: this.shared, version });

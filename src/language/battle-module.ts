@@ -88,9 +88,9 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
  * Shared services: documents are parsed behind the size and nesting guards, each parse knowing the
  * rule sets a file may name.
  */
-const battleSharedModule = (rulesets: RulesetRegistry): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
+const battleSharedModule = (rulesets: RulesetRegistry, oneShot: boolean): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
-        LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets),
+        LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets, oneShot),
         // A new edit cancels the build in progress, unless the editor has waited too long for diagnostics.
         WorkspaceLock: () => new BattleWorkspaceLock(),
         // Imported files are loaded into the build that needs them, and their importers rebuilt when they change.
@@ -123,7 +123,7 @@ export function createBattleServices(context: BattleModuleContext): {
 } {
     // Every parser of the process is repaired (src/language/battle-parser-fixes.ts).
     installParserFixes();
-    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets()));
+    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets(), context.oneShot ?? false));
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, battleModule(context.oneShot ?? false));
     shared.ServiceRegistry.register(Battle);
     registerValidationChecks(Battle.validation.ValidationRegistry, Battle.validation.BattleValidator);
