@@ -33,7 +33,7 @@ export function campaign(lines) {
 }
 
 /**
- * The same campaign kept as turns (issue 14): every force first, then the engagements in turns of
+ * The same campaign kept as turns: every force first, then the engagements in turns of
  * `perTurn` each (`turn 1 { … }`), so that almost every line sits inside a long turn, as an umpire
  * who keeps a season by turns writes it. About `lines` lines, as `campaign`.
  */
@@ -112,7 +112,7 @@ export function errorFile(lines, errors, kinds = ERROR_KINDS) {
 /**
  * One example repeated to about `lines` lines, each copy's forces renamed (French1, Prussian1, …)
  * and its engagements left naming the originals: every side, factor and dice line is an unknown
- * name with hundreds of close spellings (the file of issue 14 that took 25 s to check).
+ * name with hundreds of close spellings (a file that once took 25 s to check).
  */
 export function repeatedExample(lines, example = 'scrud-ridge.battle') {
     const text = fs.readFileSync(path.join(root, 'examples', example), 'utf8');

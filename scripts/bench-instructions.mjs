@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /* global process, console */
 // `npm run bench:instructions`: the instructions a cold `umpire check` runs, on generated SCRUD campaigns
-// (scripts/bench-files.mjs), counted by valgrind (issue 14; docs/performance.md, "Counted in instructions").
+// (scripts/bench-files.mjs), counted by valgrind (docs/performance.md, "Counted in instructions").
 // CPU seconds on a shared machine move by half within a day, so they cannot tell two builds apart by a few
 // per cent; the instruction count of the whole process can, within about 2 %. Node runs with
 // `--single-threaded`, so V8's garbage collection and optimizing compiles happen on the main thread and

@@ -16,7 +16,7 @@
 // Then the same for campaigns kept as turns (--turn-sizes, --per-turn engagements in each turn): the
 // edits are made inside the turns only (an edit inside a turn of hundreds of actions).
 //
-// Then the typing run (issue 19): --keys keystrokes, one every --pace ms, typed into an engagement
+// Then the typing run: --keys keystrokes, one every --pace ms, typed into an engagement
 // in the middle of a --typing-lines file (half-typed lines included, as a person types), and it prints
 // how often diagnostics came while typing (the longest gap), how long after the last keystroke the
 // diagnostics of the final text came, and a hover sent right after five quick keystrokes.
@@ -40,12 +40,17 @@
 // when the server offers deltas. It prints edit → diagnostics p50/p95 over --editor-edits edits and
 // each request's p50/p95 (answered ones; how many were cancelled or refused as stale beside them),
 // and the server's RSS at the end (the answers it keeps included).
+//
+// At the end it compares the figures of docs/performance.md (scripts/bench-figures.mjs) with their
+// targets and exits 1 when one is missed; --write-figures rewrites that page's figures table (every
+// figure must have been measured: the default sizes measure them all).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { campaign, ERROR_KINDS, errorFile, splitCampaign, turnsCampaign } from './bench-files.mjs';
 import { CancellationTokenSource } from 'vscode-languageserver-protocol/node.js';
-import { arg, buildOptions, cpuOf, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
+import { arg, buildOptions, cpuOf, machine, memoryOf, root, startServer, timedCli } from './lsp-driver.mjs';
+import { FIGURES, figuresOf, missedTargets, writeFigures } from './bench-figures.mjs';
 
 const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
 const keys = Number(arg('keys', '300'));
@@ -240,7 +245,7 @@ async function openCampaign(lines, label) {
 }
 
 /**
- * Typing at a person's pace (issue 19): a new factor line typed character by character into an
+ * Typing at a person's pace: a new factor line typed character by character into an
  * engagement in the middle of the file, over and over, one keystroke every `pace` ms, without waiting
  * for the server. Then five quick keystrokes and a hover at once.
  */
@@ -285,11 +290,21 @@ async function typing(lines) {
     return { lines: docLines.length - 1, keys, publishes: during.length, longestGap, caughtUp, hover, rss };
 }
 
-console.log(`bench:lsp on ${machine()}, ${edits} edits per file (10 past 100,000 lines)`);
+const startedOn = machine();
+console.log(`bench:lsp on ${startedOn}, ${edits} edits per file (10 past 100,000 lines)`);
+/** The rows measured, for the figures of docs/performance.md. */
+const measured = [];
+const measureRow = async (kind, size, label, ...args) => {
+    const result = await measure(...args);
+    measured.push({ kind, size, result });
+    return [label, result];
+};
 console.log('file                lines  problems  didOpen→diag  edit→diag p50     p95  CPU/edit  edits    hover  completion  codeLens  server RSS   cold check (wall / CPU (range) / RSS)');
-for (const lines of sizes) row('campaign', await measure([{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
+for (const lines of sizes) row(...await measureRow('campaign', lines, 'campaign', [{ name: `campaign-${lines}.battle`, text: campaign(lines) }], editsFor(lines)));
 const errorLabel = errorKinds.length === ERROR_KINDS.length ? `${errors} errors` : `${errors} ${errorKinds.join('+')}`;
-for (const lines of errorSizes) row(errorLabel, await measure([{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
+// Only the default errors (20,000 of every kind) are the figures' "with 20,000 errors".
+const errorKind = errors === 20000 && errorKinds.length === ERROR_KINDS.length ? 'errors' : 'other errors';
+for (const lines of errorSizes) row(...await measureRow(errorKind, lines, errorLabel, [{ name: `errors-${lines}.battle`, text: errorFile(lines, errors, errorKinds) }], editsFor(lines)));
 for (const lines of turnSizes) {
     const text = turnsCampaign(lines, perTurn);
     // The lines inside a turn, between its `turn N {` and its `}`.
@@ -325,4 +340,18 @@ if (keys > 0) {
     console.log(`typing into ${r.lines} lines: ${r.keys} keystrokes ${pace} ms apart; diagnostics published ${r.publishes} times while typing, ` +
         `longest wait ${ms(r.longestGap)}; final diagnostics ${ms(r.caughtUp)} after the last keystroke; ` +
         `hover right after 5 quick keystrokes ${ms(r.hover)}; server RSS ${r.rss.toFixed(0)} MB`);
+}
+
+const figures = figuresOf(measured);
+if (figures.size > 0) {
+    const missed = missedTargets(figures);
+    const withTarget = FIGURES.filter(f => f.target !== undefined && figures.has(f.id)).length;
+    console.log(missed.length === 0 ? `targets: all ${withTarget} measured met` : `targets missed:\n  ${missed.join('\n  ')}`);
+    if (process.argv.includes('--write-figures')) {
+        const day = new Date().toISOString().slice(0, 16).replace('T', ' ');
+        writeFigures(path.join(root, 'docs', 'performance.md'), figures,
+            `Measured ${day} UTC by \`npm run bench:lsp -- --write-figures\` (${process.argv.slice(2).filter(a => a !== '--write-figures').join(' ') || 'default sizes'}), Node ${process.version}, ${startedOn} at the start and ${os.loadavg()[0].toFixed(1)} at the end.`);
+        console.log('docs/performance.md: figures written');
+    }
+    if (missed.length > 0) process.exitCode = 1;
 }

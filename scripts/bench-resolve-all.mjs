@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /* global console, performance, setTimeout */
-// `npm run bench:resolve-all`: what Resolve all costs (issue 19), on chained SCRUD campaigns.
+// `npm run bench:resolve-all`: what Resolve all costs, on chained SCRUD campaigns.
 // Campaign N: N forces of 20 units ×2; engagement Ek pits force k−1 against force k, so every
 // engagement fights a force the one before it fought, and reads the state its outcome left.
 // For each --forces size it prints `umpire check` and `umpire resolve --write` (wall, CPU, max RSS);

@@ -1,7 +1,7 @@
 /* global process, console */
 // `npm run bench`: how fast the exact odds are, beside brute force and a 10^6-sample Monte Carlo of
 // the real resolvers, and how fast `umpire check` reads a large scenario. Prints Markdown tables
-// (docs/odds.md and the README quote them). Times are medians of several runs (process.hrtime).
+// (docs/odds.md quotes them). Times are medians of several runs (process.hrtime).
 // Options: --quick (fewer sizes and runs, for a smoke test).
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';

@@ -1,4 +1,4 @@
-// The large fuzz run (issue 9): `npm run fuzz` (or `node scripts/fuzz.mjs --scale 0.1` for a tenth).
+// The large fuzz run: `npm run fuzz` (or `node scripts/fuzz.mjs --scale 0.1` for a tenth).
 // Bundles test/fuzz-support.ts (the same inputs and checks as test/fuzz-*.test.ts), runs every
 // property on its share of ≥ 100,000 cases, and prints the count of cases and failures. Failures
 // (first five per property, unshrunk) go to test-output/fuzz-failures.json. Exit 1 on any failure.

@@ -1,4 +1,4 @@
-// `npm run bench:limits` (issue 9): three hostile files — a unit of x1000000000, a generated
+// `npm run bench:limits`: three hostile files — a unit of x1000000000, a generated
 // 50,000-line scenario and a megabyte of random bytes — checked by the CLI (`node bin/umpire.cjs
 // check`) and by the language server (out/language/main.cjs over stdio, as VS Code runs it). Prints
 // wall time, CPU time and peak RSS (from /usr/bin/time -v when present, else the process's own).
@@ -88,7 +88,7 @@ async function server(file) {
 
 const fmt = r => `${r.wall.toFixed(1).padStart(5)} s wall  ${Number.isFinite(r.cpu) ? `${r.cpu.toFixed(1).padStart(5)} s CPU  ` : ''}${Number.isFinite(r.rssMb) ? `${r.rssMb.toFixed(0).padStart(4)} MB peak RSS  ` : ''}${String(r.diagnostics).padStart(3)} diagnostics`;
 const files = write();
-console.log('Hostile files (issue 9): time to diagnostics, and peak memory of the process');
+console.log('Hostile files: time to diagnostics, and peak memory of the process');
 for (const [name, file] of Object.entries(files)) {
     console.log(`${name.padEnd(18)} CLI     ${fmt(cli(file))}`);
     console.log(`${name.padEnd(18)} server  ${fmt(await server(file))}`);

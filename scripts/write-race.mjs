@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /* global process, console, setTimeout */
-// The concurrent-save race of issue 19, against the real CLI:
+// The concurrent-save race, against the real CLI:
 //   node scripts/write-race.mjs [runs]     (default 100; needs the bundle: npm run build)
 // Each run copies examples/campaign.battle without its outcomes, starts `umpire resolve FILE --write`,
 // and, as an editor would, saves the file with one more line while it runs: in half the runs the

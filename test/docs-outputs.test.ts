@@ -10,6 +10,15 @@
  *   <!-- doc-test: written FILE (excerpt) -->  each line of the block is in the file that
  *                                             `umpire resolve --write` leaves from a copy of FILE
  *
+ * A tutorial builds a file step by step in a folder of its own (one per page, made empty), so that each
+ * step's output is the tool's on the file as the umpire has it at that point, outcomes written included:
+ *
+ *   <!-- doc-test: tutorial write FILE -->           the block becomes FILE
+ *   <!-- doc-test: tutorial append FILE -->          the block is added at the end of FILE
+ *   <!-- doc-test: tutorial umpire ARGS -->          as `umpire ARGS` above, run in the tutorial's folder
+ *   <!-- doc-test: tutorial umpire ARGS (excerpt) -->
+ *   <!-- doc-test: tutorial file FILE (excerpt) -->  each line of the block is in FILE as it is now
+ *
  * In an excerpt, a line that is only `…` stands for lines left out.
  *
  * Commands run from the repository root. A block of measured figures (timings, sizes) is not an
@@ -19,7 +28,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureServerBundle } from './protocol/lsp-harness.js';
 
 beforeAll(() => ensureServerBundle(), 120_000);
@@ -75,12 +84,39 @@ function docs(): string[] {
 
 const blocks = docs().flatMap(f => markedBlocks(f, fs.readFileSync(f, 'utf8')));
 
+/** Each tutorial's folder, made empty when its first step runs. */
+const tutorialFolders = new Map<string, string>();
+afterAll(() => { for (const dir of tutorialFolders.values()) fs.rmSync(dir, { recursive: true, force: true }); });
+
+function tutorialFolder(doc: string): string {
+    if (!tutorialFolders.has(doc)) tutorialFolders.set(doc, fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-tutorial-')));
+    return tutorialFolders.get(doc)!;
+}
+
+/** A tutorial's step: the file written or added to, the command's output or the file compared. */
+function tutorialStep(b: Marked, step: string): void {
+    const dir = tutorialFolder(b.file);
+    const file = /^(write|append|file) (\S+)/.exec(step);
+    if (file?.[1] === 'write') return fs.writeFileSync(path.join(dir, file[2]), b.block + '\n');
+    if (file?.[1] === 'append') return fs.appendFileSync(path.join(dir, file[2]), '\n' + b.block + '\n');
+    if (file?.[1] === 'file') {
+        expect(step, 'a tutorial file is compared as an excerpt').toMatch(/ \(excerpt\)$/);
+        return expectExcerpt(b, fs.readFileSync(path.join(dir, file[2]), 'utf8'));
+    }
+    const m = /^umpire (.*?)( \(excerpt\))?$/.exec(step);
+    expect(m, `an unknown tutorial step: ${step}`).not.toBeNull();
+    const printed = umpire(m![1].split(' '), dir);
+    if (m![2]) expectExcerpt(b, printed);
+    else expect(trimEnds(b.block), `the output of ${step}`).toBe(trimEnds(printed));
+}
+
 describe('outputs shown in the docs are the tool\'s', () => {
     it('finds the marked blocks', () => {
         expect(blocks.length).toBeGreaterThanOrEqual(5);
     });
 
     it.each(blocks.map(b => [`${b.file}:${b.line} ${b.marker}`, b] as const))('%s', (_name, b) => {
+        if (b.marker.startsWith('tutorial ')) return tutorialStep(b, b.marker.slice('tutorial '.length));
         if (b.marker === 'written outcome') {
             expect(b.battleAbove, 'a ```battle block above').toBeDefined();
             const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-doc-'));

@@ -2,7 +2,7 @@
 /* global process, console */
 // `npm run test:e2e`: the shipped extension in the real editor, and the playground page.
 //   1. install code-server 4.100.3 into the cache folder (skipped when already there),
-//   2. build and package umpire.vsix (`npm run build`, `npm run package`),
+//   2. build and package the extension (`npm run build`, `npm run package`: umpire-VERSION.vsix),
 //   3. build the playground site into playground-dist/ (scripts/playground.mjs),
 //   4. run test/e2e/*.e2e.test.ts with vitest: editor.e2e.test.ts installs the .vsix into a throw-away
 //      extensions folder, starts code-server and Chromium, clicks the code lens (Node extension host);
@@ -46,10 +46,12 @@ function main() {
     fs.mkdirSync(outputDir, { recursive: true });
     const entry = installCodeServer();
     if (step('build', 'npm', ['run', 'build']) !== 0) return 1;
-    const vsix = path.join(repoRoot, 'umpire.vsix');
+    // vsce names the package after package.json's name and version.
+    const { name, version } = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8'));
+    const vsix = path.join(repoRoot, `${name}-${version}.vsix`);
     fs.rmSync(vsix, { force: true });
     if (step('package', 'npm', ['run', 'package']) !== 0 || !fs.existsSync(vsix)) return 1;
-    console.log(`[e2e] umpire.vsix: ${(fs.statSync(vsix).size / 1024).toFixed(0)} KB`);
+    console.log(`[e2e] ${path.basename(vsix)}: ${(fs.statSync(vsix).size / 1024).toFixed(0)} KB`);
     if (step('playground', 'node', ['scripts/playground.mjs']) !== 0) return 1;
     const pidFile = path.join(outputDir, 'pids.txt');
     fs.rmSync(pidFile, { force: true });

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /* global process, console */
 // Installs code-server 4.100.3 (VS Code 1.100.3) into a cache folder outside the project's own
-// dependencies, following the route verified on this kind of machine (issue 7):
+// dependencies, following the route verified on a Debian machine:
 //   - `npm install code-server --ignore-scripts` (its scripts download ripgrep and need gssapi headers),
 //   - install lib/vscode's production modules without scripts, point @vscode/ripgrep at Debian's rg
 //     (its install script skips the download when bin/ exists), rebuild the native modules,

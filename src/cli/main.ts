@@ -53,7 +53,7 @@ function examples(...lines: [command: string, what: string][]): string {
 export const program = new Command()
     .name('umpire')
     .description('Check .battle scenarios, resolve their engagements, and compute exact odds.')
-    .version('0.1.0')
+    .version('0.2.0')
     .showSuggestionAfterError()
     .addHelpText('after', examples(
         ['umpire check examples/*.battle', 'every problem, as file:line:col severity code message'],
