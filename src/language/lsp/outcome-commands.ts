@@ -17,7 +17,7 @@ import { importGraphOf } from '../battle-imports.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { newSeed } from '../../core/dice.js';
-import { actionOffsets, applyEdits, isNoOp, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
+import { actionOffsets, applyEdits, isNoOp, rerollEdit, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
 import { needsOutcome, resolveAllQuick, resolveAllSlow, ResolveAllCancelled, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
 import { inMemoryChecks } from '../resolve-all-checks.js';
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
@@ -241,7 +241,9 @@ export class OutcomeCommands {
         if (isUnresolvable(result)) return { kind: 'refused', reason: result.problem };
         const offsets = actionOffsets(action.node, snap.text);
         if (!offsets) return { kind: 'refused', reason: `'${name}' has no closing '}'.` };
-        const edit = resolutionEdit(snap.text, offsets, result.resolution, result.dice);
+        const edit = reroll
+            ? rerollEdit(snap.text, action.node, offsets, result.resolution, result.dice)
+            : resolutionEdit(snap.text, offsets, result.resolution, result.dice);
         return { kind: 'edit', edit, text: snap.text, summary: result.resolution.json.summary, seed: result.resolution.json.seed };
     }
 
