@@ -19,7 +19,9 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
         if (err instanceof WriteError) throw new CliError(err.message, EXIT_CODES[err.kind]);
         throw err;
     }
+    io.pause?.('before-read');
     const loaded = await loadFile(file);
+    io.pause?.('after-read');
     const original = loaded.text;
     const errorsOf = (l: LoadedFile) => inFileOrder(l.diagnostics).filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
     let result;

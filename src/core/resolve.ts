@@ -57,7 +57,7 @@ function withReroll(seed: number, reroll: number | undefined): DiceChoice {
 }
 
 /** How many times the action has been re-rolled, as its written outcome records. */
-export function rerollCount(action: ActionModel): number {
+function rerollCount(action: ActionModel): number {
     return action.node.outcome?.reroll ?? 0;
 }
 
