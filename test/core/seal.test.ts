@@ -7,7 +7,7 @@ import * as crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { commitmentOf, isCommitment, newSecret, sealedSeed, sealedSeedSource } from '../../src/core/seal.js';
 import { modelOf } from '../../src/core/model-cache.js';
-import { parse } from '../support/services.js';
+import { parse, validate } from '../support/services.js';
 
 const SECRET = 'marshal-ney-wears-blue-socks-7c41';
 
@@ -56,5 +56,16 @@ describe('sealed dice', () => {
         const a = newSecret();
         expect(a).toMatch(/^[0-9a-f]{64}$/);
         expect(newSecret()).not.toBe(a);
+    });
+});
+
+describe('the seal line', () => {
+    it('is an error (seal-malformed) when it is not a commitment, on the seal itself; a commitment does not get it', async () => {
+        const bad = await validate(TEXT.replace(/seal "sha256:[0-9a-f]+"/, 'seal "my secret"'));
+        const malformed = bad.diagnostics.filter(d => d.code === 'seal-malformed');
+        expect(malformed).toHaveLength(1);
+        expect(malformed[0].range.start).toEqual({ line: 1, character: 5 });
+        expect(malformed[0].message).toMatch(/"sha256:" and 64 hexadecimal digits/);
+        expect((await validate(TEXT)).diagnostics.filter(d => d.code === 'seal-malformed')).toEqual([]);
     });
 });
