@@ -12,6 +12,7 @@ import { examples, keywords } from 'umpire:examples';
 import { escapeHtml, renderOddsHtml } from '../src/extension/odds-html.js';
 import { UmpireCommands, type OddsAnswer, type ResolveAllResult, type StatusResult } from '../src/protocol.js';
 import { LANGUAGE_ID, UmpireServer } from './lsp.js';
+import { attachSealPanel } from './seal-panel.js';
 
 /** What the test (and a curious umpire in the console) can read: the page's own timings. */
 interface PlaygroundState {
@@ -126,6 +127,8 @@ const server = new UmpireServer(new Worker('./main-browser.js', { name: 'Umpire 
         if (edited === model && ranges.length > 0) editor.revealLinesInCenterIfOutsideViewport(ranges[0].startLineNumber, ranges[0].startLineNumber + 3);
     }
 });
+
+attachSealPanel(server, () => model?.uri.toString());
 
 /** Opens `text` as the file `name` (a fresh model, so that undo never crosses files). */
 function openFile(name: string, text: string): void {

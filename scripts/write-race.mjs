@@ -1,17 +1,15 @@
 #!/usr/bin/env node
-/* global process, console, setTimeout */
-// The concurrent-save race, against the real CLI:
-//   node scripts/write-race.mjs [runs]     (default 100; needs the bundle: npm run build)
-// Each run copies examples/campaign.battle without its outcomes, starts `umpire resolve FILE --write`,
-// and, as an editor would, saves the file with one more line while it runs: in half the runs the
-// moment the write's backup appears (the instant before the file itself is written), in the others
-// after a delay spread over a quiet run's time; in place (as VS Code and fs.writeFile save) in odd
-// runs, by renaming a new file over it (as Emacs and vim do) in even ones. After each run:
-//   - the editor's line must be in the file (its text kept), and
-//   - what the CLI said must be what is on disk: "wrote 3 outcomes" with the outcomes on disk or saved
-//     over later by the editor; exit 3 with the editor's text and nothing of the CLI's; exit 5 with the
-//     backup it names holding the text from before; and no other file left in the folder.
-// Prints one line per kind of result and exits 1 if any run lost text or said something untrue.
+/* global process, console */
+// A second program saves the file while the real CLI runs `umpire resolve FILE --write`:
+//   node scripts/write-race.mjs [runs]     (default 10 a stage and way; needs the bundle: npm run build)
+// Each run copies examples/campaign.battle without its outcomes and starts the CLI paused at one stage
+// of the write (UMPIRE_WRITE_PAUSE, src/cli/atomic-write.ts WRITE_STAGES); when it says it is paused,
+// this process saves the file (in place, appending, or renaming a new file over it) and lets it go on.
+// After each run:
+//   - the other program's text must be whole in the file or in a file the CLI's message names,
+//   - no file may hold a mix of the two texts,
+//   - what the CLI said must be what is on disk, and it must leave no file it does not name.
+// Prints one line per stage and way and exits 1 if any run lost text, mixed texts or said something untrue.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -20,105 +18,86 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const cli = path.join(root, 'bin', 'umpire.cjs');
-const runs = Number(process.argv[2] ?? 100);
+const runs = Number(process.argv[2] ?? 10);
+const STAGES = ['before-read', 'after-read', 'opened', 'verified', 'prepared', 'swapping', 'swapped', 'checked', 'read-back'];
+const WAYS = ['in place', 'appended', 'by rename'];
 const ORIGINAL = fs.readFileSync(path.join(root, 'examples', 'campaign.battle'), 'utf8').replace(/\n[ \t]*outcome [^{]*\{[^}]*\}/g, '');
-const MARK = '// saved by the editor while umpire was writing\n';
-const EDITED = ORIGINAL + MARK;
+const MARK = '// saved by another program while umpire was writing\n';
 
 if (!fs.existsSync(path.join(root, 'out', 'cli', 'main.cjs'))) {
     console.error('write-race: out/cli/main.cjs is missing: run npm run build first');
     process.exit(2);
 }
 
-function runCli(file) {
+function runCli(file, stage, onPause) {
     return new Promise(resolve => {
-        const child = spawn(process.execPath, [cli, 'resolve', file, '--write'], { stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [cli, 'resolve', file, '--write'], { env: { ...process.env, UMPIRE_WRITE_PAUSE: stage }, stdio: ['pipe', 'pipe', 'pipe'] });
         let stdout = '';
         let stderr = '';
+        let paused = false;
         child.stdout.on('data', d => { stdout += d; });
-        child.stderr.on('data', d => { stderr += d; });
-        child.on('close', code => resolve({ code, stdout, stderr, exitedAt: process.hrtime.bigint() }));
+        child.stderr.on('data', d => {
+            stderr += d;
+            if (!paused && stderr.includes(`umpire: paused at ${stage}\n`)) {
+                paused = true;
+                onPause();
+                child.stdin.end('\n');
+            }
+        });
+        child.on('close', code => resolve({ code, stdout, message: stderr.replace(`umpire: paused at ${stage}\n`, '').trim(), paused }));
     });
 }
 
-function save(file, byRename) {
-    const sawBefore = fs.readFileSync(file, 'utf8');
-    if (byRename) {
-        const fresh = `${file}.editor-save`;
-        fs.writeFileSync(fresh, EDITED);
-        fs.renameSync(fresh, file);
-    } else {
-        fs.writeFileSync(file, EDITED);
+function save(file, way) {
+    if (way === 'appended') {
+        const there = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+        fs.appendFileSync(file, MARK);
+        return there + MARK;
     }
-    return { sawBefore, savedAt: process.hrtime.bigint() };
+    const text = ORIGINAL + MARK;
+    if (way === 'in place') fs.writeFileSync(file, text);
+    else {
+        fs.writeFileSync(`${file}.editor-save`, text);
+        fs.renameSync(`${file}.editor-save`, file);
+    }
+    return text;
 }
 
-// A quiet run: how long the CLI takes, and the text it writes.
-const quietDir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-race-'));
-const quietFile = path.join(quietDir, 'campaign.battle');
-fs.writeFileSync(quietFile, ORIGINAL);
-const t0 = Date.now();
-const quiet = await runCli(quietFile);
-const quietMs = Date.now() - t0;
-const RESOLVED = fs.readFileSync(quietFile, 'utf8');
-fs.rmSync(quietDir, { recursive: true, force: true });
-if (quiet.code !== 0 || RESOLVED === ORIGINAL) {
-    console.error(`write-race: the quiet run failed (exit ${quiet.code}): ${quiet.stderr}`);
-    process.exit(2);
-}
-
-const tally = new Map();
 const bad = [];
-for (let i = 0; i < runs; i++) {
-    const onBackup = i % 4 < 2;
-    const byRename = i % 2 === 0;
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-race-'));
-    const file = path.join(dir, 'campaign.battle');
-    fs.writeFileSync(file, ORIGINAL);
-    let saved;
-    let watcher;
-    const saveOnce = () => { if (!saved) saved = save(file, byRename); };
-    if (onBackup) {
-        watcher = fs.watch(dir, (_event, name) => { if (name && name.includes('.umpire-backup-')) saveOnce(); });
-    } else {
-        // Spread over the quiet run's time, the same moments on every machine (golden-ratio steps).
-        setTimeout(saveOnce, ((i * 0.6180339887) % 1) * quietMs);
+for (const stage of STAGES) {
+    for (const way of WAYS) {
+        const codes = new Map();
+        for (let i = 0; i < runs; i++) {
+            const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-race-'));
+            const file = path.join(dir, 'campaign.battle');
+            fs.writeFileSync(file, ORIGINAL);
+            let meant;
+            const run = await runCli(file, stage, () => { meant = save(file, way); });
+            if (!run.paused) meant = save(file, way);
+            const disk = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+            const others = fs.readdirSync(dir).filter(n => n !== 'campaign.battle');
+            const texts = [disk, ...others.map(n => fs.readFileSync(path.join(dir, n), 'utf8'))];
+            const problems = [];
+            // The other program's text, whole: as saved, or as the CLI resolved it when saved before the read.
+            const kept = texts.some(t => t === meant || (t.includes(MARK) && t.replace(/\n[ \t]*outcome [^{]*\{[^}]*\}/g, '') === meant));
+            if (!kept) problems.push('the other program\'s text is lost');
+            // A mix: the marked line with the umpire's text cut, or outcomes on part of the text.
+            for (const t of texts) {
+                const bare = t.replace(/\n[ \t]*outcome [^{]*\{[^}]*\}/g, '');
+                if (![ORIGINAL, ORIGINAL + MARK, meant].includes(bare)) problems.push(`a file holds a mix: ${JSON.stringify(t.slice(-60))}`);
+            }
+            const unnamed = others.filter(n => !run.message.includes(path.join(dir, n)));
+            if (unnamed.length > 0) problems.push(`left ${unnamed.join(', ')} unnamed`);
+            if (run.code === 0 && !disk.includes('outcome seed') && run.paused && stage !== 'read-back') problems.push('said "wrote" but the outcomes are not on disk');
+            if (run.code === 3 && /nothing was written|not the outcomes/.test(run.message) && disk.includes('outcome seed')) problems.push('said nothing was written, but the outcomes are on disk');
+            if (![0, 3, 5].includes(run.code)) problems.push(`exit ${run.code}: ${run.message}`);
+            codes.set(run.code, (codes.get(run.code) ?? 0) + 1);
+            if (problems.length > 0) bad.push(`${stage}, ${way}, run ${i + 1}: ${problems.join('; ')}`);
+            fs.rmSync(dir, { recursive: true, force: true });
+        }
+        console.log(`  ${stage.padEnd(12)} ${way.padEnd(10)} ${[...codes].sort().map(([c, n]) => `exit ${c} ×${n}`).join(', ')}`);
     }
-    const run = await runCli(file);
-    watcher?.close();
-    // The editor saves in every run: if its moment never came, it saves now, after the CLI.
-    saveOnce();
-    const disk = fs.readFileSync(file, 'utf8');
-    const others = fs.readdirSync(dir).filter(n => n !== 'campaign.battle');
-    const lastOut = run.stdout.trim().split('\n').pop();
-    const message = run.stderr.trim();
-    const problems = [];
-    if (!disk.includes(MARK)) problems.push('the editor\'s text is lost');
-    if (run.code === 0) {
-        if (lastOut !== `${file}: wrote 3 outcomes.`) problems.push(`exit 0 but said: ${lastOut}`);
-        const outcomesOnDisk = disk.includes('outcome seed');
-        const savedOverThem = saved.sawBefore.includes('outcome seed') || saved.savedAt > run.exitedAt;
-        if (!outcomesOnDisk && !savedOverThem) problems.push('said "wrote" but its outcomes were never seen on disk');
-        if (others.length > 0) problems.push(`left ${others.join(', ')}`);
-    } else if (run.code === 3) {
-        if (disk !== EDITED) problems.push('exit 3 but the file is not the editor\'s text');
-        if (message.split('\n').length !== 1) problems.push('exit 3 with more than one line');
-        if (others.length > 0) problems.push(`left ${others.join(', ')}`);
-    } else if (run.code === 5) {
-        const named = others.filter(n => message.includes(path.join(dir, n)));
-        if (named.length !== 1 || others.length !== 1) problems.push(`exit 5 naming ${named.join(', ') || 'no file'} among ${others.join(', ')}`);
-        else if (fs.readFileSync(path.join(dir, named[0]), 'utf8') !== ORIGINAL) problems.push('exit 5 but the backup is not the text from before');
-    } else {
-        problems.push(`exit ${run.code}: ${message}`);
-    }
-    const kind = `${onBackup ? 'when the backup appears' : 'after a spread delay   '}, ${byRename ? 'by rename' : 'in place '}: exit ${run.code}${run.code === 0 ? (disk.includes('outcome seed') ? ' (saved before the read)' : ' (saved after the write)') : ''}`;
-    tally.set(kind, (tally.get(kind) ?? 0) + 1);
-    if (problems.length > 0) bad.push(`run ${i + 1} (${kind}): ${problems.join('; ')}`);
-    fs.rmSync(dir, { recursive: true, force: true });
 }
-
-console.log(`write-race: ${runs} runs of umpire resolve --write with a concurrent save (a quiet run takes ${quietMs} ms)`);
-for (const [kind, n] of [...tally].sort()) console.log(`  ${String(n).padStart(3)}  saved ${kind}`);
 for (const line of bad) console.log(`  BAD ${line}`);
-console.log(`write-race: ${bad.length} of ${runs} runs lost text or said something untrue`);
+console.log(`write-race: ${bad.length} of ${runs * STAGES.length * WAYS.length} runs lost text, mixed texts or said something untrue`);
 process.exit(bad.length > 0 ? 1 : 0);

@@ -19,6 +19,8 @@ export const UmpireCommands = {
     status: 'umpire.status',
     /** Server: a battle report of the file (arguments: [ReportArgs]); answers a ReportResult. */
     report: 'umpire.report',
+    /** Server: a sealed file's seeds and outcomes checked (arguments: [{ uri, secret? }]); answers a VerifyAnswer. */
+    verify: 'umpire.verify',
     /** Client: "Export battle report": writes the server's report beside the file. */
     exportReport: 'umpire.exportReport',
     /** Client: the Odds panel beside the file (arguments: [OddsArgs]). */
@@ -236,3 +238,8 @@ interface ScenarioTemplate {
 export interface ScenarioTemplates {
     templates: ScenarioTemplate[];
 }
+
+/** The answer of `umpire.verify`: why nothing could be verified, or each action's verdict (docs/campaigns.md#sealed-dice). */
+export type VerifyAnswer =
+    | { problem: string }
+    | { verdicts: Array<{ action: string, verdict: 'verified' | 'altered' | 'not sealed', detail: string }> };

@@ -1,29 +1,33 @@
 /**
- * Writing the umpire's file without losing anyone's text (issues 8 and 19).
+ * Writing the umpire's file without losing anyone's text, whenever another program saves it.
  *
- * The file is written in place, through one open descriptor, never by renaming a new file over it:
- * a rename gives the path a new file, so a second hard link keeps the old text, an owner other than
- * the writer's is lost (as root the file became root's), and whatever another program saved between
- * the last check and the rename is gone without a trace. Written in place, the file keeps its mode,
- * owner, links and inode, and a save that lands in the old file is seen, because it is the same file.
+ * No in-place write can be made conditional on what the file holds at that instant: whatever is
+ * checked last, a save that lands between that check and the write is overwritten unseen (a run
+ * paused there by a loaded machine lost most such saves). So a file with one link is not overwritten
+ * at all: the new text goes into a new file beside it, with the file's mode and owner, and the two
+ * trade places by a rename and a link, neither of which can destroy a save:
  *
- * 1. Open the real file (through symbolic links) for reading and writing; refuse a file whose mode
- *    bits forbid writing or reading, even to root (root's open would succeed).
- * 2. Read it through the descriptor: it must be byte for byte the text the outcomes were computed from.
- * 3. Copy that text to a backup beside it, flushed to disk, named with a digest of the new text.
- * 4. Immediately before writing, read it again and check that the path still names this file.
- * 5. Write the new text at offset 0, cut the file to its length, flush.
- * 6. Read back through the descriptor and the path: only what is on disk is reported. When it is the
- *    new text, the backup is removed; when not (another program wrote meanwhile), the backup stays
- *    and the message names it.
+ * 1. Open the real file (through symbolic links); refuse one whose mode bits forbid reading or
+ *    writing, even to root. Read it: it must be byte for byte the text the outcomes were computed from.
+ * 2. Write the new text to `.NAME.umpire-new-<digest>`, flushed, with the file's mode and owner.
+ * 3. Rename the file to `.NAME.umpire-backup-<digest>`: whatever the path names at that instant is
+ *    kept whole (the file, or a file another program renamed over it, which is put back).
+ * 4. Link the new file at the path: this fails if another program made a file there in the meantime,
+ *    and then that save is the file and nothing is written.
+ * 5. Read the old file again through the descriptor: a save written into it, in place or appended,
+ *    before the swap is there; it is kept as `.NAME.umpire-kept-<digest>` and the message names it.
+ *    Otherwise it is removed.
+ * 6. Read the path back: only what is on disk is reported.
  *
- * A failing write puts the old text back; only if that fails too does the backup stay. A killed run
- * leaves only the backup, which the next run removes when the file is whole (it holds the old text,
- * or the new one whose digest the name records) and otherwise names, refusing to write.
+ * A file with other hard links, or an owner a new file cannot be given (not root, another user's
+ * file), is written in place through the descriptor after a backup, as every link must see the new
+ * text (`writeInPlace`): there a save in place between the last read and the write is the one case
+ * not seen. A killed run leaves the new file (removed by the next run: it is never anyone's only
+ * copy), or the backup, which the next run removes when the file is whole and otherwise names,
+ * writing nothing; a run killed between steps 3 and 4 leaves the path empty, and the next says
+ * which backup to rename back.
  *
- * No lock is taken: editors take none. What is left is the few microseconds between the read of
- * step 4 and the write of step 5, in which a save by a program writing in place would be overwritten
- * unseen; a program that saves by renaming is always seen (step 4 or 6).
+ * No lock is taken: editors take none, and a lock only they would honour guards nothing here.
  */
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
@@ -47,6 +51,12 @@ export interface WriteIo {
     unlinkSync(file: string): void;
     readdirSync(dir: string): string[];
     readFileSync(file: string): Buffer;
+    renameSync(from: string, to: string): void;
+    /** Fails with EEXIST when `to` exists. */
+    linkSync(existing: string, to: string): void;
+    fchmodSync(fd: number, mode: number): void;
+    /** The test-only pause at a stage of the write (`pauseFromEnvironment`); called before the operation that follows. */
+    pause?(stage: WriteStage): void;
 }
 
 export const nodeIo: WriteIo = {
@@ -62,7 +72,11 @@ export const nodeIo: WriteIo = {
     closeSync: fd => fs.closeSync(fd),
     unlinkSync: file => fs.unlinkSync(file),
     readdirSync: dir => fs.readdirSync(dir),
-    readFileSync: file => fs.readFileSync(file)
+    readFileSync: file => fs.readFileSync(file),
+    renameSync: (from, to) => fs.renameSync(from, to),
+    linkSync: (existing, to) => fs.linkSync(existing, to),
+    fchmodSync: (fd, mode) => fs.fchmodSync(fd, mode),
+    pause: stage => pauseFromEnvironment(stage)
 };
 
 /**
@@ -87,8 +101,11 @@ const BACKUP_TAG = '.umpire-backup-';
 
 /** `.campaign.battle.umpire-backup-<digest of the new text>`, beside the real file. */
 export function backupPath(target: string, newText: Buffer): string {
-    const digest = crypto.createHash('sha256').update(newText).digest('hex').slice(0, 16);
-    return path.join(path.dirname(target), `.${path.basename(target)}${BACKUP_TAG}${digest}`);
+    return path.join(path.dirname(target), `.${path.basename(target)}${BACKUP_TAG}${digestOf(newText)}`);
+}
+
+function digestOf(bytes: Buffer): string {
+    return crypto.createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 }
 
 function errorText(err: unknown): string {
@@ -139,16 +156,31 @@ export function checkLeftoverBackups(file: string, io: WriteIo = nodeIo): void {
     let names: string[];
     try {
         target = io.realpathSync(file);
+    } catch {
+        target = path.resolve(file);
+    }
+    try {
         names = io.readdirSync(path.dirname(target));
     } catch {
-        return; // no file, or a folder that cannot be listed: the read or the write says so
+        return; // a folder that cannot be listed: the read or the write says so
     }
-    const prefix = `.${path.basename(target)}${BACKUP_TAG}`;
-    for (const name of names.filter(n => n.startsWith(prefix))) {
+    const prefix = `.${path.basename(target)}`;
+    // The new text of a run stopped before its swap, or a backup stopped half-way: never anyone's only copy.
+    for (const name of names.filter(n => n.startsWith(prefix + NEW_TAG))) removeQuietly(io, path.join(path.dirname(target), name));
+    for (const name of names.filter(n => n.startsWith(prefix + BACKUP_TAG))) {
         const backup = path.join(path.dirname(target), name);
+        let now: Buffer | undefined;
+        try {
+            now = io.readFileSync(target);
+        } catch {
+            now = undefined;
+        }
+        if (now === undefined) {
+            // Stopped between moving the file aside and putting the new one in its place.
+            throw new WriteError('backup', `${file} is missing: an earlier 'umpire resolve --write' was stopped while writing it; its text from before is kept in ${backup}. Rename it back to ${file}.`, backup);
+        }
         let whole = false;
         try {
-            const now = io.readFileSync(target);
             whole = now.equals(io.readFileSync(backup)) || backupPath(target, now) === backup;
         } catch {
             whole = false;
@@ -156,19 +188,47 @@ export function checkLeftoverBackups(file: string, io: WriteIo = nodeIo): void {
         if (!whole) {
             throw new WriteError('backup', `${file}: an earlier 'umpire resolve --write' was stopped while writing it; its text from before is kept in ${backup}. Compare the two, keep the right text, then delete ${backup}.`, backup);
         }
-        try { io.unlinkSync(backup); } catch { /* gone already, or another run removed it */ }
+        removeQuietly(io, backup);
     }
 }
 
 /**
- * Replaces `file`'s text with `text`, in place, if the file still holds `expected` (the bytes the
- * new text was computed from). Returns only when the file on disk holds `text`; otherwise throws a
- * WriteError saying what is on disk.
+ * The moments of `resolve --write` at which a test may pause it (`UMPIRE_WRITE_PAUSE`, below), in
+ * the order a run reaches them: before and after the first read; with the file open, before and
+ * after the verification read; the new text written beside the file; the file swapped out (its path
+ * briefly names nothing); the new file in place; the old one checked; the file read back. A file
+ * written in place (one with other hard links, or an owner a new file cannot be given) passes
+ * `backed-up` and `last-check` (after its last read, just before its write) instead of the swap's.
+ */
+export const WRITE_STAGES = ['before-read', 'after-read', 'opened', 'verified', 'prepared', 'swapping', 'swapped', 'checked', 'backed-up', 'last-check', 'written', 'read-back'] as const;
+export type WriteStage = typeof WRITE_STAGES[number];
+
+/**
+ * The test-only pause: when `UMPIRE_WRITE_PAUSE` names a stage, the run stops there, says so on
+ * stderr (`umpire: paused at STAGE`) and waits for a line on stdin before going on, so that a test
+ * can save the file from another process at exactly that moment. Nothing sets it in production.
+ */
+export function pauseFromEnvironment(stage: WriteStage): void {
+    if (process.env.UMPIRE_WRITE_PAUSE !== stage) return;
+    fs.writeSync(2, `umpire: paused at ${stage}\n`);
+    const one = Buffer.alloc(1);
+    for (;;) {
+        try {
+            if (fs.readSync(0, one, 0, 1, null) === 0 || one[0] === 10) return;
+        } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') return;
+        }
+    }
+}
+
+/**
+ * Replaces `file`'s text with `text` if the file still holds `expected` (the bytes the new text was
+ * computed from). Returns only when the file on disk holds `text` (or `text` and what another
+ * program appended to it since); otherwise throws a WriteError saying what is where.
  */
 export function replaceFileText(file: string, text: string, expected: Buffer | string, io: WriteIo = nodeIo): void {
     const before = typeof expected === 'string' ? Buffer.from(expected, 'utf8') : expected;
     const after = Buffer.from(text, 'utf8');
-    const changed = (what: string) => new WriteError('changed', `${file} ${what} while it was being resolved: nothing was written. Run the command again.`);
     let target: string;
     let fd: number;
     try {
@@ -176,31 +236,237 @@ export function replaceFileText(file: string, text: string, expected: Buffer | s
         fd = io.openSync(target, 'r+');
     } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' || code === 'ENOTDIR') throw changed('was deleted or moved');
+        if (code === 'ENOENT' || code === 'ENOTDIR') throw changed(file, 'was deleted or moved');
         if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') throw new WriteError('refused', `${file} cannot be opened for writing (${code}): nothing was written.`);
         throw new WriteError('refused', `${file} could not be written (${errorText(err)}): it is unchanged.`);
     }
-    const backup = backupPath(target, after);
-    let backupMade = false;
-    let keepBackup = false;
     try {
         const st = io.fstatSync(fd);
         if (!st.isFile()) throw new WriteError('refused', `${file} is not a regular file: nothing was written.`);
         if (!permitted(st, 4)) throw new WriteError('refused', `${file} can no longer be read (mode ${octal(st.mode)}): nothing was written.`);
         if (!permitted(st, 2)) throw new WriteError('refused', `${file} is read-only (mode ${octal(st.mode)}): nothing was written. Make it writable (chmod u+w) to write the outcomes.`);
-        if (!readAll(io, fd).equals(before)) throw changed('changed');
+        io.pause?.('opened');
+        if (!readAll(io, fd).equals(before)) throw changed(file, 'changed');
+        io.pause?.('verified');
+        const fresh = st.nlink === 1 ? newFileBeside(io, file, target, after, st) : undefined;
+        if (fresh) swapIn(io, { file, target, fd, before, after, fresh });
+        else writeInPlace(io, { file, target, fd, before, after, st });
+    } catch (err) {
+        if (err instanceof WriteError) throw err;
+        // Anything else failed before the file was touched (the writes have their own handlers).
+        throw new WriteError('refused', `${file} could not be written (${errorText(err)}): it is unchanged.`);
+    } finally {
+        try { io.closeSync(fd); } catch { /* flushed already: the data is on disk */ }
+    }
+}
 
+function changed(file: string, what: string): WriteError {
+    return new WriteError('changed', `${file} ${what} while it was being resolved: nothing was written. Run the command again.`);
+}
+
+interface Swap {
+    file: string;
+    target: string;
+    /** The file as opened and verified. */
+    fd: number;
+    before: Buffer;
+    after: Buffer;
+    /** The new text, flushed, in a file beside it with the file's mode and owner. */
+    fresh: string;
+}
+
+const NEW_TAG = '.umpire-new-';
+const KEPT_TAG = '.umpire-kept-';
+
+/**
+ * `.NAME.umpire-new-<digest>`: the new text, flushed, with the file's mode and owner; undefined when
+ * the owner cannot be given to a new file (then the file is written in place).
+ */
+function newFileBeside(io: WriteIo, file: string, target: string, after: Buffer, st: fs.Stats): string | undefined {
+    const fresh = path.join(path.dirname(target), `.${path.basename(target)}${NEW_TAG}${digestOf(after)}`);
+    let fd: number;
+    try {
+        fd = io.openSync(fresh, 'wx', 0o600);
+    } catch (err) {
+        throw new WriteError('refused', `${file} could not be written (no new file could be made beside it: ${errorText(err)}): it is unchanged.`);
+    }
+    try {
+        io.fchmodSync(fd, st.mode & 0o7777);
+        const own = io.fstatSync(fd);
+        if (own.uid !== st.uid || own.gid !== st.gid) {
+            try {
+                io.fchownSync(fd, st.uid, st.gid);
+            } catch {
+                io.closeSync(fd);
+                io.unlinkSync(fresh);
+                return undefined;
+            }
+        }
+        writeAll(io, fd, after);
+        io.fsyncSync(fd);
+        io.closeSync(fd);
+        return fresh;
+    } catch (err) {
+        try { io.closeSync(fd); } catch { /* already failing: report the first error */ }
+        try { io.unlinkSync(fresh); } catch { /* already failing: report the first error */ }
+        throw new WriteError('refused', `${file} could not be written (${errorText(err)}): it is unchanged.`);
+    }
+}
+
+/**
+ * The new file takes the old one's place without anything another program saves being overwritten:
+ * 1. the path's file is moved aside to the backup name (one rename: whatever the path names at that
+ *    instant, the file as verified or a file another program saved by renaming, is kept whole);
+ * 2. the new file is linked at the path, which fails if another program made a file there meanwhile;
+ * 3. the old file is read again: a save written in place, or appended, before the swap is in it,
+ *    and it is kept under a name the message gives; otherwise it is removed;
+ * 4. the path is read back: only what is on disk is reported.
+ */
+function swapIn(io: WriteIo, s: Swap): void {
+    const { file, target, fd, after, fresh } = s;
+    io.pause?.('prepared');
+    const backup = backupPath(target, after);
+    try {
+        io.renameSync(target, backup);
+    } catch (err) {
+        removeQuietly(io, fresh);
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') throw changed(file, 'was deleted or moved');
+        throw new WriteError('refused', `${file} could not be written (${errorText(err)}): it is unchanged.`);
+    }
+    try {
+        if (!sameFile(io, backup, io.fstatSync(fd))) putBack(io, s, backup);
+        io.pause?.('swapping');
+        io.linkSync(fresh, target);
+    } catch (err) {
+        removeQuietly(io, fresh);
+        if (err instanceof WriteError) throw err;
+        if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
+            // Another program made a file at the path while it named none: that is the file now. It may
+            // hold only what the program appended, so the text from before is kept beside it, named.
+            const kept = keepAside(io, s, backup);
+            throw new WriteError('backup', `${file} was saved by another program while the outcomes were being written: nothing was written; the file holds that save, and the text from before is kept in ${kept}.`, kept);
+        }
+        putBackAfter(io, s, backup, err);
+    }
+    removeQuietly(io, fresh);
+    io.pause?.('swapped');
+    const kept = keepIfSavedInto(io, s, backup);
+    if (kept) {
+        throw new WriteError('backup', `${file}: the outcomes are written, but another program saved the file while they were being written; that save is kept in ${kept}. Compare the two and keep the right text.`, kept);
+    }
+    io.pause?.('checked');
+    reportWhatIsOnDisk(io, file, target, after);
+}
+
+/** Something failed between the two halves of the swap: the old file goes back to its name, unchanged. */
+function putBackAfter(io: WriteIo, s: Swap, backup: string, err: unknown): never {
+    try {
+        io.linkSync(backup, s.target);
+    } catch {
+        throw new WriteError('backup', `${s.file} could not be written (${errorText(err)}): its text is kept in ${backup}; rename it back to ${s.file}.`, backup);
+    }
+    removeQuietly(io, backup);
+    throw new WriteError('refused', `${s.file} could not be written (${errorText(err)}): it is unchanged.`);
+}
+
+/** The path named another file at the swap (another program saved by renaming): it goes back, and nothing is written. */
+function putBack(io: WriteIo, s: Swap, backup: string): never {
+    removeQuietly(io, s.fresh);
+    try {
+        io.linkSync(backup, s.target);
+        io.unlinkSync(backup);
+    } catch {
+        throw new WriteError('backup', `${s.file} was saved by another program while the outcomes were being written: nothing was written, and that save is kept in ${backup}.`, backup);
+    }
+    throw new WriteError('changed', `${s.file} was replaced by another program's save while the outcomes were being written: nothing was written; the file holds that save. Run the command again.`);
+}
+
+/**
+ * The old file after the swap: removed when it holds the text resolved; otherwise another program
+ * saved into it (in place, or appending) before the swap, and it is kept as `.NAME.umpire-kept-…`,
+ * a name the next run leaves alone. Returns the name it is kept under.
+ */
+function keepIfSavedInto(io: WriteIo, s: Swap, backup: string): string | undefined {
+    let now: Buffer;
+    try {
+        now = readAll(io, s.fd);
+    } catch {
+        return backup;
+    }
+    if (now.equals(s.before)) {
+        removeQuietly(io, backup);
+        return undefined;
+    }
+    return keepAside(io, s, backup, now);
+}
+
+/** The old file under `.NAME.umpire-kept-<digest>`, which no later run removes; the name it has. */
+function keepAside(io: WriteIo, s: Swap, backup: string, text?: Buffer): string {
+    let now = text;
+    try {
+        now ??= readAll(io, s.fd);
+    } catch {
+        return backup;
+    }
+    const kept = path.join(path.dirname(s.target), `.${path.basename(s.target)}${KEPT_TAG}${digestOf(now)}`);
+    try {
+        io.renameSync(backup, kept);
+        return kept;
+    } catch {
+        return backup;
+    }
+}
+
+/** Only what is on disk is reported: the new text (perhaps with another program's lines appended since). */
+function reportWhatIsOnDisk(io: WriteIo, file: string, target: string, after: Buffer): void {
+    let now: Buffer;
+    try {
+        now = io.readFileSync(target);
+    } catch (err) {
+        throw new WriteError('changed', `${file} was moved or deleted just after the outcomes were written (${errorText(err)}): if it was moved, they are in the moved file, not at ${file}.`);
+    }
+    io.pause?.('read-back');
+    if (now.equals(after) || (now.length > after.length && now.subarray(0, after.length).equals(after))) return;
+    throw new WriteError('changed', `${file}: the outcomes were written, but another program saved the file afterwards: the file holds that save, not the outcomes. Run the command again.`);
+}
+
+function removeQuietly(io: WriteIo, name: string): void {
+    try { io.unlinkSync(name); } catch { /* gone already */ }
+}
+
+interface InPlace {
+    file: string;
+    target: string;
+    fd: number;
+    before: Buffer;
+    after: Buffer;
+    st: fs.Stats;
+}
+
+/**
+ * A file with other hard links, or whose owner a new file cannot be given, is written in place
+ * through the descriptor (so every link sees the new text and the owner stays), after a backup of
+ * the old text. A save in place between its last read and its write is overwritten unseen (the
+ * one window left, ARCHITECTURE.md "Writing the file"); a save by renaming is always seen.
+ */
+function writeInPlace(io: WriteIo, w: InPlace): void {
+    const { file, target, fd, before, after, st } = w;
+    const backup = backupPath(target, after);
+    let backupMade = false;
+    let keepBackup = false;
+    try {
         try {
             makeBackup(io, backup, before, st);
             backupMade = true;
         } catch (err) {
             throw new WriteError('refused', `${file} could not be written (no backup could be made beside it: ${errorText(err)}): it is unchanged.`);
         }
-
+        io.pause?.('backed-up');
         // The last look: the path still names this file, and it still holds the text resolved.
-        if (!sameFile(io, file, io.fstatSync(fd))) throw changed('was deleted, moved or replaced');
-        if (!readAll(io, fd).equals(before)) throw changed('changed');
-
+        if (!sameFile(io, file, io.fstatSync(fd))) throw changed(file, 'was deleted, moved or replaced');
+        if (!readAll(io, fd).equals(before)) throw changed(file, 'changed');
+        io.pause?.('last-check');
         try {
             writeAll(io, fd, after);
             if (after.length < before.length) io.ftruncateSync(fd, after.length);
@@ -217,7 +483,7 @@ export function replaceFileText(file: string, text: string, expected: Buffer | s
             }
             throw new WriteError('refused', `${file} could not be written (${errorText(err)}): it is unchanged.`);
         }
-
+        io.pause?.('written');
         // Report only what is on disk.
         let there: boolean;
         let links = 1;
@@ -235,19 +501,14 @@ export function replaceFileText(file: string, text: string, expected: Buffer | s
                 ? `${file} was moved while the outcomes were being written: they are in the moved file, not at ${file}.`
                 : `${file} was deleted or replaced by another program while the outcomes were being written: they were not kept. Run the command again.`);
         }
-        if (!readAll(io, fd).equals(after)) {
+        const now = readAll(io, fd);
+        io.pause?.('read-back');
+        if (!now.equals(after)) {
             keepBackup = true;
             throw new WriteError('backup', `${file} changed while the outcomes were being written (another program saved it): what is on disk is not what umpire wrote. Its text from before is kept in ${backup}.`, backup);
         }
-    } catch (err) {
-        if (err instanceof WriteError) throw err;
-        // Anything else failed before the write began (the write has its own handler above).
-        throw new WriteError('refused', `${file} could not be written (${errorText(err)}): it is unchanged.`);
     } finally {
-        try { io.closeSync(fd); } catch { /* flushed already: the data is on disk */ }
-        if (backupMade && !keepBackup) {
-            try { io.unlinkSync(backup); } catch { /* the next run removes it */ }
-        }
+        if (backupMade && !keepBackup) removeQuietly(io, backup);
     }
 }
 
@@ -264,18 +525,24 @@ function sameFile(io: WriteIo, file: string, opened: fs.Stats): boolean {
     return now.ino === opened.ino && now.dev === opened.dev;
 }
 
-/** The old text beside the file, as private as the file itself and owned by the file's owner. */
+/**
+ * The old text beside the file, as private as the file itself and owned by the file's owner. Written
+ * under a temporary name and renamed when whole, so that a run killed while writing it leaves no
+ * half backup for the next run to name (only a `.umpire-new-` file, which the next run removes).
+ */
 function makeBackup(io: WriteIo, backup: string, bytes: Buffer, st: fs.Stats): void {
+    const partial = backup.replace(BACKUP_TAG, NEW_TAG);
     // 'wx': never write over a file that is already there.
-    const fd = io.openSync(backup, 'wx', st.mode & 0o666);
+    const fd = io.openSync(partial, 'wx', st.mode & 0o666);
     try {
         if (process.getuid?.() === 0) io.fchownSync(fd, st.uid, st.gid);
         writeAll(io, fd, bytes);
         io.fsyncSync(fd);
         io.closeSync(fd);
+        io.renameSync(partial, backup);
     } catch (err) {
-        try { io.closeSync(fd); } catch { /* already failing: report the first error */ }
-        try { io.unlinkSync(backup); } catch { /* already failing: report the first error */ }
+        try { io.closeSync(fd); } catch { /* already failing, or closed: report the first error */ }
+        removeQuietly(io, partial);
         throw err;
     }
 }

@@ -62,6 +62,7 @@ export const program = new Command()
         ['umpire odds examples/scrud-ridge.battle', 'exact chances of every result'],
         ['umpire status examples/campaign.battle --markdown', 'the campaign state, for a blog'],
         ['umpire report examples/campaign.battle --out report.html', 'a battle report to publish (HTML or Markdown)'],
+        ['umpire verify examples/sealed.battle', 'a sealed campaign\'s dice, checked by a player'],
         ['umpire help resolve', 'one command\'s options and examples']
     ) + '\nDocumentation: README.md and docs/ (diagnostics, json, odds, campaigns, rules).\n');
 
@@ -81,12 +82,14 @@ program.command('resolve')
     .option('-s, --seed <n>', 'throw the dice from this seed instead of the engagement\'s own', parseSeed)
     .option('--json', 'print the outcomes as JSON (docs/json.md)')
     .option('-w, --write', 'write every missing or stale outcome into the file, in order (atomically; docs/campaigns.md)')
+    .option('--secret-file <file>', 'with --write on a sealed campaign: the file holding the seal\'s secret, which every new seed is drawn from (docs/campaigns.md#sealed-dice)')
     .addHelpText('after', examples(
         ['umpire resolve examples/scrud-seed.battle', 'every engagement, pair by pair, and its result'],
         ['umpire resolve examples/cowpens.battle -e Bayonets', 'only the engagement (or action) named Bayonets'],
         ['umpire resolve examples/scrud-ridge.battle --seed 7', 'throw the dice from seed 7 instead'],
         ['umpire resolve examples/campaign.battle --json', 'the outcomes as JSON (docs/json.md)'],
-        ['umpire resolve my-campaign.battle --write', 'write every missing or stale outcome into the file']
+        ['umpire resolve my-campaign.battle --write', 'write every missing or stale outcome into the file'],
+        ['umpire resolve my-campaign.battle --write --secret-file my-campaign.secret', 'a sealed campaign: its new seeds drawn from the secret']
     ))
     .action((file: string, options: ResolveCliOptions) => run(async () => options.write
         ? (await import('./resolve-write.js')).resolveWriteCommand(file, options, out)
@@ -142,6 +145,25 @@ program.command('status')
         ['umpire status examples/campaign.battle --markdown', 'a Markdown table, ready to paste']
     ))
     .action((file: string, options: StatusCliOptions) => run(async () => (await import('./status-command.js')).statusCommand(file, options, out)));
+
+program.command('seal')
+    .description('print the seal "sha256:…" line that seals a campaign to a secret kept outside it (docs/campaigns.md#sealed-dice)')
+    .requiredOption('--secret-file <file>', 'the file holding the secret (made, with a new random secret, when it does not exist)')
+    .addHelpText('after', examples(
+        ['umpire seal --secret-file my-campaign.secret', 'a new secret in my-campaign.secret, and the line to put in the file'],
+        ['umpire seal --secret-file examples/sealed.secret', 'the seal of the sealed example\'s secret']
+    ))
+    .action((options: { secretFile?: string }) => run(async () => (await import('./seal-command.js')).sealCommand(options, out)));
+
+program.command('verify')
+    .description('check a sealed campaign: every seed recomputed from the secret, every outcome replayed; exit 1 on any altered one')
+    .argument('<file>', '.battle file')
+    .option('--secret-file <file>', 'the secret, when the file does not publish it with reveal "…"')
+    .addHelpText('after', examples(
+        ['umpire verify examples/sealed.battle', 'each action verified, altered or not sealed, from its published secret'],
+        ['umpire verify my-campaign.battle --secret-file my-campaign.secret', 'with the secret the umpire gave you']
+    ))
+    .action((file: string, options: { secretFile?: string }) => run(async () => (await import('./seal-command.js')).verifyCommand(file, options, out)));
 
 // `umpire` alone is a request for help, not a mistake: print it to stdout and exit 0.
 if (process.argv.length <= 2) program.outputHelp();

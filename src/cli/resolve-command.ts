@@ -11,6 +11,8 @@ export interface ResolveCliOptions {
     json?: boolean;
     /** Write missing and stale outcomes into the file (src/cli/resolve-write.ts). */
     write?: boolean;
+    /** The secret of a sealed campaign, for the seeds `--write` draws (docs/campaigns.md#sealed-dice). */
+    secretFile?: string;
 }
 
 /** The actions a command works on: all of them, or the one named by `--engagement`. */

@@ -5,6 +5,8 @@
  * on a fully resolved file changes nothing, byte for byte. Exit codes: docs/campaigns.md.
  */
 import { newSeed } from '../core/dice.js';
+import { modelOf } from '../core/model-cache.js';
+import { seedSourceFor } from './seal-command.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
 import { inMemoryChecks } from '../language/resolve-all-checks.js';
@@ -19,7 +21,9 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
         if (err instanceof WriteError) throw new CliError(err.message, EXIT_CODES[err.kind]);
         throw err;
     }
+    io.pause?.('before-read');
     const loaded = await loadFile(file);
+    io.pause?.('after-read');
     const original = loaded.text;
     const errorsOf = (l: LoadedFile) => inFileOrder(l.diagnostics).filter(d => (d.severity ?? 1) === 1).map(d => formatDiagnostic(file, d));
     let result;
@@ -27,8 +31,9 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
         // The file as read is already checked; the outcomes are verified in memory (the file is
         // checked again only if that fails, after each batch of outcomes, to name the one at fault).
         const checkedText = (l: LoadedFile) => ({ root: l.document.parseResult.value, errors: errorsOf(l) });
+        const seeds = await seedSourceFor(file, modelOf(loaded.document.parseResult.value), options.secretFile, newSeed);
         result = await resolveAll(original, async text => checkedText(text === original ? loaded : await loadText(file, text)), {
-            only: options.engagement, seed: options.seed, newSeed, checked: checkedText(loaded), inMemory: inMemoryChecks()
+            only: options.engagement, seed: options.seed, newSeed: seeds, checked: checkedText(loaded), inMemory: inMemoryChecks()
         });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;

@@ -16,6 +16,8 @@ export const Codes = {
     diceLineTooLong: 'dice-line-too-long',
     rulesNotSupported: 'rules-not-supported',
     rulesDefault: 'rules-default',
+    // Sealed dice (docs/campaigns.md#sealed-dice, validation/seal-checks.ts)
+    sealMalformed: 'seal-malformed',
     // Imports (docs/campaigns.md#campaigns-across-files, validation/imports.ts)
     importMissing: 'import-missing',
     importUnreadable: 'import-unreadable',

@@ -5,7 +5,7 @@
  * block is the model). Pure over the file's text and the action's offsets, so that the language
  * server's Resolve lens and the CLI's `--write` make exactly the same edit.
  */
-import type { Action } from '../language/generated/ast.js';
+import { isSeed, type Action } from '../language/generated/ast.js';
 import { outcomeBlock } from './outcome-block.js';
 import type { DiceChoice, Resolution } from './resolution.js';
 
@@ -102,6 +102,23 @@ function outcomeEdit(text: string, action: ActionOffsets, block: (indent: string
 /** The outcome edit for a resolution: the block is `outcomeBlock`, in the file's own line endings. */
 export function resolutionEdit(text: string, action: ActionOffsets, resolution: Resolution, dice: DiceChoice): OffsetEdit {
     return outcomeEdit(text, action, (indent, eol) => outcomeBlock(resolution, dice, indent, eol));
+}
+
+/**
+ * The one edit a Re-roll makes: the new outcome block and, when the action has its own `seed` line,
+ * that line rewritten to the new seed, so that the new outcome is current (an outcome thrown from
+ * another seed than the action's own is stale) and Resolve all keeps it. One edit spanning both, so
+ * that the editor applies them as one change and one undo step.
+ */
+export function rerollEdit(text: string, action: Action, offsets: ActionOffsets, resolution: Resolution, dice: DiceChoice): OffsetEdit {
+    const block = resolutionEdit(text, offsets, resolution, dice);
+    const own = action.statements.find(isSeed)?.$cstNode;
+    if (!own || dice.kind !== 'seed') return block;
+    const line = { start: own.offset, end: own.end, newText: `seed ${dice.seed}` };
+    const start = Math.min(line.start, block.start);
+    const end = Math.max(line.end, block.end);
+    const moved = [line, block].map(e => ({ ...e, start: e.start - start, end: e.end - start }));
+    return { start, end, newText: applyEdits(text.slice(start, end), moved) };
 }
 
 /** Whether applying the edit would leave the text as it is (resolving again with the same dice). */

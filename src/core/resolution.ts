@@ -48,4 +48,8 @@ export interface Unresolvable {
     problem: string;
 }
 
-export type DiceChoice = { kind: 'seed', seed: number } | { kind: 'entered' };
+/**
+ * The dice an action is resolved with. A seed's `reroll` counts the times the action was re-rolled
+ * (written `outcome seed N reroll 2`; absent or 0 when it never was).
+ */
+export type DiceChoice = { kind: 'seed', seed: number, reroll?: number } | { kind: 'entered' };

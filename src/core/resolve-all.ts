@@ -113,7 +113,7 @@ export async function resolveAllQuick(text: string, check: (text: string) => Pro
     const drawn: number[] = [];
     let planned: Awaited<ReturnType<typeof inOrder>> | undefined;
     try {
-        planned = await inOrder(model, text, { ...options, newSeed: () => { const s = options.newSeed(); drawn.push(s); return s; } });
+        planned = await inOrder(model, text, { ...options, newSeed: (a, r) => { const s = options.newSeed(a, r); drawn.push(s); return s; } });
     } catch (err) {
         if (!(err instanceof ResolveAllError)) throw err;
     }
@@ -135,7 +135,7 @@ export async function resolveAllQuick(text: string, check: (text: string) => Pro
 export function resolveAllSlow(text: string, check: (text: string) => Promise<CheckedText>, options: ResolveAllOptions, drawn: readonly number[]): Promise<{ text: string, written: WrittenOutcome[] }> {
     stopIfCancelled(options);
     let replay = 0;
-    return stepByStep(text, check, { ...options, newSeed: () => (replay < drawn.length ? drawn[replay++] : options.newSeed()) });
+    return stepByStep(text, check, { ...options, newSeed: (a, r) => (replay < drawn.length ? drawn[replay++] : options.newSeed(a, r)) });
 }
 
 function selected(action: ActionModel, options: ResolveAllOptions): boolean {
@@ -219,6 +219,7 @@ function targetNode(text: string, container: OutcomeLine): Target {
 export function outcomeNode(action: Action, resolution: Resolution, dice: DiceChoice): Outcome {
     const outcome = {
         $type: 'Outcome', $container: action, entered: dice.kind === 'entered', seed: dice.kind === 'seed' ? dice.seed : undefined,
+        reroll: dice.kind === 'seed' && dice.reroll ? dice.reroll : undefined,
         check: resolution.json.check, summary: resolution.json.summary, lines: [] as OutcomeLine[]
     } as unknown as Outcome;
     for (const line of resolution.lines) {

@@ -20,8 +20,8 @@ export interface ResolveOptions {
     seed?: number;
     /** Ignore the action's seed and any recorded one: throw new dice (the Re-roll lens). */
     reroll?: boolean;
-    /** Where a new seed comes from when one is needed. */
-    newSeed: () => number;
+    /** Where a new seed comes from when one is needed; `reroll` is the re-roll count it is drawn for. */
+    newSeed: (action: ActionModel, reroll: number) => number;
 }
 
 /** The rule set of the file, if it resolves this kind of action (what gets lenses). */
@@ -45,9 +45,20 @@ function knownDice(model: ScenarioModel, action: ActionModel, options: Omit<Reso
     if (options.seed !== undefined) return { kind: 'seed', seed: options.seed };
     if (options.reroll) return undefined;
     const own = action.node.statements.find(isSeed);
-    if (own) return { kind: 'seed', seed: own.value };
-    const recorded = action.node.outcome?.seed;
-    return recorded !== undefined ? { kind: 'seed', seed: recorded } : undefined;
+    const outcome = action.node.outcome;
+    // The re-roll count stays with the seed it was recorded for.
+    if (own) return withReroll(own.value, outcome?.seed === own.value ? outcome.reroll : undefined);
+    const recorded = outcome?.seed;
+    return recorded !== undefined ? withReroll(recorded, outcome?.reroll) : undefined;
+}
+
+function withReroll(seed: number, reroll: number | undefined): DiceChoice {
+    return reroll ? { kind: 'seed', seed, reroll } : { kind: 'seed', seed };
+}
+
+/** How many times the action has been re-rolled, as its written outcome records. */
+function rerollCount(action: ActionModel): number {
+    return action.node.outcome?.reroll ?? 0;
 }
 
 /** Whether resolving the action would draw a new seed (it has no dice, seed or recorded seed). */
@@ -55,9 +66,15 @@ export function needsNewSeed(model: ScenarioModel, action: ActionModel, options:
     return knownDice(model, action, options) === undefined;
 }
 
-/** The dice of `knownDice`, else a new seed, which the written outcome records. */
+/**
+ * The dice of `knownDice`, else a new seed, which the written outcome records; a Re-roll's seed
+ * counts one more re-roll than the outcome it replaces, so that every re-roll shows in the record.
+ */
 function chooseDice(model: ScenarioModel, action: ActionModel, options: ResolveOptions): DiceChoice {
-    return knownDice(model, action, options) ?? { kind: 'seed', seed: options.newSeed() };
+    const known = knownDice(model, action, options);
+    if (known) return known;
+    const reroll = options.reroll ? rerollCount(action) + 1 : 0;
+    return withReroll(options.newSeed(action, reroll), reroll);
 }
 
 /** Resolves with the given dice, through the guards: what every path that resolves calls. */
@@ -94,7 +111,7 @@ function withHouseRules(model: ScenarioModel, action: ActionModel, resolution: R
 export function replayOutcome(model: ScenarioModel, action: ActionModel): { resolution: Resolution, dice: DiceChoice } | Unresolvable | undefined {
     const outcome = action.node.outcome;
     if (!outcome) return undefined;
-    const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : { kind: 'seed', seed: outcome.seed ?? 0 };
+    const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : withReroll(outcome.seed ?? 0, outcome.reroll);
     const resolution = resolveWith(model, action, dice);
     return isUnresolvable(resolution) ? resolution : { resolution, dice };
 }

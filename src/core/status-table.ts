@@ -4,6 +4,7 @@
  * the results only; Ancients adds damage tokens and break tests; Loose Files DPs, casualties, stands, CP.
  */
 import { turnLabel, unquote, type ScenarioModel } from './scenario.js';
+import { rerolledText } from './outcome-block.js';
 import { lastResultText, stateAfterTurn, stateAtEnd, stateColumns, standsText, statusText, turnsOf, type UnitCampaignState } from './campaign-state.js';
 
 export interface StatusTable {
@@ -36,10 +37,17 @@ export function statusTable(model: ScenarioModel, at?: string): StatusTable | { 
                 : c === 'tested' ? (s.tested ? 'taken' : '—')
                 : c === 'cp' ? String(s.cpSpent) : String(s[c]));
             const source = s.status !== 'ready' && s.statusSource ? [s.statusSource] : [];
-            rows.push([force.name, unit.id.slice(force.name.length + 1), statusText(s), lastResultText(s), ...cells, [...source, ...s.notes].join('; ')]);
+            rows.push([force.name, unit.id.slice(force.name.length + 1), statusText(s), lastResultText(s) + rerolls(model, s), ...cells, [...source, ...s.notes].join('; ')]);
         }
     }
     return { when, header, rows };
+}
+
+/** The last result's action re-rolled: ", re-rolled twice" after its result, so that every re-roll shows. */
+function rerolls(model: ScenarioModel, state: UnitCampaignState): string {
+    const name = state.lastResult?.action;
+    const action = name === undefined ? undefined : model.actions.find(a => a.node.name === name);
+    return rerolledText(action?.node.outcome?.reroll);
 }
 
 function turnNames(model: ScenarioModel): string {

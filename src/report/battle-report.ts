@@ -7,6 +7,7 @@
  */
 import type { OddsReport } from '../protocol.js';
 import { oddsForAction } from '../core/odds.js';
+import { rerolledText } from '../core/outcome-block.js';
 import { isUnresolvable, outcomeStatus, replayOutcome, type OutcomeStatus } from '../core/resolve.js';
 import { statusTable, type StatusTable } from '../core/status-table.js';
 import { targetText, turnLabel, unquote, type ActionModel, type ScenarioModel } from '../core/scenario.js';
@@ -88,7 +89,7 @@ export function actionReport(model: ScenarioModel, action: ActionModel): ActionR
     let lines: string[] = [];
     let dice = 'not yet fought: no written outcome';
     if (outcome) {
-        dice = outcome.entered ? 'dice entered at the table' : `seed ${outcome.seed ?? 0}`;
+        dice = outcome.entered ? 'dice entered at the table' : `seed ${outcome.seed ?? 0}${rerolledText(outcome.reroll)}`;
         const replay = status.kind === 'current' ? replayOutcome(model, action) : undefined;
         lines = replay && !isUnresolvable(replay) ? replay.resolution.text : outcome.lines.map(l => l.$cstNode?.text ?? '');
     }

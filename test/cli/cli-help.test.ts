@@ -14,7 +14,7 @@ function umpire(...args: string[]) {
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const COMMANDS = ['check', 'resolve', 'odds', 'table', 'status', 'report'];
+const COMMANDS = ['check', 'resolve', 'odds', 'table', 'status', 'report', 'seal', 'verify'];
 
 /** The `$ umpire …` lines under "Examples:", split into arguments as a shell would ("a b" is one). */
 function exampleLines(help: string): string[][] {
@@ -55,7 +55,7 @@ describe('each command\'s help', () => {
         const all = new Map(helps.flatMap(exampleLines).map(args => [args.join(' '), args]));
         const runnable = [...all.values()].filter(args =>
             args[0] !== 'help' && !args.includes('--write') && !args.includes('--out') && !args.some(a => a.includes('*'))
-            && args.filter(a => a.endsWith('.battle')).every(a => fs.existsSync(a)));
+            && args.filter(a => a.endsWith('.battle') || a.endsWith('.secret')).every(a => fs.existsSync(a)));
         expect(runnable.length).toBeGreaterThanOrEqual(10);
         for (const args of runnable) {
             const r = umpire(...args);
@@ -127,5 +127,26 @@ describe('umpire table', () => {
         const printed = text.trimEnd().split('\n').slice(1).filter(l => l !== '' && !/^\d+ /.test(l)).map(l => l.trim().split(/\s+/));
         const fromJson = json.tables.flatMap(t => t.rows.map(row => [`${row.toHit}+`, ...row.cells.map(c => c.text)]));
         expect(printed).toEqual(fromJson);
+    });
+});
+
+describe('the sealed-dice options', () => {
+    it('resolve --help names --secret-file, and seal and verify take it', () => {
+        expect(umpire('resolve', '--help').stdout).toMatch(/^ {2}--secret-file <file> +with --write on a sealed campaign/m);
+        expect(umpire('seal', '--help').stdout).toMatch(/^ {2}--secret-file <file> +the file holding the secret/m);
+        expect(umpire('verify', '--help').stdout).toMatch(/^ {2}--secret-file <file> +the secret, when the file does not publish it/m);
+    });
+
+    it('umpire seal without --secret-file is a usage error; with it, the seal line', () => {
+        const bare = umpire('seal');
+        expect(bare.code).toBe(1);
+        expect(bare.stderr).toMatch(/--secret-file <file>.*not specified/);
+        expect(umpire('seal', '--secret-file', 'examples/sealed.secret').stdout).toBe('seal "sha256:de3205d30cefe4fa30f2847af0a3d334297b96cb008a568e7c91e8f69da8bc95"\n');
+    });
+
+    it('resolve --secret-file on a file that is not sealed is refused', () => {
+        const r = umpire('resolve', 'examples/scrud-seed.battle', '--write', '--secret-file', 'examples/sealed.secret');
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(/is not sealed: --secret-file is only for a file with a seal/);
     });
 });

@@ -46,12 +46,19 @@ describe('the file taken away during the write', () => {
         const seen = new Set<number>();
         for (let at = 0; at < n; at++) {
             fs.writeFileSync(file, SMALL);
-            const run = await runWrite(file, actBefore(at, () => fs.rmSync(file)).io);
+            // While the file is being swapped its path names nothing for a moment: there is nothing to delete then.
+            let deleted = false;
+            const run = await runWrite(file, actBefore(at, () => { deleted = fs.existsSync(file); fs.rmSync(file, { force: true }); }).io);
             seen.add(run.code);
+            if (!deleted) {
+                expect(run.code, `at ${at}`).toBe(0);
+                expect(listing()).toEqual(['small.battle']);
+                continue;
+            }
             expect([0, 2, 3], `at ${at}: ${run.message}`).toContain(run.code);
             if (run.code === 2) expect(run.message).toBe(`${file}: no such file`);
             if (run.code === 3) {
-                expect(run.message).toMatch(/was deleted(,| or) moved(| or replaced) while it was being resolved: nothing was written|was deleted or replaced by another program while the outcomes were being written: they were not kept/);
+                expect(run.message).toMatch(/was deleted(,| or) moved(| or replaced) while it was being resolved: nothing was written|was deleted or replaced by another program while the outcomes were being written: they were not kept|was moved or deleted just after the outcomes were written/);
                 expect(run.message).not.toContain('\n');
             }
             expect(listing(), `at ${at}`).toEqual([]);
@@ -65,7 +72,14 @@ describe('the file taken away during the write', () => {
         for (let at = 0; at < n; at++) {
             fs.rmSync(moved, { force: true });
             fs.writeFileSync(file, SMALL);
-            const run = await runWrite(file, actBefore(at, () => fs.renameSync(file, moved)).io);
+            let didMove = false;
+            const run = await runWrite(file, actBefore(at, () => { if (fs.existsSync(file)) { fs.renameSync(file, moved); didMove = true; } }).io);
+            if (!didMove) {
+                // The moment the path named nothing (the swap): the run went on and wrote.
+                expect(run.code, `at ${at}`).toBe(0);
+                expect(listing()).toEqual(['small.battle']);
+                continue;
+            }
             expect(listing(), `at ${at}`).toEqual(['moved.battle']);
             const there = fs.readFileSync(moved, 'utf8');
             if (run.code === 0) expect(there).toBe(resolved);
@@ -87,7 +101,7 @@ describe('the file taken away during the write', () => {
             for (let at = 0; at < n; at++) {
                 fs.chmodSync(file, 0o644);
                 fs.writeFileSync(file, SMALL);
-                const run = await runWrite(file, actBefore(at, () => fs.chmodSync(file, mode)).io);
+                const run = await runWrite(file, actBefore(at, () => { if (fs.existsSync(file)) fs.chmodSync(file, mode); }).io);
                 const text = fs.readFileSync(file, 'utf8');
                 if (run.code === 0) expect(text).toBe(resolved);
                 else {
@@ -108,6 +122,20 @@ describe('what the file is', () => {
         expect(run.code).toBe(4);
         expect(run.message).toBe(`${file} is read-only (mode 0444): nothing was written. Make it writable (chmod u+w) to write the outcomes.`);
         expect(fs.readFileSync(file, 'utf8')).toBe(SMALL);
+        expect(listing()).toEqual(['small.battle']);
+    });
+
+    it('keeps the mode and the owner of a file with one link, which gets the new text by a swap', async () => {
+        fs.chmodSync(file, 0o640);
+        // As root, give the file to another user: the new file is given to that user too.
+        if (isRoot) fs.chownSync(file, 4321, 4321);
+        const before = fs.statSync(file);
+        expect((await runWrite(file)).code).toBe(0);
+        const after = fs.statSync(file);
+        expect(after.mode & 0o7777).toBe(0o640);
+        expect([after.uid, after.gid]).toEqual([before.uid, before.gid]);
+        expect(after.nlink).toBe(1);
+        expect(fs.readFileSync(file, 'utf8')).toBe(resolved);
         expect(listing()).toEqual(['small.battle']);
     });
 
@@ -173,19 +201,29 @@ describe('what the file is', () => {
 describe('a run killed while writing (SIGKILL in the real CLI)', () => {
     beforeAll(() => ensureServerBundle());
 
-    /** Runs bin/umpire.cjs with fs patched to kill the process at one moment of the write. */
-    function killedRun(when: 'before-write' | 'mid-write' | 'before-cleanup'): number | null {
+    /**
+     * Runs bin/umpire.cjs with fs patched to kill the process at one moment of the write: while it
+     * writes the new text beside the file (`new-file`; with another hard link, the backup), between
+     * moving the file aside and linking the new one (`swap`), half-way through writing the file itself
+     * in place (`mid-write`, with another hard link), or before removing the backup (`before-cleanup`).
+     */
+    function killedRun(when: 'new-file' | 'swap' | 'mid-write' | 'before-cleanup'): number | null {
         const preload = path.join(dir, '..', `${path.basename(dir)}-kill.cjs`);
         fs.writeFileSync(preload, `
 const fs = require('node:fs');
 const when = ${JSON.stringify(when)};
 const target = ${JSON.stringify(file)};
-const isTarget = fd => { try { return fs.readlinkSync('/proc/self/fd/' + fd) === target; } catch { return false; } };
-const write = fs.writeSync, unlink = fs.unlinkSync;
+const named = fd => { try { return fs.readlinkSync('/proc/self/fd/' + fd); } catch { return ''; } };
+const write = fs.writeSync, unlink = fs.unlinkSync, link = fs.linkSync;
+const half = (fd, data, offset, length, position) => { write.call(fs, fd, data, offset, Math.floor(length * 0.8), position); process.kill(process.pid, 'SIGKILL'); };
 fs.writeSync = function (fd, data, offset, length, position) {
-    if (isTarget(fd) && when === 'before-write') process.kill(process.pid, 'SIGKILL');
-    if (isTarget(fd) && when === 'mid-write') { write.call(fs, fd, data, offset, Math.floor(length * 0.8), position); process.kill(process.pid, 'SIGKILL'); }
+    if (when === 'new-file' && named(fd).includes('.umpire-new-')) half(fd, data, offset, length, position);
+    if (when === 'mid-write' && named(fd) === target) half(fd, data, offset, length, position);
     return write.apply(fs, arguments);
+};
+fs.linkSync = function (from, to) {
+    if (when === 'swap' && to === target) process.kill(process.pid, 'SIGKILL');
+    return link.apply(fs, arguments);
 };
 fs.unlinkSync = function (p) {
     if (when === 'before-cleanup' && p.includes('.umpire-backup-')) process.kill(process.pid, 'SIGKILL');
@@ -200,18 +238,39 @@ fs.unlinkSync = function (p) {
     }
 
     const backupIn = () => listing().filter(n => n.startsWith('.small.battle.umpire-backup-'));
+    const newIn = () => listing().filter(n => n.startsWith('.small.battle.umpire-new-'));
+    const hardLink = () => fs.linkSync(file, path.join(dir, 'other-name.battle'));
 
-    it('before the file is touched: the next run removes the backup and writes', async () => {
-        expect(killedRun('before-write')).toBeNull();
-        expect(fs.readFileSync(file, 'utf8')).toBe(SMALL);
-        expect(backupIn()).toHaveLength(1);
+    for (const linked of [false, true]) {
+        it(`while writing the new text${linked ? ' (the backup, for a file with another hard link)' : ''}: the file is untouched, and the next run removes the half file and writes`, async () => {
+            if (linked) hardLink();
+            expect(killedRun('new-file')).toBeNull();
+            expect(fs.readFileSync(file, 'utf8')).toBe(SMALL);
+            expect(newIn()).toHaveLength(1);
+            expect(backupIn()).toEqual([]);
+            const next = await runWrite(file);
+            expect(next.code).toBe(0);
+            expect(fs.readFileSync(file, 'utf8')).toBe(resolved);
+            expect(listing()).toEqual(linked ? ['other-name.battle', 'small.battle'] : ['small.battle']);
+        });
+    }
+
+    it('between moving the file aside and putting the new one in its place: the next run says which backup to rename back', async () => {
+        expect(killedRun('swap')).toBeNull();
+        expect(fs.existsSync(file)).toBe(false);
+        const [backup] = backupIn();
+        expect(fs.readFileSync(path.join(dir, backup), 'utf8')).toBe(SMALL);
         const next = await runWrite(file);
-        expect(next.code).toBe(0);
+        expect(next.code).toBe(5);
+        expect(next.message).toBe(`${file} is missing: an earlier 'umpire resolve --write' was stopped while writing it; its text from before is kept in ${path.join(dir, backup)}. Rename it back to ${file}.`);
+        fs.renameSync(path.join(dir, backup), file);
+        expect((await runWrite(file)).code).toBe(0);
         expect(fs.readFileSync(file, 'utf8')).toBe(resolved);
         expect(listing()).toEqual(['small.battle']);
     });
 
-    it('halfway through the file: the next run writes nothing and names the backup, which holds the text from before', async () => {
+    it('halfway through a file written in place (another hard link): the next run writes nothing and names the backup, which holds the text from before', async () => {
+        hardLink();
         expect(killedRun('mid-write')).toBeNull();
         const half = fs.readFileSync(file, 'utf8');
         expect(half).not.toBe(SMALL);

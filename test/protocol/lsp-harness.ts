@@ -77,7 +77,8 @@ export class LspSession {
     private readonly diagnosticWaiters: Array<() => void> = [];
     initializeResult?: InitializeResult;
 
-    constructor(readonly workspaceFolder: string) {
+    /** `settings`: the `umpire` section the client answers the server's configuration requests with. */
+    constructor(readonly workspaceFolder: string, private readonly settings?: Record<string, unknown>) {
         this.process = spawn(process.execPath, [serverBundle, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
         this.process.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
         // Writing to a server that died is reported by the exit handler below, not as an unhandled EPIPE.
@@ -120,7 +121,7 @@ export class LspSession {
 
     private answerServerRequests(): void {
         const c = this.connection;
-        c.onRequest(ConfigurationRequest.type, params => params.items.map(() => null));
+        c.onRequest(ConfigurationRequest.type, params => params.items.map(item => (item.section === 'umpire' && this.settings) || null));
         c.onRequest(RegistrationRequest.type, () => undefined);
         c.onRequest(UnregistrationRequest.type, () => undefined);
         c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);

@@ -27,6 +27,7 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
         accept(UmpireCommands.status, (args, token) => campaignStatus(this.shared, args[0], token));
         accept(UmpireCommands.report, (args, token) => battleReportCommand(this.shared, args[0], token));
+        accept(UmpireCommands.verify, (args, token) => commands().verify(args[0], token));
         accept(UmpireCommands.actionAt, (args, token) => actionAtPosition(this.shared, args[0], token));
         accept(UmpireCommands.fileSummary, (args, token) => fileSummary(this.shared, args[0], token));
         accept(UmpireCommands.scenarioTemplates, () => scenarioTemplates(this.shared));

@@ -16,7 +16,7 @@ import { Codes } from '../../core/codes.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 import { stateHoverMarkdown } from '../../core/campaign-state.js';
-import { formatFact } from '../../core/outcome-block.js';
+import { diceText, formatFact } from '../../core/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../core/resolution.js';
 import { isUnresolvable, needsNewSeed, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
 import { signedTypeset as signed } from '../../core/signed.js';
@@ -162,7 +162,7 @@ async function actionHover(document: LangiumDocument, model: ScenarioModel, node
     await interruptAndCheck(cancelToken);
     const preview = action ? previewAction(document, model, action) : undefined;
     if (preview) {
-        const how = preview.dice.kind === 'entered' ? 'dice entered from the table' : `seed ${preview.dice.seed}`;
+        const how = diceText(preview.dice, 'dice entered from the table');
         out.push(`${preview.note} (${how}):`);
         out.push(['```text', ...preview.resolution.text, '```'].join('\n'));
         out.push(`**Result:** ${preview.resolution.json.summary}`);

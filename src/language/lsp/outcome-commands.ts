@@ -17,13 +17,14 @@ import { importGraphOf } from '../battle-imports.js';
 import { modelOf } from '../../core/model-cache.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { newSeed } from '../../core/dice.js';
-import { actionOffsets, applyEdits, isNoOp, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
+import { actionOffsets, applyEdits, isNoOp, rerollEdit, resolutionEdit, toRangeEdit, type OffsetEdit } from '../../core/outcome-edit.js';
 import { needsOutcome, resolveAllQuick, resolveAllSlow, ResolveAllCancelled, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
 import { inMemoryChecks } from '../resolve-all-checks.js';
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
-import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult } from '../../protocol.js';
+import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult, VerifyAnswer } from '../../protocol.js';
 import { umpireSetting } from './settings.js';
 import { oddsCommand, whatIfOddsCommand } from './odds-request.js';
+import { sealedDraw, verifyVerdicts } from './seal-secret.js';
 
 /** What the commands need from the editor: the LSP connection in the server, a fake in tests. */
 export interface EditorSide {
@@ -78,7 +79,7 @@ export class OutcomeCommands {
         private readonly shared: LangiumSharedServices,
         private readonly editor: EditorSide,
         private readonly checker: TextChecker,
-        private readonly drawSeed: () => number = newSeed
+        private readonly drawSeed: (action: ActionModel, reroll: number) => number = newSeed
     ) {}
 
     /** Resolve (`reroll` false) or Re-roll one action, and write its outcome. */
@@ -87,16 +88,20 @@ export class OutcomeCommands {
         if (typeof args === 'string') return this.refuse(args);
         const waited = await this.waitValidated(args.uri, token);
         if (waited) return this.refuse(waited);
-        // Re-roll always draws; Resolve draws only when the umpire lets it (umpire.outcomes.recordNewSeeds).
-        const mayDraw = reroll || await umpireSetting(this.shared, 'outcomes.recordNewSeeds', true);
-        let plan = await this.read(args, snap => this.planOne(snap, args, reroll, mayDraw ? this.drawSeed : undefined));
+        const sealed = await this.sealedDraw(args);
+        if (sealed && 'problem' in sealed) return this.refuse(sealed.problem);
+        const drawSeed = sealed?.draw ?? this.drawSeed;
+        // Re-roll always draws; Resolve draws only when the umpire lets it (umpire.outcomes.recordNewSeeds);
+        // a sealed seed is the seal's, not a new throw, and is drawn without asking.
+        const mayDraw = reroll || sealed !== undefined || await umpireSetting(this.shared, 'outcomes.recordNewSeeds', true);
+        let plan = await this.read(args, snap => this.planOne(snap, args, reroll, mayDraw ? drawSeed : undefined));
         if (plan.kind === 'needs-seed') {
             const draw = await this.editor.ask(
                 `'${args.action}' has neither dice entered nor a seed. Draw a new seed and record it in the outcome?`,
                 [DRAW, CANCEL]);
             if (draw !== DRAW) return { applied: false, reason: `'${args.action}' was not resolved: no dice and no seed.` };
             // The question took time: plan again, on the file as it is now.
-            plan = await this.read(args, snap => this.planOne(snap, args, reroll, this.drawSeed));
+            plan = await this.read(args, snap => this.planOne(snap, args, reroll, drawSeed));
         }
         if (plan.kind === 'needs-seed') return this.refuse(`'${args.action}' could not be resolved.`);
         if (plan.kind === 'refused') return this.refuse(plan.reason);
@@ -119,7 +124,9 @@ export class OutcomeCommands {
         if (waited) return { ...none, ...this.refuse(waited) };
         const snap = await this.read(args, s => ({ kind: 'snapshot' as const, text: s.text, model: s.model }));
         if (snap.kind === 'refused') return { ...none, ...this.refuse(snap.reason) };
-        if (!await umpireSetting(this.shared, 'outcomes.recordNewSeeds', true)) {
+        const sealed = await sealedDraw(this.shared, args.uri, snap.model);
+        if (sealed && 'problem' in sealed) return { ...none, ...this.refuse(sealed.problem) };
+        if (!sealed && !await umpireSetting(this.shared, 'outcomes.recordNewSeeds', true)) {
             // The actions that will be written and have neither dice nor a seed: asked once for all of them.
             const needing = snap.model.actions.filter(a => needsOutcome(snap.model, a) && needsNewSeed(snap.model, a)).length;
             if (needing > 0) {
@@ -135,7 +142,7 @@ export class OutcomeCommands {
             // about the cost of the engagements, not of checking the written file again (issue 19).
             // Under the read lock, so that no build replaces the tree while the run reads it; the
             // event loop turns between engagements, so that a cancellation is read at once.
-            const options = { newSeed: this.drawSeed, token, pause: () => interruptAndCheck(token ?? CancellationToken.None) };
+            const options = { newSeed: sealed?.draw ?? this.drawSeed, token, pause: () => interruptAndCheck(token ?? CancellationToken.None) };
             // The slow path checks copies: a file that imports its forces beside the files it imports.
             const original = { uri: URI.parse(args.uri), imported: importGraphOf(this.shared)?.closure(snap.model.root) ?? [] };
             const check = (text: string) => this.checker.check(text, original);
@@ -189,6 +196,26 @@ export class OutcomeCommands {
         return answer;
     }
 
+    /** The sealed seeds of a sealed file (or why there are none); undefined for a file that is not sealed. */
+    private async sealedDraw(args: { uri: string }): Promise<Awaited<ReturnType<typeof sealedDraw>>> {
+        const document = this.document(args.uri);
+        if (!document) return undefined;
+        const model = await this.shared.workspace.WorkspaceLock.read(() => modelOf(document.parseResult.value));
+        return model ? sealedDraw(this.shared, args.uri, model) : undefined;
+    }
+
+    /** `umpire.verify`: each action verified, altered or not sealed (docs/campaigns.md#sealed-dice). */
+    async verify(arg: unknown, token?: CancellationToken): Promise<VerifyAnswer> {
+        const a = (arg ?? {}) as { uri?: unknown, secret?: unknown };
+        if (typeof a.uri !== 'string') return { problem: 'umpire.verify needs [{ uri, secret? }]' };
+        const waited = await this.waitValidated(a.uri, token);
+        if (waited) return { problem: waited };
+        const document = this.document(a.uri)!;
+        const model = await this.shared.workspace.WorkspaceLock.read(() => modelOf(document.parseResult.value));
+        if (!model) throw OperationCancelled;
+        return verifyVerdicts(this.shared, a.uri, model, typeof a.secret === 'string' ? a.secret : undefined);
+    }
+
     private document(uri: string): LangiumDocument<Scenario> | undefined {
         return this.shared.workspace.LangiumDocuments.getDocument(URI.parse(uri)) as LangiumDocument<Scenario> | undefined;
     }
@@ -222,7 +249,7 @@ export class OutcomeCommands {
         });
     }
 
-    private planOne(snap: Snapshot, args: ResolveArgs, reroll: boolean, draw: (() => number) | undefined): Plan {
+    private planOne(snap: Snapshot, args: ResolveArgs, reroll: boolean, draw: ((action: ActionModel, reroll: number) => number) | undefined): Plan {
         const action = snap.model.actions.find(a => a.node.name === args.action);
         if (!action) return { kind: 'refused', reason: `There is no action named '${args.action}' in this file.` };
         if (!isResolvable(snap.model, action)) {
@@ -232,7 +259,7 @@ export class OutcomeCommands {
     }
 
     /** The edit that writes one action's outcome; `draw` undefined means "ask before drawing a seed". */
-    private plan(snap: Snapshot, action: ActionModel, reroll: boolean, draw: (() => number) | undefined): Plan {
+    private plan(snap: Snapshot, action: ActionModel, reroll: boolean, draw: ((action: ActionModel, reroll: number) => number) | undefined): Plan {
         const name = action.node.name;
         const blocked = blockingError(snap.document, snap.model, action.node);
         if (blocked) return { kind: 'refused', reason: `'${name}' was not resolved: ${blocked}` };
@@ -241,7 +268,9 @@ export class OutcomeCommands {
         if (isUnresolvable(result)) return { kind: 'refused', reason: result.problem };
         const offsets = actionOffsets(action.node, snap.text);
         if (!offsets) return { kind: 'refused', reason: `'${name}' has no closing '}'.` };
-        const edit = resolutionEdit(snap.text, offsets, result.resolution, result.dice);
+        const edit = reroll
+            ? rerollEdit(snap.text, action.node, offsets, result.resolution, result.dice)
+            : resolutionEdit(snap.text, offsets, result.resolution, result.dice);
         return { kind: 'edit', edit, text: snap.text, summary: result.resolution.json.summary, seed: result.resolution.json.seed };
     }
 

@@ -10,6 +10,7 @@ import { checkActionSize, checkDiceLine, checkForceSize, hasSyntaxErrors, isHalf
 import { checkImports } from './imports.js';
 import { importGraphOf } from '../battle-imports.js';
 import { keepingSideUnits } from '../../core/scenario.js';
+import { checkSeal } from './seal-checks.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {
@@ -47,6 +48,7 @@ export class BattleValidator {
 
     checkScenario(scenario: Scenario, accept: ValidationAcceptor): void {
         checkUniqueNames(scenario, accept);
+        checkSeal(scenario, accept);
         if (this.shared) checkImports(scenario, importGraphOf(this.shared), accept);
         const model = modelOf(scenario);
         if (!model.ruleset) {
