@@ -16,7 +16,7 @@
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
-import { labelOrder, orWorseLabel, type OddsDistribution } from './odds-table.js';
+import { labelOrder, orWorseLabel, resultColours, type OddsDistribution } from './odds-table.js';
 import type { OddsAnswer, OddsReport, OddsUnavailable } from '../protocol.js';
 import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 
@@ -55,12 +55,6 @@ const views = new Map<number, View>();
 let drawnFor: OddsDistribution | undefined;
 let drawing: Promise<void> = Promise.resolve();
 
-const COLOURS: Record<string, string> = {
-    'won': '#3f9b4f', 'stand-off': '#8a8f98', 'unpaired': '#c4c8ce', 'recoil': '#e3c14b',
-    'retire': '#e69a3a', 'retreat': '#d9652b', 'rout': '#c0392b'
-};
-const OTHERS = ['#4f7fc0', '#8e5ec4', '#2aa1a1', '#b5497d', '#6d8f2f', '#a0703a'];
-
 /**
  * The chart's sizes for a panel `available` pixels wide: the room for the units' names on the left (up
  * to 160 px, less in a narrow panel), and the bars' width, so that the whole chart fits the panel.
@@ -73,10 +67,13 @@ function chartSize(available: number): { names: number, width: number, whole: nu
 
 function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, size: ReturnType<typeof chartSize>): TopLevelSpec {
     const pick = distribution === 'results' ? (u: OddsReport['units'][number]) => u.probabilities : (u: OddsReport['units'][number]) => u.atLeast ?? {};
-    const labels = labelOrder(report.units, pick);
+    const ranks = report.results ?? [];
+    const labels = labelOrder(report.units, pick, ranks);
     const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
     const values = report.units.flatMap(u => labels.map((l, i) => ({ unit: u.id, label: named[i], rank: i, p: pick(u)[l] ?? 0 })));
-    const range = labels.map((l, i) => COLOURS[l] ?? OTHERS[i % OTHERS.length]);
+    // The table's colours: each result's severity, in the order of all the action's results.
+    const colours = resultColours(labelOrder(report.units, u => u.probabilities, ranks).concat(labels), ranks);
+    const range = labels.map(l => colours.get(l)!.fill);
     const axis = { labelColor: foreground, titleColor: foreground, gridOpacity: 0.25 };
     const common = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
