@@ -144,6 +144,7 @@ const CSS = `
 body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
 h1, h2, h3 { line-height: 1.2; } h2 { border-bottom: 1px solid var(--rule); padding-bottom: .2rem; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: 13px; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid var(--rule); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 pre { background: var(--code); padding: .6rem .8rem; overflow-x: auto; font-size: 13px; }
 figure { margin: .5rem 0 1rem; } svg { max-width: 100%; height: auto; } figcaption { color: var(--muted); font-size: 13px; }
@@ -163,8 +164,9 @@ function toHtml(title: string, blocks: readonly Block[]): string {
         } else if (b.kind === 'p') out.push(`<p>${esc(b.text)}</p>`);
         else if (b.kind === 'code') out.push(`<pre><code>${esc(b.text)}</code></pre>`);
         else if (b.kind === 'table') {
-            out.push(`<table><thead><tr>${b.header.map(h => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>` +
-                b.rows.map(r => `<tr>${r.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table>');
+            // A wide table scrolls in a box of its own on a narrow screen: the page itself never does.
+            out.push(`<div class="table-scroll"><table><thead><tr>${b.header.map(h => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>` +
+                b.rows.map(r => `<tr>${r.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table></div>');
         } else out.push(`<figure>${b.svg}<figcaption>${esc(b.caption)}</figcaption></figure>`);
     }
     if (open) out.push('</section>');
