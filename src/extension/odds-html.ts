@@ -174,10 +174,11 @@ export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly str
     const facts = group('fact', 'Facts written');
     const options = group('option', 'Options');
     const other = on.filter(c => !used.has(c)).join('; ');
-    return `<fieldset class="whatif">
-<legend>What if…</legend>
+    // A disclosure, open unless the page script finds the panel too narrow to show the figures beside it.
+    return `<details class="whatif" open${on.length > 0 ? ' data-whatif-on' : ''}>
+<summary>What if…</summary>
 ${factors}${modifiers}${facts}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
-</fieldset>
+</details>
 `;
 }
 
@@ -382,7 +383,8 @@ body.show-chart .chart-area { display: block; }
 body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
 .whatif { min-width: 0; margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
-.whatif legend { font-weight: 600; }
+.whatif summary { font-weight: 600; cursor: pointer; }
+.whatif summary:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
 .whatif-group { margin: 0.25em 0; display: flex; flex-wrap: wrap; gap: 0.5em; align-items: baseline; }
 .whatif-group .items { display: flex; flex: 1 1 12em; min-width: 0; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
 .group-name { opacity: 0.7; flex: 0 0 8.5em; }

@@ -41,7 +41,7 @@ interface Page {
 }
 
 type ShowAs = 'table' | 'chart';
-interface State { showAs: ShowAs, distribution: OddsDistribution, focus?: string }
+interface State { showAs: ShowAs, distribution: OddsDistribution, focus?: string, whatIfOpen?: boolean }
 
 const page = globalThis as unknown as Page;
 const doc = page.document;
@@ -49,7 +49,7 @@ const vscode = page.acquireVsCodeApi();
 const answer = JSON.parse(doc.getElementById('odds-data')?.textContent ?? 'null') as OddsAnswer | null;
 const reports: Array<OddsReport | OddsUnavailable> = !answer ? [] : 'actions' in answer && Array.isArray(answer.actions) ? answer.actions : [answer as OddsReport];
 const saved = vscode.getState() as Partial<State> | undefined;
-const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results', focus: saved?.focus };
+const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results', focus: saved?.focus, whatIfOpen: saved?.whatIfOpen };
 const views = new Map<number, View>();
 /** The figures the charts were last drawn for: they are drawn when first shown, and again when the figures change. */
 let drawnFor: OddsDistribution | undefined;
@@ -212,5 +212,21 @@ function restoreFocus(): void {
     candidates[0]?.focus();
 }
 
+/**
+ * In a narrow panel the what-if box starts closed, so that the figures are on the first screen; it is
+ * open while a what-if is on, and stays as the umpire last left it (the page is drawn anew after each).
+ */
+function foldWhatIfs(): void {
+    const narrow = (globalThis as unknown as { innerWidth?: number }).innerWidth ?? 1000;
+    for (const box of doc.querySelectorAll('details.whatif')) {
+        (box as unknown as { open: boolean }).open = box.dataset.whatifOn !== undefined || (state.whatIfOpen ?? narrow >= 480);
+        box.addEventListener('toggle', () => {
+            state.whatIfOpen = (box as unknown as { open: boolean }).open;
+            vscode.setState(state);
+        });
+    }
+}
+
+foldWhatIfs();
 show();
 restoreFocus();
