@@ -145,6 +145,36 @@ export interface SideOdds {
     [extra: string]: unknown;
 }
 
+/**
+ * How bad a result is for the unit that gets it, on one scale for every rule set (docs/odds.md#colours):
+ * `none` is a result where nothing happened to the unit (unpaired, no effect, moved), `even` one where
+ * it fought and neither side gained (a stand-off). Each rule set maps its results onto it.
+ */
+export const RESULT_SEVERITIES = ['best', 'good', 'none', 'even', 'setback', 'bad', 'worse', 'worst'] as const;
+export type ResultSeverity = typeof RESULT_SEVERITIES[number];
+
+/**
+ * The colour of each severity (the Odds view's bars and legend, the report's charts), with the text
+ * colour that reads on it: green only for the good results, greys for nothing and a stand-off, then
+ * yellow to red. The same colour means the same thing whatever the rule set.
+ */
+export const SEVERITY_COLOURS: Readonly<Record<ResultSeverity, { readonly fill: string, readonly text: string }>> = {
+    best: { fill: '#2e7d32', text: '#ffffff' },
+    good: { fill: '#81b862', text: '#14280c' },
+    none: { fill: '#c9cdd3', text: '#1d1d1d' },
+    even: { fill: '#6b7179', text: '#ffffff' },
+    setback: { fill: '#e6c34a', text: '#2b2100' },
+    bad: { fill: '#e8913a', text: '#2b1600' },
+    worse: { fill: '#c0461c', text: '#ffffff' },
+    worst: { fill: '#a82a1f', text: '#ffffff' }
+};
+
+/** A result label of the figures and its place on the one scale. */
+export interface ResultRank {
+    label: string;
+    severity: ResultSeverity;
+}
+
 /** Exact odds of one action (docs/json.md, "Odds"). */
 export interface OddsReport {
     name: string;
@@ -155,6 +185,12 @@ export interface OddsReport {
     sides: SideOdds[];
     /** Anything the umpire should know about these figures (e.g. a joint chance left out). */
     notes: string[];
+    /**
+     * The language server's answer only (not `umpire odds --json`): the labels of these figures best to
+     * worst, as the rule set's ladder orders them, each with its severity; labels the rule set does not
+     * rank are left out (the client shows them after the others, in colours of their own).
+     */
+    results?: ResultRank[];
     /** Only when one action was asked for with `OddsArgs.whatIf`: the what-ifs its set-up offers. */
     whatIfChoices?: WhatIfChoice[];
     /** Only when `OddsArgs.whatIf` was given: the changed set-up. */

@@ -1,11 +1,11 @@
 import { formatDiagnostic, hasErrors, inFileOrder, loadFile } from './load.js';
 
 /**
- * `umpire check FILE…`: one located line per problem on stdout (what a problem matcher reads), then
- * one line on stderr that says how it went, also when nothing is wrong: `0 problems in 1 file`.
- * Exit 1 when any file has an error.
+ * `umpire check FILE…`: one located line per problem (what a problem matcher reads), then one line
+ * that says how it went, also when nothing is wrong: `0 problems in 1 file`. All on stdout, in that
+ * order, however the output is captured. Exit 1 when any file has an error.
  */
-export async function checkCommand(files: string[], out: (line: string) => void, tell: (line: string) => void = line => process.stderr.write(line + '\n')): Promise<number> {
+export async function checkCommand(files: string[], out: (line: string) => void, tell: (line: string) => void = out): Promise<number> {
     let failed = false;
     const counts = { error: 0, warning: 0, info: 0 };
     for (const file of files) {

@@ -71,6 +71,13 @@ export async function loadText(file: string, text: string, options: { once?: boo
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 
 /** `file:line:col severity code message`, 1-based as editors and compilers print them. */
+/**
+ * Where a command says why it stopped, and warns of anything about the run: stderr. Its results
+ * (tables, outcomes, reports, what it wrote) go to stdout, in order, so that a pipe or a file gets
+ * them whole and alone.
+ */
+export const toStderr = (line: string): void => void process.stderr.write(line + '\n');
+
 export function formatDiagnostic(file: string, d: Diagnostic): string {
     const severity = SEVERITY[d.severity ?? 1] ?? 'error';
     return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1} ${severity} ${d.code ?? 'problem'} ${d.message}`;

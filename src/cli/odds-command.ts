@@ -2,13 +2,15 @@
  * `umpire odds FILE`: the exact chances of every result, per unit and per side, before any die is
  * thrown. The figures come from the same engine as the editor's Odds view (src/report/odds.ts).
  */
+import stringWidth from 'string-width';
 import { modelOf } from '../core/model-cache.js';
 import { oddsForAction } from '../core/odds.js';
 import type { OddsReport, UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
-import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder } from './load.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder, toStderr } from './load.js';
 import { selectActions } from './resolve-command.js';
-import { applyWhatIf, oddsDifference, parseWhatIf } from '../report/what-if.js';
+import { applyWhatIf, oddsDifference, parseWhatIf, placeBefore, whatIfEdits, type Edit } from '../report/what-if.js';
+import type { Diagnostic } from 'vscode-languageserver';
 
 export interface OddsCliOptions {
     engagement?: string;
@@ -17,14 +19,14 @@ export interface OddsCliOptions {
     whatIf?: string[];
 }
 
-export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void): Promise<number> {
+export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
     const loaded = await loadFile(file);
     if (hasErrors(loaded.diagnostics)) {
-        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) err(formatDiagnostic(file, d));
         throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);
-    if (options.whatIf && options.whatIf.length > 0) return whatIfCommand(file, loaded.text, options.engagement, options.whatIf, options.json === true, out);
+    if (options.whatIf && options.whatIf.length > 0) return whatIfCommand(file, loaded.text, options.engagement, options.whatIf, options.json === true, out, err);
     const reports: OddsReport[] = [];
     const skipped: string[] = [];
     for (const action of selectActions(model, options.engagement, file)) {
@@ -48,9 +50,11 @@ export async function oddsCommand(file: string, options: OddsCliOptions, out: (l
  * and the difference per unit and result. The changed set-up is the file's text edited and checked
  * again through the same services, so both sets of figures come from the same code.
  */
-async function whatIfCommand(file: string, text: string, engagement: string | undefined, changes: string[], json: boolean, out: (line: string) => void): Promise<number> {
+async function whatIfCommand(file: string, text: string, engagement: string | undefined, changes: string[], json: boolean,
+    out: (line: string) => void, err: (line: string) => void): Promise<number> {
     if (engagement === undefined) throw new CliError('--what-if needs --engagement NAME: the engagement whose set-up changes');
     let edited = text;
+    const steps: WhatIfStep[] = [];
     for (const change of changes) {
         const parsed = parseWhatIf(change);
         if ('problem' in parsed) throw new CliError(parsed.problem);
@@ -58,14 +62,16 @@ async function whatIfCommand(file: string, text: string, engagement: string | un
         const current = await loadText(file, edited);
         const model = modelOf(current.document.parseResult.value);
         const action = selectActions(model, engagement, file)[0];
-        const next = applyWhatIf(model, action, parsed, edited);
-        if (typeof next !== 'string') throw new CliError(`${file}: what if ${change}: ${next.problem}`, 1);
-        edited = next;
+        const edits = whatIfEdits(model, action, parsed, edited);
+        if ('problem' in edits) throw new CliError(`${file}: what if ${change}: ${edits.problem}`, 1);
+        steps.push({ change, before: edited, edits });
+        edited = applyWhatIf(model, action, parsed, edited) as string;
     }
     const odds = async (source: string, label: string): Promise<OddsReport> => {
         const loaded = await loadText(file, source);
         if (hasErrors(loaded.diagnostics)) {
-            for (const d of loaded.diagnostics.filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(`${file} (${label})`, d));
+            // Told at the lines of the file on disk: the changed copy is nowhere to be opened.
+            for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) err(onDisk(d, source, source === text ? [] : steps, file, label));
             throw new CliError(`${file}: the set-up ${label} has the errors above`, 1);
         }
         const model = modelOf(loaded.document.parseResult.value);
@@ -88,15 +94,59 @@ async function whatIfCommand(file: string, text: string, engagement: string | un
     out(`Difference (what if ${whatIf} minus as written), in percentage points:`);
     const labels = columns(before.units.concat(after.units), 'probabilities');
     const worse = columns(before.units.concat(after.units), 'atLeast');
-    const pp = (d: number) => (Math.abs(d) < 5e-13 ? '0' : `${d > 0 ? '+' : '−'}${(Math.abs(d) * 100).toFixed(1)}`);
+    const pp = (d: number) => signed(100 * d, 1);
     table([['unit', ...labels, ...worse.map(l => `≥${l}`)], ...difference.units.map(u =>
         [u.id, ...labels.map(l => pp(u.probabilities[l] ?? 0)), ...worse.map(l => pp(u.atLeast[l] ?? 0))])], out);
     out('  per side (expected number of units):');
-    table([['side', ...labels], ...difference.sides.map(s => [s.force, ...labels.map(l => {
-        const d = s.expected[l] ?? 0;
-        return Math.abs(d) < 5e-13 ? '0' : `${d > 0 ? '+' : '−'}${Math.abs(d).toFixed(2)}`;
-    })])], out);
+    table([['side', ...labels], ...difference.sides.map(s => [s.force, ...labels.map(l => signed(s.expected[l] ?? 0, 2))])], out);
     return 0;
+}
+
+/**
+ * A difference to `digits` places with its sign: `+3.2`, `−0.4`, `0` for none, and `+<0.1` for one too
+ * small to show but not none (never `−0.0`, which reads as a change and as no change at once).
+ */
+export function signed(d: number, digits: number): string {
+    if (Math.abs(d) < 5e-11) return '0';
+    const sign = d > 0 ? '+' : '−';
+    const shown = Math.abs(d).toFixed(digits);
+    return Number(shown) === 0 ? `${sign}<${(10 ** -digits).toFixed(digits)}` : `${sign}${shown}`;
+}
+
+/** One what-if made: the change as asked, the text it was made on, and its edits of that text. */
+interface WhatIfStep {
+    change: string;
+    before: string;
+    edits: Edit[];
+}
+
+/**
+ * A problem of the changed set-up as `file:line:col …` at its place in the file on disk, read back
+ * through each what-if's edits; one in a line a what-if put in is told at the place it went in.
+ */
+function onDisk(d: Diagnostic, edited: string, steps: readonly WhatIfStep[], file: string, label: string): string {
+    let offset = offsetAt(edited, d.range.start);
+    let addedBy: string | undefined;
+    for (const step of [...steps].reverse()) {
+        const place = placeBefore(step.edits, offset);
+        offset = place.offset;
+        if (place.added) addedBy = step.change;
+    }
+    const original = steps[0]?.before ?? edited;
+    const before = original.slice(0, offset);
+    const at = { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1) };
+    const located = formatDiagnostic(file, { ...d, range: { start: at, end: at } });
+    return `${located} (${label}${addedBy ? `: in what '${addedBy}' puts here` : ''})`;
+}
+
+function offsetAt(text: string, position: { line: number, character: number }): number {
+    let offset = 0;
+    for (let line = 0; line < position.line; line++) {
+        const next = text.indexOf('\n', offset);
+        if (next < 0) return text.length;
+        offset = next + 1;
+    }
+    return Math.min(text.length, offset + position.character);
 }
 
 /** 0.4166… → "41.7%"; tiny but possible chances are not shown as a flat 0. */
@@ -123,9 +173,14 @@ const EXPECTED: ReadonlyArray<[string, string]> = [
     ['expectedDp', 'E[DP]'], ['expectedCasualties', 'E[cas.]']
 ];
 
+/** Columns lined up by the columns each cell takes in a terminal (string-width: `騎兵隊` takes six). */
 function table(rows: string[][], out: (line: string) => void): void {
-    const widths = rows[0].map((_, c) => Math.max(...rows.map(r => r[c].length)));
-    for (const r of rows) out('  ' + r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
+    const widths = rows[0].map((_, c) => Math.max(...rows.map(r => stringWidth(r[c]))));
+    const pad = (cell: string, c: number) => {
+        const room = ' '.repeat(widths[c] - stringWidth(cell));
+        return c === 0 ? cell + room : room + cell;
+    };
+    for (const r of rows) out('  ' + r.map(pad).join('  ').trimEnd());
 }
 
 export function printOdds(report: OddsReport, out: (line: string) => void): void {

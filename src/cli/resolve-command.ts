@@ -3,7 +3,7 @@ import type { ActionModel, ScenarioModel } from '../core/scenario.js';
 import { newSeed } from '../core/dice.js';
 import type { Resolution, ResolutionJson } from '../core/resolution.js';
 import { isUnresolvable, resolveAction } from '../core/resolve.js';
-import { CliError, formatDiagnostic, hasErrors, loadFile, inFileOrder } from './load.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile, inFileOrder, toStderr } from './load.js';
 
 export interface ResolveCliOptions {
     engagement?: string;
@@ -27,10 +27,10 @@ export function selectActions(model: ScenarioModel, name: string | undefined, fi
 }
 
 /** `umpire resolve FILE`: each engagement's outcome, pair by pair, then the summary line. */
-export async function resolveCommand(file: string, options: ResolveCliOptions, out: (line: string) => void): Promise<number> {
+export async function resolveCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
     const loaded = await loadFile(file);
     if (hasErrors(loaded.diagnostics)) {
-        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) out(formatDiagnostic(file, d));
+        for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) err(formatDiagnostic(file, d));
         throw new CliError(`${file}: fix the errors above before resolving`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);
@@ -39,20 +39,22 @@ export async function resolveCommand(file: string, options: ResolveCliOptions, o
         const r = resolveAction(model, action, { seed: options.seed, newSeed });
         if (isUnresolvable(r)) throw new CliError(`${file}: ${r.problem}`, 1);
         results.push(r.resolution.json);
-        // The table's dice win over a seed: say so rather than let --seed look ignored.
-        if (options.seed !== undefined && r.dice.kind === 'entered') {
-            process.stderr.write(`umpire: ${action.node.name}: its dice were entered from the table; --seed ${options.seed} is not used for it.\n`);
-        }
-        if (!options.json) printResolution(r.resolution, out);
+        // The table's dice win over a seed: say so rather than let --seed look ignored (under the
+        // action's heading in the text, in order; on stderr beside JSON, which must stay JSON).
+        const seedUnused = options.seed !== undefined && r.dice.kind === 'entered' ? `its dice were entered from the table; --seed ${options.seed} is not used for it.` : undefined;
+        if (options.json) {
+            if (seedUnused) err(`umpire: ${action.node.name}: ${seedUnused}`);
+        } else printResolution(r.resolution, out, seedUnused);
     }
     if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results }, null, 2));
     return 0;
 }
 
-export function printResolution(resolution: Resolution, out: (line: string) => void): void {
+export function printResolution(resolution: Resolution, out: (line: string) => void, note?: string): void {
     const j = resolution.json;
     const turn = j.turn ? `turn ${j.turn} · ` : '';
     out(`${j.kind} ${j.name} (${turn}${j.seed === null ? 'dice entered' : `seed ${j.seed}`})`);
+    if (note) out(`  (${note})`);
     for (const line of resolution.text) out(`  ${line}`);
     out(`  Result: ${j.summary}`);
     out('');

@@ -10,10 +10,10 @@ import { seedSourceFor } from './seal-command.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
 import { inMemoryChecks } from '../language/resolve-all-checks.js';
-import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile, inFileOrder } from './load.js';
+import { CliError, formatDiagnostic, loadFile, loadText, type LoadedFile, inFileOrder, toStderr } from './load.js';
 import { printResolution, type ResolveCliOptions } from './resolve-command.js';
 
-export async function resolveWriteCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, io: WriteIo = nodeIo): Promise<number> {
+export async function resolveWriteCommand(file: string, options: ResolveCliOptions, out: (line: string) => void, io: WriteIo = nodeIo, err: (line: string) => void = toStderr): Promise<number> {
     try {
         // A run killed while writing may have left the file half-written: find that out before reading it.
         checkLeftoverBackups(file, io);
@@ -35,10 +35,10 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
         result = await resolveAll(original, async text => checkedText(text === original ? loaded : await loadText(file, text)), {
             only: options.engagement, seed: options.seed, newSeed: seeds, checked: checkedText(loaded), inMemory: inMemoryChecks()
         });
-    } catch (err) {
-        if (!(err instanceof ResolveAllError)) throw err;
-        for (const line of err.errors) out(line);
-        throw new CliError(`${file}: ${err.message}`, 1);
+    } catch (failure) {
+        if (!(failure instanceof ResolveAllError)) throw failure;
+        for (const line of failure.errors) err(line);
+        throw new CliError(`${file}: ${failure.message}`, 1);
     }
     const changed = result.text !== original;
     if (changed) write(file, result.text, original, loaded.bytes, io);

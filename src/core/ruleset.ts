@@ -7,7 +7,7 @@ import type { ValidationAcceptor } from 'langium';
 import type { Action, Dice, House } from '../language/generated/ast.js';
 import type { TableSchemas, TablesInForce } from './house-rules.js';
 import type { UnitStatus } from './campaign-state.js';
-import type { OddsReport } from '../protocol.js';
+import type { OddsReport, ResultSeverity } from '../protocol.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
 import type { DicePlan } from './dice-plan.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
@@ -43,6 +43,11 @@ export interface RulesetVocabulary {
      * as good as each other. Battle reports measure luck against it (docs/reports.md#luck).
      */
     readonly resultLadder?: ReadonlyArray<readonly string[]>;
+    /**
+     * Each result on the one scale of severities every rule set shares (src/core/severity.ts), for the
+     * colours of the Odds view and the reports; without it, the ladder is spread over the scale.
+     */
+    readonly resultSeverity?: Readonly<Record<string, ResultSeverity>>;
     /** The labels a `dice` line may carry in this action: arms, throws or dice. */
     diceLabels(model: ScenarioModel, line: Dice): readonly string[];
 }

@@ -3,6 +3,7 @@
  * command, and a campaign blog (the markdown pastes as is). Columns follow the rule set: SCRUD has
  * the results only; Ancients adds damage tokens and break tests; Loose Files DPs, casualties, stands, CP.
  */
+import stringWidth from 'string-width';
 import { turnLabel, unquote, type ScenarioModel } from './scenario.js';
 import { rerolledText } from './outcome-block.js';
 import { lastResultText, stateAfterTurn, stateAtEnd, stateColumns, standsText, statusText, turnsOf, type UnitCampaignState } from './campaign-state.js';
@@ -70,10 +71,13 @@ export function statusMarkdown(model: ScenarioModel, table: StatusTable): string
     return lines.join('\n');
 }
 
-/** Columns padded to line up in a terminal. */
+/**
+ * Columns padded to line up in a terminal, by the columns each cell takes there (string-width: a
+ * name in CJK letters, `騎兵隊`, takes two a letter; an accent none), not by its length in code units.
+ */
 export function statusPlainLines(table: StatusTable): string[] {
     const all = [table.header, ...table.rows];
-    const widths = table.header.map((_, i) => Math.max(...all.map(r => [...r[i]].length)));
-    const pad = (row: string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - [...c].length)).join('  ').trimEnd();
+    const widths = table.header.map((_, i) => Math.max(...all.map(r => stringWidth(r[i]))));
+    const pad = (row: string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - stringWidth(c))).join('  ').trimEnd();
     return [pad(table.header), widths.map(w => '─'.repeat(w)).join('  '), ...table.rows.map(pad)];
 }

@@ -28,7 +28,8 @@ export class CampaignStatePreview implements vscode.TextDocumentContentProvider 
         const name = source.path.split('/').pop() ?? 'battle';
         // One virtual document per .battle file: a second request replaces the text and refreshes the preview.
         const uri = vscode.Uri.from({ scheme: SCHEME, path: `/Campaign state of ${name.replace(/\.battle$/, '')}.md`, query: source.toString() });
-        this.texts.set(uri.toString(), markdown + '\n');
+        // In a box of its own, which the extension's preview style (media/preview/campaign-state.css) lays out.
+        this.texts.set(uri.toString(), `<div class="umpire-state table-scroll">\n\n${markdown}\n\n</div>\n`);
         this.changed.fire(uri);
         try {
             await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);

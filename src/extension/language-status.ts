@@ -57,7 +57,17 @@ export function languageStatus(client: () => BaseLanguageClient | undefined, out
     });
 }
 
+/** What a screen reader says of the item: the rule set and the counts in one sentence. */
+function sayAloud(item: vscode.LanguageStatusItem): void {
+    item.accessibilityInformation = { label: `Umpire: ${item.text}, ${item.detail ?? ''}`.replace(/, $/, ''), role: item.command ? 'button' : undefined };
+}
+
 function show(item: vscode.LanguageStatusItem, summary: FileSummary | null): void {
+    showSummary(item, summary);
+    sayAloud(item);
+}
+
+function showSummary(item: vscode.LanguageStatusItem, summary: FileSummary | null): void {
     if (!summary?.rules) {
         item.text = 'Umpire';
         item.detail = summary?.reason ?? 'the language server did not answer';

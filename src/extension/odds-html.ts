@@ -7,15 +7,8 @@
  * nothing else: no inline style attribute, no eval, no network. No vscode import, so that it is
  * tested like any other function.
  */
-import type { OddsAnswer, OddsReport, OddsUnavailable, SideOdds, UnitOdds, WhatIfChoice } from '../protocol.js';
-import { labelOrder as atLeastOrder, orWorseLabel, signedPoints } from './odds-table.js';
-
-/** Result labels in the order an umpire reads them, best to worst; the colours follow. */
-const LABEL_COLOURS: Record<string, string> = {
-    'won': '#3f9b4f', 'stand-off': '#8a8f98', 'unpaired': '#c4c8ce', 'recoil': '#e3c14b',
-    'retire': '#e69a3a', 'retreat': '#d9652b', 'rout': '#c0392b'
-};
-const OTHER_COLOURS = ['#4f7fc0', '#8e5ec4', '#2aa1a1', '#b5497d', '#6d8f2f', '#a0703a'];
+import { RESULT_SEVERITIES, type OddsAnswer, type OddsReport, type OddsUnavailable, type ResultRank, type ResultSeverity, type SideOdds, type UnitOdds, type WhatIfChoice } from '../protocol.js';
+import { labelOrder, orWorseLabel, resultColours, signedPoints } from './odds-table.js';
 
 export function escapeHtml(text: string): string {
     return text.replace(/[&<>"']/g, c => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' }[c]!));
@@ -37,24 +30,29 @@ function isMany(x: OddsAnswer): x is { actions: Array<OddsReport | OddsUnavailab
 
 /** Builds the page; `nonce` must be fresh for each page (it is what lets the style sheet in). */
 export function renderOddsHtml(answer: OddsAnswer | undefined, options: { nonce: string, title: string, script?: OddsScript }): string {
-    const styles = new StyleSheet();
+    const shown = answer === undefined || isUnavailable(answer) ? [] : isMany(answer) ? answer.actions.filter((a): a is OddsReport => !isUnavailable(a)) : [answer];
+    const ranks = shown.flatMap(r => [...r.results ?? [], ...r.whatIf?.after?.results ?? []]);
+    // Every label of the page in one order, so that a result has one colour in every action shown.
+    const styles = new StyleSheet(ranks, labelOrder(shown.flatMap(r => r.units.concat(r.whatIf?.after?.units ?? [])), u => u.probabilities, ranks));
     const tools = options.script !== undefined;
     let body: string;
     if (answer === undefined) body = `<p class="why">No odds: the language server did not answer.</p>`;
     else if (isUnavailable(answer)) body = unavailable(answer);
     else if (isMany(answer)) body = answer.actions.length === 0 ? '<p class="why">This file has no actions.</p>' : answer.actions.map((a, i) => isUnavailable(a) ? unavailable(a) : report(a, styles, tools ? i : undefined)).join('\n');
     else body = report(answer, styles, tools ? 0 : undefined);
+    // One legend for the page, at its top and kept in view as it scrolls (with the toolbar, when there is one).
+    const legend = shown.length > 0 ? pageLegend(shown, styles) : '';
     let csp = `default-src 'none'; style-src 'nonce-${options.nonce}';`;
     if (options.script) {
         csp += ` script-src 'nonce-${options.nonce}' ${options.script.cspSource}; img-src data:;`;
         const hasOdds = answer !== undefined && !isUnavailable(answer) && (!isMany(answer) || answer.actions.some(a => !isUnavailable(a)));
         // JSON in a script element: `<` escaped so that nothing in a name can close the element.
         const data = JSON.stringify(answer ?? null).replace(/</g, '\\u003c');
-        body = `${hasOdds ? TOOLBAR : ''}
+        body = `${hasOdds ? `<header class="page-head">\n${TOOLBAR}\n${legend}</header>` : ''}
 ${body}
 <script type="application/json" id="odds-data" nonce="${options.nonce}">${data}</script>
 <script nonce="${options.nonce}" src="${escapeHtml(options.script.src)}"></script>`;
-    }
+    } else if (legend) body = `<header class="page-head">\n${legend}</header>\n${body}`;
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -98,8 +96,7 @@ function unavailable(u: OddsUnavailable): string {
 
 function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefined): string {
     const after = r.whatIf?.after;
-    const labels = labelOrder(after ? r.units.concat(after.units) : r.units);
-    const legend = labels.map(l => `<span class="key" title="${escapeHtml(l)}"><span class="swatch ${styles.colour(l)}"></span>${escapeHtml(l)}</span>`).join(' ');
+    const labels = labelOrder(after ? r.units.concat(after.units) : r.units, u => u.probabilities, r.results);
     const notes = r.notes.map(n => `<p class="why">${escapeHtml(n)}</p>`).join('');
     const turn = r.turn ? ` · turn ${escapeHtml(r.turn)}` : '';
     // The toggles need the page's script: without it (tests of the bare table), none are offered.
@@ -108,15 +105,37 @@ function report(r: OddsReport, styles: StyleSheet, chartIndex: number | undefine
     // With a what-if: the change first (the umpire's question), then each unit with both set-ups' bars.
     return `<section>
 <h2>${escapeHtml(r.kind)} ${escapeHtml(r.name)} <small>${escapeHtml(r.rules)}${turn} · exact odds, before the dice</small></h2>
-${toggles}${problem}${after ? changeTables(r, after) : ''}
+${toggles}${problem}${after ? changeTables(r, after, styles) : ''}
 ${chartIndex !== undefined ? chartPlace(chartIndex, r.name) : ''}
 <div class="tables">
-<p class="legend">${legend}</p>
 ${after ? `<p class="compare-key"><span class="bar-name">as written</span> the odds as the file has them · <span class="bar-name what-if">what if</span> ${escapeHtml(r.whatIf!.changes.join('; '))}</p>\n` : ''}${sides(r, labels, styles, after)}
 </div>
 ${notes}
 </section>`;
 }
+
+/**
+ * The key to the colours of every result the page shows, best to worst: each colour is a result's
+ * severity on the scale every rule set shares (its name in the key's tooltip).
+ */
+function pageLegend(reports: readonly OddsReport[], styles: StyleSheet): string {
+    const units = reports.flatMap(r => r.whatIf?.after ? r.units.concat(r.whatIf.after.units) : r.units);
+    // By severity across the actions shown (a ladder orders one action's results only); the unranked last.
+    const rank = (l: string) => { const s = styles.severity(l); return s ? RESULT_SEVERITIES.indexOf(s) : RESULT_SEVERITIES.length; };
+    const labels = labelOrder(units, u => u.probabilities, reports.flatMap(r => r.results ?? [])).sort((a, b) => rank(a) - rank(b));
+    const keys = labels.map(l => {
+        const severity = styles.severity(l);
+        const title = severity ? `${l}: ${SEVERITY_WORDS[severity]}` : l;
+        return `<li class="key" title="${escapeHtml(title)}"><span class="swatch ${styles.colour(l)}" aria-hidden="true"></span>${escapeHtml(l)}</li>`;
+    });
+    return `<ul class="legend" aria-label="Colours of the results, best to worst">${keys.join('')}</ul>\n`;
+}
+
+/** How each severity is said in the legend's tooltips. */
+const SEVERITY_WORDS: Record<ResultSeverity, string> = {
+    best: 'the best result', good: 'a good result', none: 'nothing happened to the unit', even: 'neither side gained',
+    setback: 'a setback', bad: 'a bad result', worse: 'a worse result', worst: 'the worst result'
+};
 
 /** Each side's units; with a what-if, each unit's row has both set-ups' bars, one above the other. */
 function sides(r: OddsReport, labels: string[], styles: StyleSheet, after?: OddsReport): string {
@@ -155,28 +174,43 @@ export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly str
     const facts = group('fact', 'Facts written');
     const options = group('option', 'Options');
     const other = on.filter(c => !used.has(c)).join('; ');
-    return `<fieldset class="whatif">
-<legend>What if…</legend>
+    // A disclosure, open unless the page script finds the panel too narrow to show the figures beside it.
+    return `<details class="whatif" open${on.length > 0 ? ' data-whatif-on' : ''}>
+<summary>What if…</summary>
 ${factors}${modifiers}${facts}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
-</fieldset>
+</details>
 `;
 }
 
+/**
+ * The width a change table needs, in the page's `ch`: the longest unit name, and each column's heading
+ * or its widest figure (`+12.3 pp`), with the cells' padding. Narrower than this, each unit's changes
+ * are listed under its name, each figure with its result, instead of being cut off on the right.
+ */
+function changeTableWidth(units: readonly string[], named: readonly string[]): number {
+    // The names are in the editor's monospace font, wider than the page's `ch`.
+    const unit = Math.ceil(1.2 * Math.max(4, ...units.map(u => u.length))) + 2;
+    return unit + named.reduce((sum, l) => sum + Math.max(l.length, 8) + 2, 0);
+}
+
 /** The change in each unit's chances, in signed percentage points: each result, and each result or worse. */
-function changeTables(before: OddsReport, after: OddsReport): string {
+function changeTables(before: OddsReport, after: OddsReport, styles: StyleSheet): string {
     const difference = before.whatIf?.difference;
     if (!difference) return '';
     type UnitChange = typeof difference.units[number];
-    const results = labelOrder(before.units.concat(after.units));
-    const worse = atLeastOrder(before.units.concat(after.units), u => u.atLeast);
+    const ranks = [...before.results ?? [], ...after.results ?? []];
+    const results = labelOrder(before.units.concat(after.units), u => u.probabilities, ranks);
+    const worse = labelOrder(before.units.concat(after.units), u => u.atLeast, ranks);
     // No green or red: more of a result is good or bad depending on the result and whose side it is.
-    const cell = (d: number | undefined) => `<td class="delta">${escapeHtml(signedPoints(d ?? 0))}</td>`;
-    const table = (cls: string, labels: string[], named: string[], pick: (d: UnitChange) => Record<string, number>) => `<table class="change ${cls}">
+    const cell = (d: number | undefined, named: string) => `<td class="delta" data-label="${escapeHtml(named)}">${escapeHtml(signedPoints(d ?? 0))}</td>`;
+    const table = (cls: string, labels: string[], named: string[], pick: (d: UnitChange) => Record<string, number>) => `<div class="change-place ${styles.stacksBelow(changeTableWidth(difference.units.map(d => d.id), named))}">
+<table class="change ${cls}">
 <thead><tr><th>Unit</th>${named.map(l => `<th class="delta">${escapeHtml(l)}</th>`).join('')}</tr></thead>
 <tbody>
-${difference.units.map(d => `<tr><td class="unit" title="${escapeHtml(d.id)}">${escapeHtml(d.id)}</td>${labels.map(l => cell(pick(d)[l])).join('')}</tr>`).join('\n')}
+${difference.units.map(d => `<tr><td class="unit" title="${escapeHtml(d.id)}">${escapeHtml(d.id)}</td>${labels.map((l, i) => cell(pick(d)[l], named[i])).join('')}</tr>`).join('\n')}
 </tbody>
-</table>`;
+</table>
+</div>`;
     return `<div class="whatif-change">
 <h3>Change: what if ${escapeHtml(before.whatIf!.changes.join('; '))}, minus as written</h3>
 ${table('results', results, results, d => d.probabilities)}
@@ -203,14 +237,19 @@ ${rows}
 </table>`;
 }
 
+/**
+ * A unit's bar: a segment per result as wide as its chance. Each segment shows its name and figure
+ * when both fit, its figure alone when only that fits, and nothing when not even that does (the
+ * style sheet's container queries, one per length of name): never a word cut short. The figures
+ * are under the bar too, and in each segment's tooltip.
+ */
 function bar(u: UnitOdds, labels: string[], styles: StyleSheet, extra = ''): string {
     const segments = labels
         .filter(l => (u.probabilities[l] ?? 0) > 0)
         .map(l => {
             const p = u.probabilities[l];
-            // The name goes first when the bar is narrow (BASE_CSS): the figure is what a glance wants.
-            const text = p >= 0.18 ? `<span class="seg-name">${escapeHtml(l)} </span>${percent(p)}` : '';
-            return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}">${text}</span>`;
+            const text = `<span class="seg-name ${styles.nameFits(l)}">${escapeHtml(l)} </span><span class="seg-figure">${percent(p)}</span>`;
+            return `<span class="seg ${styles.colour(l)} ${styles.width(p)}" title="${escapeHtml(l)} ${percent(p)}" aria-hidden="true">${text}</span>`;
         }).join('');
     return `<div class="bar${extra}">${segments}</div>`;
 }
@@ -225,8 +264,8 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
     if (after === undefined) {
         const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0).map(l => `${escapeHtml(l)} ${percent(u.probabilities[l])}`).join(' · ');
         const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) => {
-            const text = `${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${percent(p)}`;
-            return `<span class="atleast" title="${text}">${escapeHtml(l)}${l === 'rout' ? '' : '+'} <b>${percent(p)}</b></span>`;
+            const text = `${escapeHtml(orWorseShort(l, u))} ${percent(p)}`;
+            return `<span class="atleast" title="${text}">${escapeHtml(orWorseShort(l, u))} <b>${percent(p)}</b></span>`;
         }).join(' ');
         return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
     }
@@ -235,23 +274,34 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
     const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0 || (after?.probabilities[l] ?? 0) > 0)
         .map(l => `${escapeHtml(l)} ${moved(u.probabilities[l] ?? 0, after ? after.probabilities[l] ?? 0 : undefined)}`).join(' · ');
     const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) =>
-        `<span class="atleast" title="${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${percent(p)} → ${after ? percent(after.atLeast?.[l] ?? 0) : '—'}">${escapeHtml(l)}${l === 'rout' ? '' : '+'} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
+        `<span class="atleast" title="${escapeHtml(orWorseShort(l, u))} ${percent(p)} → ${after ? percent(after.atLeast?.[l] ?? 0) : '—'}">${escapeHtml(orWorseShort(l, u))} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
     const second = after ? bar(after, labels, styles, ' what-if-bar') : '<div class="why">not in the fight with the what-if</div>';
     return `<tr>${name}<td class="results"><div class="pair"><span class="bar-name">as written</span>${bar(u, labels, styles)}</div><div class="pair"><span class="bar-name what-if">what if</span>${second}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
 }
 
-/** Known labels best to worst, then any others in the order they appear. */
-function labelOrder(units: UnitOdds[]): string[] {
-    const seen = new Set<string>();
-    for (const u of units) for (const l of Object.keys(u.probabilities)) seen.add(l);
-    const known = Object.keys(LABEL_COLOURS).filter(l => seen.has(l));
-    return [...known, ...[...seen].filter(l => !(l in LABEL_COLOURS))];
+/** "retire+" (retire or worse) in the "At least" column; the worst result, which has nothing worse, alone. */
+function orWorseShort(label: string, u: UnitOdds): string {
+    return Object.keys(u.atLeast ?? {}).at(-1) === label ? label : `${label}+`;
 }
 
-/** Widths and colours as classes of the nonce'd sheet: the CSP forbids inline style attributes. */
+/**
+ * Widths, colours and the container queries of the bar segments and change tables, as classes of
+ * the nonce'd sheet: the CSP forbids inline style attributes. A result's colour is its severity's
+ * (`ranks`, from the server), the same for every rule set (`resultColours`).
+ */
 class StyleSheet {
     private readonly rules = new Map<string, string>();
-    private others = 0;
+    private readonly severities: ReadonlyMap<string, ResultSeverity>;
+    private colours: Map<string, { fill: string, text: string }>;
+
+    constructor(private readonly ranks: readonly ResultRank[], labels: Iterable<string>) {
+        this.severities = new Map(ranks.map(r => [r.label, r.severity]));
+        this.colours = resultColours(labels, ranks);
+    }
+
+    severity(label: string): ResultSeverity | undefined {
+        return this.severities.get(label);
+    }
 
     width(p: number): string {
         const w = Math.max(0, Math.min(100, 100 * p)).toFixed(2);
@@ -263,9 +313,29 @@ class StyleSheet {
     colour(label: string): string {
         const name = `c-${label.replace(/[^a-zA-Z0-9-]/g, '_')}`;
         if (!this.rules.has(name)) {
-            const colour = LABEL_COLOURS[label] ?? OTHER_COLOURS[this.others++ % OTHER_COLOURS.length];
-            this.rules.set(name, `.${name} { background: ${colour}; }`);
+            if (!this.colours.has(label)) this.colours = new Map([...this.colours, ...resultColours([...this.colours.keys(), label], this.ranks)]);
+            const colour = this.colours.get(label)!;
+            this.rules.set(name, `.${name} { background: ${colour.fill}; color: ${colour.text}; }`);
         }
+        return name;
+    }
+
+    /**
+     * A segment's name shows only where the segment has room for it and its figure: the name's
+     * characters, a space, the figure (at most `100.0%`) and a margin, in the segment's own `ch`.
+     */
+    nameFits(label: string): string {
+        const length = [...label].length;
+        const name = `n${length}`;
+        this.rules.set(name, `@container (max-width: ${length + 8}ch) { .seg-name.${name} { display: none; } }`);
+        return name;
+    }
+
+    /** A change table that needs `width` ch is listed unit by unit in a narrower place. */
+    stacksBelow(width: number): string {
+        const name = `stack${width}`;
+        this.rules.set(name, `@container (max-width: ${width}ch) { .${name} thead { display: none; } .${name} tr { display: block; padding: 3px 0; border-top: 1px solid var(--vscode-editorWidget-border, #ddd); } `
+            + `.${name} td { display: inline-block; border: none; padding: 1px 6px 1px 0; } .${name} td.unit { display: block; } .${name} td.delta::before { content: attr(data-label) " "; opacity: 0.75; } }`);
         return name;
     }
 
@@ -281,23 +351,26 @@ h3 { margin: 1.2em 0 0.3em; }
 table { border-collapse: collapse; width: 100%; }
 th { text-align: left; font-weight: 600; opacity: 0.8; padding: 2px 6px; }
 td { padding: 4px 6px; vertical-align: top; border-top: 1px solid var(--vscode-editorWidget-border, #ddd); }
-/* Labels never leave their row, at any panel width: the units' table shares the width it has (a
-   third for the names), and every label that cannot wrap is cut with an ellipsis, its whole text in
-   its title. The change tables of a what-if scroll sideways instead (.whatif-change). */
+/* Nothing is cut, at any panel width: the units' table shares the width it has (a third for the
+   names), names and figures wrap, a bar segment shows only what fits whole (StyleSheet.nameFits),
+   and a what-if's change tables are listed unit by unit where they do not fit (StyleSheet.stacksBelow). */
 table:not(.change) { table-layout: fixed; }
 table:not(.change) th:first-child { width: 30%; }
-td.unit { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-family: var(--vscode-editor-font-family, monospace); }
-.bar { display: flex; height: 1.4em; width: 100%; min-width: 0; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); container-type: inline-size; }
-.seg { display: block; height: 100%; color: #fff; font-size: 0.75em; line-height: 1.9em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; text-indent: 3px; }
-@container (max-width: 18em) { .seg-name { display: none; } }
+td.unit { overflow-wrap: anywhere; font-family: var(--vscode-editor-font-family, monospace); }
+.bar { display: flex; height: 1.4em; width: 100%; min-width: 0; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); }
+.seg { display: block; box-sizing: border-box; height: 100%; padding: 0 3px; font-size: 0.75em; line-height: 1.9em; white-space: nowrap; overflow: hidden; container-type: inline-size; }
+@container (max-width: 7ch) { .seg-figure { display: none; } }
 h2, h3, .side, .figures, .compare-key { overflow-wrap: anywhere; }
 .figures { font-size: 0.8em; opacity: 0.8; margin-top: 2px; }
-.atleast { display: block; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 0.9em; }
-.legend .key { display: inline-block; max-width: 100%; margin-right: 1em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; vertical-align: bottom; }
+.atleast { display: block; overflow-wrap: anywhere; font-size: 0.9em; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.2em 1em; margin: 0; padding: 0.4em 0 0.5em; list-style: none; }
+.legend .key { white-space: nowrap; }
 .swatch { display: inline-block; width: 0.8em; height: 0.8em; margin-right: 0.3em; border-radius: 2px; vertical-align: middle; }
 .side { margin: 0.2em 0 0.5em; }
 .why { opacity: 0.8; font-style: italic; }
-.toolbar { position: sticky; top: 0; z-index: 1; display: flex; flex-wrap: wrap; gap: 0.8em; padding: 0.6em 0; background: var(--vscode-editor-background, #fff); border-bottom: 1px solid var(--vscode-editorWidget-border, #ddd); }
+/* The toolbar and the colours' key stay at the top of the panel as it scrolls. */
+.page-head { position: sticky; top: 0; z-index: 1; background: var(--vscode-editor-background, #fff); border-bottom: 1px solid var(--vscode-editorWidget-border, #ddd); }
+.toolbar { display: flex; flex-wrap: wrap; gap: 0.8em; padding: 0.6em 0 0.2em; }
 .toolbar [role=group], .chart-tools { display: inline-flex; gap: 2px; }
 button { font: inherit; font-size: 0.9em; padding: 3px 9px; cursor: pointer; border: 1px solid var(--vscode-button-border, transparent); border-radius: 2px;
   color: var(--vscode-button-secondaryForeground, #222); background: var(--vscode-button-secondaryBackground, #e4e4e4); }
@@ -310,7 +383,8 @@ body.show-chart .chart-area { display: block; }
 body.show-chart .tables { display: none; }
 body.dist-results .or-worse, body.dist-orWorse .results { display: none; }
 .whatif { min-width: 0; margin: 0.6em 0; padding: 0.4em 0.8em; border: 1px solid var(--vscode-editorWidget-border, #ddd); border-radius: 3px; }
-.whatif legend { font-weight: 600; }
+.whatif summary { font-weight: 600; cursor: pointer; }
+.whatif summary:focus-visible { outline: 1px solid var(--vscode-focusBorder, #0090f1); }
 .whatif-group { margin: 0.25em 0; display: flex; flex-wrap: wrap; gap: 0.5em; align-items: baseline; }
 .whatif-group .items { display: flex; flex: 1 1 12em; min-width: 0; flex-wrap: wrap; gap: 0.2em 1em; align-items: center; }
 .group-name { opacity: 0.7; flex: 0 0 8.5em; }
@@ -321,10 +395,12 @@ input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focu
 .whatif-problem { color: var(--vscode-errorForeground, #c0392b); }
 .pair { display: flex; align-items: center; gap: 0.4em; margin-bottom: 2px; }
 .pair .bar { flex: 1 1 0; }
-.bar-name { flex: 0 0 5.5em; font-size: 0.75em; opacity: 0.75; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.bar-name { flex: 0 0 auto; width: 5.5em; font-size: 0.75em; opacity: 0.75; white-space: nowrap; }
 .bar-name.what-if, .what-if-bar { outline: 1px dashed var(--vscode-focusBorder, #0090f1); outline-offset: 1px; }
 .compare-key .bar-name { display: inline-block; flex: none; padding: 0 0.3em; }
-.whatif-change { margin: 0.6em 0 1em; overflow-x: auto; }
+.whatif-change { margin: 0.6em 0 1em; }
+.change-place { container-type: inline-size; margin-bottom: 0.6em; }
+table.change td.unit { font-family: var(--vscode-editor-font-family, monospace); }
 .whatif-change h3 { margin-top: 0.4em; }
 td.delta, th.delta { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 `;

@@ -4,13 +4,10 @@
  * of each result or the chance of each result "or worse" (the panel's "This or worse" toggle):
  * what the umpire sees is what is copied. No vscode import: tested like any other function.
  */
-import type { OddsAnswer, OddsReport, OddsUnavailable, UnitOdds } from '../protocol.js';
+import { SEVERITY_COLOURS, type OddsAnswer, type OddsReport, type OddsUnavailable, type ResultRank, type UnitOdds } from '../protocol.js';
 
 /** Which figures: the chance of each result, or of each result or worse (`atLeast`). */
 export type OddsDistribution = 'results' | 'orWorse';
-
-/** Result labels in the order an umpire reads them, best to worst; others follow as they come. */
-const RESULT_ORDER = ['won', 'stand-off', 'unpaired', 'recoil', 'retire', 'retreat', 'rout'];
 
 interface OddsTable {
     header: string[];
@@ -32,11 +29,38 @@ function isUnavailable(x: OddsReport | OddsUnavailable): x is OddsUnavailable {
     return (x as OddsUnavailable).available === false;
 }
 
-/** Known labels best to worst, then any others in the order they appear. */
-export function labelOrder(units: readonly UnitOdds[], pick: (u: UnitOdds) => Record<string, number> | undefined = u => u.probabilities): string[] {
+/**
+ * The labels of some figures best to worst, as the server ranks them (`OddsReport.results`, the rule
+ * set's ladder), then any others in the order they appear.
+ */
+export function labelOrder(units: readonly UnitOdds[], pick: (u: UnitOdds) => Record<string, number> | undefined = u => u.probabilities,
+    ranks: readonly ResultRank[] = []): string[] {
     const seen = new Set<string>();
     for (const u of units) for (const l of Object.keys(pick(u) ?? {})) seen.add(l);
-    return [...RESULT_ORDER.filter(l => seen.has(l)), ...[...seen].filter(l => !RESULT_ORDER.includes(l))];
+    const ranked = ranks.map(r => r.label).filter(l => seen.has(l));
+    return [...new Set([...ranked, ...seen])];
+}
+
+/**
+ * The colours of results the rule set does not rank (`OddsReport.results` leaves them out): blues,
+ * purples and browns, never the greens and reds of the severity scale, which say good and bad.
+ */
+const UNRANKED_COLOURS = ['#3f6fb5', '#7e4fb8', '#a8437a', '#86663a', '#4d5f9e', '#93509a'];
+
+/**
+ * Each label's colour and the text colour that reads on it: its severity's (`ranks`, from the server),
+ * the same for every rule set, or one of the unranked colours in turn.
+ */
+export function resultColours(labels: Iterable<string>, ranks: readonly ResultRank[]): Map<string, { fill: string, text: string }> {
+    const severities = new Map(ranks.map(r => [r.label, r.severity]));
+    const colours = new Map<string, { fill: string, text: string }>();
+    let others = 0;
+    for (const label of labels) {
+        if (colours.has(label)) continue;
+        const severity = severities.get(label);
+        colours.set(label, severity ? SEVERITY_COLOURS[severity] : { fill: UNRANKED_COLOURS[others++ % UNRANKED_COLOURS.length], text: '#ffffff' });
+    }
+    return colours;
 }
 
 /** How a column of "or worse" figures is headed: the worst result has nothing worse. */
@@ -54,7 +78,7 @@ export function oddsTable(answer: OddsAnswer, distribution: OddsDistribution): O
     const after = reports.length === 1 ? reports[0].whatIf?.after : undefined;
     const units = reports.flatMap(r => r.units).concat(after?.units ?? []);
     const pick = distribution === 'results' ? (u: UnitOdds) => u.probabilities : (u: UnitOdds) => u.atLeast;
-    const labels = labelOrder(units, pick);
+    const labels = labelOrder(units, pick, reports.flatMap(r => r.results ?? []));
     const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
     const missing = all.filter(isUnavailable).map(u => ({ action: u.action ?? 'odds', reason: u.reason }));
     const rows = (r: OddsReport) => r.units.map(u => ({ action: r.name, force: u.force, unit: u.unit, figures: labels.map(l => pick(u)?.[l] ?? 0) }));

@@ -16,7 +16,7 @@
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
-import { labelOrder, orWorseLabel, type OddsDistribution } from './odds-table.js';
+import { labelOrder, orWorseLabel, resultColours, type OddsDistribution } from './odds-table.js';
 import type { OddsAnswer, OddsReport, OddsUnavailable } from '../protocol.js';
 import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 
@@ -41,7 +41,7 @@ interface Page {
 }
 
 type ShowAs = 'table' | 'chart';
-interface State { showAs: ShowAs, distribution: OddsDistribution, focus?: string }
+interface State { showAs: ShowAs, distribution: OddsDistribution, focus?: string, whatIfOpen?: boolean }
 
 const page = globalThis as unknown as Page;
 const doc = page.document;
@@ -49,17 +49,11 @@ const vscode = page.acquireVsCodeApi();
 const answer = JSON.parse(doc.getElementById('odds-data')?.textContent ?? 'null') as OddsAnswer | null;
 const reports: Array<OddsReport | OddsUnavailable> = !answer ? [] : 'actions' in answer && Array.isArray(answer.actions) ? answer.actions : [answer as OddsReport];
 const saved = vscode.getState() as Partial<State> | undefined;
-const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results', focus: saved?.focus };
+const state: State = { showAs: saved?.showAs === 'chart' ? 'chart' : 'table', distribution: saved?.distribution === 'orWorse' ? 'orWorse' : 'results', focus: saved?.focus, whatIfOpen: saved?.whatIfOpen };
 const views = new Map<number, View>();
 /** The figures the charts were last drawn for: they are drawn when first shown, and again when the figures change. */
 let drawnFor: OddsDistribution | undefined;
 let drawing: Promise<void> = Promise.resolve();
-
-const COLOURS: Record<string, string> = {
-    'won': '#3f9b4f', 'stand-off': '#8a8f98', 'unpaired': '#c4c8ce', 'recoil': '#e3c14b',
-    'retire': '#e69a3a', 'retreat': '#d9652b', 'rout': '#c0392b'
-};
-const OTHERS = ['#4f7fc0', '#8e5ec4', '#2aa1a1', '#b5497d', '#6d8f2f', '#a0703a'];
 
 /**
  * The chart's sizes for a panel `available` pixels wide: the room for the units' names on the left (up
@@ -73,10 +67,13 @@ function chartSize(available: number): { names: number, width: number, whole: nu
 
 function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, size: ReturnType<typeof chartSize>): TopLevelSpec {
     const pick = distribution === 'results' ? (u: OddsReport['units'][number]) => u.probabilities : (u: OddsReport['units'][number]) => u.atLeast ?? {};
-    const labels = labelOrder(report.units, pick);
+    const ranks = report.results ?? [];
+    const labels = labelOrder(report.units, pick, ranks);
     const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
     const values = report.units.flatMap(u => labels.map((l, i) => ({ unit: u.id, label: named[i], rank: i, p: pick(u)[l] ?? 0 })));
-    const range = labels.map((l, i) => COLOURS[l] ?? OTHERS[i % OTHERS.length]);
+    // The table's colours: each result's severity, in the order of all the action's results.
+    const colours = resultColours(labelOrder(report.units, u => u.probabilities, ranks).concat(labels), ranks);
+    const range = labels.map(l => colours.get(l)!.fill);
     const axis = { labelColor: foreground, titleColor: foreground, gridOpacity: 0.25 };
     const common = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
@@ -215,5 +212,21 @@ function restoreFocus(): void {
     candidates[0]?.focus();
 }
 
+/**
+ * In a narrow panel the what-if box starts closed, so that the figures are on the first screen; it is
+ * open while a what-if is on, and stays as the umpire last left it (the page is drawn anew after each).
+ */
+function foldWhatIfs(): void {
+    const narrow = (globalThis as unknown as { innerWidth?: number }).innerWidth ?? 1000;
+    for (const box of doc.querySelectorAll('details.whatif')) {
+        (box as unknown as { open: boolean }).open = box.dataset.whatifOn !== undefined || (state.whatIfOpen ?? narrow >= 480);
+        box.addEventListener('toggle', () => {
+            state.whatIfOpen = (box as unknown as { open: boolean }).open;
+            vscode.setState(state);
+        });
+    }
+}
+
+foldWhatIfs();
 show();
 restoreFocus();

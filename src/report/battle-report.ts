@@ -5,7 +5,9 @@
  * (src/core/odds.ts) and how lucky the written result was (./luck.ts), and the campaign state after
  * (src/core/status-table.ts). Rendering is separate (./render.ts): this is plain data.
  */
-import type { OddsReport } from '../protocol.js';
+import type { OddsReport, ResultRank } from '../protocol.js';
+import type { Stat } from '../language/generated/ast.js';
+import { resultRanks } from '../core/severity.js';
 import { oddsForAction } from '../core/odds.js';
 import { rerolledText } from '../core/outcome-block.js';
 import { isUnresolvable, outcomeStatus, replayOutcome, type OutcomeStatus } from '../core/resolve.js';
@@ -17,7 +19,10 @@ interface ForceRow {
     force: string;
     unit: string;
     arm: string;
+    /** The grade's name and value as written (`Guard (+2)`, `Thureophoroi`), or "—". */
     grade: string;
+    /** The unit's stats as written: its grade's, then its own (which win over the grade's), or "—". */
+    stats: string;
 }
 
 export interface ActionReport {
@@ -31,10 +36,12 @@ export interface ActionReport {
     dice: string;
     /** Whether the written outcome still follows from the file (see `outcomeStatus`). */
     record: OutcomeStatus['kind'];
-    /** Pair-by-pair lines: the resolution's text when current, else the outcome lines as written. */
+    /** The resolution step by step: its text when current, else the outcome lines as written. */
     lines: string[];
     summary: string | undefined;
     odds: OddsReport | { problem: string };
+    /** The labels of the odds best to worst, with their severities (the charts' colours). */
+    results: ResultRank[];
     luck: UnitLuck[];
     sides: SideLuck[];
 }
@@ -56,17 +63,28 @@ export interface ReportOptions {
     engagement?: string;
 }
 
-/** Every unit with its arm and grade (value and stats as written). */
+/** Every unit with its arm, grade and stats, as written. */
 function forceRows(model: ScenarioModel): ForceRow[] {
     const rows: ForceRow[] = [];
     for (const force of model.forces.values()) {
         for (const u of force.units) {
             const grade = u.grade;
-            const detail = grade?.$cstNode?.text.replace(/^grade\s+\S+\s*/, '').replace(/^\{\s*|\s*\}$/g, '').trim();
-            rows.push({ force: force.name, unit: u.id.slice(force.name.length + 1), arm: u.arm, grade: grade ? `${grade.name}${detail ? ` (${detail})` : ''}` : '—' });
+            const value = grade?.value !== undefined ? grade.$cstNode?.text.match(/^grade\s+\S+\s+([^\s{]+)/)?.[1] : undefined;
+            rows.push({
+                force: force.name, unit: u.id.slice(force.name.length + 1), arm: u.arm,
+                grade: grade ? `${grade.name}${value !== undefined ? ` (${value})` : ''}` : '—',
+                stats: statsText([...grade?.stats ?? [], ...u.node.stats]) || '—'
+            });
         }
     }
     return rows;
+}
+
+/** Stats as written (`die d4`, `size large`), a later one of the same key in the place of the earlier. */
+function statsText(stats: readonly Stat[]): string {
+    const byKey = new Map<string, string>();
+    for (const s of stats) byKey.set(s.key, (s.$cstNode?.text ?? s.key).replace(/\s+/g, ' '));
+    return [...byKey.values()].join(', ');
 }
 
 function turnText(action: ActionModel): string | undefined {
@@ -94,6 +112,7 @@ export function actionReport(model: ScenarioModel, action: ActionModel): ActionR
         lines = replay && !isUnresolvable(replay) ? replay.resolution.text : outcome.lines.map(l => l.$cstNode?.text ?? '');
     }
     const odds = oddsForAction(model, action);
+    const results = isUnresolvable(odds) ? [] : resultRanks(model.ruleset, odds.units.flatMap(u => Object.keys(u.probabilities)));
     const ladder = model.ruleset?.vocabulary.resultLadder ?? [];
     const luck: Array<UnitLuck & { probabilities: Record<string, number> }> = [];
     if (outcome && !isUnresolvable(odds)) {
@@ -107,7 +126,7 @@ export function actionReport(model: ScenarioModel, action: ActionModel): ActionR
     return {
         name: node.name, kind: node.kind, turn: turnText(action), setup, dice,
         record: status.kind, lines, summary: outcome?.summary !== undefined ? unquote(outcome.summary) : undefined,
-        odds, luck: luck.map(({ probabilities: _p, ...u }) => u), sides: sideLuck(luck)
+        odds, results, luck: luck.map(({ probabilities: _p, ...u }) => u), sides: sideLuck(luck)
     };
 }
 

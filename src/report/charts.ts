@@ -7,7 +7,11 @@
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { ActionReport, BattleReport } from './battle-report.js';
-import { chartFile, type Charts } from './render.js';
+import { chartFile, isCertain, type Charts } from './render.js';
+import { SEVERITY_COLOURS } from '../protocol.js';
+
+/** Results the rule set does not rank: colours that say neither good nor bad. */
+const UNRANKED = ['#3f6fb5', '#7e4fb8', '#a8437a', '#86663a'];
 
 const DARK_STYLE = '<style>@media (prefers-color-scheme: dark) { .umpire-chart text { fill: #e6e6e6; } ' +
     '.umpire-chart .role-axis-domain line, .umpire-chart .role-axis-tick line { stroke: #aaa; } ' +
@@ -34,7 +38,7 @@ const CONFIG = { background: 'transparent', font: 'sans-serif', view: { stroke: 
  * first), the result it got outlined.
  */
 async function oddsChart(action: ActionReport, ladder: ReadonlyArray<readonly string[]>): Promise<string | undefined> {
-    if ('problem' in action.odds) return undefined;
+    if ('problem' in action.odds || isCertain(action.odds.units)) return undefined;
     const got = new Map(action.luck.map(l => [l.id, l.result]));
     const order = ladder.flat();
     const rank = (label: string) => { const i = order.indexOf(label); return i < 0 ? order.length : i; };
@@ -42,6 +46,9 @@ async function oddsChart(action: ActionReport, ladder: ReadonlyArray<readonly st
         .filter(([, p]) => p > 1e-12)
         .map(([label, p]) => ({ unit: u.id + (got.has(u.id) ? ` — ${got.get(u.id)}` : ''), label, p, rank: rank(label), got: got.get(u.id) === label })));
     const labels = [...new Set(values.map(v => v.label))].sort((a, b) => rank(a) - rank(b));
+    // The Odds view's colours: each result's severity on the scale every rule set shares.
+    const severities = new Map(action.results.map(r => [r.label, r.severity]));
+    const range = labels.map((l, i) => { const s = severities.get(l); return s ? SEVERITY_COLOURS[s].fill : UNRANKED[i % UNRANKED.length]; });
     const spec: TopLevelSpec = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
         config: CONFIG,
@@ -52,7 +59,7 @@ async function oddsChart(action: ActionReport, ladder: ReadonlyArray<readonly st
         encoding: {
             y: { field: 'unit', type: 'nominal', sort: null, title: null },
             x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
-            color: { field: 'label', type: 'nominal', sort: labels, title: 'result', scale: { domain: labels, scheme: 'redyellowgreen', reverse: true } },
+            color: { field: 'label', type: 'nominal', sort: labels, title: 'result', scale: { domain: labels, range } },
             order: { field: 'rank', type: 'quantitative' },
             stroke: { condition: { test: 'datum.got', value: '#1a1a1a' }, value: null },
             tooltip: [{ field: 'unit' }, { field: 'label' }, { field: 'p', format: '.1%' }]

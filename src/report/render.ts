@@ -11,7 +11,8 @@ type Block =
     | { kind: 'p', text: string }
     | { kind: 'table', header: string[], rows: string[][] }
     | { kind: 'code', text: string, lang: string }
-    | { kind: 'chart', file: string, alt: string, svg: string };
+    /** `alt` names the chart (its image's text); `caption` says what it shows, under it. */
+    | { kind: 'chart', file: string, alt: string, caption: string, svg: string };
 
 /** The charts of a report, by file name (`<action>-odds.svg`, `luck.svg`). */
 export type Charts = ReadonlyMap<string, string>;
@@ -20,6 +21,15 @@ const pct = (p: number) => (p < 0.0005 && p > 0 ? '<0.1%' : p > 0.9995 && p < 1 
 
 export function chartFile(action: string): string {
     return `${action}-odds.svg`;
+}
+
+/** Every unit has one result for certain: the dice cannot change what happens (no table or chart says more). */
+export function isCertain(units: ReadonlyArray<{ probabilities: Record<string, number> }>): boolean {
+    return units.length > 0 && units.every(u => Object.values(u.probabilities).some(p => p > 1 - 1e-12));
+}
+
+function certainResult(probabilities: Record<string, number>): string {
+    return Object.entries(probabilities).find(([, p]) => p > 1 - 1e-12)?.[0] ?? '';
 }
 
 function luckRows(sides: readonly SideLuck[]): string[][] {
@@ -36,10 +46,14 @@ function actionBlocks(a: ActionReport, charts: Charts): Block[] {
     blocks.push({ kind: 'p', text: 'Set-up:' }, { kind: 'code', text: a.setup || '(empty)', lang: 'battle' });
     blocks.push({ kind: 'p', text: `Dice: ${a.dice}.` });
     if (a.record !== 'current' && a.record !== 'none') blocks.push({ kind: 'p', text: `Note: the written outcome is ${a.record} (it no longer follows from the set-up as written); its lines are shown as written.` });
-    if (a.lines.length > 0) blocks.push({ kind: 'p', text: 'Pair by pair:' }, { kind: 'code', text: a.lines.join('\n'), lang: 'text' });
+    if (a.lines.length > 0) blocks.push({ kind: 'p', text: 'Step by step:' }, { kind: 'code', text: a.lines.join('\n'), lang: 'text' });
     if (a.summary !== undefined) blocks.push({ kind: 'p', text: `Result: ${a.summary}` });
     if ('problem' in a.odds) blocks.push({ kind: 'p', text: `No odds: ${a.odds.problem}` });
-    else {
+    else if (isCertain(a.odds.units)) {
+        // A move that only moves: a table of 100% and a chart of one colour would say nothing more.
+        blocks.push({ kind: 'p', text: `No dice could change it: ${a.odds.units.map(u => `${u.id} ${certainResult(u.probabilities)}`).join(', ')}.` });
+        for (const n of a.odds.notes) blocks.push({ kind: 'p', text: `Note: ${n}` });
+    } else {
         const labels = [...new Set(a.odds.units.flatMap(u => Object.entries(u.probabilities).filter(([, p]) => p > 1e-12).map(([l]) => l)))];
         const got = new Map(a.luck.map(l => [l.id, l]));
         blocks.push({ kind: 'p', text: 'The odds faced beforehand (exact), the result written, and how lucky it was:' });
@@ -51,7 +65,12 @@ function actionBlocks(a: ActionReport, charts: Charts): Block[] {
             })
         });
         const svg = charts.get(chartFile(a.name));
-        if (svg) blocks.push({ kind: 'chart', file: chartFile(a.name), alt: `Odds of ${a.name}`, svg });
+        if (svg) {
+            blocks.push({
+                kind: 'chart', file: chartFile(a.name), alt: `Odds of ${a.name}`, svg,
+                caption: `The odds of ${a.kind} ${a.name}: for each unit, the chance of each result, best to worst${a.luck.length > 0 ? ', the result written outlined' : ''} (the figures of the table above).`
+            });
+        }
         for (const n of a.odds.notes) blocks.push({ kind: 'p', text: `Note: ${n}` });
     }
     if (a.sides.length > 0) blocks.push({ kind: 'p', text: 'Luck per side:' }, { kind: 'table', header: LUCK_HEADER, rows: luckRows(a.sides) });
@@ -65,7 +84,12 @@ function luckBlocks(report: BattleReport, charts: Charts): Block[] {
     blocks.push({ kind: 'p', text: 'How each side\'s dice ran against the exact odds over every written outcome reported. A unit\'s percentile is P(a worse result) + ½ P(as good), under the odds it faced: 50% is par, and the mean over any set of results is exactly 50% on average.' });
     blocks.push({ kind: 'table', header: LUCK_HEADER, rows: luckRows(report.luck) });
     const svg = charts.get('luck.svg');
-    if (svg) blocks.push({ kind: 'chart', file: 'luck.svg', alt: 'Luck per engagement', svg });
+    if (svg) {
+        blocks.push({
+            kind: 'chart', file: 'luck.svg', alt: 'Luck per engagement', svg,
+            caption: 'Luck per engagement: each side\'s mean percentile in each engagement (50% is par; higher is luckier).'
+        });
+    }
     return blocks;
 }
 
@@ -73,7 +97,7 @@ function reportBlocks(report: BattleReport, charts: Charts): Block[] {
     const blocks: Block[] = [{ kind: 'h', level: 1, text: `${report.title} — battle report` }];
     blocks.push({ kind: 'p', text: `Rules: ${report.rules}. Written by umpire from the file's recorded outcomes; odds are exact.` });
     blocks.push({ kind: 'h', level: 2, text: 'Forces' });
-    blocks.push({ kind: 'table', header: ['Force', 'Unit', 'Arm', 'Grade'], rows: report.forces.map(f => [f.force, f.unit, f.arm, f.grade]) });
+    blocks.push({ kind: 'table', header: ['Force', 'Unit', 'Arm', 'Grade', 'Stats'], rows: report.forces.map(f => [f.force, f.unit, f.arm, f.grade, f.stats]) });
     blocks.push({ kind: 'h', level: 2, text: 'Engagements' });
     if (report.actions.length === 0) blocks.push({ kind: 'p', text: 'No action matches.' });
     for (const a of report.actions) blocks.push(...actionBlocks(a, charts));
@@ -105,7 +129,7 @@ function toMarkdown(blocks: readonly Block[], withCharts: boolean, chartPrefix: 
             out.push(`${fence}${b.lang}\n${b.text}\n${fence}`);
         } else if (b.kind === 'table') {
             out.push([`| ${b.header.map(mdCell).join(' | ')} |`, `| ${b.header.map(() => '---').join(' | ')} |`, ...b.rows.map(r => `| ${r.map(mdCell).join(' | ')} |`)].join('\n'));
-        } else if (withCharts) out.push(`![${mdText(b.alt)}](${encodeURI(chartPrefix + b.file)})`);
+        } else if (withCharts) out.push(`![${mdText(b.alt)}](${encodeURI(chartPrefix + b.file)})\n\n*${mdText(b.caption)}*`);
     }
     return out.join('\n\n') + '\n';
 }
@@ -120,9 +144,10 @@ const CSS = `
 body { font: 15px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); max-width: 60rem; margin: 2rem auto; padding: 0 1rem; }
 h1, h2, h3 { line-height: 1.2; } h2 { border-bottom: 1px solid var(--rule); padding-bottom: .2rem; }
 table { border-collapse: collapse; margin: .5rem 0 1rem; font-size: 13px; }
+.table-scroll { max-width: 100%; overflow-x: auto; }
 th, td { border: 1px solid var(--rule); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 pre { background: var(--code); padding: .6rem .8rem; overflow-x: auto; font-size: 13px; }
-figure { margin: .5rem 0 1rem; } svg { max-width: 100%; height: auto; }
+figure { margin: .5rem 0 1rem; } svg { max-width: 100%; height: auto; } figcaption { color: var(--muted); font-size: 13px; }
 section.action { break-inside: avoid-page; }
 @media print { body { max-width: none; margin: 0; font-size: 11pt; } :root { --fg: #000; --bg: #fff; --code: #f4f4f4; --rule: #999; }
   .umpire-chart text { fill: #000 !important; } pre { white-space: pre-wrap; } h2 { break-after: avoid; } }
@@ -139,9 +164,10 @@ function toHtml(title: string, blocks: readonly Block[]): string {
         } else if (b.kind === 'p') out.push(`<p>${esc(b.text)}</p>`);
         else if (b.kind === 'code') out.push(`<pre><code>${esc(b.text)}</code></pre>`);
         else if (b.kind === 'table') {
-            out.push(`<table><thead><tr>${b.header.map(h => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>` +
-                b.rows.map(r => `<tr>${r.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table>');
-        } else out.push(`<figure>${b.svg}</figure>`);
+            // A wide table scrolls in a box of its own on a narrow screen: the page itself never does.
+            out.push(`<div class="table-scroll"><table><thead><tr>${b.header.map(h => `<th>${esc(h)}</th>`).join('')}</tr></thead><tbody>` +
+                b.rows.map(r => `<tr>${r.map(c => `<td>${esc(c)}</td>`).join('')}</tr>`).join('') + '</tbody></table></div>');
+        } else out.push(`<figure>${b.svg}<figcaption>${esc(b.caption)}</figcaption></figure>`);
     }
     if (open) out.push('</section>');
     return `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n` +

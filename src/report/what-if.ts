@@ -39,7 +39,8 @@ export function parseWhatIf(text: string): WhatIf | { problem: string } {
     return { problem: `'${text}' is not a what-if: write 'without FACTOR', 'with FACTOR on TARGET', 'grade FORCE.UNIT GRADE', 'option NAME [VALUE]', 'without option NAME', 'with fact FACT on UNIT' or 'without fact FACT on UNIT'` };
 }
 
-interface Edit { offset: number, end: number, text: string }
+/** Text `offset`..`end` (before any edit) replaced by `text`. */
+export interface Edit { offset: number, end: number, text: string }
 
 function applyEdits(text: string, edits: Edit[]): string {
     let out = text;
@@ -61,13 +62,22 @@ function indentAt(text: string, offset: number): string {
 
 /** The scenario's text with the change made to the action, or why it cannot be made. */
 export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: WhatIf, text: string): string | { problem: string } {
+    const edits = whatIfEdits(model, action, change, text);
+    return 'problem' in edits ? edits : applyEdits(text, edits);
+}
+
+/**
+ * The edits of the text that make the change, each at its place in `text` (none overlap), or why it
+ * cannot be made. `placeBefore` reads a place in the changed text back through them.
+ */
+export function whatIfEdits(model: ScenarioModel, action: ActionModel, change: WhatIf, text: string): Edit[] | { problem: string } {
     const node = action.node;
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     switch (change.kind) {
         case 'without': {
             const factors = node.statements.filter((s): s is Factor => isFactor(s) && s.modifiers.some(m => m.$refText === change.modifier));
             if (factors.length === 0) return { problem: `${node.kind} ${node.name} has no factor ${change.modifier}` };
-            return applyEdits(text, factors.map(f => {
+            return (factors.map(f => {
                 const cst = f.$cstNode!;
                 const others = f.modifiers.filter(m => m.$refText !== change.modifier).map(m => m.$refText);
                 if (others.length === 0) return lineOf(text, cst.offset, cst.end);
@@ -79,7 +89,7 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
             if (!model.modifiers.has(change.modifier)) return { problem: `there is no modifier ${change.modifier} (modifiers: ${[...model.modifiers.keys()].join(', ') || 'none'})` };
             const last = node.statements.at(-1)?.$cstNode;
             if (!last) return { problem: `${node.kind} ${node.name} has no statement to add a factor after` };
-            return applyEdits(text, [{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}factor ${change.modifier} on ${change.target}` }]);
+            return ([{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}factor ${change.modifier} on ${change.target}` }]);
         }
         case 'grade': {
             const [force, name] = change.unit.split('.');
@@ -87,15 +97,15 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
             if (!unit?.$cstNode) return { problem: `there is no unit ${change.unit}` };
             if (!model.grades.has(change.grade)) return { problem: `there is no grade ${change.grade} (grades: ${[...model.grades.keys()].join(', ') || 'none'})` };
             const gradeCst = GrammarUtils.findNodeForProperty(unit.$cstNode, 'grade');
-            if (gradeCst) return applyEdits(text, [{ offset: gradeCst.offset, end: gradeCst.end, text: change.grade }]);
+            if (gradeCst) return ([{ offset: gradeCst.offset, end: gradeCst.end, text: change.grade }]);
             const arm = GrammarUtils.findNodeForProperty(unit.$cstNode, 'arm');
             if (!arm) return { problem: `the unit ${change.unit} has no arm to put a grade after` };
-            return applyEdits(text, [{ offset: arm.end, end: arm.end, text: ` ${change.grade}` }]);
+            return ([{ offset: arm.end, end: arm.end, text: ` ${change.grade}` }]);
         }
         case 'without-fact': {
             const lines = node.statements.filter((s): s is Facts => isFacts(s) && sameTarget(text, s, change.target) && s.facts.some(f => f.key === change.key));
             if (lines.length === 0) return { problem: `${node.kind} ${node.name} has no fact ${change.key} on ${change.target}` };
-            return applyEdits(text, lines.map(line => {
+            return (lines.map(line => {
                 const cst = line.$cstNode!;
                 const others = line.facts.filter(f => f.key !== change.key).map(f => f.$cstNode!.text);
                 if (others.length === 0) return lineOf(text, cst.offset, cst.end);
@@ -109,20 +119,36 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
             const last = node.statements.at(-1)?.$cstNode;
             if (!last) return { problem: `${node.kind} ${node.name} has no statement to add a fact after` };
             const fact = change.value !== undefined ? `${change.key} ${change.value}` : change.key;
-            return applyEdits(text, [{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}${change.target}: ${fact}` }]);
+            return ([{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}${change.target}: ${fact}` }]);
         }
         case 'option':
         case 'without-option': {
             const line = change.kind === 'option' ? `option ${change.name}${change.value !== undefined ? ` ${change.value}` : ''}` : '';
             const existing = model.root.options.find(o => o.name === change.name)?.$cstNode;
-            if (existing) return applyEdits(text, [line ? { offset: existing.offset, end: existing.end, text: line } : lineOf(text, existing.offset, existing.end)]);
+            if (existing) return ([line ? { offset: existing.offset, end: existing.end, text: line } : lineOf(text, existing.offset, existing.end)]);
             if (!line) return { problem: `the file sets no option ${change.name}` };
             // A new option goes after the `rules` line (options come before everything else).
             const rules = GrammarUtils.findNodeForProperty(model.root.$cstNode, 'rules') ?? GrammarUtils.findNodeForProperty(model.root.$cstNode, 'title');
             const at = rules?.end ?? 0;
-            return applyEdits(text, [{ offset: at, end: at, text: rules ? `${eol}${line}` : `${line}${eol}` }]);
+            return ([{ offset: at, end: at, text: rules ? `${eol}${line}` : `${line}${eol}` }]);
         }
     }
+}
+
+/**
+ * Where a place (an offset) of the text the edits made was in the text before them: a place in
+ * text an edit put in is the place of that edit (`added`), so that a problem found in a changed
+ * set-up is told at the line of the file on disk it came from.
+ */
+export function placeBefore(edits: readonly Edit[], offset: number): { offset: number, added: boolean } {
+    let shift = 0;
+    for (const e of [...edits].sort((a, b) => a.offset - b.offset)) {
+        const start = e.offset + shift;
+        if (offset < start) break;
+        if (offset < start + e.text.length) return { offset: e.offset, added: true };
+        shift += e.text.length - (e.end - e.offset);
+    }
+    return { offset: offset - shift, added: false };
 }
 
 /** Whether a facts line is about `target` as written (`Greeks.Companions`, spaces ignored). */

@@ -37,7 +37,7 @@ describe('umpire on the PATH', () => {
         const run = (...args: string[]) => spawnSync('umpire', args, { cwd: work, env, encoding: 'utf8' });
 
         const check = run('check', 'scrud-seed.battle');
-        expect([check.status, check.stderr]).toEqual([0, '0 problems in 1 file\n']);
+        expect([check.status, check.stdout, check.stderr]).toEqual([0, '0 problems in 1 file\n', '']);
         const resolve = run('resolve', 'scrud-seed.battle');
         expect(resolve.status).toBe(0);
         expect(resolve.stdout).toContain('Result: Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire');

@@ -74,7 +74,9 @@ describe('umpire check', () => {
         const matcher = JSON.parse(fs.readFileSync('package.json', 'utf8')).contributes.problemMatchers[0];
         const pattern = new RegExp(matcher.pattern.regexp);
         const lines = umpire('check', 'examples/broken-scrud.battle').stdout.trimEnd().split('\n');
-        for (const line of lines) {
+        // The summary line last, which the matcher must not take for a problem.
+        expect(pattern.test(lines.at(-1)!), lines.at(-1)).toBe(false);
+        for (const line of lines.slice(0, -1)) {
             const m = pattern.exec(line);
             expect(m, line).not.toBeNull();
             expect([m![matcher.pattern.file], m![matcher.pattern.severity]]).toEqual(['examples/broken-scrud.battle', expect.stringMatching(/^(error|warning|info)$/)]);
@@ -104,8 +106,11 @@ describe('umpire check', () => {
         const file = 'examples/broken-scrud.battle';
         const r = umpire('check', file);
         expect(r.code).toBe(1);
-        expect(r.stderr).toMatch(/^12 problems \((\d+ errors?)(, \d+ warnings?)?\) in 1 file\n$/);
-        const lines = r.stdout.trimEnd().split('\n');
+        // The problems, then how it went: on stdout in that order, nothing on stderr.
+        expect(r.stderr).toBe('');
+        const all = r.stdout.trimEnd().split('\n');
+        expect(all.at(-1)).toMatch(/^12 problems \((\d+ errors?)(, \d+ warnings?)?\) in 1 file$/);
+        const lines = all.slice(0, -1);
         const format = /^examples\/broken-scrud\.battle:(\d+):(\d+) (error|warning) ([a-z-]+) (.+)$/;
         expect(lines.every(l => format.test(l))).toBe(true);
         expect(lines.map(l => { const m = format.exec(l)!; return `${m[1]}:${m[2]} ${m[4]}`; })).toEqual([
@@ -123,7 +128,7 @@ describe('umpire check', () => {
 
     it('says in one line that the clean examples are clean, and exits 0', () => {
         const r = umpire('check', 'examples/scrud-seed.battle', 'examples/scrud-ridge.battle');
-        expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '0 problems in 2 files\n']);
+        expect([r.code, r.stdout, r.stderr]).toEqual([0, '0 problems in 2 files\n', '']);
     });
 
     it('prints diagnostics, not a stack trace, for a file of random bytes', () => {
@@ -133,7 +138,7 @@ describe('umpire check', () => {
         const r = umpire('check', file);
         expect(r.code).toBe(1);
         expect(r.stderr).not.toMatch(NO_STACK);
-        const lines = r.stdout.trimEnd().split('\n');
+        const lines = r.stdout.trimEnd().split('\n').slice(0, -1);
         expect(lines.length).toBeGreaterThan(0);
         expect(lines.every(l => l.startsWith(`${file}:`) && / error | warning | info /.test(l))).toBe(true);
     });
@@ -172,11 +177,15 @@ describe('umpire resolve options', () => {
         expect(r.stderr.trimEnd().split('\n')).toEqual(["umpire: examples/scrud-ridge.battle: no engagement named 'Bridge' (there are: Ridge, Village, Guns)"]);
     });
 
-    it('refuses to resolve a file with errors, listing them', () => {
+    it('refuses to resolve a file with errors, listing them on stderr, the results\' stream left empty', () => {
         const r = umpire('resolve', 'examples/broken-scrud.battle');
         expect(r.code).toBe(1);
-        expect(r.stdout.trimEnd().split('\n')).toHaveLength(12);
-        expect(r.stderr).toContain('fix the errors above before resolving');
+        expect(r.stdout).toBe('');
+        const said = r.stderr.trimEnd().split('\n');
+        // Its 12 errors, then why nothing was resolved.
+        expect(said).toHaveLength(13);
+        expect(said.slice(0, -1).every(l => l.startsWith('examples/broken-scrud.battle:'))).toBe(true);
+        expect(said.at(-1)).toContain('fix the errors above before resolving');
         expect(r.stderr).not.toMatch(NO_STACK);
     });
 });

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportCommand, type ReportCliOptions } from '../../src/cli/report.js';
 import { CliError } from '../../src/cli/load.js';
+import { SEVERITY_COLOURS } from '../../src/protocol.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-report-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -79,5 +80,64 @@ describe('umpire report', () => {
         await expect(run('examples/campaign.battle', { engagement: 'Nowhere' })).rejects.toThrow(/no engagement named 'Nowhere' \(there are: Ford, Pass, Camp\)/);
         await expect(run('examples/campaign.battle', { format: 'pdf' })).rejects.toBeInstanceOf(CliError);
         await expect(run('examples/broken-scrud.battle', {})).rejects.toThrow(/fix the errors above/);
+    });
+
+    it('says what it wrote, and where: the page, or the Markdown and each chart beside it', async () => {
+        const html = path.join(dir, 'said.html');
+        expect(await run('examples/campaign.battle', { out: html })).toBe(`${html}: wrote the battle report (3 actions), with 4 charts inside.`);
+        const md = path.join(dir, 'said.md');
+        const said = await run('examples/campaign.battle', { out: md });
+        const charts = ['Ford-odds', 'Pass-odds', 'Camp-odds', 'luck'].map(c => path.join(dir, `said-${c}.svg`));
+        expect(said).toBe(`${md}: wrote the battle report (3 actions), and 4 charts beside it: ${charts.join(', ')}.`);
+        for (const chart of charts) expect(fs.existsSync(chart)).toBe(true);
+    });
+});
+
+describe('what a report says of the forces and each action', () => {
+    it('gives each unit\'s grade and stats as written: a grade\'s value and stats, and a unit\'s own', async () => {
+        const ridge = await run('examples/scrud-ridge.battle', {});
+        expect(ridge).toContain('| Force | Unit | Arm | Grade | Stats |');
+        expect(ridge).toContain('| Prussian | Landwehr#1 | foot | Landwehr (0) | die d4 |');
+        expect(ridge).toContain('| French | Grenadiers | foot | Guard (+2) | — |');
+        const flank = await run('examples/ancients-flank.battle', {});
+        expect(flank).toMatch(/\| Greeks \| Companions \| cavalry \| — \| size medium, weight medium, formation formed, skill 1, leadership 7, shock, move 8 \|/);
+        expect(flank).toMatch(/\| Greeks \| Hoplites \| infantry \| Hoplite \| size large, weight heavy, [^|]*\|/);
+    });
+
+    it('a unit\'s own stat is shown in the place of its grade\'s', async () => {
+        const file = path.join(dir, 'own-die.battle');
+        fs.writeFileSync(file, fs.readFileSync('examples/scrud-ridge.battle', 'utf8').replace('unit Uhlans horse Landwehr', 'unit Uhlans horse Landwehr { die d8 }'));
+        expect(await run(file, {})).toContain('| Prussian | Uhlans | horse | Landwehr (0) | die d8 |');
+    });
+
+    it('heads each resolution "Step by step", whatever the action, and draws no chart where no die could change the result', async () => {
+        const md = path.join(dir, 'turn.md');
+        await run('examples/loose-files-turn.battle', { out: md });
+        const text = fs.readFileSync(md, 'utf8');
+        expect(text).not.toContain('Pair by pair');
+        const form = text.slice(text.indexOf('### move Form'), text.indexOf('### fire Cannonade'));
+        expect(form).toContain('No dice could change it: British.Guards changed-formation.');
+        expect(form).not.toContain('![');
+        expect(form).not.toContain('| Unit |');
+        expect(fs.existsSync(path.join(dir, 'turn-Form-odds.svg'))).toBe(false);
+        expect(fs.existsSync(path.join(dir, 'turn-Assault-odds.svg'))).toBe(true);
+        const campaign = await run('examples/campaign.battle', {});
+        expect(campaign.match(/^Step by step:$/gm)).toHaveLength(3);
+    });
+
+    it('gives each chart of the page a caption that says what it shows', async () => {
+        const out = path.join(dir, 'captions.html');
+        await run('examples/campaign.battle', { format: 'html', out });
+        const figures = [...fs.readFileSync(out, 'utf8').matchAll(/<figure><svg class="umpire-chart" role="img" aria-label="([^"]*)"[^]*?<\/svg><figcaption>([^<]*)<\/figcaption><\/figure>/g)];
+        expect(figures.map(f => f[1])).toEqual(['Odds of Ford', 'Odds of Pass', 'Odds of Camp', 'Luck per engagement']);
+        expect(figures[0][2]).toBe('The odds of engagement Ford: for each unit, the chance of each result, best to worst, the result written outlined (the figures of the table above).');
+    });
+
+    it('colours the odds charts as the Odds view does: each result by its severity', async () => {
+        const out = path.join(dir, 'colours.md');
+        await run('examples/scrud-ridge.battle', { out });
+        const svg = fs.readFileSync(path.join(dir, 'colours-Ridge-odds.svg'), 'utf8');
+        expect(svg).toContain(`fill="${SEVERITY_COLOURS.worst.fill}"`);
+        expect(svg).toContain(`fill="${SEVERITY_COLOURS.best.fill}"`);
     });
 });

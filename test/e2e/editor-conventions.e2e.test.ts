@@ -106,6 +106,9 @@ describe('issue 16\'s editor conventions in code-server 4.100.3', () => {
         expect(text).toMatch(/\n {2}outcome entered check "[0-9a-f]{8}" \{\n/);
         const status = await waitFor('the status to count it resolved', languageStatusText, t => /1 action: 1 resolved, 0 unresolved, 0 stale/.test(t), 30000);
         expect(status).toContain('Campaign state');
+        // A screen reader hears the rule set and the counts in one sentence.
+        await expect(page.locator('[aria-label*="1 action: 1 resolved, 0 unresolved, 0 stale"]').first().getAttribute('aria-label'))
+            .resolves.toContain('Umpire: SCRUD, 1 action: 1 resolved, 0 unresolved, 0 stale');
         await screenshot('conventions-02-resolved-at-cursor.png');
         await page.keyboard.press('Escape');
     });

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as workbench from './workbench.js';
 import { CodeServerSession, oddsPanelOf, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
+import { labelsOutOfPlace } from './label-boxes.js';
 import type { OddsReport } from '../../src/protocol.js';
 
 // Ancients' results (gives-ground), long unit names and a long force name: labels that would overflow.
@@ -40,7 +41,7 @@ engagement Pass {
 const session = new CodeServerSession({
     name: 'odds', clipboard: true,
     prepare: workspace => {
-        copyExamples(workspace, ['scrud-seed.battle']);
+        copyExamples(workspace, ['scrud-seed.battle', 'ancients-flank.battle', 'loose-files-turn.battle']);
         fs.writeFileSync(path.join(workspace, 'long-names.battle'), LONG_NAMES);
     }
 });
@@ -56,42 +57,21 @@ afterAll(() => session.stop(), 60000);
 
 const { panel, button, notification } = oddsPanelOf(() => page);
 
-/**
- * What in the panel's page leaves its row: each unit row must lie within the panel (no sideways
- * scroll), each label (unit name, bar, bar segment, figures, "at least" figures) within its row, and a
- * label whose text is wider than its box must be cut with an ellipsis and carry a tooltip (title).
- * Hidden rows and labels (the other distribution, the chart) are skipped. Empty when all is well.
- */
-async function labelsOutsideTheirRows(): Promise<string[]> {
-    return panel().locator('body').evaluate(body => {
-        const doc = body.ownerDocument;
-        const view = doc.defaultView!;
-        const width = doc.documentElement.clientWidth;
-        const problems: string[] = [];
-        const name = (el: typeof body) => `${el.className || el.tagName} "${(el.textContent ?? '').trim().slice(0, 40)}"`;
-        if (doc.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways: ${doc.documentElement.scrollWidth} > ${width}`);
-        let rows = 0;
-        for (const row of body.querySelectorAll('tbody tr')) {
-            const r = row.getBoundingClientRect();
-            if (r.width === 0) continue;
-            rows++;
-            if (r.left < -0.5 || r.right > width + 0.5) problems.push(`row ${name(row)} spans ${r.left}–${r.right}, the panel 0–${width}`);
-            for (const el of row.querySelectorAll('.unit, .bar, .seg, .figures, .atleast, .bar-name')) {
-                const b = el.getBoundingClientRect();
-                if (b.width === 0) continue;
-                if (b.left < r.left - 0.5 || b.right > r.right + 0.5) problems.push(`${name(el)} spans ${b.left}–${b.right}, its row ${r.left}–${r.right}`);
-                if (el.scrollWidth > el.clientWidth + 1) {
-                    const style = view.getComputedStyle(el);
-                    if (style.overflowX === 'visible') problems.push(`${name(el)} overflows its box (${el.scrollWidth} > ${el.clientWidth})`);
-                    else if (style.textOverflow !== 'ellipsis') problems.push(`${name(el)} is cut with no ellipsis`);
-                    if (!el.closest('[title]')) problems.push(`${name(el)} is cut with no tooltip`);
-                }
-            }
-        }
-        if (rows === 0) problems.push('no unit rows shown');
-        return problems;
-    });
-}
+/** What in the panel's page is cut or leaves its row (test/e2e/label-boxes.ts). Empty when all is well. */
+const labelsOutsideTheirRows = () => labelsOutOfPlace(panel().locator('body'));
+
+/** The chart lies within the panel, which does not scroll sideways. */
+const chartFits = () => panel().locator('body').evaluate(body => {
+    const doc = body.ownerDocument;
+    const canvas = body.querySelector('.chart canvas')?.getBoundingClientRect();
+    return canvas !== undefined && canvas.width > 0 && doc.documentElement.scrollWidth <= doc.documentElement.clientWidth + 1 && canvas.right <= doc.documentElement.clientWidth + 1;
+});
+
+/** The table shown again (the panel keeps what the last test showed). */
+const showTable = (unit: string) => waitFor('the table shown', async () => {
+    await button('Table').click();
+    return panel().locator('td.unit', { hasText: unit }).first().isVisible();
+}, v => v);
 
 /** `umpire odds FILE --json`, from the CLI the same build ships. */
 function cliOdds(file: string): OddsReport[] {
@@ -178,17 +158,9 @@ describe('the Odds panel in code-server 4.100.3', () => {
         // The chart, drawn again for the narrow panel, stays within it too.
         await button('Chart').click();
         await panel().locator('.chart canvas').first().waitFor({ timeout: 30000 });
-        const chartFits = () => panel().locator('body').evaluate(body => {
-            const doc = body.ownerDocument;
-            const canvas = body.querySelector('.chart canvas')!.getBoundingClientRect();
-            return doc.documentElement.scrollWidth <= doc.documentElement.clientWidth + 1 && canvas.right <= doc.documentElement.clientWidth + 1;
-        });
         await waitFor('the chart within the panel', chartFits, ok => ok, 10000);
         await workbench.screenshot(page, outputDir, 'odds-narrow-chart.png');
-        await waitFor('the table shown', async () => {
-            await button('Table').click();
-            return panel().locator('td.unit', { hasText: 'Thracians' }).first().isVisible();
-        }, v => v);
+        await showTable('Thracians');
         // The SCRUD seed's many results and numbered units, in the narrowest panel.
         await workbench.openFromExplorer(page, 'scrud-seed.battle');
         await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
@@ -197,4 +169,31 @@ describe('the Odds panel in code-server 4.100.3', () => {
         expect(await labelsOutsideTheirRows(), 'scrud-seed at 640 px').toEqual([]);
         await workbench.screenshot(page, outputDir, 'odds-narrow-scrud.png');
     });
+
+    // Each rule set's results in their colours, table and chart, in a wide and a narrow window.
+    for (const [rules, file, unit] of [['scrud', 'scrud-seed.battle', 'Guard'], ['ancients', 'ancients-flank.battle', 'Hoplites'], ['loose-files', 'loose-files-turn.battle', 'Line']] as const) {
+        it(`shows ${file}'s odds whole at 1400, 900 and 640 px, table and chart`, async () => {
+            await page.setViewportSize({ width: 1400, height: 1000 });
+            await workbench.openFromExplorer(page, file);
+            await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
+            await panel().locator('td.unit', { hasText: unit }).first().waitFor({ state: 'attached', timeout: 60000 });
+            await showTable(unit);
+            for (const width of [1400, 900, 640]) {
+                await page.setViewportSize({ width, height: 1000 });
+                await button('Each result').click();
+                await page.waitForTimeout(400);
+                expect(await labelsOutsideTheirRows(), `${file} at ${width} px`).toEqual([]);
+                // The key to the colours is in view at the top of the panel.
+                await expect(panel().locator('.page-head .legend').isVisible()).resolves.toBe(true);
+                if (width !== 900) await workbench.screenshot(page, outputDir, `odds-${rules}-table-${width}.png`);
+                await button('Chart').click();
+                await panel().locator('.chart canvas').first().waitFor({ timeout: 30000 });
+                await waitFor(`the chart within the panel at ${width} px`, chartFits, ok => ok, 10000);
+                await page.waitForTimeout(400);
+                if (width !== 900) await workbench.screenshot(page, outputDir, `odds-${rules}-chart-${width}.png`);
+                await showTable(unit);
+            }
+            await page.setViewportSize({ width: 1400, height: 1000 });
+        });
+    }
 });

@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as workbench from './workbench.js';
 import { CodeServerSession, oddsPanelOf, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
+import { labelsOutOfPlace } from './label-boxes.js';
 import type { OddsReport } from '../../src/protocol.js';
 
 const session = new CodeServerSession({ name: 'what-if', prepare: workspace => copyExamples(workspace, ['scrud-ridge.battle']), clipboard: true });
@@ -90,6 +91,29 @@ describe('the Odds panel\'s what-ifs in code-server 4.100.3', () => {
         await panel().locator('.bar.what-if-bar').first().scrollIntoViewIfNeeded();
         await page.waitForTimeout(300);
         await workbench.screenshot(page, outputDir, 'odds-what-if-bars.png');
+    });
+
+    it('shows the compared set-ups and the change tables whole at 1400, 900 and 640 px', async () => {
+        await panel().getByRole('heading', { name: 'Change: what if without Uphill, minus as written', exact: true }).waitFor({ timeout: 60000 });
+        for (const width of [1400, 900, 640]) {
+            await page.setViewportSize({ width, height: 1000 });
+            await page.waitForTimeout(500);
+            expect(await labelsOutOfPlace(panel().locator('body')), `at ${width} px`).toEqual([]);
+            // Every result's change is on screen: the change table is not cut after a column.
+            const cells = await panel().locator('table.change.results tbody tr').first().locator('td.delta').evaluateAll(tds => tds.map(td => {
+                const r = td.getBoundingClientRect();
+                return r.width > 0 && r.right <= td.ownerDocument.documentElement.clientWidth + 1;
+            }));
+            expect(cells.length).toBeGreaterThan(5);
+            expect(cells.every(Boolean), `at ${width} px`).toBe(true);
+            if (width !== 900) {
+                await panel().locator('.whatif-change').first().scrollIntoViewIfNeeded();
+                await page.waitForTimeout(300);
+                await workbench.screenshot(page, outputDir, `odds-what-if-change-${width}.png`);
+            }
+        }
+        await page.setViewportSize({ width: 1400, height: 1000 });
+        await page.waitForTimeout(300);
     });
 
     it('copies the what-if\'s columns as CSV while it is shown', async () => {

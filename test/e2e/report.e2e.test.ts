@@ -10,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordPid, stopProcessGroup } from './processes.js';
+import { labelsOutOfPlace } from './label-boxes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outputDir = path.join(repoRoot, 'test-output', 'report');
@@ -40,6 +41,29 @@ afterAll(async () => {
 }, 60000);
 
 describe('the HTML battle report in Chromium', () => {
+    it('shows every table and chart whole at 1400, 900 and 640 px: the page never scrolls sideways, a wide table scrolls in its own box', async () => {
+        const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+        const page = await context.newPage();
+        await page.goto(pathToFileURL(reportFile).href);
+        for (const width of [1400, 900, 640]) {
+            await page.setViewportSize({ width, height: 900 });
+            await page.waitForTimeout(200);
+            expect(await labelsOutOfPlace(page.locator('body'), { scrollingTables: true }), `at ${width} px`).toEqual([]);
+            // Each chart fits the page, and says what it shows under it.
+            const charts = await page.locator('figure').evaluateAll(figures => figures.map(f => ({
+                right: f.querySelector('svg')!.getBoundingClientRect().right, width: f.ownerDocument.documentElement.clientWidth,
+                caption: f.querySelector('figcaption')?.textContent ?? ''
+            })));
+            expect(charts).toHaveLength(4);
+            for (const c of charts) {
+                expect(c.right).toBeLessThanOrEqual(c.width + 1);
+                expect(c.caption.length).toBeGreaterThan(20);
+            }
+            if (width !== 900) await page.screenshot({ path: path.join(outputDir, `campaign-report-${width}.png`), fullPage: false });
+        }
+        await context.close();
+    });
+
     for (const colorScheme of ['light', 'dark'] as const) {
         it(`shows every engagement, its chart and the state table, offline (${colorScheme})`, async () => {
             const context = await browser!.newContext({ viewport: { width: 1100, height: 900 }, colorScheme });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { renderOddsHtml } from '../../src/extension/odds-html.js';
-import type { OddsReport } from '../../src/protocol.js';
+import { SEVERITY_COLOURS, type OddsReport } from '../../src/protocol.js';
 
 const report = (name: string): OddsReport => ({
     name, kind: 'engagement', rules: 'scrud', turn: null, notes: [], sides: [],
@@ -38,18 +38,70 @@ describe('the Odds panel page with its script', () => {
 });
 
 describe('the Odds panel page\'s labels', () => {
-    it('give each label that a narrow panel may cut its whole text as a tooltip', () => {
+    it('cut no label: names and figures wrap, and each bar segment shows what fits whole, its text in its tooltip', () => {
         const long = 'ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas';
         const html = renderOddsHtml({
             name: 'Pass', kind: 'engagement', rules: 'ancients', turn: null, notes: [], sides: [],
-            units: [{ force: 'Successors', unit: long, id: `Successors.${long}`, probabilities: { 'holds': 0.6, 'gives-ground': 0.3, 'destroyed': 0.1 }, atLeast: { 'gives-ground': 0.4, 'destroyed': 0.1 } }]
+            units: [{ force: 'Successors', unit: long, id: `Successors.${long}`, probabilities: { 'holds': 0.6, 'gives-ground': 0.3, 'destroyed': 0.1 }, atLeast: { 'gives-ground': 0.4, 'destroyed': 0.1 } }],
+            results: [{ label: 'holds', severity: 'good' }, { label: 'gives-ground', severity: 'bad' }, { label: 'destroyed', severity: 'worst' }]
         }, { nonce: 'N0', title: 'Odds', script });
         expect(html).toContain(`<td class="unit" title="Successors.${long}">${long}</td>`);
+        // The worst result has nothing worse: no "+".
         expect(html).toContain('<span class="atleast" title="gives-ground+ 40.0%">gives-ground+ <b>40.0%</b></span>');
-        expect(html).toContain('<span class="key" title="gives-ground">');
-        // A wide segment shows its name and figure (the name is hidden when the bar is narrow); a narrow one neither.
-        expect(html).toMatch(/<span class="seg [^"]*" title="gives-ground 30.0%"><span class="seg-name">gives-ground <\/span>30.0%<\/span>/);
-        expect(html).toMatch(/<span class="seg [^"]*" title="destroyed 10.0%"><\/span>/);
-        expect(html).toMatch(/td\.unit \{[^}]*text-overflow: ellipsis/);
+        expect(html).toContain('<span class="atleast" title="destroyed 10.0%">destroyed <b>10.0%</b></span>');
+        // Every segment has its name and figure; the sheet hides the name (or both) where the segment is too narrow.
+        expect(html).toMatch(/<span class="seg [^"]*" title="gives-ground 30.0%" aria-hidden="true"><span class="seg-name n12">gives-ground <\/span><span class="seg-figure">30.0%<\/span><\/span>/);
+        expect(html).toContain('@container (max-width: 20ch) { .seg-name.n12 { display: none; } }');
+        expect(html).toMatch(/@container \(max-width: 7ch\) \{ \.seg-figure \{ display: none; \} \}/);
+        expect(html).not.toContain('text-overflow: ellipsis');
+        expect(html).toMatch(/td\.unit \{[^}]*overflow-wrap: anywhere/);
+    });
+});
+
+describe('the Odds panel page\'s colours', () => {
+    const rules = (labels: Array<[string, string]>): OddsReport => ({
+        name: 'Fight', kind: 'engagement', rules: 'x', turn: null, notes: [], sides: [],
+        units: [{ force: 'A', unit: 'U', id: 'A.U', probabilities: Object.fromEntries(labels.map(([l], i) => [l, i === 0 ? 1 - 0.1 * (labels.length - 1) : 0.1])) }],
+        results: labels.map(([label, severity]) => ({ label, severity: severity as never }))
+    });
+    const fill = (html: string, label: string) => new RegExp(`\\.c-${label} \\{ background: (#[0-9a-f]{6}); color: (#[0-9a-f]{6}); \\}`).exec(html)?.slice(1);
+
+    it('colour a result by its severity, the same in every rule set: the worst never green', () => {
+        const scrud = renderOddsHtml(rules([['won', 'best'], ['stand-off', 'even'], ['rout', 'worst']]), { nonce: 'N0', title: 'Odds', script });
+        const looseFiles = renderOddsHtml(rules([['easy-victory', 'best'], ['stand-off', 'even'], ['routed', 'worst']]), { nonce: 'N0', title: 'Odds', script });
+        expect(fill(scrud, 'won')).toEqual([SEVERITY_COLOURS.best.fill, SEVERITY_COLOURS.best.text]);
+        expect(fill(looseFiles, 'easy-victory')).toEqual(fill(scrud, 'won'));
+        expect(fill(looseFiles, 'routed')).toEqual(fill(scrud, 'rout'));
+        expect(fill(looseFiles, 'routed')![0]).toBe(SEVERITY_COLOURS.worst.fill);
+    });
+
+    it('gives results the rule set does not rank colours that say neither good nor bad', () => {
+        const html = renderOddsHtml({ ...rules([['won', 'best']]), units: [{ force: 'A', unit: 'U', id: 'A.U', probabilities: { won: 0.5, tie: 0.5 } }] }, { nonce: 'N0', title: 'Odds', script });
+        const tie = fill(html, 'tie')![0];
+        expect(Object.values(SEVERITY_COLOURS).map(c => c.fill)).not.toContain(tie);
+    });
+
+    it('has one key to the colours at the top of the page, kept there as it scrolls, best to worst', () => {
+        const html = renderOddsHtml({ actions: [rules([['rout', 'worst'], ['won', 'best']]), rules([['stand-off', 'even'], ['won', 'best']])] }, { nonce: 'N0', title: 'Odds', script });
+        expect(html.match(/<ul class="legend"/g)).toHaveLength(1);
+        const head = /<header class="page-head">([^]*?)<\/header>/.exec(html)![1];
+        expect([...head.matchAll(/<li class="key" title="([^"]*)">/g)].map(m => m[1])).toEqual(['won: the best result', 'stand-off: neither side gained', 'rout: the worst result']);
+        expect(html).toMatch(/\.page-head \{ position: sticky; top: 0;/);
+    });
+});
+
+describe('the what-if change tables', () => {
+    it('list each unit\'s changes under its name where the table does not fit, each figure with its result', () => {
+        const before: OddsReport = { ...report('Ford'), results: [{ label: 'won', severity: 'best' }, { label: 'stand-off', severity: 'even' }, { label: 'recoil', severity: 'setback' }] };
+        const html = renderOddsHtml({
+            ...before, whatIf: {
+                changes: ['without Uphill'], after: before,
+                difference: { units: [{ id: 'A.Line', probabilities: { 'won': 0.1, 'stand-off': -0.1, 'recoil': 0 }, atLeast: { recoil: 0 } }], sides: [] }
+            }
+        }, { nonce: 'N0', title: 'Odds', script });
+        // The unit column (6 letters, monospace) and three results: 10 + 10 + 11 + 10 ch.
+        expect(html).toContain('<div class="change-place stack41">');
+        expect(html).toContain('<td class="delta" data-label="stand-off">−10.0 pp</td>');
+        expect(html).toMatch(/@container \(max-width: 41ch\) \{ \.stack41 thead \{ display: none; \}[^\n]*\.stack41 td\.delta::before \{ content: attr\(data-label\) " "/);
     });
 });

@@ -161,7 +161,7 @@ describe('the CLI and the bundled server with such names', () => {
 
     it('umpire check, resolve --json and resolve --write keep the names exactly', () => {
         const file = path.join(dir, 'hohenbach.battle');
-        expect(umpire('check', file)).toEqual(expect.objectContaining({ code: 0, stderr: '0 problems in 1 file\n' }));
+        expect(umpire('check', file)).toEqual(expect.objectContaining({ code: 0, stdout: '0 problems in 1 file\n', stderr: '' }));
         const json = umpire('resolve', file, '--json');
         expect(json.code).toBe(0);
         const units = JSON.stringify(JSON.parse(json.stdout));
@@ -174,7 +174,7 @@ describe('the CLI and the bundled server with such names', () => {
         expect(text).toMatch(/^ {4}Français\.Jäger#2: /m);
         expect(text).toMatch(/^ {4}Preußen\.Füsiliere#1: /m);
         // What was written reads back: clean, and the outcome is current.
-        expect(umpire('check', written)).toEqual(expect.objectContaining({ code: 0, stderr: '0 problems in 1 file\n' }));
+        expect(umpire('check', written)).toEqual(expect.objectContaining({ code: 0, stdout: '0 problems in 1 file\n', stderr: '' }));
     });
 
     it('over LSP: no problems, Resolve writes the names, and rename renames them', async () => {

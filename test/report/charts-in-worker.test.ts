@@ -14,7 +14,7 @@ afterAll(() => { delete scope.importScripts; delete scope.umpireCharts; });
 const report: BattleReport = {
     title: 't', rules: 'r', forces: [], state: { problem: 'none' }, luck: [],
     actions: [{ name: 'Ford', kind: 'engagement', turn: undefined, setup: '', dice: 'seed 1', record: 'current', lines: [], summary: undefined,
-        odds: { problem: 'no odds' }, luck: [], sides: [{ force: 'Gauls', units: 1, meanPercentile: 0.3, expected: {}, actual: {} }] }]
+        odds: { problem: 'no odds' }, results: [], luck: [], sides: [{ force: 'Gauls', units: 1, meanPercentile: 0.3, expected: {}, actual: {} }] }]
 };
 
 describe('the charts in the web worker', () => {

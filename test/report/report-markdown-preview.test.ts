@@ -58,7 +58,7 @@ describe('the battle report\'s Markdown in a Markdown previewer', () => {
         const withOdds = report.actions.filter(a => !('problem' in a.odds));
         const withLuck = report.actions.filter(a => a.sides.length > 0);
         expect(shown).toHaveLength(1 + withOdds.length + withLuck.length + (report.luck.length > 0 ? 1 : 0) + ('problem' in report.state ? 0 : 1));
-        expect(shown[0].header).toEqual(['Force', 'Unit', 'Arm', 'Grade']);
+        expect(shown[0].header).toEqual(['Force', 'Unit', 'Arm', 'Grade', 'Stats']);
         expect(shown[0].rows.map(r => `${r[0]}.${r[1]}`)).toEqual(report.forces.map(f => `${f.force}.${f.unit}`));
         const odds = shown.filter(t => t.header[0] === 'Unit');
         expect(odds.map(t => t.rows.map(r => r[0]))).toEqual(withOdds.map(a => (a.odds as { units: Array<{ id: string }> }).units.map(u => u.id)));
@@ -73,6 +73,10 @@ describe('the battle report\'s Markdown in a Markdown previewer', () => {
     it('shows each chart as an image whose SVG file is beside the report', () => {
         const images = [...html.matchAll(/<img src="([^"]+)" alt="([^"]*)">/g)].map(m => ({ src: decodeURI(m[1]), alt: m[2] }));
         expect(images.map(i => i.alt)).toEqual([...report.actions.filter(a => !('problem' in a.odds)).map(a => `Odds of ${a.name}`), 'Luck per engagement']);
+        // Each chart is followed by its caption: what it shows, in words.
+        const captions = [...html.matchAll(/<img [^>]*><\/p>\s*<p><em>([^<]*)<\/em><\/p>/g)].map(m => decode(m[1]));
+        expect(captions).toHaveLength(images.length);
+        expect(captions.at(-1)).toMatch(/^Luck per engagement: each side's mean percentile/);
         for (const image of images) {
             const svg = fs.readFileSync(path.join(dir, image.src), 'utf8');
             expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);

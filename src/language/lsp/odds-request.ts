@@ -10,6 +10,7 @@ import { oddsForAction } from '../../core/odds.js';
 import type { OddsAnswer, OddsReport, OddsUnavailable, WhatIfChoice, WhatIfOdds } from '../../protocol.js';
 import { isUnresolvable } from '../../core/resolve.js';
 import { modelOf } from '../../core/model-cache.js';
+import { resultRanks } from '../../core/severity.js';
 import type { CheckedText } from '../../core/resolve-all.js';
 import { applyWhatIf, oddsDifference, parseWhatIf } from '../../report/what-if.js';
 import { isFactor, isFacts } from '../generated/ast.js';
@@ -122,9 +123,12 @@ function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsRepo
     return choices;
 }
 
+/** One action's odds, with each label's place on the one scale of severities for the client's colours. */
 function oddsOf(model: ScenarioModel, action: ActionModel): OddsReport | OddsUnavailable {
     const report = oddsForAction(model, action);
-    return isUnresolvable(report) ? { available: false, action: action.node.name, reason: report.problem } : report;
+    if (isUnresolvable(report)) return { available: false, action: action.node.name, reason: report.problem };
+    const labels = report.units.flatMap(u => [...Object.keys(u.probabilities), ...Object.keys(u.atLeast ?? {})]);
+    return { ...report, results: resultRanks(model.ruleset, labels) };
 }
 
 const percent = (p: number) => `${(100 * p).toFixed(p > 0 && p < 0.001 ? 2 : 1)}%`;

@@ -42,6 +42,7 @@ export const ancientsRuleset: Ruleset = {
         results: ANCIENTS_RESULTS,
         // A7: no test is better than a test held, which is better than giving ground, then destruction.
         resultLadder: [['untested'], ['holds'], ['gives-ground'], ['destroyed']],
+        resultSeverity: { 'untested': 'best', 'holds': 'good', 'gives-ground': 'bad', 'destroyed': 'worst' },
         // A1, A5, A7: a dice line names the throw it records.
         diceLabels: () => DICE_LABELS
     },

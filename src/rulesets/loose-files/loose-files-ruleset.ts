@@ -37,6 +37,13 @@ export const looseFilesRuleset: Ruleset = {
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
         // L3's rows from the unit's side, and fire's effect on its target (L4); a move has no ladder.
         resultLadder: [...COMBAT_RESULTS.map(r => [r]), ['no-effect'], ['disordered'], ['casualty']],
+        // Fire that has no effect, a move and an officer's order leave the unit as it was; losing a stand is worse than disorder.
+        resultSeverity: {
+            'easy-victory': 'best', 'successful': 'good', 'stand-off': 'even', 'driven-back': 'setback', 'defeated': 'bad', 'routed': 'worst',
+            'no-effect': 'none', 'disordered': 'setback', 'casualty': 'worse', 'stand-deserts': 'worse',
+            'moved': 'none', 'charged': 'none', 'retired': 'none', 'changed-formation': 'none', 'unmoved': 'none', 'fired': 'none',
+            'redressed': 'good', 'no-redress': 'setback', 'rallied': 'good', 'not-rallied': 'setback', 'inspired': 'none', 'rally': 'none'
+        },
         diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.

@@ -34,6 +34,8 @@ export const scrudRuleset: Ruleset = {
         results: SCRUD_RESULTS,
         // S6 read from the unit's side: a win beats a stand-off (or no opponent), then each loss is worse.
         resultLadder: [['won'], ['stand-off', 'unpaired'], ['recoil'], ['retire'], ['retreat'], ['rout']],
+        // An unpaired unit did not fight (nothing happened to it); a stand-off is a fight neither side won.
+        resultSeverity: { 'won': 'best', 'unpaired': 'none', 'stand-off': 'even', 'recoil': 'setback', 'retire': 'bad', 'retreat': 'worse', 'rout': 'worst' },
         // S3: a dice line is labelled with the arm it feeds.
         // S-ex.6: or `pursuit`, for the pursuit throws.
         diceLabels: (model, line) => [...new Set(unitsOf(model, line.target).map(u => u.arm)), PURSUIT]

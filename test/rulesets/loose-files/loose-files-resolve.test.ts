@@ -271,7 +271,7 @@ describe('umpire on examples/cowpens.battle', () => {
 
     it('checks clean', () => {
         const r = umpire('check', 'examples/cowpens.battle');
-        expect([r.status, r.stdout.trim(), r.stderr.trim()]).toEqual([0, '', '0 problems in 1 file']);
+        expect([r.status, r.stdout.trim(), r.stderr.trim()]).toEqual([0, '0 problems in 1 file', '']);
     });
 
     it('resolves every action to JSON, with the combat labels and itemised modifiers', () => {
@@ -313,7 +313,7 @@ describe('umpire on examples/cowpens.battle', () => {
             expect(once).toContain('American.Riflemen: routed, die 3, total -5, dp 4, casualties 2');
             expect(once).toContain('American.Pickens: rally, cp 2 vs American.Carolinians');
             const check = umpire('check', file);
-            expect([check.status, check.stdout.trim()]).toEqual([0, '']);
+            expect([check.status, check.stdout.trim()]).toEqual([0, '0 problems in 1 file']);
             // With the Volley's DP on the Fusiliers written, the bayonet fight sees it: 3 − 2 = 1.
             const json = JSON.parse(umpire('resolve', file, '--json', '--engagement', 'Bayonets').stdout) as { engagements: Array<{ units: Array<Record<string, unknown>> }> };
             const fusiliers = json.engagements[0].units.find(u => u.unit === 'Fusiliers')!;
@@ -330,7 +330,8 @@ describe('umpire on examples/cowpens.battle', () => {
         const r = umpire('check', file);
         expect(r.status).toBe(1);
         const format = /^examples\/broken-loose-files\.battle:(\d+):(\d+) (error|warning|info) ([a-z-]+) (.+)$/;
-        const found = r.stdout.trim().split('\n').map(line => {
+        // Each problem, then the summary line under them.
+        const found = r.stdout.trim().split('\n').slice(0, -1).map(line => {
             const m = format.exec(line);
             expect(m, line).not.toBeNull();
             return `${m![1]} ${m![4]}`;

@@ -261,10 +261,10 @@ describe('the CLI: order of play, dice after a combat, and resolve --write', () 
 
     it('a volley after a combat that drove its unit back: one die passes check, and --write writes it', () => {
         const file = scratch('dice.battle', `${FORCES}${MELEE}fire Volley {\n  B.Foot fires at A.Line: range 6\n  dice B.Foot d6 6\n}\n`);
-        expect(umpire('check', file).stdout).toBe('');
+        expect(umpire('check', file).stdout).toBe('0 problems in 1 file\n');
         const write = umpire('resolve', '--write', file);
         expect(write.status, write.stdout + write.stderr).toBe(0);
         expect(fs.readFileSync(file, 'utf8')).toMatch(/B\.Foot: fired, range 6, throws 1/);
-        expect(umpire('check', file).stdout).toBe('');
+        expect(umpire('check', file).stdout).toBe('0 problems in 1 file\n');
     });
 });

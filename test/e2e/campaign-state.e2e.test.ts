@@ -1,0 +1,70 @@
+/**
+ * The campaign state as a person sees it in the real editor: umpire.vsix in code-server 4.100.3,
+ * driven in Debian's Chromium. "Umpire: Show campaign state" on examples/campaign.battle renders the
+ * state table in VS Code's Markdown preview beside the file; at 1400, 900 and 640 px the preview never
+ * scrolls sideways (a table wider than it scrolls in its own box), no cell is cut and the rows are even. Screenshots:
+ * test-output/e2e/campaign-state-*.png. Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs).
+ */
+import type { FrameLocator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as workbench from './workbench.js';
+import { CodeServerSession, copyExamples, outputDir } from './workbench.js';
+import { labelsOutOfPlace } from './label-boxes.js';
+
+const session = new CodeServerSession({ name: 'campaign-state', prepare: workspace => copyExamples(workspace, ['campaign.battle', 'loose-files-turn.battle']) });
+let page: Page;
+
+beforeAll(async () => {
+    page = await session.start();
+}, 300000);
+
+afterAll(() => session.stop(), 60000);
+
+/** Runs a command from the palette by its title (again until the starting workbench lists it). */
+async function runCommand(title: string): Promise<void> {
+    const input = page.locator('.quick-input-widget input');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    const deadline = Date.now() + 90000;
+    for (;;) {
+        try {
+            await page.keyboard.press('F1');
+            await input.waitFor({ timeout: 15000 });
+            await input.fill(`>${title}`, { timeout: 10000 });
+            await row.waitFor({ timeout: 10000 });
+            break;
+        } catch (err) {
+            if (Date.now() > deadline) throw err;
+            await page.keyboard.press('Escape');
+        }
+    }
+    await row.click();
+}
+
+/** The Markdown preview's page (a webview: a frame in a frame). */
+const preview = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('iframe');
+
+describe('the campaign state in code-server 4.100.3', () => {
+    for (const [file, tab] of [['campaign.battle', 'Campaign state of campaign'], ['loose-files-turn.battle', 'Campaign state of loose-files-turn']] as const) {
+        it(`shows ${file}'s state whole, its rows even, at 1400, 900 and 640 px`, async () => {
+            await page.setViewportSize({ width: 1400, height: 1000 });
+            await workbench.openFromExplorer(page, file);
+            await workbench.lens(page, 'Odds').first().waitFor({ timeout: 60000 });
+            await runCommand('Umpire: Show campaign state');
+            const input = page.locator('.quick-input-widget input');
+            await input.waitFor({ timeout: 15000 });
+            // The state at the end of the file (the first choice).
+            await input.press('Enter');
+            await page.locator('.tabs-container .tab', { hasText: tab }).waitFor({ timeout: 30000 });
+            await preview().locator('table tbody tr').first().waitFor({ timeout: 30000 });
+            for (const width of [1400, 900, 640]) {
+                await page.setViewportSize({ width, height: 1000 });
+                await page.waitForTimeout(500);
+                expect(await labelsOutOfPlace(preview().locator('body'), { evenRows: true, scrollingTables: true }), `${file} at ${width} px`).toEqual([]);
+                if (width !== 900) await workbench.screenshot(page, outputDir, `campaign-state-${file.replace('.battle', '')}-${width}.png`);
+            }
+            await page.setViewportSize({ width: 1400, height: 1000 });
+            await page.keyboard.press('Control+K');
+            await page.keyboard.press('W');
+        });
+    }
+});

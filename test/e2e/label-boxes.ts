@@ -1,0 +1,56 @@
+/**
+ * What a person sees of a table, measured in the page: every row of every table shown must lie within
+ * the page (no sideways scroll), every label in it (a cell, a name, a bar and its segments, a figure)
+ * within its row, and no label's text may be cut, with or without an ellipsis: a label wider than its
+ * box is a label a person cannot read. Hidden rows and labels are skipped. Shared by the real-editor
+ * tests of the Odds view, its what-ifs and the campaign state, and the report's test in Chromium.
+ */
+import type { Locator } from 'playwright-core';
+
+export interface LabelBoxOptions {
+    /** Also require every row of each table to be as tall as the others (the campaign state). */
+    evenRows?: boolean;
+    /** A table wider than the page may scroll inside its own box (the report's wide odds tables). */
+    scrollingTables?: boolean;
+}
+
+/** The problems found in the page `body` belongs to; empty when every label is whole and in place. */
+export async function labelsOutOfPlace(body: Locator, options: LabelBoxOptions = {}): Promise<string[]> {
+    return body.evaluate((el, opts) => {
+        const doc = el.ownerDocument;
+        const view = doc.defaultView!;
+        const width = doc.documentElement.clientWidth;
+        const problems: string[] = [];
+        const name = (e: typeof el) => `${e.getAttribute('class') || e.tagName.toLowerCase()} "${(e.textContent ?? '').trim().slice(0, 40)}"`;
+        if (doc.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways: ${doc.documentElement.scrollWidth} > ${width}`);
+        let rows = 0;
+        for (const table of doc.querySelectorAll('table')) {
+            const box = table.getBoundingClientRect();
+            if (box.width === 0) continue;
+            // A table that scrolls in a box of its own is measured against that box.
+            const scroller = opts.scrollingTables ? table.closest('.table-scroll') : null;
+            const limit = scroller ? scroller.getBoundingClientRect() : { left: 0, right: width };
+            const heights: number[] = [];
+            for (const row of table.querySelectorAll('tbody tr')) {
+                const r = row.getBoundingClientRect();
+                if (r.width === 0) continue;
+                rows++;
+                heights.push(Math.round(r.height));
+                if (!scroller && (r.left < limit.left - 0.5 || r.right > limit.right + 0.5)) problems.push(`row ${name(row)} spans ${r.left}–${r.right}, the page ${limit.left}–${limit.right}`);
+                for (const label of row.querySelectorAll('*')) {
+                    const b = label.getBoundingClientRect();
+                    const style = view.getComputedStyle(label);
+                    if (b.width === 0 || style.display === 'inline' || style.display === 'none') continue;
+                    if (b.left < r.left - 0.5 || b.right > r.right + 0.5) problems.push(`${name(label)} spans ${b.left}–${b.right}, its row ${r.left}–${r.right}`);
+                    if (label.scrollWidth > label.clientWidth + 1 && (label.textContent ?? '').trim().length > 0) {
+                        problems.push(style.overflowX === 'visible' ? `${name(label)} overflows its box (${label.scrollWidth} > ${label.clientWidth})`
+                            : `${name(label)} is cut (${label.scrollWidth} > ${label.clientWidth})`);
+                    }
+                }
+            }
+            if (opts.evenRows && heights.length > 1 && Math.max(...heights) - Math.min(...heights) > 1) problems.push(`the rows of a table are uneven: ${[...new Set(heights)].join(', ')} px tall`);
+        }
+        if (rows === 0) problems.push('no table rows shown');
+        return problems;
+    }, options);
+}
