@@ -26,7 +26,7 @@ afterAll(() => { loader._resolveFilename = resolve; });
 
 describe('the language client\'s restart policy', () => {
     it('restarts a crashed server MAX_RESTARTS times within 3 minutes, then stops and says why', async () => {
-        const { CloseAction } = await import('vscode-languageclient/node.js');
+        const { CloseAction } = await import('vscode-languageclient/node');
         const { clientOptions, MAX_RESTARTS } = await import('../../src/extension/client.js');
         const { createClient } = await import('../../src/extension/main.js');
         const context = { asAbsolutePath: (p: string) => `/extension/${p}`, subscriptions: [] };

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { EmptyFileSystem, GrammarAST, GrammarUtils } from 'langium';
 import { parseHelper } from 'langium/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenameRequest, TextDocumentEdit, type WorkspaceEdit } from 'vscode-languageserver-protocol/node.js';
+import { RenameRequest, TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
@@ -190,7 +190,7 @@ describe('the CLI and the bundled server with such names', () => {
 
         const at = session.document(uri).positionAt(resolved.indexOf('Jäger foot'));
         const edit: WorkspaceEdit | null = await session.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: at, newName: 'Voltigeurs' });
-        const edits = edit?.changes?.[uri] ?? (edit?.documentChanges ?? []).filter(TextDocumentEdit.is).flatMap(c => c.edits);
+        const edits = edit?.changes?.[uri] ?? (edit?.documentChanges ?? []).filter(TextDocumentEdit.is).flatMap(c => c.edits as TextEdit[]);
         const renamed = TextDocument.applyEdits(session.document(uri), edits);
         expect(renamed).toBe(resolved.replaceAll('Jäger', 'Voltigeurs'));
     }, 60_000);
