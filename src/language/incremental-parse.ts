@@ -2,6 +2,7 @@ import type { CstNode, LeafCstNode, ParseResult } from 'langium';
 import type { Element, Scenario, Turn } from './generated/ast.js';
 import { baseOf, isUnit, moveCharacters, rebase, shiftBase, shiftLeaf, startLineOf } from './battle-cst.js';
 import { commonPrefix, commonSuffix } from './text-change.js';
+import { inText } from './syntax-messages.js';
 
 /**
  * Parsing a file in pieces (issue 14, docs/performance.md#incremental-parsing): after an edit, only
@@ -347,7 +348,7 @@ function spliceChildren(parent: CstNode, content: CstNode[], from: number, count
 function moveErrorTokens(errors: readonly ParserError[], delta: number, place: (line: number, column: number) => [number, number]): void {
     const moved = new Set<IToken>();
     const moveToken = (token: IToken | undefined) => {
-        if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
+        if (!token || moved.has(token) || !inText(token)) return;
         moved.add(token);
         token.startOffset += delta;
         if (token.endOffset !== undefined) token.endOffset += delta;
@@ -389,7 +390,7 @@ type ParserError = IRecognitionException & { previousToken?: IToken };
 /** Where each syntax error of a parse was found (an error at the end of the file has no offset: there). */
 function errorPositions(result: ParseResult, length: number): number[] {
     const at = result.lexerErrors.map(e => e.offset);
-    for (const e of result.parserErrors) at.push(Number.isNaN(e.token.startOffset) ? length : e.token.startOffset);
+    for (const e of result.parserErrors) at.push(inText(e.token) ? e.token.startOffset : length);
     return at;
 }
 
@@ -416,7 +417,7 @@ function keptErrors(previous: ParseResult, start: number, end: number) {
         return { before, after };
     };
     const lexer = split(previous.lexerErrors, e => e.offset);
-    const parser = split(previous.parserErrors, e => Number.isNaN(e.token.startOffset) ? length : e.token.startOffset);
+    const parser = split(previous.parserErrors, e => inText(e.token) ? e.token.startOffset : length);
     if (!lexer || !parser) return undefined;
     return { lexerBefore: lexer.before, lexerAfter: lexer.after, parserBefore: parser.before, parserAfter: parser.after };
 }
