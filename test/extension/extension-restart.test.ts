@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 // Any property, call or `new` gives another stub (and `version` the oldest VS Code the extension
 // supports): enough for the client to be constructed.
 const stub: object = new Proxy(function () { /* stub */ }, {
-    get: (_target, key) => (key === 'version' ? '1.82.0' : key === 'then' ? undefined : key === Symbol.toPrimitive ? () => 'stub' : stub),
+    get: (_target, key) => (key === 'version' ? '1.91.0' : key === 'then' ? undefined : key === Symbol.toPrimitive ? () => 'stub' : stub),
     apply: () => stub,
     construct: () => stub
 });

@@ -935,8 +935,9 @@ describe('positions moved per element by the parse in pieces', () => {
         const lastTurn = first.value.elements[first.value.elements.length - 1];
         const leaves = nodesOf(lastTurn.$cstNode!).filter(n => !('content' in n));
         // What a leaf keeps of its own place (relative to its element's base).
-        const own = (leaf: CstNode) => { const l = leaf as unknown as { _o: number, _sl: number }; return `${l._o} ${l._sl}`; };
+        const own = (leaf: CstNode) => { const l = leaf as unknown as { _offset: number, _startLine: number }; return `${l._offset} ${l._startLine}`; };
         const before = leaves.map(own);
+        expect(before.every(place => /^\d+ \d+$/.test(place))).toBe(true);
         const offsets = leaves.map(l => l.offset);
         // Two lines typed at the top of the first force: every later leaf moves, none is visited.
         const at = text.indexOf('unit');
