@@ -2,12 +2,16 @@
 // Bundles the entry points: the language server, the VS Code client and the CLI for Node; the
 // language server (a web worker) and the client for the web extension for the browser.
 // Langium is ESM-only; VS Code loads desktop extensions as CommonJS, so those bundles are emitted as .cjs.
+import * as fs from 'node:fs';
 import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
 
 const watch = process.argv.includes('--watch');
+
+/** The Langium release bundled, which src/language/langium-version.ts checks at start-up. */
+const langiumRelease = { __LANGIUM_VERSION__: JSON.stringify(JSON.parse(fs.readFileSync('node_modules/langium/package.json', 'utf8')).version) };
 
 /**
  * Keeps the report's charts (Vega, Vega-Lite: about 800 KB) out of the bundles that do not draw them.
@@ -45,6 +49,7 @@ const node = {
     // `canvas` is Vega's optional text measurer; without it Vega estimates widths, which the reports accept.
     external: ['vscode', 'canvas'],
     mainFields: ['module', 'main'],
+    define: langiumRelease,
     sourcemap: true,
     minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'
@@ -85,6 +90,7 @@ const worker = {
     format: 'iife',
     platform: 'browser',
     target: 'es2022',
+    define: langiumRelease,
     plugins: [noNodeBuiltins, chartsApart('worker')],
     sourcemap: true,
     minify: !watch && !process.env.UMPIRE_NO_MINIFY,

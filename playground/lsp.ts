@@ -14,7 +14,7 @@ import {
     type Diagnostic, type Hover, type InitializeResult, type InlayHint, type MarkupContent, type MessageActionItem,
     type ProtocolConnection, type PublishDiagnosticsParams, type Range, type SemanticTokens, type ShowMessageParams,
     type ShowMessageRequestParams, type TextEdit, type WorkspaceEdit
-} from 'vscode-languageserver-protocol/browser.js';
+} from 'vscode-languageserver-protocol/browser';
 
 export const LANGUAGE_ID = 'battle';
 
@@ -172,7 +172,7 @@ export class UmpireServer {
         const model = monaco.editor.getModel(monaco.Uri.parse(p.uri));
         if (model) {
             monaco.editor.setModelMarkers(model, 'umpire', p.diagnostics.map(d => ({
-                ...toMonacoRange(d.range), message: d.message, severity: SEVERITY[d.severity ?? 1],
+                ...toMonacoRange(d.range), message: typeof d.message === 'string' ? d.message : d.message.value, severity: SEVERITY[d.severity ?? 1],
                 code: d.code === undefined ? undefined : String(d.code), source: d.source
             })));
         }

@@ -7,7 +7,7 @@
 import 'monaco-editor/features/register.all.js';
 import * as monaco from 'monaco-editor/editor/editor.api.js';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
-import type { CodeLens, Diagnostic } from 'vscode-languageserver-protocol/browser.js';
+import type { CodeLens, Diagnostic } from 'vscode-languageserver-protocol/browser';
 import { examples, keywords } from 'umpire:examples';
 import { escapeHtml, renderOddsHtml } from '../src/extension/odds-html.js';
 import { UmpireCommands, type OddsAnswer, type ResolveAllResult, type StatusResult } from '../src/protocol.js';

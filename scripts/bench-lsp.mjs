@@ -48,7 +48,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { campaign, ERROR_KINDS, errorFile, splitCampaign, turnsCampaign } from './bench-files.mjs';
-import { CancellationTokenSource } from 'vscode-languageserver-protocol/node.js';
+import { CancellationTokenSource } from 'vscode-languageserver-protocol/node';
 import { arg, buildOptions, cpuOf, machine, memoryOf, root, startServer, timedCli } from './lsp-driver.mjs';
 import { FIGURES, figuresOf, missedTargets, writeFigures } from './bench-figures.mjs';
 

@@ -17,7 +17,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { CancellationTokenSource, ExecuteCommandRequest } from 'vscode-languageserver-protocol/node.js';
+import { CancellationTokenSource, ExecuteCommandRequest } from 'vscode-languageserver-protocol/node';
 import { arg, buildOptions, machine, memoryOf, startServer, timedCli } from './lsp-driver.mjs';
 
 const { server, cli, serverNodeArgs } = buildOptions('bench:resolve-all');

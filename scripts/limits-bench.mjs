@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
-const rpc = require('vscode-languageserver-protocol/node.js');
+const rpc = require('vscode-languageserver-protocol/node');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-limits-'));
 const TIME = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 

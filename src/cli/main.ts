@@ -6,6 +6,8 @@
  * mistyped option answer without evaluating Langium and the rule sets (the bundle stays one file;
  * esbuild turns each `import()` into a lazy initialiser inside it).
  */
+// Chevrotain 13 (Langium 4.4's) calls `Object.groupBy`, which Node 20 lacks: core-js's, before anything else loads.
+import 'core-js/actual/object/group-by.js';
 import { Command, InvalidArgumentError } from 'commander';
 import type { ResolveCliOptions } from './resolve-command.js';
 import type { StatusCliOptions } from './status-command.js';

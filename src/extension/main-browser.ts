@@ -4,7 +4,7 @@
  * src/language/main-browser.ts. package.json's `browser` entry points here.
  */
 import * as vscode from 'vscode';
-import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser.js';
+import { LanguageClient, type LanguageClientOptions } from 'vscode-languageclient/browser';
 import { activateWith, deactivateClient } from './client.js';
 
 /** The worker's constructor: the web extension host has one; this project's TypeScript has no DOM types. */

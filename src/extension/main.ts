@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { activateWith, deactivateClient } from './client.js';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {

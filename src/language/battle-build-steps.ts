@@ -1,6 +1,6 @@
 import {
-    AstUtils, Cancellation, DefaultLinker, GrammarAST, GrammarUtils, DefaultReferenceDescriptionProvider, DocumentState, interruptAndCheck, isAstNode, isAstNodeDescription, isLinkingError,
-    isMultiReference, isOperationCancelled, isReference, RefResolving, ValidationRegistry, type AstNode, type AstNodeDescription, type CstNode, type LinkingError, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
+    AstUtils, Cancellation, DefaultLinker, GrammarAST, GrammarUtils, DefaultReferenceDescriptionProvider, interruptAndCheck, isAstNode,
+    isMultiReference, isOperationCancelled, isReference, ValidationRegistry, type AstNode, type AstNodeDescription, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MaybePromise, type MultiReference,
     type Reference, type ReferenceDescription, type ReferenceInfo, type Stream, type URI, type ValidationAcceptor, type ValidationCheck,
     type ValidationOptions
 } from 'langium';
@@ -196,78 +196,6 @@ function matchUnits(old: readonly AstNode[], now: readonly AstNode[]): { oldInde
     return { oldIndex, added, removed };
 }
 
-/** What a reference reads of its linker (protected in Langium's typings). */
-interface LinkerMethods {
-    loadAstNode(description: AstNodeDescription): AstNode | undefined;
-    createLinkingError(info: ReferenceInfo, description?: AstNodeDescription): LinkingError;
-    getLinkedNode(info: ReferenceInfo): { node?: AstNode, descr?: AstNodeDescription, error?: LinkingError };
-    throwCyclicReferenceError(node: AstNode, property: string, refText: string): never;
-}
-
-/**
- * Langium's reference (`DefaultLinker.buildReference`), as a class: Langium makes each one as an object
- * literal with three getters, so every reference of a parse (about 35,000 at 50,000 lines) was an object
- * built by V8's slow path with three new closures of its own, a tenth of a cold parse's own time
- * (docs/performance.md, "The cold check under 2 s"). The getters here are on the prototype; the fields
- * (`$refNode`, `$refText`, `_ref`, `_nodeDescription`) and what each getter does are Langium's, line
- * for line, so `isReference`, the linker's `doLink` and `unlink`, and `forget` below read it as they read
- * Langium's.
- */
-class BattleReference implements Reference {
-    _ref: AstNode | LinkingError | typeof RefResolving | undefined = undefined;
-    // Set here, not first by the link: a field added after construction goes into a second array of
-    // its own (V8's out-of-object properties), 35,000 of them at 50,000 lines, kept as long as the
-    // tree. Cleared by `forget` (set to undefined, not deleted: deleting a field other than the last
-    // one added makes the object a slow dictionary). At 10,000 lines: 20,660 such arrays in the heap at
-    // exit before, 13,664 after (a heap snapshot); instructions of a 50,000-line check 7.49 → 7.47 G (one run, within noise).
-    _nodeDescription: AstNodeDescription | undefined = undefined;
-
-    // Private: Langium's reference holds these in its getters' closure, so nothing that walks or
-    // serializes a reference's own fields (JSON.stringify of a node) meets them.
-    readonly #linker: LinkerMethods;
-    readonly #container: AstNode;
-    readonly #property: string;
-
-    constructor(readonly $refNode: CstNode | undefined, readonly $refText: string, linker: LinkerMethods, container: AstNode, property: string) {
-        this.#linker = linker;
-        this.#container = container;
-        this.#property = property;
-    }
-
-    get ref(): AstNode | undefined {
-        if (isAstNode(this._ref)) return this._ref;
-        const linker = this.#linker;
-        if (isAstNodeDescription(this._nodeDescription)) {
-            // A candidate has been found before, but it is not loaded yet.
-            this._ref = linker.loadAstNode(this._nodeDescription)
-                ?? linker.createLinkingError({ reference: this, container: this.#container, property: this.#property }, this._nodeDescription);
-        } else if (this._ref === undefined) {
-            // Not linked yet: linked now.
-            this._ref = RefResolving;
-            const document = AstUtils.findRootNode(this.#container).$document;
-            const refData = linker.getLinkedNode({ reference: this, container: this.#container, property: this.#property });
-            if (refData.error && document && document.state < DocumentState.ComputedScopes) {
-                // The document's scopes are not ready: linked again later.
-                return this._ref = undefined;
-            }
-            this._ref = refData.node ?? refData.error;
-            this._nodeDescription = refData.descr;
-            document?.references.push(this);
-        } else if (this._ref === RefResolving) {
-            linker.throwCyclicReferenceError(this.#container, this.#property, this.$refText);
-        }
-        return isAstNode(this._ref) ? this._ref : undefined;
-    }
-
-    get $nodeDescription(): AstNodeDescription | undefined {
-        return this._nodeDescription;
-    }
-
-    get error(): LinkingError | undefined {
-        return isLinkingError(this._ref) ? this._ref : undefined;
-    }
-}
-
 /**
  * Links only what an edit can have changed (issue 14, docs/performance.md#linking-and-checking-what-changed).
  *
@@ -305,10 +233,6 @@ export class BattleLinker extends DefaultLinker {
         // Langium's `unlink`, but through `forget`, which clears this linker's references without deleting a field.
         for (const reference of document.references) forget(reference);
         document.references = [];
-    }
-
-    override buildReference(node: AstNode, property: string, refNode: CstNode | undefined, refText: string): Reference {
-        return new BattleReference(refNode, refText, this as unknown as LinkerMethods, node, property);
     }
 
     /** The last complete link of the document, if it was made on this tree. */
@@ -561,10 +485,7 @@ function typeWalks(grammar: GrammarAST.Grammar): Map<string, TypeWalk | undefine
 /** A reference back to unlinked, as Langium's `unlink` leaves each one. */
 function forget(reference: AnyReference): void {
     const r = reference as { _ref?: unknown, _nodeDescription?: unknown, _items?: unknown, _linkingError?: unknown };
-    if (reference instanceof BattleReference) {
-        reference._ref = undefined;
-        reference._nodeDescription = undefined;
-    } else if ('_ref' in r) {
+    if ('_ref' in r) {
         r._ref = undefined;
         delete r._nodeDescription;
     } else if ('_items' in r) {

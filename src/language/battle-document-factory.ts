@@ -7,7 +7,6 @@ import type { Element, Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
 import type { CancellationToken } from 'vscode-languageserver';
 import { reparsePiece, splicedElements } from './incremental-parse.js';
-import { cutRecoveryCosts } from './parse-recovery-costs.js';
 
 /**
  * Parses documents behind guards (docs/limits.md#parser-guards): files over the size limit or with absurd nesting are
@@ -138,7 +137,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private parserFor(services: LangiumCoreServices): LangiumParser {
         let parser = this.parsers.get(services);
         if (!parser) {
-            parser = cutRecoveryCosts(createBattleParser(services));
+            parser = createBattleParser(services);
             this.parsers.set(services, parser);
         }
         return parser;

@@ -180,11 +180,12 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
 
     private translate(d: Diagnostic): Diagnostic {
         const code = (d.data as { code?: string } | undefined)?.code;
-        if (code === DocumentValidator.LexingError && d.message.startsWith(LIMIT_MARK)) {
-            return { ...d, code: Codes.fileLimit, source: 'umpire', message: d.message.slice(LIMIT_MARK.length) };
+        const message = messageText(d);
+        if (code === DocumentValidator.LexingError && message.startsWith(LIMIT_MARK)) {
+            return { ...d, code: Codes.fileLimit, source: 'umpire', message: message.slice(LIMIT_MARK.length) };
         }
         if (code === DocumentValidator.LexingError) {
-            return { ...d, code: Codes.syntaxError, source: 'umpire', message: lexingMessage(d.message) };
+            return { ...d, code: Codes.syntaxError, source: 'umpire', message: lexingMessage(message) };
         }
         if (code === DocumentValidator.LinkingError) {
             return { ...d, code: Codes.unknownReference, source: 'umpire', message: linkingMessage(d) };
@@ -207,8 +208,13 @@ function linkingMessage(d: Diagnostic): string {
         case 'unit': return `This force has no unit named '${name}'${meant ? `: ${meant}` : '.'}`;
         case 'grade': return `There is no grade named '${name}': ${meant ? `${meant} Or declare it` : 'declare it'} with 'grade ${name} +1'.`;
         case 'modifiers': return `There is no modifier named '${name}': ${meant ? `${meant} Or declare it` : 'declare it'} with 'modifier ${name} -1'.`;
-        default: return d.message;
+        default: return messageText(d);
     }
+}
+
+/** A problem's text: Langium's are plain text (the protocol allows Markdown since 3.18). */
+function messageText(d: Diagnostic): string {
+    return typeof d.message === 'string' ? d.message : d.message.value;
 }
 
 /** The blocks a '}' closes, in file order, for "the force 'Blue' (line 3) is not closed". */

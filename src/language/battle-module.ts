@@ -1,4 +1,4 @@
-import { createCompletionParser, inject, type Module } from 'langium';
+import { inject, type Module } from 'langium';
 import {
     createDefaultModule, createDefaultSharedModule,
     type DefaultSharedModuleContext, type LangiumServices, type LangiumSharedServices, type PartialLangiumServices, type PartialLangiumSharedServices
@@ -8,9 +8,10 @@ import { BattleScopeComputation, BattleScopeProvider } from './battle-scope.js';
 import { BattleWorkspaceLock } from './battle-workspace-lock.js';
 import { BattleValueConverter } from './battle-value-converter.js';
 import { BattleTokenBuilder } from './battle-token-builder.js';
-import { installParserFixes } from './battle-parser-fixes.js';
 import { createBattleParser } from './battle-parser-builder.js';
-import { cutRecoveryCosts } from './parse-recovery-costs.js';
+import { createBattleCompletionParser } from './battle-parser.js';
+import { BattleLexer } from './battle-lexer.js';
+import { checkLangiumRelease } from './langium-version.js';
 import { BattleFormatter } from './lsp/formatter.js';
 import { BattleCompletionProvider } from './lsp/completion.js';
 import { BattleCodeActionProvider } from './lsp/code-actions.js';
@@ -54,10 +55,12 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
-        // The rules built without objects made at each step of a parse (battle-parser-builder.ts).
+        // Umpire's parser (battle-parser.ts), its rules built without objects made at each step of a parse (battle-parser-builder.ts).
         LangiumParser: services => createBattleParser(services),
         // The completion parser reads the text up to the cursor with the parser's error recovery (docs/performance.md, "Error files edited in pieces").
-        CompletionParser: services => cutRecoveryCosts(createCompletionParser(services)),
+        CompletionParser: services => createBattleCompletionParser(services),
+        // Its tokens are the parse tree's leaves (battle-lexer.ts).
+        Lexer: services => new BattleLexer(services),
         TokenBuilder: () => new BattleTokenBuilder()
     },
     lsp: {
@@ -121,8 +124,8 @@ export function createBattleServices(context: BattleModuleContext): {
     shared: LangiumSharedServices,
     Battle: BattleServices
 } {
-    // Every parser of the process is repaired (src/language/battle-parser-fixes.ts).
-    installParserFixes();
+    // The parser's classes subclass Langium's and read some of its private fields: only on the release they were written for.
+    checkLangiumRelease();
     const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets(), context.oneShot ?? false));
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, battleModule(context.oneShot ?? false));
     shared.ServiceRegistry.register(Battle);

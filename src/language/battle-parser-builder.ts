@@ -1,8 +1,8 @@
 /**
- * The parser's rules built from the grammar without objects made at each step of a parse (issue 14,
- * docs/performance.md, "The cold check, second pass").
+ * The parser's rules built from the grammar without objects made at each step of a parse (docs/performance.md,
+ * "The cold check, second pass"), on Umpire's parser (battle-parser.ts).
  *
- * Langium's builder (parser/parser-builder-base.js, `createParser`) turns each grammar element into a
+ * Langium 4.4.0's builder (parser/parser-builder-base.js, `createParser`) turns each grammar element into a
  * closure taking the rule's arguments (`args`, for parameterised rules): an alternation makes, at each
  * call, a new array of new `{ ALT }` objects with a new closure each (`methods.map(...)`); a repetition
  * or option a new `{ DEF, GATE }` object and closure; a group a closure for its `forEach`; a rule call a
@@ -15,7 +15,8 @@
  * A grammar that uses any of those features is built by Langium's own builder.
  */
 import { EOF, type IOrAlt, type TokenType } from 'chevrotain';
-import { createLangiumParser, GrammarAST, GrammarUtils, LangiumParser, type LangiumCoreServices } from 'langium';
+import { createParser, GrammarAST, GrammarUtils, type LangiumCoreServices, type LangiumParser } from 'langium';
+import { BattleParser } from './battle-parser.js';
 
 type Method = () => void;
 type RuleResult = NonNullable<ReturnType<LangiumParser['getRule']>>;
@@ -33,12 +34,16 @@ interface Context {
 /** The arguments every rule is called with: the grammar has no parameters, so no rule reads them. */
 const NO_ARGS: Record<string, boolean> = Object.freeze({}) as Record<string, boolean>;
 
-/** Langium's `createLangiumParser`, with the rules built here when the grammar allows (see above). */
+/** Langium's `createLangiumParser` with Umpire's parser, its rules built here when the grammar allows (see above). */
 export function createBattleParser(services: LangiumCoreServices): LangiumParser {
     const grammar = services.Grammar;
-    if (!buildsHere(grammar)) return createLangiumParser(services);
-    const parser = new LangiumParser(services);
+    const parser = new BattleParser(services) as unknown as LangiumParser;
     const tokens = services.parser.Lexer.definition as Record<string, TokenType>;
+    if (!buildsHere(grammar)) {
+        createParser(grammar, parser, tokens);
+        parser.finalize();
+        return parser;
+    }
     const reachable = GrammarUtils.getAllReachableRules(grammar, false);
     for (const rule of grammar.rules) {
         if (!GrammarAST.isParserRule(rule) || !reachable.has(rule)) continue;

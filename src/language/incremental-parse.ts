@@ -1,7 +1,8 @@
 import type { CstNode, LeafCstNode, ParseResult } from 'langium';
 import type { Element, Scenario, Turn } from './generated/ast.js';
-import { baseOf, isUnit, moveCharacters, rebase, shiftBase, shiftLeaf, startLineOf } from './battle-parser-fixes.js';
+import { baseOf, isUnit, moveCharacters, rebase, shiftBase, shiftLeaf, startLineOf } from './battle-cst.js';
 import { commonPrefix, commonSuffix } from './text-change.js';
+import { inText } from './syntax-messages.js';
 
 /**
  * Parsing a file in pieces (issue 14, docs/performance.md#incremental-parsing): after an edit, only
@@ -115,7 +116,7 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     const newEndPos = toEnd ? undefined : positionAfter(text, start, newEnd, startPos);
 
     // The new nodes move from the piece's coordinates to the file's.
-    placeInFile(taken, rootCst, rootCst, start, startPos);
+    placeInFile(taken, rootCst, start, startPos);
 
     // The root's children: [before | replaced | after]; the later ones move by the change.
     const content = rootCst.content;
@@ -178,8 +179,8 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
     const t = lastIndexWhere(elements, e => offsetOf(e) < prefix);
     const turn = elements[t];
     if (!turn || turn.$type !== 'Turn') return undefined;
-    // The turn's CST node: its children are the turn's tokens and elements (no `Element` node around it: repair 8
-    // in battle-parser-fixes.ts).
+    // The turn's CST node: its children are the turn's tokens and elements (no `Element` node around it: the node
+    // builder leaves out wrapper nodes, battle-cst-builder.ts).
     const turnCst = turn.$cstNode as AnyCst | undefined;
     const body = turnCst;
     if (!turnCst || turnCst.container !== rootCst || !body?.content) return undefined;
@@ -247,7 +248,7 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
     const piecePos = first >= 0 ? inner[first].$cstNode!.range.start : (open as LeafCstNode).range.end;
     const oldEndPos = positionAfter(oldText, start, oldEnd, piecePos);
     const newEndPos = positionAfter(text, start, newEnd, piecePos);
-    placeInFile(taken, rootCst, body, turnStart, startPos);
+    placeInFile(taken, body, turnStart, startPos);
     const rootContent = rootCst.content;
     const turnAt = firstChildAt(rootContent, turnStart);
     if (rootContent[turnAt] !== turnCst) return undefined;
@@ -296,7 +297,7 @@ function moveLater(runs: ReadonlyArray<readonly [readonly CstNode[], number]>, k
         };
         for (const [nodes, from] of runs) if (!forLeavesWhile(nodes, from, visit)) break;
     }
-    // Indexed loops: a node's children are an Array subclass, which `slice`, spreads and `for…of` take slowly.
+    // Indexed loops: no iterator or copy per node, as the root has 10,000s of children.
     if (delta !== 0 || lines !== 0) for (const [nodes, from] of runs) for (let k = from; k < nodes.length; k++) moveNode(nodes[k], delta, lines);
     // The errors after the piece move with their text (their lines are counted from 1).
     const move = mover(oldEndPos, newEndPos);
@@ -326,9 +327,8 @@ function forLeavesWhile(nodes: readonly CstNode[], from: number, visit: (leaf: C
 }
 
 /**
- * `content.splice(from, count, ...items)` (the children of `parent`), the items' container set as Langium's container does,
- * with plain loops: the children are an Array subclass, for which the built-in `splice` moves every
- * later element the slow way (a root of 10,000 elements: about a millisecond an edit).
+ * `content.splice(from, count, ...items)` (the children of `parent`), the items' container set as Langium's builder
+ * sets it (`insertChildren`), with plain loops and no spread of the items.
  */
 function spliceChildren(parent: CstNode, content: CstNode[], from: number, count: number, items: readonly CstNode[]): void {
     const shift = items.length - count;
@@ -348,7 +348,7 @@ function spliceChildren(parent: CstNode, content: CstNode[], from: number, count
 function moveErrorTokens(errors: readonly ParserError[], delta: number, place: (line: number, column: number) => [number, number]): void {
     const moved = new Set<IToken>();
     const moveToken = (token: IToken | undefined) => {
-        if (!token || moved.has(token) || Number.isNaN(token.startOffset)) return;
+        if (!token || moved.has(token) || !inText(token)) return;
         moved.add(token);
         token.startOffset += delta;
         if (token.endOffset !== undefined) token.endOffset += delta;
@@ -390,7 +390,7 @@ type ParserError = IRecognitionException & { previousToken?: IToken };
 /** Where each syntax error of a parse was found (an error at the end of the file has no offset: there). */
 function errorPositions(result: ParseResult, length: number): number[] {
     const at = result.lexerErrors.map(e => e.offset);
-    for (const e of result.parserErrors) at.push(Number.isNaN(e.token.startOffset) ? length : e.token.startOffset);
+    for (const e of result.parserErrors) at.push(inText(e.token) ? e.token.startOffset : length);
     return at;
 }
 
@@ -417,7 +417,7 @@ function keptErrors(previous: ParseResult, start: number, end: number) {
         return { before, after };
     };
     const lexer = split(previous.lexerErrors, e => e.offset);
-    const parser = split(previous.parserErrors, e => Number.isNaN(e.token.startOffset) ? length : e.token.startOffset);
+    const parser = split(previous.parserErrors, e => inText(e.token) ? e.token.startOffset : length);
     if (!lexer || !parser) return undefined;
     return { lexerBefore: lexer.before, lexerAfter: lexer.after, parserBefore: parser.before, parserAfter: parser.after };
 }
@@ -446,20 +446,15 @@ type ILexingError = ParseResult['lexerErrors'][number];
 type IRecognitionException = ParseResult['parserErrors'][number];
 type IToken = IRecognitionException['token'];
 
-/** What Langium's CST nodes hold (langium/lib/parser/cst-node-builder.js), moved here in place. */
+/** What Langium 4.4.0's CST nodes hold (parser/cst-node-builder.ts), moved here in place; a node's root is found through its containers. */
 interface NodeFields {
-    root: RootCst;
     container?: CstNode;
     _rangeCache?: unknown;
 }
-interface LeafFields extends NodeFields {
-    _offset: number;
-    _range: { start: { line: number, character: number }, end: { line: number, character: number } };
-}
-type AnyCst = CstNode & NodeFields & Partial<LeafFields> & { content?: CstNode[] };
+type AnyCst = CstNode & NodeFields & { content?: CstNode[] };
 type RootCst = CstNode & NodeFields & { content: CstNode[], fullText: string, _text: string };
 
-function isLeaf(node: AnyCst): node is AnyCst & LeafFields {
+function isLeaf(node: AnyCst): boolean {
     return node.content === undefined;
 }
 
@@ -490,11 +485,10 @@ function positionAfter(text: string, start: number, end: number, at: { line: num
  * (the root, or a turn's node): the piece began at `offset`, at `at`. The piece is small: its leaves
  * are moved one by one.
  */
-function placeInFile(taken: readonly CstNode[], rootCst: RootCst, container: CstNode, offset: number, at: Position): void {
+function placeInFile(taken: readonly CstNode[], container: CstNode, offset: number, at: Position): void {
     for (const child of taken) {
         rebase(child, container);
         forEachNode(child, node => {
-            node.root = rootCst;
             if (isLeaf(node)) {
                 // A position on the piece's first line is on the line where the piece starts, after `at.character`.
                 if (at.character !== 0) moveCharacters(node, 0, at.character);

@@ -4,9 +4,11 @@
  * Node IPC, with no file system (documents come only from the editor). esbuild.mjs bundles it to
  * out/language/main-browser.js and fails the build if anything here pulls in a Node built-in.
  */
+// Chevrotain 13 (Langium 4.4's) calls `Object.groupBy`, which Node 20 lacks: core-js's, before anything else loads.
+import 'core-js/actual/object/group-by.js';
 import { EmptyFileSystem } from 'langium';
 import { startLanguageServer } from 'langium/lsp';
-import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser.js';
+import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import { createBattleServices } from './battle-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 import { setChartsScript } from '../report/charts-in-worker.js';

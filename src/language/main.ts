@@ -1,8 +1,10 @@
 /** The language server: started by the VS Code extension (or any LSP client) over stdio or IPC. */
+// Chevrotain 13 (Langium 4.4's) calls `Object.groupBy`, which Node 20 lacks: core-js's, before anything else loads.
+import 'core-js/actual/object/group-by.js';
 import { setFlagsFromString } from 'node:v8';
 import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
-import { createConnection, ProposedFeatures } from 'vscode-languageserver/node.js';
+import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createBattleServices } from './battle-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 

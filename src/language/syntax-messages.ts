@@ -26,6 +26,15 @@ interface TokenLike {
     readonly tokenType?: { readonly name: string };
 }
 
+/**
+ * Whether a token the parser names has a place in the text. The end-of-file token, and a token the recovery
+ * invented, has none: Chevrotain 11 gave it `NaN` offsets, Chevrotain 13 (Langium 4.4's) gives its one
+ * end-of-file token offsets of -1.
+ */
+export function inText(token: { readonly startOffset: number }): boolean {
+    return token.startOffset >= 0;
+}
+
 /** A syntax error as the tool says it: the words, where, and the text that would repair it, if one is obvious. */
 export interface SyntaxProblem {
     readonly message: string;
@@ -103,8 +112,8 @@ interface ReadError {
 
 function read(error: ParserErrorLike, text: string): ReadError {
     const found = error.token;
-    const at = Number.isFinite(found.startOffset) ? found.startOffset : endOfPrevious(error, text);
-    const atEnd = !Number.isFinite(found.startOffset) || found.tokenType?.name === 'EOF';
+    const at = inText(found) ? found.startOffset : endOfPrevious(error, text);
+    const atEnd = !inText(found) || found.tokenType?.name === 'EOF';
     const span = { start: at, end: atEnd ? at : at + found.image.length };
     const rules = (error.context?.ruleStack ?? []).map(r => r.replace(/\u200B/g, ''));
     const expected = /Expecting token of type '(.+?)'/.exec(error.message)?.[1];
@@ -236,7 +245,7 @@ function capitalised(s: string): string {
 /** Where the previous token ends, for an error at a token the parser invented while recovering. */
 function endOfPrevious(error: ParserErrorLike, text: string): number {
     const previous = error.previousToken;
-    if (previous && Number.isFinite(previous.startOffset)) return previous.startOffset + previous.image.length;
+    if (previous && inText(previous)) return previous.startOffset + previous.image.length;
     return text.length;
 }
 

@@ -14,7 +14,7 @@ async function written(file: string): Promise<string> {
     const text = fs.readFileSync(file, 'utf8');
     const result = await resolveAll(text, async t => {
         const loaded = await loadText('fingerprint.battle', t);
-        return { root: loaded.document.parseResult.value, errors: loaded.diagnostics.filter(d => d.severity === 1).map(d => d.message) };
+        return { root: loaded.document.parseResult.value, errors: loaded.diagnostics.filter(d => d.severity === 1).map(d => d.message as string) };
     }, { newSeed: () => 1 });
     return result.text;
 }

@@ -21,7 +21,7 @@ const EXAMPLES = ['ancients-flank', 'ancients-tokens', 'campaign', 'cowpens', 's
 
 async function check(text: string) {
     const loaded = await loadText('stale.battle', text);
-    return { root: loaded.document.parseResult.value, errors: loaded.diagnostics.filter(d => d.severity === 1).map(d => d.message), diagnostics: loaded.diagnostics };
+    return { root: loaded.document.parseResult.value, errors: loaded.diagnostics.filter(d => d.severity === 1).map(d => d.message as string), diagnostics: loaded.diagnostics };
 }
 
 async function written(text: string): Promise<string> {

@@ -38,7 +38,7 @@ let checks = 0;
 async function check(text: string): Promise<CheckedText> {
     checks++;
     const loaded = await loadText('in-memory.battle', text);
-    return { root: loaded.document.parseResult.value, errors: loaded.diagnostics.filter(d => d.severity === 1).map(d => d.message) };
+    return { root: loaded.document.parseResult.value, errors: loaded.diagnostics.filter(d => d.severity === 1).map(d => d.message as string) };
 }
 
 /** The run the server and the CLI make: the first check handed in, the outcomes verified in memory. */

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 // Any property, call or `new` gives another stub (and `version` the oldest VS Code the extension
 // supports): enough for the client to be constructed.
 const stub: object = new Proxy(function () { /* stub */ }, {
-    get: (_target, key) => (key === 'version' ? '1.82.0' : key === 'then' ? undefined : key === Symbol.toPrimitive ? () => 'stub' : stub),
+    get: (_target, key) => (key === 'version' ? '1.91.0' : key === 'then' ? undefined : key === Symbol.toPrimitive ? () => 'stub' : stub),
     apply: () => stub,
     construct: () => stub
 });
@@ -26,7 +26,7 @@ afterAll(() => { loader._resolveFilename = resolve; });
 
 describe('the language client\'s restart policy', () => {
     it('restarts a crashed server MAX_RESTARTS times within 3 minutes, then stops and says why', async () => {
-        const { CloseAction } = await import('vscode-languageclient/node.js');
+        const { CloseAction } = await import('vscode-languageclient/node');
         const { clientOptions, MAX_RESTARTS } = await import('../../src/extension/client.js');
         const { createClient } = await import('../../src/extension/main.js');
         const context = { asAbsolutePath: (p: string) => `/extension/${p}`, subscriptions: [] };

@@ -12,7 +12,7 @@ async function campaignProblems(text: string): Promise<Array<{ at: string, sever
     const lines = text.split('\n');
     return (doc.diagnostics ?? []).filter(d => CAMPAIGN_CODES.includes(String(d.code))).map(d => ({
         at: `${d.range.start.line + 1}:${d.range.start.character + 1}`,
-        severity: d.severity ?? 1, code: String(d.code), message: d.message,
+        severity: d.severity ?? 1, code: String(d.code), message: d.message as string,
         text: d.range.start.line === d.range.end.line ? lines[d.range.start.line].slice(d.range.start.character, d.range.end.character) : ''
     }));
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectCompletion, parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, CompletionList, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
+import type { CodeAction, CompletionList, Diagnostic, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import type { HouseEntry, Scenario } from '../../src/language/generated/ast.js';
 import { parseBand } from '../../src/core/bands.js';
 import { entryKey, keyText } from '../../src/core/house-rules.js';
@@ -65,7 +65,7 @@ describe('a band is one token', () => {
             expect(read(entries).slice(1, 3)).toEqual([['1..2', 'recoil'], ['3..', 'retreat']]);
             // `4.. 5` is the band 4.. with the value 5 (not a result: house-value), not the band 4..5.
             expect(read(entries)[3]).toEqual(['4..', 5]);
-            expect(diagnostics.some(d => d.code === Codes.houseValue && d.message.includes("not '5'"))).toBe(true);
+            expect(diagnostics.some(d => d.code === Codes.houseValue && (d.message as string).includes("not '5'"))).toBe(true);
         }
     });
 
@@ -80,7 +80,7 @@ describe('a band is one token', () => {
             }) as CodeAction[];
             const fix = actions.find(a => a.title.includes('3..4'));
             expect(fix, actions.map(a => a.title).join(', ')).toBeDefined();
-            const fixed = TextDocument.applyEdits(doc.textDocument, (fix!.edit!.documentChanges![0] as TextDocumentEdit).edits);
+            const fixed = TextDocument.applyEdits(doc.textDocument, (fix!.edit!.documentChanges![0] as TextDocumentEdit).edits as TextEdit[]);
             expect(fixed).toContain('1..2 recoil, 3..4 retreat, 5.. rout');
             expect((await parse(fixed, { validation: true })).diagnostics).toEqual([]);
         }

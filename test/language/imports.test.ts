@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { AstUtils, URI, type LangiumDocument } from 'langium';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { ApplyWorkspaceEditParams, Location, TextDocumentEdit } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditParams, Location, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { scratchChecker, services, battle } from '../support/services.js';
 import { OutcomeCommands, type EditorSide } from '../../src/language/lsp/outcome-commands.js';
 import { modelOf } from '../../src/core/model-cache.js';
@@ -185,7 +185,7 @@ describe('import "file.battle"', () => {
         expect(result.resolved.map(r => r.action)).toEqual(['Ridge']);
         const edits = written.flatMap(w => w.edit.documentChanges ?? []) as TextDocumentEdit[];
         expect(edits.map(e => e.textDocument.uri)).toEqual([season.uri.toString()]);
-        expect(edits[0].edits[0].newText).toContain('French.Ligne#2:');
+        expect((edits[0].edits[0] as TextEdit).newText).toContain('French.Ligne#2:');
         expect(armies.textDocument.getText()).toBe(ARMIES);
     });
 

@@ -545,7 +545,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const renamed = seed.replace('force F3 {', 'force F3x {');
         const two = await build(renamed, 3);
         expect(two.linked).toBe(referencesIn(named(two.doc, 'F3x')) + referencesIn(named(two.doc, 'E3')) + referencesIn(named(two.doc, 'E4')));
-        expect(two.doc.diagnostics?.filter(d => d.message.startsWith('There is no force named \'F3\''))).toHaveLength(3);
+        expect(two.doc.diagnostics?.filter(d => (d.message as string).startsWith('There is no force named \'F3\''))).toHaveLength(3);
         expect(two.walked).toBe(['F3x', 'E3', 'E4'].reduce((n, name) => n + AstUtils.streamAst(named(two.doc, name)).count(), 0));
         // A force's node replaced: the forces' scope is made again, and names the new node.
         expect(forceScope(two.doc)).not.toBe(firstScope);
@@ -556,7 +556,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const declared = `${renamed}force F3 {\n  unit Line foot Veteran x2\n}\n`;
         const three = await build(declared, 4);
         expect(three.linked).toBe(referencesIn(named(three.doc, 'E3')) + referencesIn(named(three.doc, 'E4')) + referencesIn(named(three.doc, 'E11')) + 1);
-        expect(three.doc.diagnostics?.some(d => d.message.startsWith('There is no force'))).toBe(false);
+        expect(three.doc.diagnostics?.some(d => (d.message as string).startsWith('There is no force'))).toBe(false);
 
         // A grade nobody names added between E5 and F6 (both parsed again with it): they are linked again, and
         // the engagements that name F6 (a new node); the forces' checks (which read the grades) run again,
@@ -832,7 +832,7 @@ function treeOf(result: ParseResult<Scenario>): unknown {
 }
 
 /**
- * The parse in pieces moves what follows an edit per element, not per leaf (src/language/battle-parser-fixes.ts,
+ * The parse in pieces moves what follows an edit per element, not per leaf (src/language/battle-cst.ts,
  * "Positions moved per element"): a leaf's offset and lines are kept relative to its element's base (a turn's
  * own element to its own, chained to the turn's), and its range object is brought up to date when read.
  * Random edit sequences parsed in pieces straight (no build between them), with the positions read never,
@@ -935,8 +935,9 @@ describe('positions moved per element by the parse in pieces', () => {
         const lastTurn = first.value.elements[first.value.elements.length - 1];
         const leaves = nodesOf(lastTurn.$cstNode!).filter(n => !('content' in n));
         // What a leaf keeps of its own place (relative to its element's base).
-        const own = (leaf: CstNode) => { const l = leaf as unknown as { _o: number, _sl: number }; return `${l._o} ${l._sl}`; };
+        const own = (leaf: CstNode) => { const l = leaf as unknown as { _offset: number, _startLine: number }; return `${l._offset} ${l._startLine}`; };
         const before = leaves.map(own);
+        expect(before.every(place => /^\d+ \d+$/.test(place))).toBe(true);
         const offsets = leaves.map(l => l.offset);
         // Two lines typed at the top of the first force: every later leaf moves, none is visited.
         const at = text.indexOf('unit');

@@ -7,10 +7,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EmptyFileSystem, GrammarAST, GrammarUtils } from 'langium';
+import { EmptyFileSystem, GrammarAST, GrammarUtils, isReference } from 'langium';
 import { parseHelper } from 'langium/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenameRequest, TextDocumentEdit, type WorkspaceEdit } from 'vscode-languageserver-protocol/node.js';
+import { RenameRequest, TextDocumentEdit, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
@@ -59,7 +59,8 @@ describe('names in any script', () => {
         expect(await problems(FILE)).toEqual([]);
         const doc = await parse(FILE);
         const [engagement] = doc.parseResult.value.elements.filter(e => e.$type === 'Action');
-        expect(JSON.stringify(engagement, (k, v) => k === 'ref' || k.startsWith('$') ? undefined : v)).toContain('Jäger');
+        // A reference by its text (Langium's reference holds its node and linker).
+        expect(JSON.stringify(engagement, (k, v: unknown) => k.startsWith('$') ? undefined : isReference(v) ? v.$refText : v)).toContain('Jäger');
     });
 
     it('reads letters of any script, digits of any script and combining marks as one name', () => {
@@ -190,7 +191,7 @@ describe('the CLI and the bundled server with such names', () => {
 
         const at = session.document(uri).positionAt(resolved.indexOf('Jäger foot'));
         const edit: WorkspaceEdit | null = await session.connection.sendRequest(RenameRequest.type, { textDocument: { uri }, position: at, newName: 'Voltigeurs' });
-        const edits = edit?.changes?.[uri] ?? (edit?.documentChanges ?? []).filter(TextDocumentEdit.is).flatMap(c => c.edits);
+        const edits = edit?.changes?.[uri] ?? (edit?.documentChanges ?? []).filter(TextDocumentEdit.is).flatMap(c => c.edits as TextEdit[]);
         const renamed = TextDocument.applyEdits(session.document(uri), edits);
         expect(renamed).toBe(resolved.replaceAll('Jäger', 'Voltigeurs'));
     }, 60_000);

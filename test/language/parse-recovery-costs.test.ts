@@ -1,13 +1,13 @@
 /**
  * The parser's error recovery with its grammar-only answers kept and no stack traces
- * (src/language/parse-recovery-costs.ts) must report exactly what Langium's parser reports: every
+ * (src/language/parse-recovery-costs.ts, on Umpire's parser) must report exactly what Langium's parser reports: every
  * error, not only the 200 listed (a kept error moves up the list when the ones before it are fixed).
  */
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
 import { createCompletionParser, createLangiumParser, type ParseResult } from 'langium';
-import { cutRecoveryCosts } from '../../src/language/parse-recovery-costs.js';
+import { createBattleParser } from '../../src/language/battle-parser-builder.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 import { battle } from '../support/services.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
@@ -17,7 +17,8 @@ const examples = fs.readdirSync(new URL('../../examples/', import.meta.url)).fil
     .map(f => fs.readFileSync(new URL(`../../examples/${f}`, import.meta.url), 'utf8'));
 
 const langium = createLangiumParser(battle);
-const cut = cutRecoveryCosts(createLangiumParser(battle));
+// Umpire's parser, its recogniser the one with the recovery's answers kept (battle-parser.ts).
+const cut = createBattleParser(battle);
 
 /** Every error as plain data: kind, words, the tokens it names, where in the rules it was found. */
 function errorsOf(result: ParseResult): unknown {

@@ -1,43 +1,35 @@
 /**
- * The repairs of Langium's parser (src/language/battle-parser-fixes.ts): comments land in the CST
- * exactly where Langium's own method puts them, the quicker node builders and container walk give
- * the very tree Langium's own methods give, and a parse keeps no tokens once it is done, without
- * losing anything its result carries.
+ * Umpire's parser (src/language/battle-parser.ts, battle-cst-builder.ts, battle-cst.ts, battle-lexer.ts): comments
+ * land in the CST exactly where Langium's own parser puts them, the tree it builds is the very tree Langium's own
+ * parser builds (but for the wrapper nodes it leaves out), a parse keeps no tokens once it is done, and none of
+ * Langium's or Chevrotain's classes is changed to get there.
  */
 import * as fs from 'node:fs';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { AstUtils, CstNodeBuilder, CstUtils, EmptyFileSystem, isAstNode, isReference, LangiumParser, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode } from 'langium';
+import {
+    AstUtils, CompositeCstNodeImpl, CstNodeBuilder, CstUtils, DefaultLexer, EmptyFileSystem, isAstNode, isReference, LangiumCompletionParser, LangiumParser,
+    LeafCstNodeImpl, RootCstNodeImpl, type AstNode, type CompositeCstNode, type CstNode, type LeafCstNode
+} from 'langium';
 import { createDefaultModule, createDefaultSharedModule } from 'langium/lsp';
 import { createLangiumParser, inject } from 'langium';
-import { Lexer } from 'chevrotain';
+import { Lexer, type IToken } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
+import { baseOf, shiftBase, type PositionBase } from '../../src/language/battle-cst.js';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from '../../src/language/generated/module.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign } from '../../scripts/bench-files.mjs';
 
-// Langium's own methods, taken before the services below install the repairs.
-const langiumAddHiddenNodes = CstNodeBuilder.prototype.addHiddenNodes;
-const langiumMethods = {
-    addHiddenNodes: langiumAddHiddenNodes,
-    buildLeafNode: CstNodeBuilder.prototype.buildLeafNode,
-    buildCompositeNode: CstNodeBuilder.prototype.buildCompositeNode,
-    construct: CstNodeBuilder.prototype.construct,
-    parse: LangiumParser.prototype.parse,
-    // The parser's `construct` (repair 12), named apart from the node builder's.
-    parserConstruct: (LangiumParser.prototype as unknown as { construct: unknown }).construct
-};
+/** Every own member of the Langium and Chevrotain classes Umpire's parser extends, as loaded. */
+const upstreamClasses = [CstNodeBuilder, LangiumParser, LangiumCompletionParser, LeafCstNodeImpl, CompositeCstNodeImpl, RootCstNodeImpl, DefaultLexer, Lexer];
+const membersOf = () => upstreamClasses.map(c => Object.getOwnPropertyNames(c.prototype).map(name => [name, Object.getOwnPropertyDescriptor(c.prototype, name)]));
+const asLoaded = membersOf();
 
-/** Where a method of `langiumMethods` lives, and its name there. */
-function methodPlace(name: string): [Record<string, unknown>, string] {
-    if (name === 'parse') return [LangiumParser.prototype as unknown as Record<string, unknown>, 'parse'];
-    if (name === 'parserConstruct') return [LangiumParser.prototype as unknown as Record<string, unknown>, 'construct'];
-    return [CstNodeBuilder.prototype as unknown as Record<string, unknown>, name];
-}
-const chevrotainCreateFullToken = (Lexer.prototype as unknown as { createFullToken: unknown }).createFullToken;
 const services = createBattleServices(EmptyFileSystem).Battle;
 const parser = services.parser.LangiumParser;
+/** Langium's own parser: its builder, its leaves and nodes, its rules (the lexer's tokens are read for their fields only). */
+const langiums = createLangiumParser(services);
 
 const examples = fs.readdirSync(new URL('../../examples/', import.meta.url)).filter(f => f.endsWith('.battle'))
     .map(f => fs.readFileSync(new URL(`../../examples/${f}`, import.meta.url), 'utf8'));
@@ -51,20 +43,11 @@ function commented(text: string): string {
 }
 
 /** Every CST node in document order: its depth, place, kind and whether it is hidden. */
-function shape(p: LangiumParser, text: string): string[] {
+function shape(p: LangiumParser, text: string, ours: boolean): string[] {
     const root = p.parse(text).value.$cstNode!;
+    if (!ours) dropWrappers(root as CompositeCstNode);
     const depth = (node: CstNode) => { let d = 0; for (let n = node.container; n; n = n.container) d++; return d; };
     return CstUtils.streamCst(root).map(n => `${depth(n)} ${n.offset}+${n.length} ${n.hidden ? 'hidden' : 'content' in n ? 'composite' : 'leaf'}`).toArray();
-}
-
-function withLangiumMethod<T>(run: () => T, methods: Partial<typeof langiumMethods> = { addHiddenNodes: langiumAddHiddenNodes }): T {
-    const repaired = Object.keys(methods).map(name => { const [owner, key] = methodPlace(name); return [name, owner[key]] as const; });
-    for (const [name, method] of Object.entries(methods)) { const [owner, key] = methodPlace(name); owner[key] = method; }
-    try {
-        return run();
-    } finally {
-        for (const [name, method] of repaired) { const [owner, key] = methodPlace(name); owner[key] = method; }
-    }
 }
 
 /**
@@ -93,12 +76,12 @@ function wholeTree(p: LangiumParser, text: string, withoutWrappers = false): str
     return lines;
 }
 
-/** The rules whose calls' nodes the builder leaves out (repair 8): those that only call one of other rules, and data-type rules. */
+/** The rules whose calls' nodes Umpire's builder leaves out: those that only call one of other rules, and data-type rules. */
 const CALLS_ONE_RULE = new Set(['Element', 'TurnElement', 'Statement']);
 const DATA_TYPE_RULES = new Set(['RulesetName', 'ActionKind', 'Verb', 'Position', 'Word', 'Signed', 'Measure']);
 
 /**
- * Langium's tree as repair 8 makes it: a node of a call of such a rule with one child (a node, or a
+ * Langium's tree as Umpire's builder makes it: a node of a call of such a rule with one child (a node, or a
  * token that is not a comment, as the rule goes) replaced by that child, which takes its grammar element
  * and, for the former, its AST node (whose `$cstNode` it becomes).
  */
@@ -113,7 +96,7 @@ function dropWrappers(node: CompositeCstNode): void {
         const only = wrapper.content[0];
         const fits = CALLS_ONE_RULE.has(rule) ? 'content' in only : DATA_TYPE_RULES.has(rule) && !('content' in only) && !only.hidden;
         if (!fits) return;
-        node.content[index] = only;
+        (node.content as CstNode[])[index] = only;
         const fields = only as unknown as { container: CstNode, grammarSource: unknown, _astNode?: AstNode };
         fields.container = node;
         fields.grammarSource = wrapper.grammarSource;
@@ -141,28 +124,53 @@ const broken = [
     'engagement {\n  factor on A\n  dice A foot 1 2\n  outcome seed 3 {\n    A.U: routed vs\n  }\n}\n#?\n'
 ];
 
+describe('the classes Umpire\'s parser extends', () => {
+    it('are as loaded once the services are made: subclasses and instances, no member replaced', () => {
+        expect(membersOf()).toEqual(asLoaded);
+        expect(parser).toBeInstanceOf(LangiumParser);
+        expect(services.parser.CompletionParser).toBeInstanceOf(LangiumCompletionParser);
+        expect((parser as unknown as { nodeBuilder: unknown }).nodeBuilder).toBeInstanceOf(CstNodeBuilder);
+        expect(Object.getPrototypeOf((parser as unknown as { nodeBuilder: unknown }).nodeBuilder)).not.toBe(CstNodeBuilder.prototype);
+    });
+});
+
 describe('comments in the parse tree', () => {
-    it('are placed as by Langium\'s own method, in every example with and without comments added', () => {
-        expect(CstNodeBuilder.prototype.addHiddenNodes).not.toBe(langiumAddHiddenNodes);
+    it('are placed as by Langium\'s own parser, in every example with and without comments added', () => {
         for (const text of [...examples, ...examples.map(commented)]) {
-            const repaired = shape(parser, text);
-            expect(repaired.some(line => line.endsWith('hidden'))).toBe(true);
-            // Langium's method relies on its node's children (`CstNodeContainer`) to set the comments' container.
-            expect(repaired).toEqual(withLangiumMethod(() => shape(parser, text), { addHiddenNodes: langiumAddHiddenNodes, buildCompositeNode: langiumMethods.buildCompositeNode }));
+            const ours = shape(parser, text, true);
+            expect(ours.some(line => line.endsWith('hidden'))).toBe(true);
+            expect(ours).toEqual(shape(langiums, text, false));
         }
     });
 });
 
-describe('the node builders and the walk to containers', () => {
-    it('give the very tree Langium\'s own methods give, in every example, with comments and with syntax errors', () => {
-        for (const name of Object.keys(langiumMethods) as Array<keyof typeof langiumMethods>) {
-            const [owner, key] = methodPlace(name);
-            expect(owner[key]).not.toBe(langiumMethods[name]);
+describe('the tree', () => {
+    it('is the very tree Langium\'s own parser builds, in every example, with comments, with syntax errors and cut at random', () => {
+        // Built here: an alternation passes the same choices at every call (Langium's builder makes new ones).
+        const seen = new Map<number, unknown>();
+        let same = 0;
+        const alternatives = parser.alternatives;
+        parser.alternatives = function (idx, choices) {
+            if (seen.get(idx) === choices) same++;
+            seen.set(idx, choices);
+            return alternatives.call(this, idx, choices);
+        };
+        try {
+            expect(wholeTree(parser, examples[0]).length).toBeGreaterThan(3);
+        } finally {
+            parser.alternatives = alternatives;
         }
-        for (const text of [...examples, ...examples.map(commented), ...broken]) {
-            const repaired = wholeTree(parser, text);
-            expect(repaired.length).toBeGreaterThan(3);
-            expect(repaired).toEqual(withLangiumMethod(() => wholeTree(parser, text, true), langiumMethods));
+        expect(same).toBeGreaterThan(0);
+        let random = 7;
+        const next = () => (random = (random * 1103515245 + 12345) % 2147483648) / 2147483648;
+        const cut = examples.flatMap(text => [0, 1, 2].map(() => {
+            const at = Math.floor(next() * text.length);
+            return text.slice(0, at) + text.slice(at + 1 + Math.floor(next() * 40));
+        }));
+        for (const text of [...examples, ...examples.map(commented), ...broken, ...cut]) {
+            const ours = wholeTree(parser, text);
+            expect(ours.length).toBeGreaterThan(3);
+            expect(ours).toEqual(wholeTree(langiums, text, true));
         }
     });
 });
@@ -173,10 +181,10 @@ describe('the grammar', () => {
         const shared = createDefaultSharedModule(EmptyFileSystem);
         const checked = inject(createDefaultModule({ shared: inject(shared, BattleGeneratedSharedModule) }), BattleGeneratedModule);
         expect(checked.LanguageMetaData.mode).toBe('development');
-        // Chevrotain throws when the grammar has definition errors; a parser made this way parses as the services' does.
+        // Chevrotain throws when the grammar has definition errors; Langium's parser made this way gives the services' tree.
         const checkedParser = createLangiumParser(checked);
         expect(checkedParser.definitionErrors).toEqual([]);
-        expect(wholeTree(checkedParser, examples[0])).toEqual(wholeTree(parser, examples[0]));
+        expect(wholeTree(checkedParser, examples[0], true)).toEqual(wholeTree(parser, examples[0]));
     });
 });
 
@@ -224,80 +232,45 @@ describe('positions kept relative to their element', () => {
         expect(new Set(body.content.filter(c => !('content' in c)).map(baseOf))).toEqual(new Set([baseOf(turn)]));
     });
 
-    it('read and set `_offset` and `_range` as Langium\'s fields, and a composite\'s range shares its leaves\' positions', () => {
-        const root = parser.parse(examples[0]).value.$cstNode!;
-        const leaf = CstUtils.streamCst(root).filter(c => !('content' in c) && !c.hidden).toArray()[5] as CstNode & { _offset: number, _range: unknown };
-        const { offset, end, range, text } = leaf;
-        expect(leaf._offset).toBe(offset);
-        expect(leaf._range).toBe(range);
+    it('read through the bases: an element moved by its base alone, its leaves\' range objects kept and brought up to date', () => {
+        const root = parser.parse(examples[0]).value.$cstNode as CompositeCstNode;
+        const element = root.content.filter(c => 'content' in c)[1] as CompositeCstNode;
+        const leaf = CstUtils.streamCst(element).filter(c => !('content' in c) && !c.hidden).toArray()[2];
+        const { offset, end, text } = leaf;
+        const range = leaf.range;
+        const start = { ...range.start };
         expect(leaf.range).toBe(range);
-        leaf._offset = offset + 7;
-        expect([leaf.offset, leaf.end, leaf._offset]).toEqual([offset + 7, end + 7, offset + 7]);
-        const other = { start: { line: 40, character: 2 }, end: { line: 41, character: 3 } };
-        leaf._range = other;
-        expect(leaf.range).toBe(other);
-        leaf._offset = offset;
-        leaf._range = range;
-        expect([leaf.offset, leaf.end, leaf.text, leaf.range]).toEqual([offset, end, text, range]);
+        const base = baseOf(element) as PositionBase;
+        expect(baseOf(leaf)).toBe(base);
+        shiftBase(base, 7, 2);
+        expect([leaf.offset, leaf.end]).toEqual([offset + 7, end + 7]);
+        expect(leaf.range).toBe(range);
+        expect(range.start).toEqual({ line: start.line + 2, character: start.character });
+        shiftBase(base, -7, -2);
+        expect([leaf.offset, leaf.end, leaf.text, leaf.range.start]).toEqual([offset, end, text, start]);
         const composite = leaf.container!;
         const first = composite.content.find(c => !c.hidden)!;
         expect(composite.range.start).toBe(first.range.start);
     });
 });
 
-describe('the rules built without objects per step (battle-parser-builder.ts)', () => {
-    it('parse as the rules Langium builds do, in every example, with comments, with syntax errors and cut at random', () => {
-        const langiums = createLangiumParser(services);
-        // Built here: an alternation passes the same choices at every call (Langium's builder makes new ones).
-        const seen = new Map<number, unknown>();
-        let same = 0;
-        const alternatives = parser.alternatives;
-        parser.alternatives = function (idx, choices) {
-            if (seen.get(idx) === choices) same++;
-            seen.set(idx, choices);
-            return alternatives.call(this, idx, choices);
-        };
-        try {
-            expect(wholeTree(parser, examples[0]).length).toBeGreaterThan(3);
-        } finally {
-            parser.alternatives = alternatives;
-        }
-        expect(same).toBeGreaterThan(0);
-        let random = 7;
-        const next = () => (random = (random * 1103515245 + 12345) % 2147483648) / 2147483648;
-        const cut = examples.flatMap(text => [0, 1, 2].map(() => {
-            const at = Math.floor(next() * text.length);
-            return text.slice(0, at) + text.slice(at + 1 + Math.floor(next() * 40));
-        }));
-        for (const text of [...examples, ...examples.map(commented), ...broken, ...cut]) {
-            expect(wholeTree(parser, text)).toEqual(wholeTree(langiums, text));
-        }
-    });
-});
-
-describe('the lexer\'s tokens (repair 7)', () => {
+describe('the lexer\'s tokens', () => {
     it('carry the very fields and values Chevrotain\'s own tokens carry, in every example, with comments', () => {
-        const chevrotain = (services.parser.Lexer as unknown as { chevrotainLexer: { createTokenInstance: unknown, tokenize(text: string): { tokens: object[], groups: unknown } } }).chevrotainLexer;
-        const ours = chevrotain.createTokenInstance;
-        expect(ours).not.toBe(chevrotainCreateFullToken);
+        const theirLexer = new DefaultLexer(services);
         for (const text of [...examples, ...examples.map(commented)]) {
-            const made = chevrotain.tokenize(text).tokens;
-            chevrotain.createTokenInstance = chevrotainCreateFullToken;
-            let theirs: object[];
-            try {
-                theirs = chevrotain.tokenize(text).tokens;
-            } finally {
-                chevrotain.createTokenInstance = ours;
-            }
+            const made = services.parser.Lexer.tokenize(text).tokens;
+            const theirs = theirLexer.tokenize(text).tokens;
             expect(made.length).toBeGreaterThan(0);
-            // The token's fields come first; the leaf's follow (repair 10).
-            expect(made.map((t, i) => Object.entries(t).slice(0, Object.keys(theirs[i]).length))).toEqual(theirs.map(t => Object.entries(t)));
-            expect(Object.getPrototypeOf(made[0])).not.toBe(Object.prototype);
+            expect(Object.getPrototypeOf(theirs[0])).toBe(Object.prototype);
+            // Their lexer made its token types anew (other numbers): a token's type is named by its name.
+            const fields = (t: object, keys: string[]) => keys.map(key => key === 'tokenTypeIdx' ? [key] : key === 'tokenType' ? [key, (t as IToken).tokenType.name] : [key, (t as Record<string, unknown>)[key]]);
+            expect(made.map((t, i) => fields(t, Object.keys(theirs[i])))).toEqual(theirs.map(t => fields(t, Object.keys(t))));
+            expect(made[0]).toBeInstanceOf(LeafCstNodeImpl);
         }
     });
 });
 
-describe('a lexer\'s token is its leaf (repair 10)', () => {
+describe('a lexer\'s token is its leaf', () => {
     it('keeps a long token\'s text without the whole text it was cut from', () => {
         v8.setFlagsFromString('--expose-gc');
         const gc = vm.runInNewContext('gc') as () => void;
@@ -333,7 +306,7 @@ describe('a lexer\'s token is its leaf (repair 10)', () => {
     });
 });
 
-describe('lists made as long as they are (repairs 11 and 12)', () => {
+describe('lists made as long as they are', () => {
     it('a parsed tree keeps its nodes\' children and its AST lists without the room an empty array\'s first append reserves', () => {
         v8.setFlagsFromString('--expose-gc');
         const gc = vm.runInNewContext('gc') as () => void;

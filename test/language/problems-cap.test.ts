@@ -35,7 +35,7 @@ async function problemsOf(copies: number): Promise<Diagnostic[]> {
 function counted(diagnostics: readonly Diagnostic[]): number {
     const last = diagnostics[diagnostics.length - 1];
     if (last?.code !== Codes.tooManyProblems) return diagnostics.length;
-    return diagnostics.length - 1 + Number(/(\d+) more/.exec(last.message)![1]);
+    return diagnostics.length - 1 + Number(/(\d+) more/.exec(last.message as string)![1]);
 }
 
 const PHASES: readonly string[] = [Codes.syntaxError, Codes.unknownReference];
@@ -71,7 +71,7 @@ describe('a file with thousands of problems', () => {
             if (phaseOf(a) === phaseOf(b) && phaseOf(a) < PHASES.length) expect(before(a, b)).toBe(true);
         }
         // The listed ones are in full: words, a link to their explanation, and a close spelling where there is one.
-        const gaurd = fewer.find(d => d.code === Codes.unknownReference && /'Gaurd'/.test(d.message));
+        const gaurd = fewer.find(d => d.code === Codes.unknownReference && /'Gaurd'/.test(d.message as string));
         expect(gaurd?.message).toContain("did you mean 'Guard'");
         expect(gaurd?.data).toMatchObject({ replacements: ['Guard'] });
         expect(fewer.every(d => d.codeDescription?.href.endsWith(`#${d.code}`))).toBe(true);

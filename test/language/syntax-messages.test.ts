@@ -44,8 +44,8 @@ describe('syntax errors in umpire words', () => {
         expect(await syntaxErrors(text)).toEqual(["5:1 The force 'Blue' (line 3) is not closed: add '}' before this line."]);
         const open = `${HEAD}engagement E {\n  Blue attacks Red\n  seed 3\nengagement F {\n  Blue attacks Red\n}\n`;
         expect(await syntaxErrors(open)).toEqual(["9:1 The engagement 'E' (line 6) is not closed: add '}' before this line."]);
-        expect(await messages(`${HEAD}turn 1 {\n  engagement E {\n    Blue attacks Red\n  }\n`))
-            .toEqual(["The turn '1' (line 6) is not closed: add '}' at the end of the file."]);
+        expect(await syntaxErrors(`${HEAD}turn 1 {\n  engagement E {\n    Blue attacks Red\n  }\n`))
+            .toEqual(["9:4 The turn '1' (line 6) is not closed: add '}' at the end of the file."]);
     });
 
     it("says a '}' closes nothing", async () => {

@@ -53,7 +53,7 @@ describe('checks called straight', () => {
             const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
             try {
                 const document = await parseHelper<Scenario>(services)(FILE, { validation: true });
-                const found = (document.diagnostics ?? []).filter(d => /looked at|error occurred/.test(d.message)).map(d => `${d.range.start.line}:${d.severity} ${d.message}`);
+                const found = (document.diagnostics ?? []).filter(d => /looked at|error occurred/.test(d.message as string)).map(d => `${d.range.start.line}:${d.severity} ${d.message}`);
                 expect(found).toEqual([
                     '5:1 An error occurred during validation: boom',
                     '9:2 looked at Later',

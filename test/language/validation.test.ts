@@ -121,7 +121,7 @@ describe('every code fires on its exact range', () => {
             const others = diagnostics.filter(d => !mine.includes(d)).map(d => d.code).sort();
             expect(mine.map(brief)).toEqual([{ code: c.code, severity: c.severity ?? ERROR, range }]);
             expect(others).toEqual([...(c.also ?? [])].filter(x => x !== c.code).sort());
-            expect(mine[0].message.length).toBeGreaterThan(10);
+            expect((mine[0].message as string).length).toBeGreaterThan(10);
         });
     }
 

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CancellationTokenSource, ExecuteCommandRequest, LSPErrorCodes } from 'vscode-languageserver-protocol/node.js';
+import { CancellationTokenSource, ExecuteCommandRequest, LSPErrorCodes } from 'vscode-languageserver-protocol/node';
 import { ensureServerBundle, LspSession } from './lsp-harness.js';
 
 /** `forces` forces of 20 units ×2, each fighting the next: forces − 1 engagements with seeds. */

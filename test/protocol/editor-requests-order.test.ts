@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
     CodeLensRequest, DocumentSymbolRequest, FoldingRangeRequest, InlayHintRequest, SemanticTokensRequest
-} from 'vscode-languageserver-protocol/node.js';
+} from 'vscode-languageserver-protocol/node';
 import { ensureServerBundle, LspSession } from './lsp-harness.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign } from '../../scripts/bench-files.mjs';

@@ -16,7 +16,7 @@ import {
     TextDocumentEdit, UnregistrationRequest, WorkDoneProgressCreateRequest, createProtocolConnection,
     type ApplyWorkspaceEditParams, type CodeLens, type Diagnostic, type Hover, type InitializeResult,
     type ProtocolConnection, type TextEdit
-} from 'vscode-languageserver-protocol/node.js';
+} from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -17,7 +17,7 @@ import { AbstractFormatter } from 'langium/lsp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
     CancellationTokenSource, DocumentFormattingRequest, LSPErrorCodes, ResponseError, SemanticTokensRequest, type SemanticTokens, type TextEdit
-} from 'vscode-languageserver-protocol/node.js';
+} from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { ensureServerBundle, LspSession, repoRoot } from './lsp-harness.js';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TextDocumentEdit, type CodeLens, type MarkupContent } from 'vscode-languageserver-protocol/node.js';
+import { TextDocumentEdit, type CodeLens, type MarkupContent } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { ensureServerBundle, LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult } from './lsp-harness.js';
 import type { ReportResult } from '../../src/protocol.js';

@@ -9,6 +9,7 @@ import { unitCount } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
 import { settingName } from '../../core/limits.js';
 import { Codes } from '../../core/codes.js';
+import { inText } from '../syntax-messages.js';
 
 /** Units past the force or file limit are not built (model/scenario.ts): say so on the line where it happens. */
 export function checkForceSize(force: Force, accept: ValidationAcceptor): void {
@@ -61,7 +62,7 @@ function syntaxErrorOffsets(action: Action): number[] {
         const end = document.textDocument.getText().length;
         offsets = [
             ...result.lexerErrors.map(e => e.offset),
-            ...result.parserErrors.map(e => Number.isFinite(e.token.startOffset) ? e.token.startOffset : end)
+            ...result.parserErrors.map(e => inText(e.token) ? e.token.startOffset : end)
         ].sort((a, b) => a - b);
         errorOffsets.set(result, offsets);
     }

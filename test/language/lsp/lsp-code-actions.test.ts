@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type LangiumDocument } from 'langium';
 import { parseHelper } from 'langium/test';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import type { CodeAction, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
+import type { CodeAction, Diagnostic, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { Codes } from '../../../src/core/codes.js';
 import { FIXES } from '../../../src/language/lsp/code-actions.js';
 import { AncientsCodes } from '../../../src/rulesets/ancients/ancients-codes.js';
@@ -30,7 +30,7 @@ async function fixesFor(text: string, code: string): Promise<{ doc: LangiumDocum
 function apply(doc: LangiumDocument, action: CodeAction): string {
     const change = action.edit!.documentChanges![0] as TextDocumentEdit;
     expect(change.textDocument.version).toBe(doc.textDocument.version);
-    return TextDocument.applyEdits(doc.textDocument, change.edits);
+    return TextDocument.applyEdits(doc.textDocument, change.edits as TextEdit[]);
 }
 
 /** Applies the fix with this title and returns the new text and the codes it still reports. */

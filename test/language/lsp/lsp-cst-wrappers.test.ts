@@ -1,6 +1,6 @@
 /**
- * The parse leaves out the nodes of wrapper calls (`Element`, `Statement`, `Word`, …: repair 8 in
- * src/language/battle-parser-fixes.ts), putting their one child in their place. Everything that reads the
+ * The parse leaves out the nodes of wrapper calls (`Element`, `Statement`, `Word`, …: Umpire's node builder,
+ * src/language/battle-cst-builder.ts), putting their one child in their place. Everything that reads the
  * tree must answer as it did on Langium's tree, wrappers included: here each example (and a copy with
  * comments everywhere) is built twice, once with Langium's own `construct` (the wrappers kept), and the
  * diagnostics and the editor's answers are compared, the answers at positions all over the text.
@@ -10,8 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { CstNodeBuilder, CstUtils, EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import type { LangiumServices } from 'langium/lsp';
 import { createBattleServices } from '../../../src/language/battle-module.js';
+import { BattleCstNodeBuilder } from '../../../src/language/battle-cst-builder.js';
 
-// Langium's own method, taken before the services install the repairs.
+// Langium's own method: Umpire's builder without it leaves out no wrapper (set on Umpire's class for one build below).
 const langiumConstruct = CstNodeBuilder.prototype.construct;
 const repaired = createBattleServices(EmptyFileSystem);
 const wrapped = createBattleServices(EmptyFileSystem);
@@ -28,8 +29,8 @@ let count = 0;
 
 async function build(services: ReturnType<typeof createBattleServices>, text: string, keepWrappers: boolean): Promise<LangiumDocument> {
     const uri = URI.parse(`file:///wrappers/${++count}.battle`);
-    const repair = CstNodeBuilder.prototype.construct;
-    if (keepWrappers) CstNodeBuilder.prototype.construct = langiumConstruct;
+    const own = BattleCstNodeBuilder.prototype.construct;
+    if (keepWrappers) BattleCstNodeBuilder.prototype.construct = langiumConstruct;
     try {
         // The factory parses the text at once.
         const doc = services.shared.workspace.LangiumDocumentFactory.fromTextDocument(TextDocument.create(uri.toString(), 'battle', 1, text));
@@ -37,7 +38,7 @@ async function build(services: ReturnType<typeof createBattleServices>, text: st
         await services.shared.workspace.DocumentBuilder.build([doc], { validation: true });
         return doc;
     } finally {
-        CstNodeBuilder.prototype.construct = repair;
+        BattleCstNodeBuilder.prototype.construct = own;
     }
 }
 

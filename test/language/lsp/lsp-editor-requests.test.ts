@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
-import type { ApplyWorkspaceEditParams, TextDocumentEdit } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditParams, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
 import { createBattleServices } from '../../../src/language/battle-module.js';
 import { RulesetRegistry } from '../../../src/core/ruleset.js';
@@ -58,7 +58,7 @@ class Editor implements EditorSide {
         const change = params.edit.documentChanges![0] as TextDocumentEdit;
         const doc = current().textDocument;
         if (change.textDocument.version !== doc.version) return { applied: false };
-        await open(TextDocument.applyEdits(doc, change.edits), doc.version + 1);
+        await open(TextDocument.applyEdits(doc, change.edits as TextEdit[]), doc.version + 1);
         return { applied: true };
     }
     tell(_kind: string, message: string) { this.told.push(message); }

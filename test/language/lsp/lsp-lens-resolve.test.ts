@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { TextDocument, URI, type LangiumDocument } from 'langium';
-import type { ApplyWorkspaceEditParams, CodeLens, Diagnostic, TextDocumentEdit } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditParams, CodeLens, Diagnostic, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
 import type { OddsAnswer, ResolveAllResult, ResolveResult } from '../../../src/protocol.js';
 import { staleOutcomeActions } from '../../../src/language/lsp/stale-fix.js';
@@ -31,7 +31,7 @@ class FakeEditor implements EditorSide {
         const doc = current().textDocument;
         if (change.textDocument.version !== doc.version) return { applied: false, failureReason: 'version mismatch' };
         this.applied.push(params);
-        await open(TextDocument.applyEdits(doc, change.edits), doc.version + 1);
+        await open(TextDocument.applyEdits(doc, change.edits as TextEdit[]), doc.version + 1);
         return { applied: true };
     }
     tell(_kind: string, message: string) {
@@ -115,8 +115,8 @@ describe('Resolve', () => {
         expect(change.edits).toHaveLength(1);
         const closing = seedExample.split('\n').length - 2;
         expect(change.edits[0].range).toEqual({ start: { line: closing, character: 0 }, end: { line: closing, character: 0 } });
-        expect(change.edits[0].newText).toMatch(/^ {2}outcome entered check "[0-9a-f]{8}" \{\n {4}summary "Defender foot: 3 stand-off/);
-        expect(change.edits[0].newText).toContain('\n    Attacker.Guard: stand-off, die 4, mod +2, adjusted 6 vs Defender.Grenz#1\n');
+        expect((change.edits[0] as TextEdit).newText).toMatch(/^ {2}outcome entered check "[0-9a-f]{8}" \{\n {4}summary "Defender foot: 3 stand-off/);
+        expect((change.edits[0] as TextEdit).newText).toContain('\n    Attacker.Guard: stand-off, die 4, mod +2, adjusted 6 vs Defender.Grenz#1\n');
         const written = current().textDocument.getText();
         expect(current().diagnostics).toEqual([]);
 

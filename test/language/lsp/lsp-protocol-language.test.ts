@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CodeAction, CompletionList, DocumentSymbol, SemanticTokens, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol/node.js';
+import type { CodeAction, CompletionList, DocumentSymbol, SemanticTokens, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol/node';
 import { ensureServerBundle, LspSession, repoRoot } from '../../protocol/lsp-harness.js';
 
 let workspace: string;

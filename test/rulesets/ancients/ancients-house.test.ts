@@ -279,7 +279,7 @@ turn 2 {
     });
 
     it('changing a house rule above a written outcome flags it stale', async () => {
-        const check = async (t: string) => { const l = await loadText('house.battle', t); return { root: l.document.parseResult.value, errors: l.diagnostics.filter(d => d.severity === 1).map(d => d.message) }; };
+        const check = async (t: string) => { const l = await loadText('house.battle', t); return { root: l.document.parseResult.value, errors: l.diagnostics.filter(d => d.severity === 1).map(d => d.message as string) }; };
         const written = (await resolveAll(FILE, check, { newSeed: () => 1 })).text;
         const current = await load(written);
         expect(outcomeStatus(current.model, current.model.actions[0])).toEqual({ kind: 'current' });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import { expectCompletion, validationHelper } from 'langium/test';
-import type { ApplyWorkspaceEditParams, CodeLens, CompletionList, TextDocumentEdit } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditParams, CodeLens, CompletionList, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { createBattleServices } from '../../../src/language/battle-module.js';
 import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
 import { TextChecker } from '../../../src/language/text-checker.js';
@@ -78,7 +78,7 @@ describe('a rule set registered from the test folder alone', () => {
         const editor: EditorSide = {
             async applyEdit(params: ApplyWorkspaceEditParams) {
                 const change = params.edit.documentChanges![0] as TextDocumentEdit;
-                doc = await open(TextDocument.applyEdits(doc.textDocument, change.edits), doc.textDocument.version + 1);
+                doc = await open(TextDocument.applyEdits(doc.textDocument, change.edits as TextEdit[]), doc.textDocument.version + 1);
                 return { applied: true };
             },
             tell: () => undefined,

@@ -87,7 +87,7 @@ describe('the pursuit throw (S-ex.6)', () => {
     });
 
     it('a pursuit throw given after an outcome was written makes it stale; resolve --write records it', async () => {
-        const check = async (t: string) => { const l = await loadText('pursuit.battle', t); return { root: l.document.parseResult.value, errors: l.diagnostics.filter(d => d.severity === 1).map(d => d.message) }; };
+        const check = async (t: string) => { const l = await loadText('pursuit.battle', t); return { root: l.document.parseResult.value, errors: l.diagnostics.filter(d => d.severity === 1).map(d => d.message as string) }; };
         const written = (await resolveAll(EXAMPLE, check, { newSeed: () => 1 })).text;
         const marked = written.replace('  dice Defender horse 3 5', '  dice Defender horse 3 5\n  Defender.Dragoons: pursuit\n  dice Defender pursuit 2 5');
         expect((await load(marked)).diagnostics.filter(d => d.startsWith('outcome-stale'))).toHaveLength(1);
