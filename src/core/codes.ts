@@ -61,6 +61,9 @@ export const Codes = {
     stateUnknownKey: 'state-unknown-key',
     stateValue: 'state-value',
     rulingWithoutReason: 'ruling-without-reason',
+    // Each unit in one place (docs/campaigns.md#one-fight-a-turn, validation/one-fight.ts)
+    unitNamedTwice: 'unit-named-twice',
+    unitFightsTwice: 'unit-fights-twice',
     // House rules (docs/house-rules.md, validation/house-checks.ts)
     houseUnknownTable: 'house-unknown-table',
     houseKey: 'house-key',

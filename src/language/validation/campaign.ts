@@ -12,6 +12,7 @@ import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { eachRole, names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
 import { Codes } from '../../core/codes.js';
+import { checkOneFightATurn } from './one-fight.js';
 
 /**
  * The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory).
@@ -72,6 +73,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
         if (node.target) checkExists(topOf(node), node.target, late, turn, byLabel, accept);
     }
     checkOrder(model, accept);
+    checkOneFightATurn(model, accept);
 }
 
 function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>,
