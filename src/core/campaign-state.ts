@@ -17,7 +17,7 @@
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
 import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Target, Turn, UnitState } from '../language/generated/ast.js';
-import { needsNewSeed, settledOutcome } from './resolve.js';
+import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
 import type { StateColumn } from './ruleset.js';
@@ -326,7 +326,11 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
                 const last = { result, action: el.name, turn: turnLabel(turn), ...(el.outcome ? {} : { settled: true as const }) };
                 for (const u of unitsOfLine) set(point + 1, applyOutcomeLine(currentOf(u), last, facts, where, outResults));
             };
-            if (el.outcome) {
+            const altered = el.outcome?.check !== undefined ? alteredReplay(model, el) : undefined;
+            if (altered) {
+                // A block edited by hand (`outcome-altered`): the state builds on what its dice give, never on the edit.
+                for (const line of altered.lines) carry(unitsNamed(line.unit), line.result, line.facts);
+            } else if (el.outcome) {
                 for (const line of el.outcome.lines) {
                     // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
                     if (!line.unit || line.result === undefined) continue;
@@ -372,6 +376,13 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
         visit(el);
     }
     (into as { end: number }).end = 2 * k;
+}
+
+/** The replay of a written outcome whose lines were edited by hand (its fingerprint still matching), else undefined. */
+function alteredReplay(model: ScenarioModel, action: Action): Resolution | undefined {
+    const am = actionModelOf(model, action);
+    const status = am ? outcomeStatus(model, am) : undefined;
+    return status?.kind === 'altered' ? status.resolution : undefined;
 }
 
 /**

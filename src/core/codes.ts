@@ -53,6 +53,7 @@ export const Codes = {
     // Written outcomes
     outcomeStale: 'outcome-stale',
     outcomeUnresolvable: 'outcome-unresolvable',
+    outcomeAltered: 'outcome-altered',
     // Campaigns (issue 8, validation/campaign.ts)
     unitOutOfAction: 'unit-out-of-action',
     unitNotArrived: 'unit-not-arrived',

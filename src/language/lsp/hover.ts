@@ -18,7 +18,7 @@ import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, t
 import { stateHoverMarkdown, waitsOn } from '../../core/campaign-state.js';
 import { formatFact } from '../../core/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../core/resolution.js';
-import { isUnresolvable, needsNewSeed, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
+import { isUnresolvable, needsNewSeed, outcomeStatus, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
 import { signedTypeset as signed } from '../../core/signed.js';
 import { oddsSummary } from './odds-request.js';
 
@@ -201,7 +201,8 @@ export function previewAction(document: LangiumDocument, model: ScenarioModel, a
     const stale = outcome !== undefined && hasStaleOutcome(document, action.node);
     if (outcome && !stale) {
         const written = replayOutcome(model, action);
-        if (written && !isUnresolvable(written)) return { ...written, note: 'Written outcome', written: true };
+        const altered = outcomeStatus(model, action).kind === 'altered';
+        if (written && !isUnresolvable(written)) return { ...written, note: altered ? 'The written outcome was changed by hand; its dice give' : 'Written outcome', written: !altered };
     }
     // A preview never draws a seed: without dice or a seed, or while its start waits on an action
     // without them, nothing is decided yet (docs/campaigns.md#undecided).
