@@ -23,8 +23,8 @@ force A { unit Foot infantry Hoplites x2 unit Horse infantry Hoplites }
 force B { unit Foot infantry Hoplites x2 unit Horse infantry Hoplites }`,
     'loose-files': `rules loose-files
 grade Line { class 3, stands 4 }
-force A { unit Foot line Line x2 unit Horse line Line }
-force B { unit Foot line Line x2 unit Horse line Line }`
+force A { unit Foot infantry Line x2 unit Horse cavalry Line }
+force B { unit Foot infantry Line x2 unit Horse cavalry Line }`
 };
 
 /** A one-on-one engagement as each rule set writes it (Ancients pairs its units). */

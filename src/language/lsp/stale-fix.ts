@@ -9,6 +9,9 @@ import type { Scenario } from '../generated/ast.js';
 import { Codes } from '../../core/codes.js';
 import { actionAt } from './editor-requests.js';
 import { UmpireCommands, type ResolveArgs } from '../../protocol.js';
+import { actionModelOf, modelOf } from '../../core/model-cache.js';
+import { outcomeStatus } from '../../core/resolve.js';
+import { actionOffsets, resolutionEdit, toRangeEdit } from '../../core/outcome-edit.js';
 
 export function staleOutcomeActions(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
     if (diagnostic.code !== Codes.outcomeStale) return [];
@@ -26,14 +29,20 @@ export function staleOutcomeActions(document: LangiumDocument, diagnostic: Diagn
 }
 
 /**
- * `outcome-altered`: the block as Resolve wrote it, byte for byte (the validator's replay, in
- * `data.restore` as offsets into the text it checked: the code action runs on that same version).
+ * `outcome-altered`: the block as Resolve wrote it, byte for byte: the replay of the outcome's own
+ * dice on the document as it is now (the code action runs on the editor's current version).
  */
 export function restoreOutcomeActions(document: LangiumDocument, diagnostic: Diagnostic): CodeAction[] {
-    const restore = (diagnostic.data as { restore?: { start: number, end: number, newText: string } } | undefined)?.restore;
-    if (diagnostic.code !== Codes.outcomeAltered || !restore) return [];
-    const text = document.textDocument;
-    const edit = { range: { start: text.positionAt(restore.start), end: text.positionAt(restore.end) }, newText: restore.newText };
+    if (diagnostic.code !== Codes.outcomeAltered) return [];
+    const root = document.parseResult.value as Scenario;
+    const node = actionAt(root, document.textDocument.offsetAt(diagnostic.range.start));
+    const model = modelOf(root);
+    const action = node ? actionModelOf(model, node) : undefined;
+    const status = action ? outcomeStatus(model, action) : undefined;
+    const text = document.textDocument.getText();
+    const offsets = node ? actionOffsets(node, text) : undefined;
+    if (status?.kind !== 'altered' || !offsets) return [];
+    const edit = toRangeEdit(text, resolutionEdit(text, offsets, status.resolution, status.dice));
     return [{
         title: 'Restore the outcome as its dice give it',
         kind: CodeActionKind.QuickFix,

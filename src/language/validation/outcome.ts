@@ -11,8 +11,6 @@ import { outcomeStatus } from '../../core/resolve.js';
 import { actionModelOf } from '../../core/model-cache.js';
 import { Codes } from '../../core/codes.js';
 import type { Alteration } from '../../core/outcome-verify.js';
-import type { DiceChoice, Resolution } from '../../core/resolution.js';
-import { actionOffsets, resolutionEdit, type OffsetEdit } from '../../core/outcome-edit.js';
 
 export function checkOutcome(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
     const outcome = action.outcome;
@@ -38,7 +36,7 @@ export function checkOutcome(model: ScenarioModel, action: Action, accept: Valid
                 { ...where, code: Codes.outcomeUnresolvable });
             return;
         case 'altered':
-            reportAltered(action, status.alteration, restoringEdit(action, status.resolution, status.dice), accept);
+            reportAltered(action, status.alteration, accept);
             return;
         case 'stale':
             accept('warning', `This outcome no longer matches engagement '${action.name}': its units, factors, dice or house rules, or the state carried from earlier outcomes, changed after it was written. Resolve it again.`,
@@ -47,15 +45,8 @@ export function checkOutcome(model: ScenarioModel, action: Action, accept: Valid
     }
 }
 
-/** The edit that writes the block as its dice give it: what Resolve wrote, byte for byte. */
-function restoringEdit(action: Action, resolution: Resolution, dice: DiceChoice): OffsetEdit | undefined {
-    const text = action.$cstNode?.root.fullText;
-    const offsets = text === undefined ? undefined : actionOffsets(action, text);
-    return offsets && text !== undefined ? resolutionEdit(text, offsets, resolution, dice) : undefined;
-}
-
 /** An error at the first line that differs, saying what the replay gives; the quick fix restores the block. */
-function reportAltered(action: Action, alteration: Alteration, restore: OffsetEdit | undefined, accept: ValidationAcceptor): void {
+function reportAltered(action: Action, alteration: Alteration, accept: ValidationAcceptor): void {
     // A line naming a unit the file does not have already has its error (unknown-reference): one mistake, one message.
     if (isOutcomeLine(alteration.node) && [alteration.node.unit, alteration.node.opponent].some(unlinked)) return;
     const what = alteration.written === ''
@@ -65,7 +56,7 @@ function reportAltered(action: Action, alteration: Alteration, restore: OffsetEd
             : `This line says '${alteration.written}', but the dice of '${action.name}' give '${alteration.replay}'.`;
     accept('error', `${what} A written outcome is the record: restore it as it was written (quick fix), or overrule the dice with a 'ruling' line after the ${action.kind}.`, {
         node: alteration.node, ...(alteration.property ? { property: alteration.property } : alteration.node === action.outcome ? { keyword: 'outcome' as const } : {}),
-        code: Codes.outcomeAltered, data: restore ? { restore } : undefined
+        code: Codes.outcomeAltered
     });
 }
 
