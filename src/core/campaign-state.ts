@@ -20,7 +20,6 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import type { StateColumn } from './ruleset.js';
 import { actionModelOf } from './model-cache.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
@@ -685,56 +684,4 @@ export function eachRole(action: Action, each: (target: Target, role: Role) => v
             case 'Factor': for (const t of (st as Factor).targets) each(t, 'present'); break;
         }
     }
-}
-
-// ─── Showing the state ───────────────────────────────────────────────────────────────────────────
-
-/** The columns worth showing: the ones the file's rule set keeps (`Ruleset.campaign.columns`). */
-export function stateColumns(model: ScenarioModel): readonly StateColumn[] {
-    return model.ruleset?.campaign.columns ?? [];
-}
-
-export function statusText(state: UnitCampaignState): string {
-    return state.status === 'ready' ? (state.statusSource?.startsWith('rallied') ? 'rallied' : 'ready') : state.status;
-}
-
-export function lastResultText(state: UnitCampaignState): string {
-    const r = state.lastResult;
-    if (!r) return '—';
-    return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''}${r.settled ? ', not written yet' : ''})`;
-}
-
-/**
- * The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. Net of
- * casualties too when the rule set counts a casualty as a stand (`casualtiesAreStands`).
- */
-export function standsText(model: ScenarioModel, unit: UnitModel, state: UnitCampaignState): string {
-    const stands = unit.stats.get('stands');
-    const lost = state.standsLost + (model.ruleset?.campaign.casualtiesAreStands ? state.casualties : 0);
-    return typeof stands === 'number' ? `${Math.max(0, stands - lost)} of ${stands}` : (lost > 0 ? `−${lost}` : '—');
-}
-
-/**
- * Markdown for a hover on a unit: its state as the action sees it (before its outcome), or at the end
- * of the file when no action is given. Written to sit under the hover's own title line (the unit's name).
- */
-export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atAction?: ActionModel | Action): string {
-    const state = atAction ? unitStateAt(model, atAction, unit) : stateAtEnd(model).get(unit.id);
-    if (!state) return '';
-    const where = atAction ? `before **${actionNode(atAction).name}**` : 'at the end of the file';
-    const parts = [`Campaign state ${where}: **${statusText(state)}**`];
-    if (state.statusSource && state.status !== 'ready') parts[0] += ` — ${state.statusSource}`;
-    const facts: string[] = [];
-    if (state.lastResult) facts.push(`last result ${lastResultText(state)}`);
-    for (const c of stateColumns(model)) {
-        if (c === 'dp') facts.push(`DP ${state.dp}`);
-        else if (c === 'casualties') facts.push(`casualties ${state.casualties}`);
-        else if (c === 'stands') facts.push(`stands ${standsText(model, unit, state)}`);
-        else if (c === 'tokens') facts.push(`damage tokens ${state.tokens}`);
-        else if (c === 'tested') facts.push(state.tested ? 'has made a break test' : 'no break test yet (+1)');
-        else if (c === 'cp' && state.cpSpent > 0) facts.push(`CP spent ${state.cpSpent}`);
-    }
-    if (facts.length > 0) parts.push(facts.join(' · '));
-    for (const note of state.notes) parts.push(`_${note}_`);
-    return parts.join('\n\n');
 }

@@ -15,7 +15,8 @@ import { entryKey, houseLines, keyText, seedText, tablesFor } from '../../core/h
 import { Codes } from '../../core/codes.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
-import { stateHoverMarkdown, waitsOn } from '../../core/campaign-state.js';
+import { waitsOn } from '../../core/campaign-state.js';
+import { stateHoverMarkdown } from './state-hover.js';
 import { formatFact } from '../../core/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../core/resolution.js';
 import { isUnresolvable, needsNewSeed, outcomeStatus, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
