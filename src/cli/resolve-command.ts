@@ -1,8 +1,9 @@
 import { modelOf } from '../core/model-cache.js';
-import type { ActionModel, ScenarioModel } from '../core/scenario.js';
+import { turnLabel, type ActionModel, type ScenarioModel } from '../core/scenario.js';
 import { newSeed } from '../core/dice.js';
 import type { Resolution, ResolutionJson } from '../core/resolution.js';
-import { isUnresolvable, resolveAction } from '../core/resolve.js';
+import { isUnresolvable, needsNewSeed, resolveAction } from '../core/resolve.js';
+import { waitsOn } from '../core/campaign-state.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile, inFileOrder, toStderr } from './load.js';
 
 export interface ResolveCliOptions {
@@ -35,7 +36,15 @@ export async function resolveCommand(file: string, options: ResolveCliOptions, o
     }
     const model = modelOf(loaded.document.parseResult.value);
     const results: ResolutionJson[] = [];
+    const undecided: Undecided[] = [];
     for (const action of selectActions(model, options.engagement, file)) {
+        // The preview is the record: what it shows is what `--write` writes, or it says it is not decided yet.
+        const open = undecidedOf(model, action, options.seed);
+        if (open) {
+            undecided.push(open);
+            if (!options.json) printUndecided(open, out);
+            continue;
+        }
         const r = resolveAction(model, action, { seed: options.seed, newSeed });
         if (isUnresolvable(r)) throw new CliError(`${file}: ${r.problem}`, 1);
         results.push(r.resolution.json);
@@ -46,7 +55,7 @@ export async function resolveCommand(file: string, options: ResolveCliOptions, o
             if (seedUnused) err(`umpire: ${action.node.name}: ${seedUnused}`);
         } else printResolution(r.resolution, out, seedUnused);
     }
-    if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results }, null, 2));
+    if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results, ...(undecided.length > 0 ? { undecided } : {}) }, null, 2));
     return 0;
 }
 
@@ -57,5 +66,35 @@ export function printResolution(resolution: Resolution, out: (line: string) => v
     if (note) out(`  (${note})`);
     for (const line of resolution.text) out(`  ${line}`);
     out(`  Result: ${j.summary}`);
+    out('');
+}
+
+/** An action whose result is not decided yet (docs/campaigns.md#undecided), as `resolve --json` lists it. */
+interface Undecided {
+    kind: string;
+    name: string;
+    turn: string | null;
+    /** The earlier action it waits on; absent when it is itself the one without dice or seed. */
+    waitsOn?: string;
+    reason: string;
+}
+
+/**
+ * Whether the action's result is not decided yet: it has no dice or seed (a seed is drawn only when
+ * the outcome is written), or its start waits on an earlier action that has none.
+ */
+function undecidedOf(model: ScenarioModel, action: ActionModel, seed: number | undefined): Undecided | undefined {
+    const base = { kind: action.node.kind, name: action.node.name, turn: turnLabel(action.turn) ?? null };
+    if (needsNewSeed(model, action, { seed })) {
+        return { ...base, reason: `not decided until a seed is drawn: it has no dice or seed yet. \`umpire resolve --write\` draws one and writes the outcome; or give it a \`seed\` line, or run with --seed N.` };
+    }
+    const first = waitsOn(model, action);
+    if (!first) return undefined;
+    return { ...base, waitsOn: first.name, reason: `not decided until ${first.kind} '${first.name}' is: it has no dice or seed yet, and its outcome changes the state this ${action.node.kind} starts from. \`umpire resolve --write\` resolves them in order.` };
+}
+
+function printUndecided(u: Undecided, out: (line: string) => void): void {
+    out(`${u.kind} ${u.name} (${u.turn ? `turn ${u.turn} · ` : ''}not decided)`);
+    out(`  Result: ${u.reason}`);
     out('');
 }

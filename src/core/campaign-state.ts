@@ -17,9 +17,9 @@
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
 import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Target, Turn, UnitState } from '../language/generated/ast.js';
-import { settledOutcome } from './resolve.js';
+import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
+import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import type { StateColumn } from './ruleset.js';
 import { actionModelOf } from './model-cache.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 
@@ -32,7 +32,7 @@ export interface UnitCampaignState {
     /** What set the status, e.g. "routed in engagement Ridge (turn 1)"; undefined while ready from the start. */
     readonly statusSource?: string;
     /** The last written result for the unit and where it was written. */
-    readonly lastResult?: { readonly result: string, readonly action: string, readonly turn?: string };
+    readonly lastResult?: { readonly result: string, readonly action: string, readonly turn?: string, readonly settled?: true };
     /** Loose Files disorder points (L2, L8). */
     readonly dp: number;
     /** Loose Files casualties (L2, L3). */
@@ -81,6 +81,16 @@ interface Timeline {
     readonly firstNamed: ReadonlyMap<string, number>;
     /** Per unit id, the first point from which it is out of the fight. */
     readonly outSince: ReadonlyMap<string, number>;
+    /**
+     * Per unit id, the first unwritten action its state waits on (one that needs a new seed, or
+     * waits itself), and the point from which it does.
+     */
+    readonly waitsOn: ReadonlyMap<string, Action>;
+    readonly waitsSince: ReadonlyMap<string, number>;
+    /** The unwritten actions that wait on an undecided one, with that one. */
+    readonly waiting: ReadonlyMap<Action, Action>;
+    /** The unwritten actions whose outcome is settled, with the outcome their dice give. */
+    readonly settled: ReadonlyMap<Action, Resolution>;
 }
 
 interface Step {
@@ -119,7 +129,8 @@ function timeline(model: ScenarioModel): Timeline {
     if (!t) {
         t = {
             history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
-            steps: [], firstNamed: new Map(), outSince: new Map()
+            steps: [], firstNamed: new Map(), outSince: new Map(),
+            waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map()
         };
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
         // state of the points before it from this same timeline, already built that far.
@@ -188,9 +199,9 @@ function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
 /**
  * What of an earlier timeline of the same file holds for this model: the steps before the first
  * element that changed (a new node, or a kept action given another outcome in memory), and before the
- * first line that names a force whose units changed. Everything from there is built again. A rule set
- * whose timeline resolves actions (settled outcomes, an order of play) reads every declaration:
- * then any change to one builds the whole timeline again.
+ * first line that names a force whose units changed. Everything from there is built again. The
+ * timeline resolves the actions not written yet (settled outcomes), which read every declaration:
+ * any change to one builds the whole timeline again.
  */
 function keptPart(model: ScenarioModel, before: Built | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
     if (!before || before.declared.ruleset !== model.ruleset) return undefined;
@@ -198,8 +209,7 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     const changedForces = new Set<string>();
     for (const [name, force] of model.forces) if (old.forces.get(name) !== force) changedForces.add(name);
     for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
-    const resolves = model.ruleset?.carriesSettledOutcomes === true || model.ruleset?.orderWithinTurn !== undefined;
-    if (resolves && (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model)))) return undefined;
+    if (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model))) return undefined;
     let steps = 0;
     // By `$type` (no subtypes among the elements): the reflection's `isX` is slower, and every element is visited on every build.
     for (const el of model.root.elements) {
@@ -235,6 +245,10 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
     const steps = into.steps as Step[];
     const firstNamed = into.firstNamed as Map<string, number>;
     const outSince = into.outSince as Map<string, number>;
+    const waitsOn = into.waitsOn as Map<string, Action>;
+    const waitsSince = into.waitsSince as Map<string, number>;
+    const waiting = into.waiting as Map<Action, Action>;
+    const settled = into.settled as Map<Action, Resolution>;
     /** Histories taken over from the earlier timeline: copied before they change (that one may still be read). */
     const borrowed = new Set<unknown>();
     if (kept && old) {
@@ -260,6 +274,9 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
         }
         for (const [name, point] of old.firstNamed) if (point < P) firstNamed.set(name, point);
         for (const [id, point] of old.outSince) if (point < P) outSince.set(id, point);
+        for (const [id, point] of old.waitsSince) if (point < P) { waitsSince.set(id, point); waitsOn.set(id, old.waitsOn.get(id)!); }
+        for (const [action, on] of old.waiting) if (old.actionPoint.get(action)! < P) waiting.set(action, on);
+        for (const [action, outcome] of old.settled) if (old.actionPoint.get(action)! < P) settled.set(action, outcome);
     }
     /** Each unit's state at the point being built, when it changed since P (else its history's last, or its initial). */
     const current = new Map<string, UnitCampaignState>();
@@ -291,7 +308,6 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
     const turnOf = (el: Action): Turn | undefined => (isTurn(el.$container) ? el.$container : undefined);
     // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
     const outResults = model.ruleset?.campaign.outResults ?? {};
-    const settles = model.ruleset?.carriesSettledOutcomes === true;
     /** The units an outcome line names: a unit by its id, or every unit of a force. */
     const unitsNamed = (id: string): readonly UnitModel[] => {
         const unit = unitWithId(model, id);
@@ -305,9 +321,15 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
             const turn = turnOf(el);
             const carry = (unitsOfLine: readonly UnitModel[], result: string, facts: ReadonlyArray<readonly [string, StatValue]>) => {
                 const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
-                for (const u of unitsOfLine) set(point + 1, applyOutcomeLine(currentOf(u), result, facts, el.name, turnLabel(turn), where, outResults));
+                // Settled, not written yet: the same result, said to be not written where it is shown.
+                const last = { result, action: el.name, turn: turnLabel(turn), ...(el.outcome ? {} : { settled: true as const }) };
+                for (const u of unitsOfLine) set(point + 1, applyOutcomeLine(currentOf(u), last, facts, where, outResults));
             };
-            if (el.outcome) {
+            const altered = el.outcome?.check !== undefined ? alteredReplay(model, el) : undefined;
+            if (altered) {
+                // A block edited by hand (`outcome-altered`): the state builds on what its dice give, never on the edit.
+                for (const line of altered.lines) carry(unitsNamed(line.unit), line.result, line.facts);
+            } else if (el.outcome) {
                 for (const line of el.outcome.lines) {
                     // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
                     if (!line.unit || line.result === undefined) continue;
@@ -315,13 +337,25 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
                     carry(unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
                 }
             } else {
-                // Not written yet, but its dice are in the file (entered, its own seed, or none thrown): its
-                // outcome is settled, and Resolve will write exactly this, so later actions see it now when
-                // the rule set asks for it (`Ruleset.carriesSettledOutcomes`, docs/campaigns.md#settled).
-                // Resolving reads only the points before this one, already built.
-                const am = settles ? actionModelOf(model, el) : undefined;
-                const pending = am ? settledOutcome(model, am) : undefined;
-                for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
+                // Not written yet. If its dice are in the file (entered, its own seed, or none thrown) and
+                // nothing it starts from is undecided, its outcome is settled: Resolve will write exactly
+                // this, so later actions see it now (docs/campaigns.md#settled). If it needs a new seed,
+                // or one of its units waits on an action that does, nothing is decided yet: its units
+                // wait on that action from here on. Resolving reads only the points before this one.
+                const am = actionModelOf(model, el);
+                if (am && model.ruleset?.kinds.includes(el.kind)) {
+                    const units = participants(model, el).map(p => p.unit.id);
+                    const blocker = units.map(id => waitsOn.get(id)).find(a => a !== undefined);
+                    if (blocker) waiting.set(el, blocker);
+                    const undecided = blocker ?? (needsNewSeed(model, am) ? el : undefined);
+                    if (undecided) {
+                        for (const id of units) if (!waitsOn.has(id)) { waitsOn.set(id, undecided); waitsSince.set(id, point); }
+                    } else {
+                        const pending = settledOutcome(model, am);
+                        if (pending) settled.set(el, pending);
+                        for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
+                    }
+                }
             }
         } else if (isUnitState(el)) {
             const point = 2 * k++;
@@ -341,6 +375,13 @@ function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | und
         visit(el);
     }
     (into as { end: number }).end = 2 * k;
+}
+
+/** The replay of a written outcome whose lines were edited by hand (its fingerprint still matching), else undefined. */
+function alteredReplay(model: ScenarioModel, action: Action): Resolution | undefined {
+    const am = actionModelOf(model, action);
+    const status = am ? outcomeStatus(model, am) : undefined;
+    return status?.kind === 'altered' ? status.resolution : undefined;
 }
 
 /**
@@ -371,9 +412,10 @@ export function resolutionOrder(model: ScenarioModel): ActionModel[] {
 }
 
 /** One written outcome line: the result label and the facts the rule sets agreed on. */
-function applyOutcomeLine(state: UnitCampaignState, result: string, facts: ReadonlyArray<readonly [string, StatValue]>, action: string, turn: string | undefined, where: string,
+function applyOutcomeLine(state: UnitCampaignState, last: NonNullable<UnitCampaignState['lastResult']>, facts: ReadonlyArray<readonly [string, StatValue]>, where: string,
     outResults: Readonly<Record<string, UnitStatus>>): UnitCampaignState {
-    let next: UnitCampaignState = { ...state, lastResult: { result, action, turn } };
+    const result = last.result;
+    let next: UnitCampaignState = { ...state, lastResult: last };
     const out = Object.hasOwn(outResults, result) ? outResults[result] : undefined;
     if (out) next = { ...next, status: out, statusSource: `${out} in ${where}` };
     // An officer's rally (L8) that finds the unit out of the fight brings it back; otherwise it only removed DPs.
@@ -465,6 +507,25 @@ function pointOf(model: ScenarioModel, action: ActionModel | Action): number {
     return timeline(model).actionPoint.get(actionNode(action)) ?? timeline(model).end + 1;
 }
 
+/**
+ * The earlier action, not written and not decided yet (it has no dice or seed), that this unwritten
+ * action's start waits on: one of its units fights in that one first, directly or through another
+ * action that waits on it. Undefined when the action's start is decided (docs/campaigns.md#undecided).
+ */
+export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Action | undefined {
+    const node = actionNode(action);
+    return node.outcome ? undefined : timeline(model).waiting.get(node);
+}
+
+/**
+ * The outcome an unwritten action's own dice settle, as the timeline carried it to later actions
+ * (the one Resolve writes); undefined when it is written, undecided or waits on an undecided one.
+ */
+export function settledOf(model: ScenarioModel, action: ActionModel | Action): Resolution | undefined {
+    const node = actionNode(action);
+    return node.outcome ? undefined : timeline(model).settled.get(node);
+}
+
 /** One unit's state as the action sees it. */
 export function unitStateAt(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel | string): UnitCampaignState | undefined {
     return lookup(model, timeline(model), unit, pointOf(model, action));
@@ -554,9 +615,9 @@ export function names(target: Target, unit: UnitModel): boolean {
  * needs. In declaration order; recorded as the timeline is built, so no walk over every unit.
  */
 export function unitsEverOut(model: ScenarioModel): UnitModel[] {
-    // Only a written outcome, a state or ruling line, or an outcome the rule set settles before it is
-    // written changes a unit's state: a file of none (a cold check of a new scenario) needs no timeline.
-    if (!mayChangeState(model)) return [];
+    // Only a written outcome, a state or ruling line, or an outcome settled before it is written
+    // changes a unit's state: a file without actions or state lines needs no timeline.
+    if (model.states.length === 0 && model.actions.length === 0) return [];
     const t = timeline(model);
     if (t.outSince.size === 0) return [];
     const byForce = new Map<string, UnitModel[]>();
@@ -571,11 +632,6 @@ export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     return out;
 }
 
-function mayChangeState(model: ScenarioModel): boolean {
-    if (model.states.length > 0 || model.ruleset?.carriesSettledOutcomes === true) return true;
-    for (const action of model.actions) if (action.node.outcome) return true;
-    return false;
-}
 
 const rolesOfAction = new WeakMap<Action, ReadonlyArray<{ target: Target, role: Role }>>();
 
@@ -628,56 +684,4 @@ export function eachRole(action: Action, each: (target: Target, role: Role) => v
             case 'Factor': for (const t of (st as Factor).targets) each(t, 'present'); break;
         }
     }
-}
-
-// ─── Showing the state ───────────────────────────────────────────────────────────────────────────
-
-/** The columns worth showing: the ones the file's rule set keeps (`Ruleset.campaign.columns`). */
-export function stateColumns(model: ScenarioModel): readonly StateColumn[] {
-    return model.ruleset?.campaign.columns ?? [];
-}
-
-export function statusText(state: UnitCampaignState): string {
-    return state.status === 'ready' ? (state.statusSource?.startsWith('rallied') ? 'rallied' : 'ready') : state.status;
-}
-
-export function lastResultText(state: UnitCampaignState): string {
-    const r = state.lastResult;
-    if (!r) return '—';
-    return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''})`;
-}
-
-/**
- * The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. Net of
- * casualties too when the rule set counts a casualty as a stand (`casualtiesAreStands`).
- */
-export function standsText(model: ScenarioModel, unit: UnitModel, state: UnitCampaignState): string {
-    const stands = unit.stats.get('stands');
-    const lost = state.standsLost + (model.ruleset?.campaign.casualtiesAreStands ? state.casualties : 0);
-    return typeof stands === 'number' ? `${Math.max(0, stands - lost)} of ${stands}` : (lost > 0 ? `−${lost}` : '—');
-}
-
-/**
- * Markdown for a hover on a unit: its state as the action sees it (before its outcome), or at the end
- * of the file when no action is given. Written to sit under the hover's own title line (the unit's name).
- */
-export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atAction?: ActionModel | Action): string {
-    const state = atAction ? unitStateAt(model, atAction, unit) : stateAtEnd(model).get(unit.id);
-    if (!state) return '';
-    const where = atAction ? `before **${actionNode(atAction).name}**` : 'at the end of the file';
-    const parts = [`Campaign state ${where}: **${statusText(state)}**`];
-    if (state.statusSource && state.status !== 'ready') parts[0] += ` — ${state.statusSource}`;
-    const facts: string[] = [];
-    if (state.lastResult) facts.push(`last result ${lastResultText(state)}`);
-    for (const c of stateColumns(model)) {
-        if (c === 'dp') facts.push(`DP ${state.dp}`);
-        else if (c === 'casualties') facts.push(`casualties ${state.casualties}`);
-        else if (c === 'stands') facts.push(`stands ${standsText(model, unit, state)}`);
-        else if (c === 'tokens') facts.push(`damage tokens ${state.tokens}`);
-        else if (c === 'tested') facts.push(state.tested ? 'has made a break test' : 'no break test yet (+1)');
-        else if (c === 'cp' && state.cpSpent > 0) facts.push(`CP spent ${state.cpSpent}`);
-    }
-    if (facts.length > 0) parts.push(facts.join(' · '));
-    for (const note of state.notes) parts.push(`_${note}_`);
-    return parts.join('\n\n');
 }

@@ -55,6 +55,7 @@ export const Codes = {
     // Written outcomes
     outcomeStale: 'outcome-stale',
     outcomeUnresolvable: 'outcome-unresolvable',
+    outcomeAltered: 'outcome-altered',
     // Campaigns (issue 8, validation/campaign.ts)
     unitOutOfAction: 'unit-out-of-action',
     unitNotArrived: 'unit-not-arrived',
@@ -63,6 +64,9 @@ export const Codes = {
     stateUnknownKey: 'state-unknown-key',
     stateValue: 'state-value',
     rulingWithoutReason: 'ruling-without-reason',
+    // Each unit in one place (docs/campaigns.md#one-fight-a-turn, validation/one-fight.ts)
+    unitNamedTwice: 'unit-named-twice',
+    unitFightsTwice: 'unit-fights-twice',
     // House rules (docs/house-rules.md, validation/house-checks.ts)
     houseUnknownTable: 'house-unknown-table',
     houseKey: 'house-key',

@@ -176,7 +176,8 @@ const keyedSteps = new WeakMap<object, KeyedSteps>();
 
 function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     const ruleset = model.ruleset;
-    const readsOtherActions = ruleset?.carriesSettledOutcomes === true || ruleset?.orderWithinTurn !== undefined;
+    // Every action not written yet carries the outcome its dice settle (src/core/campaign-state.ts): each reads those before it.
+    const readsOtherActions = ruleset !== undefined;
     const declarations: AstNode[] = [];
     /** The steps with their turns' keys; `carriedIn` filled below. */
     const found: Array<{ node: Action | UnitState, turnKey: string, carries: boolean, carriedIn: string }> = [];

@@ -10,6 +10,8 @@ import type { Ruleset } from './ruleset.js';
 import { resolveSizeProblem } from './size-guards.js';
 import { tablesFor } from './house-rules.js';
 import { fingerprint } from './fingerprint.js';
+import { firstAlteration, type Alteration } from './outcome-verify.js';
+import type { Action, Outcome } from '../language/generated/ast.js';
 
 export function isUnresolvable<T extends object>(value: T | Unresolvable): value is Unresolvable {
     return 'problem' in value;
@@ -104,16 +106,30 @@ function withHouseRules(model: ScenarioModel, action: ActionModel, resolution: R
     return { ...resolution, json: { ...resolution.json, check: fingerprint({ check: resolution.json.check, house }) } };
 }
 
+type Replay = { resolution: Resolution, dice: DiceChoice } | Unresolvable | undefined;
+
+/**
+ * Replays kept per model and action, with the outcome they replayed: the validator, the timeline (which
+ * verifies each written outcome before it carries it) and hovers ask for the same one.
+ */
+const replays = new WeakMap<ScenarioModel, Map<Action, { outcome: Outcome, replay: Replay }>>();
+
 /**
  * Resolves a written outcome again from the dice it records (its seed, or the entered dice): what
- * the stale check and hovers compare the file with.
+ * the stale and altered checks and hovers compare the file with.
  */
-export function replayOutcome(model: ScenarioModel, action: ActionModel): { resolution: Resolution, dice: DiceChoice } | Unresolvable | undefined {
+export function replayOutcome(model: ScenarioModel, action: ActionModel): Replay {
     const outcome = action.node.outcome;
     if (!outcome) return undefined;
+    let kept = replays.get(model);
+    const found = kept?.get(action.node);
+    if (found && found.outcome === outcome) return found.replay;
     const dice: DiceChoice = outcome.entered ? { kind: 'entered' } : withReroll(outcome.seed ?? 0, outcome.reroll);
     const resolution = resolveWith(model, action, dice);
-    return isUnresolvable(resolution) ? resolution : { resolution, dice };
+    const replay = isUnresolvable(resolution) ? resolution : { resolution, dice };
+    if (!kept) replays.set(model, kept = new Map());
+    kept.set(action.node, { outcome, replay });
+    return replay;
 }
 
 /** How a written outcome stands against its action as the file says it now. */
@@ -127,6 +143,11 @@ export type OutcomeStatus =
     | { kind: 'seed-changed', recorded: number, own: number }
     | { kind: 'unresolvable', problem: string }
     | { kind: 'current' }
+    /**
+     * Its fingerprint matches (the inputs are those it was written from) but a line of the block says
+     * other than its own dice give: the record was edited by hand (docs/campaigns.md#altered).
+     */
+    | { kind: 'altered', alteration: Alteration, resolution: Resolution, dice: DiceChoice }
     | { kind: 'stale' };
 
 /** Compares a written outcome's fingerprint with the one its recorded dice give today. */
@@ -145,7 +166,9 @@ export function outcomeStatus(model: ScenarioModel, action: ActionModel): Outcom
     const again = replayOutcome(model, action);
     if (!again) return { kind: 'none' };
     if (isUnresolvable(again)) return { kind: 'unresolvable', problem: again.problem };
-    return again.resolution.json.check === unquote(outcome.check) ? { kind: 'current' } : { kind: 'stale' };
+    if (again.resolution.json.check !== unquote(outcome.check)) return { kind: 'stale' };
+    const alteration = firstAlteration(outcome, again.resolution);
+    return alteration ? { kind: 'altered', alteration, ...again } : { kind: 'current' };
 }
 
 export function resolveAction(model: ScenarioModel, action: ActionModel, options: ResolveOptions): { resolution: Resolution, dice: DiceChoice } | Unresolvable {

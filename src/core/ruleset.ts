@@ -63,6 +63,11 @@ interface CampaignKeys {
     readonly outResults: Readonly<Record<string, UnitStatus>>;
     /** A casualty is one stand lost: the stands shown are net of casualties as well as of stands lost. */
     readonly casualtiesAreStands?: boolean;
+    /**
+     * The action kinds a unit fights in at most once a turn (docs/campaigns.md#one-fight-a-turn): a
+     * second one in the same turn is `unit-fights-twice`. None when absent.
+     */
+    readonly fightsOnceATurn?: readonly string[];
 }
 
 /** How a quick fix repairs one of the rule set's own diagnostics; the fixes themselves are generic. */
@@ -140,13 +145,6 @@ export interface Ruleset {
      * the campaign state and Resolve all follow this one.
      */
     orderWithinTurn?(model: ScenarioModel, actions: readonly ActionModel[]): readonly ActionModel[];
-    /**
-     * Whether an action not yet written, whose dice the file already holds (entered, its own `seed`, or
-     * none thrown), carries its outcome to later actions as a written one would: then `check`, the
-     * editor and Resolve all judge later actions from the same state (docs/campaigns.md). Off, only
-     * written outcomes carry.
-     */
-    readonly carriesSettledOutcomes?: boolean;
     /** Applies the rules. Never throws on a broken action: it says what is missing instead. */
     resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
     /** Exact odds of an action of one of `oddsKinds`. */

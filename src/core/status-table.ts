@@ -4,9 +4,10 @@
  * the results only; Ancients adds damage tokens and break tests; Loose Files DPs, casualties, stands, CP.
  */
 import stringWidth from 'string-width';
-import { turnLabel, unquote, type ScenarioModel } from './scenario.js';
+import { turnLabel, unquote, type ScenarioModel, type UnitModel } from './scenario.js';
 import { rerolledText } from './outcome-block.js';
-import { lastResultText, stateAfterTurn, stateAtEnd, stateColumns, standsText, statusText, turnsOf, type UnitCampaignState } from './campaign-state.js';
+import { stateAfterTurn, stateAtEnd, turnsOf, type UnitCampaignState } from './campaign-state.js';
+import type { StateColumn } from './ruleset.js';
 
 export interface StatusTable {
     /** "after turn 1 "Dawn"" or "at the end of the file". */
@@ -80,4 +81,31 @@ export function statusPlainLines(table: StatusTable): string[] {
     const widths = table.header.map((_, i) => Math.max(...all.map(r => stringWidth(r[i]))));
     const pad = (row: string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - stringWidth(c))).join('  ').trimEnd();
     return [pad(table.header), widths.map(w => '─'.repeat(w)).join('  '), ...table.rows.map(pad)];
+}
+
+// ─── The words the status table and hovers show ─────────────────────────────────────────────────
+
+/** The columns worth showing: the ones the file's rule set keeps (`Ruleset.campaign.columns`). */
+export function stateColumns(model: ScenarioModel): readonly StateColumn[] {
+    return model.ruleset?.campaign.columns ?? [];
+}
+
+export function statusText(state: UnitCampaignState): string {
+    return state.status === 'ready' ? (state.statusSource?.startsWith('rallied') ? 'rallied' : 'ready') : state.status;
+}
+
+export function lastResultText(state: UnitCampaignState): string {
+    const r = state.lastResult;
+    if (!r) return '—';
+    return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''}${r.settled ? ', not written yet' : ''})`;
+}
+
+/**
+ * The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. Net of
+ * casualties too when the rule set counts a casualty as a stand (`casualtiesAreStands`).
+ */
+export function standsText(model: ScenarioModel, unit: UnitModel, state: UnitCampaignState): string {
+    const stands = unit.stats.get('stands');
+    const lost = state.standsLost + (model.ruleset?.campaign.casualtiesAreStands ? state.casualties : 0);
+    return typeof stands === 'number' ? `${Math.max(0, stands - lost)} of ${stands}` : (lost > 0 ? `−${lost}` : '—');
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioModel } from '../../src/core/scenario.js';
 import { modelOf } from '../../src/core/model-cache.js';
-import { eachRole, roles, effectiveStats, stateAfterTurn, stateAt, stateAtEnd, stateHoverMarkdown, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
+import { eachRole, roles, effectiveStats, stateAfterTurn, stateAt, stateAtEnd, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
+import { stateHoverMarkdown } from '../../src/language/lsp/state-hover.js';
 import { parse } from '../support/services.js';
 import * as fs from 'node:fs';
 import { AstUtils } from 'langium';

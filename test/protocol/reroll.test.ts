@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MarkupContent } from 'vscode-languageserver-protocol/node.js';
+import type { MarkupContent } from 'vscode-languageserver-protocol/node';
 import { ensureServerBundle, LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult } from './lsp-harness.js';
 
 let workspace: string;

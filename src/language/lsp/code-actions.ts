@@ -18,7 +18,7 @@ import { Codes } from '../../core/codes.js';
 import { GRADE_RANGE, MODIFIER_RANGE } from '../validation/common.js';
 import { signedValue as signed } from '../../core/signed.js';
 import { factsAt } from './completion.js';
-import { staleOutcomeActions } from './stale-fix.js';
+import { restoreOutcomeActions, staleOutcomeActions } from './stale-fix.js';
 import { whenCurrent } from './current-version.js';
 
 /** What a fix needs: the file, the diagnostic, and the AST node the diagnostic starts on. */
@@ -69,6 +69,7 @@ export const FIXES: Record<string, Fix> = {
     }),
     [Codes.seedWithDice]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (the entered dice are used)', [deleteStatement(c, seed)])]),
     [Codes.outcomeStale]: c => staleOutcomeActions(c.document, c.diagnostic),
+    [Codes.outcomeAltered]: c => restoreOutcomeActions(c.document, c.diagnostic),
     [Codes.unitIndexRange]: removeIndexOfSingleUnit,
     [Codes.gradeValueRange]: c => withNode(c, isGrade, g => clampValue(c, g, g.value ?? 0, GRADE_RANGE)),
     [Codes.modifierValueRange]: c => withNode(c, isModifier, m => clampValue(c, m, m.value, MODIFIER_RANGE)),

@@ -15,10 +15,11 @@ import { entryKey, houseLines, keyText, seedText, tablesFor } from '../../core/h
 import { Codes } from '../../core/codes.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
-import { stateHoverMarkdown } from '../../core/campaign-state.js';
+import { waitsOn } from '../../core/campaign-state.js';
+import { stateHoverMarkdown } from './state-hover.js';
 import { diceText, formatFact } from '../../core/outcome-block.js';
 import type { DiceChoice, Resolution } from '../../core/resolution.js';
-import { isUnresolvable, needsNewSeed, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
+import { isUnresolvable, needsNewSeed, outcomeStatus, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
 import { signedTypeset as signed } from '../../core/signed.js';
 import { oddsSummary } from './odds-request.js';
 
@@ -168,8 +169,11 @@ async function actionHover(document: LangiumDocument, model: ScenarioModel, node
         out.push(`**Result:** ${preview.resolution.json.summary}`);
     } else if (node.outcome?.summary) {
         out.push(`**Written result:** ${unquote(node.outcome.summary)}`);
+    } else if (action && needsNewSeed(model, action)) {
+        out.push('No dice or seed yet: not decided until **Resolve** draws a seed and writes the outcome.');
     } else {
-        out.push('No dice or seed yet: **Resolve** draws a seed and writes the outcome.');
+        const first = action ? waitsOn(model, action) : undefined;
+        if (first) out.push(`Not decided until ${first.kind} **${first.name}** is: it has no dice or seed yet, and its outcome changes the state this ${node.kind} starts from. **Resolve all** resolves them in order.`);
     }
     const house = action ? houseLines(tablesFor(model, action)) : [];
     if (house.length > 0) out.push(`**House rules in force** (docs/house-rules.md): ${house.map(l => `\`${l}\``).join(' · ')}`);
@@ -198,10 +202,12 @@ export function previewAction(document: LangiumDocument, model: ScenarioModel, a
     const stale = outcome !== undefined && hasStaleOutcome(document, action.node);
     if (outcome && !stale) {
         const written = replayOutcome(model, action);
-        if (written && !isUnresolvable(written)) return { ...written, note: 'Written outcome', written: true };
+        const altered = outcomeStatus(model, action).kind === 'altered';
+        if (written && !isUnresolvable(written)) return { ...written, note: altered ? 'The written outcome was changed by hand; its dice give' : 'Written outcome', written: !altered };
     }
-    // A preview never draws a seed: without dice or a seed there is nothing to show yet.
-    if (needsNewSeed(model, action)) return undefined;
+    // A preview never draws a seed: without dice or a seed, or while its start waits on an action
+    // without them, nothing is decided yet (docs/campaigns.md#undecided).
+    if (needsNewSeed(model, action) || waitsOn(model, action)) return undefined;
     const result = resolveAction(model, action, { newSeed: () => 0 });
     if (isUnresolvable(result)) return undefined;
     return {

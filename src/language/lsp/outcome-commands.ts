@@ -21,6 +21,7 @@ import { actionOffsets, applyEdits, isNoOp, rerollEdit, resolutionEdit, toRangeE
 import { needsOutcome, resolveAllQuick, resolveAllSlow, ResolveAllCancelled, ResolveAllError, type WrittenOutcome } from '../../core/resolve-all.js';
 import { inMemoryChecks } from '../resolve-all-checks.js';
 import { isResolvable, isUnresolvable, needsNewSeed, resolveAction } from '../../core/resolve.js';
+import { waitsOn } from '../../core/campaign-state.js';
 import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult, VerifyAnswer } from '../../protocol.js';
 import { umpireSetting } from './settings.js';
 import { oddsCommand, whatIfOddsCommand } from './odds-request.js';
@@ -263,6 +264,10 @@ export class OutcomeCommands {
         const name = action.node.name;
         const blocked = blockingError(snap.document, snap.model, action.node);
         if (blocked) return { kind: 'refused', reason: `'${name}' was not resolved: ${blocked}` };
+        const first = waitsOn(snap.model, action);
+        if (first) {
+            return { kind: 'refused', reason: `'${name}' was not resolved: it starts from the outcome of ${first.kind} '${first.name}', which has no dice or seed yet. Resolve '${first.name}' first, or Resolve all.` };
+        }
         if (!draw && needsNewSeed(snap.model, action, { reroll })) return { kind: 'needs-seed' };
         const result = resolveAction(snap.model, action, { reroll, newSeed: draw ?? (() => 0) });
         if (isUnresolvable(result)) return { kind: 'refused', reason: result.problem };

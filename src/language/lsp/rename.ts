@@ -5,10 +5,10 @@
  * file: not a name, a keyword, a count such as `x2`, or the name of another declaration of the same kind.
  * Names may use the letters and digits of any script (`Jäger`, `Preußen`), as the grammar allows.
  */
-import { AstUtils, CstUtils, DocumentState, GrammarAST, type AstNode, type LangiumDocument, type Lexer } from 'langium';
+import { AstUtils, CstUtils, DocumentState, GrammarAST, GrammarUtils, URI, type AstNode, type LangiumDocument, type LangiumDocuments, type Lexer } from 'langium';
 import { DefaultRenameProvider, type LangiumServices } from 'langium/lsp';
 import { ResponseError, type CancellationToken, type Range, type RenameParams, type TextDocumentPositionParams, type WorkspaceEdit } from 'vscode-languageserver';
-import { isAction, isForce, isGrade, isModifier, isScenario, isTurn, isUnit, type Scenario } from '../generated/ast.js';
+import { isAction, isForce, isGrade, isModifier, isOutcome, isScenario, isTurn, isUnit, type Scenario } from '../generated/ast.js';
 import { onCurrentVersion } from './current-version.js';
 
 /** JSON-RPC "invalid params": the client shows the message and changes nothing. */
@@ -19,11 +19,13 @@ export class BattleRenameProvider extends DefaultRenameProvider {
     private readonly keywords: Set<string>;
     /** The file's own lexer: a new name is good when it reads back as exactly one name token. */
     private readonly lexer: Lexer;
+    private readonly documents: LangiumDocuments;
 
     constructor(services: LangiumServices) {
         super(services);
         this.keywords = new Set(AstUtils.streamAllContents(services.Grammar).filter(GrammarAST.isKeyword).map(k => k.value));
         this.lexer = services.parser.Lexer;
+        this.documents = services.shared.workspace.LangiumDocuments;
     }
 
     // Positions and edits belong to one version: both wait for the tree of the editor's current text.
@@ -31,12 +33,39 @@ export class BattleRenameProvider extends DefaultRenameProvider {
         return onCurrentVersion(document, DocumentState.IndexedReferences, cancelToken, () => {
             const problem = this.problemWith(document, params);
             if (problem) throw new ResponseError(INVALID_PARAMS, problem);
-            return super.rename(document, params, cancelToken);
+            const target = this.targetAt(document, params);
+            return super.rename(document, params, cancelToken).then(edit => (edit && target ? this.withSummaries(edit, target, params.newName) : edit));
         });
     }
 
     override async prepareRename(document: LangiumDocument, params: TextDocumentPositionParams, cancelToken?: CancellationToken): Promise<Range | undefined> {
         return onCurrentVersion(document, DocumentState.IndexedReferences, cancelToken, () => super.prepareRename(document, params, cancelToken));
+    }
+
+    /** The declaration at the position renamed. */
+    private targetAt(document: LangiumDocument, params: TextDocumentPositionParams): AstNode | undefined {
+        const cst = document.parseResult.value.$cstNode;
+        const leaf = cst ? CstUtils.findDeclarationNodeAtOffset(cst, document.textDocument.offsetAt(params.position), this.grammarConfig.nameRegexp) : undefined;
+        return leaf ? this.references.findDeclarations(leaf)[0] : undefined;
+    }
+
+    /**
+     * The written summaries follow the rename (docs/campaigns.md#rename): in every file the rename
+     * edits, each outcome's `summary "…"` that names the force or unit renamed names it anew, so the
+     * outcome stays current (its fingerprint already reads names by place, src/core/fingerprint.ts).
+     */
+    private withSummaries(edit: WorkspaceEdit, target: AstNode, newName: string): WorkspaceEdit {
+        const renamed = summaryRename(target, newName);
+        if (!renamed || !edit.changes) return edit;
+        for (const [uri, edits] of Object.entries(edit.changes)) {
+            const doc = this.documents.hasDocument(URI.parse(uri)) ? this.documents.getDocument(URI.parse(uri)) : undefined;
+            for (const outcome of doc ? AstUtils.streamAst(doc.parseResult.value).filter(isOutcome) : []) {
+                const summary = GrammarUtils.findNodeForProperty(outcome.$cstNode, 'summary');
+                const newText = summary?.text.replace(renamed.pattern, renamed.by);
+                if (summary && newText !== summary.text) edits.push({ range: summary.range, newText: newText! });
+            }
+        }
+        return edit;
     }
 
     private problemWith(document: LangiumDocument, params: RenameParams): string | undefined {
@@ -71,6 +100,23 @@ function siblingsOf(root: Scenario, target: AstNode): AstNode[] {
     const visit = (el: AstNode) => { if (isTurn(el)) el.elements.forEach(visit); else all.push(el); };
     root.elements.forEach(visit);
     return all.filter(n => n.$type === target.$type || (isAction(n) && isAction(target)));
+}
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * How a summary names what is renamed: a force by its name (`French 2 hits`, `French foot: 1 rout`), a
+ * unit as `Force.Unit` (`French.Line#2 holds`); a name starts after a quote, a space, `·` or `(`, and
+ * ends before `.`, `#`, a space, `:`, `,`, `)` or the quote. Other declarations are not in summaries.
+ */
+function summaryRename(target: AstNode, newName: string): { pattern: RegExp, by: string } | undefined {
+    const old = (target as { name?: string }).name;
+    if (!old) return undefined;
+    const before = '(["\\s·(])';
+    if (isForce(target)) return { pattern: new RegExp(`${before}${escaped(old)}(?=[.#\\s:,)"])`, 'gu'), by: `$1${newName}` };
+    const force = isUnit(target) ? AstUtils.getContainerOfType(target, isForce)?.name : undefined;
+    if (!force) return undefined;
+    return { pattern: new RegExp(`${before}${escaped(force)}\\.${escaped(old)}(?=[#\\s:,)"])`, 'gu'), by: `$1${force}.${newName}` };
 }
 
 function kindOf(node: AstNode): string {

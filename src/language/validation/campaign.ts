@@ -10,8 +10,10 @@ import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { eachRole, names, roles, STATE_KEYS, unitsEverOut, unitStateAt, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
+import { eachRole, names, roles, STATE_KEYS, unitsEverOut, unitStateAt, waitsOn, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
+import { needsNewSeed } from '../../core/resolve.js';
 import { Codes } from '../../core/codes.js';
+import { checkOneFightATurn } from './one-fight.js';
 
 /**
  * The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory).
@@ -72,6 +74,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
         if (node.target) checkExists(topOf(node), node.target, late, turn, byLabel, accept);
     }
     checkOrder(model, accept);
+    checkOneFightATurn(model, accept);
 }
 
 function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>,
@@ -256,8 +259,9 @@ function checkStateLine(line: UnitState, formations: readonly string[] | undefin
 }
 
 /**
- * Outcomes carry state forward, so a written outcome after an action that has none was worked out
- * without that action's results. Warned on the later outcome, naming the first earlier gap.
+ * Outcomes carry state forward, so a written outcome after an action that has none, and is not decided
+ * yet (no dice or seed), was worked out without that action's results. Warned on the later outcome,
+ * naming the first earlier gap. A gap whose dice are in the file carries its settled outcome: no gap.
  */
 function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
     const ruleset = model.ruleset;
@@ -270,7 +274,8 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
         if (!outcome && gap) continue;
         if (!ruleset.kinds.includes(action.node.kind)) continue;
         if (!outcome) {
-            if (!gap) { gap = action.node; gapTurn = action.turn; }
+            // A gap whose dice are in the file is settled: its outcome is in the state already (docs/campaigns.md#settled).
+            if (!gap && (needsNewSeed(model, action) || waitsOn(model, action))) { gap = action.node; gapTurn = action.turn; }
             continue;
         }
         if (gap) {

@@ -47,7 +47,8 @@ export const ancientsRuleset: Ruleset = {
         diceLabels: () => DICE_LABELS
     },
     // A7, A8: damage tokens and the first break test carry on; a destroyed unit is gone.
-    campaign: { columns: ['tokens', 'tested'], outResults: { destroyed: 'destroyed' } },
+    // A unit fights in one melee a turn, its dice split within it (docs/rules/ancients.md#one-melee-a-turn).
+    campaign: { columns: ['tokens', 'tested'], outResults: { destroyed: 'destroyed' }, fightsOnceATurn: ['engagement'] },
     codes: { ...AncientsCodes, ...AncientsHouseCodes },
     tables: ANCIENTS_TABLES,
     checkTables: checkAncientsTables,

@@ -14,7 +14,8 @@ import {
     ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCombat, readCommand, readFire, readMorale, readMoves,
     stepKind, turnKeyOf
 } from './loose-files-reader.js';
-import { isUnresolvable, replayOutcome, settledOutcome } from '../../core/resolve.js';
+import { isUnresolvable, replayOutcome } from '../../core/resolve.js';
+import { settledOf } from '../../core/campaign-state.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
@@ -138,7 +139,7 @@ function checkCasualtiesOverStands(model: ScenarioModel, am: ActionModel, accept
         }
     }
     const replay = outcome ? replayOutcome(model, am) : undefined;
-    const resolution = outcome ? (replay && !isUnresolvable(replay) ? replay.resolution : undefined) : settledOutcome(model, am);
+    const resolution = outcome ? (replay && !isUnresolvable(replay) ? replay.resolution : undefined) : settledOf(model, am);
     for (const u of resolution?.json.units ?? []) {
         const over = typeof u.casualtiesOver === 'number' ? u.casualtiesOver : 0;
         if (over === 0) continue;

@@ -9,8 +9,7 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import { isFacts, isSides, type Facts, type Turn } from '../../language/generated/ast.js';
-import { resolutionOrder, turnsOf } from '../../core/campaign-state.js';
-import { settledOutcome } from '../../core/resolve.js';
+import { resolutionOrder, settledOf, turnsOf } from '../../core/campaign-state.js';
 import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { DEFAULT_CLASS, fightingUnits, has, lfType } from './loose-files-reader.js';
 import { lfTables } from './loose-files-house.js';
@@ -38,7 +37,7 @@ function combatResults(model: ScenarioModel, action: ActionModel): Array<{ unitI
             for (const u of unitsOf(model, line.unit)) out.push({ unitId: u.id, result: line.result, opponent });
         }
     } else {
-        for (const line of settledOutcome(model, action)?.lines ?? []) out.push({ unitId: line.unit, result: line.result, opponent: line.opponent });
+        for (const line of settledOf(model, action)?.lines ?? []) out.push({ unitId: line.unit, result: line.result, opponent: line.opponent });
     }
     return out;
 }

@@ -152,7 +152,8 @@ function resolutionJson(model: ScenarioModel, action: ActionModel, dice: DiceCho
 }
 
 function check(model: ScenarioModel, action: ActionModel, input: unknown, source: DiceSource, dice: DiceChoice): string {
-    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.taken.map(t => [`${t.request.who.join(',')} ${t.request.label}`, t.values]) }, nameAliases(model));
+    // Each unit that threw by its own name, which the aliases read by place: a rename leaves the outcome current.
+    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.taken.map(t => [[...t.request.who], t.request.label, t.values]) }, nameAliases(model));
 }
 
 /** Facts every outcome line shares, in the keys the campaign reads back: dp, casualties, deserted, fled, cp. */

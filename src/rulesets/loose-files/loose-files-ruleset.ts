@@ -48,7 +48,8 @@ export const looseFilesRuleset: Ruleset = {
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
     // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.
-    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' }, casualtiesAreStands: true },
+    // A unit fights one combat a turn (docs/rules/loose-files.md#one-combat-a-turn); it may still fire in the fire phase.
+    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' }, casualtiesAreStands: true, fightsOnceATurn: ['engagement'] },
     codes: { ...LooseFilesCodes, ...LooseFilesHouseCodes },
     // L2, L3, L9: the combat tables and flee thresholds as data (docs/house-rules.md#loose-files).
     tables: LOOSE_FILES_TABLES,
@@ -63,9 +64,6 @@ export const looseFilesRuleset: Ruleset = {
     // L0: a turn resolves in the sheet's order of play (fire before command, movement and combat),
     // whatever order its actions are written in; within one step, file order stands.
     orderWithinTurn: (_model, actions) => inOrderOfPlay(actions, a => stepKind(a.node)),
-    // A turn's DPs and casualties pass from step to step before they are written: a volley after a
-    // combat throws the dice the combat left it (issue 13, item 12).
-    carriesSettledOutcomes: true,
     checkScenario: checkLooseFilesScenario,
     checkAction: checkLooseFilesAction,
     // An action that throws no dice (morale, re-dressing, a command without a move) needs no seed:

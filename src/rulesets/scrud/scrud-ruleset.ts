@@ -41,7 +41,8 @@ export const scrudRuleset: Ruleset = {
         diceLabels: (model, line) => [...new Set(unitsOf(model, line.target).map(u => u.arm)), PURSUIT]
     },
     // S6: a rout takes the unit out of the fight; SCRUD keeps no counters.
-    campaign: { columns: [], outResults: { rout: 'routed' } },
+    // A unit throws its die in one engagement a turn (docs/rules/scrud.md#one-engagement-a-turn).
+    campaign: { columns: [], outResults: { rout: 'routed' }, fightsOnceATurn: ['engagement'] },
     codes: { ...ScrudCodes, ...ScrudHouseCodes },
     tables: SCRUD_TABLES,
     checkTables: checkScrudTables,

@@ -259,13 +259,15 @@ force G { unit U infantry { size small, skill 1, weight light, formation skirmis
 grade G { size small, weight light, formation skirmish, skill 0, leadership 5 }
 force A { unit U infantry G }
 force B { unit U infantry G }
+force C { unit U infantry G }
+force D { unit U infantry G }
 turn 1 {
   house { break d6 1 }
   engagement First { A attacks B
     seed 3 }
 }
 turn 2 {
-  engagement Second { A attacks B
+  engagement Second { C attacks D
     seed 3 }
 }
 `;

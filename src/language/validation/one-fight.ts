@@ -1,0 +1,69 @@
+/**
+ * Each unit in one place (docs/campaigns.md#one-fight-a-turn): a unit is named once in an
+ * engagement's sides, and fights in one action a turn of the kinds its rule set says a unit fights
+ * in once a turn (`Ruleset.campaign.fightsOnceATurn`: a SCRUD engagement, an Ancients melee, a Loose
+ * Files combat). A unit on both sides is each rule set's own check (`unit-on-both-sides`,
+ * `same-force-both-sides`).
+ */
+import type { ValidationAcceptor } from 'langium';
+import type { Action, Sides, Target, Turn } from '../generated/ast.js';
+import { targetText, turnLabel, unitsOf, type ScenarioModel } from '../../core/scenario.js';
+import { Codes } from '../../core/codes.js';
+
+/** The first `Sides` of an action, without making a list (asked of every action on every build). */
+function sidesOf(action: Action): Sides | undefined {
+    for (const st of action.statements) if (st.$type === 'Sides') return st as Sides;
+    return undefined;
+}
+
+/** Every reference on the two sides, with its side. */
+function sideTargets(sides: Sides): Array<{ target: Target, property: 'attackers' | 'defenders', index: number }> {
+    return [
+        ...sides.attackers.map((target, index) => ({ target, property: 'attackers' as const, index })),
+        ...sides.defenders.map((target, index) => ({ target, property: 'defenders' as const, index }))
+    ];
+}
+
+/** A unit named twice on one side (`A, A.Foot attacks B`) is one unit, not two: an error at the second. */
+function checkNamedOnce(model: ScenarioModel, sides: Sides, accept: ValidationAcceptor): void {
+    for (const property of ['attackers', 'defenders'] as const) {
+        const seen = new Map<string, Target>();
+        sides[property].forEach((target, index) => {
+            const again = unitsOf(model, target).find(u => seen.has(u.id));
+            if (again) {
+                const first = seen.get(again.id)!;
+                accept('error', `${again.id} is already on this side (as '${targetText(first)}'): name each unit once.`,
+                    { node: sides, property, index, code: Codes.unitNamedTwice, data: { unit: again.id } });
+            }
+            for (const u of unitsOf(model, target)) if (!seen.has(u.id)) seen.set(u.id, target);
+        });
+    }
+}
+
+/**
+ * The sides of every action, each unit named once; and within each turn, each unit in one action of
+ * the kinds it fights in once a turn: a second one is an error at its reference, naming the first.
+ * Actions outside any turn are not counted: a file without turns is one fight after another.
+ */
+export function checkOneFightATurn(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const once = model.ruleset?.campaign.fightsOnceATurn ?? [];
+    let turn: Turn | undefined;
+    let first = new Map<string, Action>();
+    for (const action of model.actions) {
+        const sides = sidesOf(action.node);
+        if (!sides) continue;
+        checkNamedOnce(model, sides, accept);
+        if (!action.turn || !once.includes(action.node.kind)) continue;
+        if (action.turn !== turn) { turn = action.turn; first = new Map(); }
+        for (const { target, property, index } of sideTargets(sides)) {
+            const units = unitsOf(model, target);
+            const earlier = units.find(u => first.has(u.id) && first.get(u.id) !== action.node);
+            if (earlier) {
+                const where = first.get(earlier.id)!;
+                accept('error', `${earlier.id} already fights in ${where.kind} '${where.name}' this turn (turn ${turnLabel(turn)}): in ${model.ruleset!.title} a unit fights in one ${action.node.kind} a turn. Take it out of one of them, or move one to another turn.`,
+                    { node: sides, property, index, code: Codes.unitFightsTwice, data: { unit: earlier.id, first: where.name } });
+            }
+            for (const u of units) if (!first.has(u.id)) first.set(u.id, action.node);
+        }
+    }
+}
