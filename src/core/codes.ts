@@ -42,6 +42,7 @@ export const Codes = {
     actionNotInRules: 'action-not-in-rules',
     statementNotUsed: 'statement-not-used',
     fractionNotAllowed: 'fraction-not-allowed',
+    factsExclusive: 'facts-exclusive',
     factorNotInEngagement: 'factor-not-in-engagement',
     factorRepeated: 'factor-repeated',
     diceCount: 'dice-count',

@@ -6,7 +6,8 @@
 import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type LangiumDocuments, type MaybePromise, type ReferenceInfo, type TextDocument } from 'langium';
 import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type LangiumServices, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
-import { isAction, isForce, isGrade, isHouse, isModifier, isScenario, isTurn, isUnit, isUnitState, type Element, type Scenario, type Unit } from '../generated/ast.js';
+import { isAction, isFact, isFacts, isForce, isGrade, isHouse, isModifier, isRelation, isScenario, isTurn, isUnit, isUnitState, type Element, type Facts, type Relation, type Scenario, type Unit } from '../generated/ast.js';
+import { excludedBy } from '../validation/exclusive-facts.js';
 import { seedText } from '../../core/house-rules.js';
 import { unitCount } from '../../core/scenario.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
@@ -279,7 +280,13 @@ export function factsAt(node: AstNode | undefined, root: Scenario): readonly str
     if (!node) return [];
     if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_KEYS;
     const action = AstUtils.getContainerOfType(node, isAction);
-    return action ? vocabularyOf(root)?.facts[action.kind] ?? [] : [];
+    if (!action) return [];
+    const facts = vocabularyOf(root)?.facts[action.kind] ?? [];
+    // Not the facts that exclude one already on the line (`flank` after `rear`): the rule set's groups.
+    const line = AstUtils.getContainerOfType(node, (n): n is Facts | Relation => isFacts(n) || isRelation(n));
+    const present = line?.facts.map(f => f.key).filter(k => k !== (isFact(node) ? node.key : undefined)) ?? [];
+    const excluded = excludedBy(vocabularyOf(root)?.exclusive, action.kind, present);
+    return excluded.size === 0 ? facts : facts.filter(f => !excluded.has(f));
 }
 
 function unitDetail(unit: Unit): string {

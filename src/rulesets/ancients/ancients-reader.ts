@@ -15,6 +15,7 @@ import {
 import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
 import { D6 } from '../../core/dice.js';
+import type { ExclusiveFacts, StatRange } from '../../core/ruleset.js';
 import type { DiceRequest, EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, type ConditionalDice, type DicePlan } from '../../core/dice-plan.js';
 import { tablesFor, tablesInTurn, type TablesInForce } from '../../core/house-rules.js';
@@ -27,6 +28,21 @@ const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leaders
 /** The facts an Ancients engagement reads about its units. */
 export const ANCIENTS_FACTS = ['charged', 'countercharged', 'follow-up'] as const;
 export const DICE_LABELS: readonly AncientsThrow[] = ['hit', 'save', 'test'];
+
+/**
+ * Facts of which one unit may state one at most (docs/rules/ancients.md#exclusive): the checks
+ * (`facts-exclusive`), completion and the reference read this list.
+ */
+export const ANCIENTS_EXCLUSIVE: readonly ExclusiveFacts[] = [
+    { kinds: ['engagement'], facts: ['charged', 'countercharged'], severity: 'error', rule: 'a1',
+        why: 'the seed tells "if it Charged or Counter-Charged" apart: a unit charged, or it met the charge with one of its own' }
+];
+
+/** The numbers a stat may take (docs/rules/ancients.md#a3). */
+export const ANCIENTS_RANGES: Readonly<Record<string, StatRange>> = {
+    skill: { min: 0, max: 5, severity: 'warning', rule: 'a3',
+        why: '"the difference in skill levels is the total Advantage", and a net Advantage beyond 5 counts as 5 (A4)' }
+};
 
 /** A unit's stats as read; `undefined` where a stat is missing or cannot be read. */
 interface AncientsStats {

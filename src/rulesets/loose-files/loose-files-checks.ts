@@ -27,7 +27,7 @@ import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { lfTables } from './loose-files-house.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
-import { CLASS_RANGE, DICE_LABELS, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { CLASS_RANGE, DICE_LABELS, LF_RANGES, LF_STAT_TYPES, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { closeSpellings } from '../../core/spelling.js';
 import { checkOrdersAfterCombat } from './loose-files-orders.js';
 
@@ -43,7 +43,7 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
     const scenario = model.root;
     const visit = (el: unknown) => {
         if (isGrade(el)) checkStats(el, accept);
-        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); }
+        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); checkUnitStats(model, unit, accept); }
         else if (isTurn(el)) el.elements.forEach(visit);
     };
     scenario.elements.forEach(visit);
@@ -51,12 +51,12 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
 }
 
 const WORD_STATS: Readonly<Record<string, readonly string[]>> = { guns: GUNS, formation: FORMATIONS, weapon: WEAPONS };
-const COUNT_STATS: Readonly<Record<string, number>> = { stands: 1, dp: 0, casualties: 0, deserted: 0, cp: 0 };
 
 function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
     for (const stat of owner.stats) {
         const value = statValue(stat);
         const place = { node: stat, property: stat.value ? 'value' as const : 'key' as const };
+        const range = LF_RANGES[stat.key];
         if (!(LF_STATS as readonly string[]).includes(stat.key)) {
             accept('warning', `Loose Files does not use '${stat.key}': the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
         } else if (stat.key === 'class') {
@@ -65,11 +65,42 @@ function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
             }
         } else if (WORD_STATS[stat.key] && !(typeof value === 'string' && WORD_STATS[stat.key].includes(value))) {
             accept('error', `'${stat.key}' is one of ${WORD_STATS[stat.key].join(', ')}.`, { ...place, code: LooseFilesCodes.statValue });
-        } else if (COUNT_STATS[stat.key] !== undefined && (typeof value !== 'number' || value < COUNT_STATS[stat.key])) {
-            accept('error', `'${stat.key}' is a whole number of at least ${COUNT_STATS[stat.key]}.`, { ...place, code: LooseFilesCodes.statValue });
-        } else if (stat.key === 'stands' && typeof value === 'number' && value > MAX_STANDS) {
+        } else if (range && range.max === MAX_STANDS && typeof value === 'number' && value > MAX_STANDS) {
             accept('error', `A unit has at most ${MAX_STANDS} stands; only ${MAX_STANDS} are counted.`, { ...place, code: LooseFilesCodes.statValue });
+        } else if (range && (typeof value !== 'number' || value < range.min || (range.max !== undefined && value > range.max))) {
+            accept(range.severity, `'${stat.key}' is a whole number ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}: ${range.why} (${range.rule.toUpperCase()}).`, { ...place, code: LooseFilesCodes.statValue });
         }
+    }
+}
+
+/**
+ * A unit's stats together (its grade's and its own): stats its type does not have (`guns` on infantry,
+ * `weapon` on guns), and more stands lost than it has (L1).
+ */
+function checkUnitStats(model: ScenarioModel, unit: Unit, accept: ValidationAcceptor): void {
+    const type = lfType(unit.arm);
+    if (!type) return;
+    for (const [key, types] of Object.entries(LF_STAT_TYPES)) {
+        if (types.includes(type)) continue;
+        const own = unit.stats.find(s => s.key === key);
+        if (own) {
+            accept('error', `${unit.name} is ${unit.arm}: '${key}' belongs to ${types.join(' or ')} (${key === 'guns' ? '"heavy gun", "light gun", L4' : 'musket 8 inches, rifles 10 inches, L5'}).`,
+                { node: own, property: 'key', code: LooseFilesCodes.statValue });
+        }
+    }
+    const instance = model.forces.get(unit.$container.name)?.units.find(u => u.node === unit);
+    if (!instance) return;
+    const num = (key: string, fallback: number) => { const v = instance.stats.get(key); return typeof v === 'number' ? v : fallback; };
+    const stands = num('stands', 1), lost = num('casualties', 0) + num('deserted', 0);
+    // Stands out of their range are reported on the stat itself.
+    if (stands < 1) return;
+    if (lost > stands) {
+        const at = unit.stats.find(s => s.key === 'casualties') ?? unit.stats.find(s => s.key === 'deserted') ?? unit.stats.find(s => s.key === 'stands');
+        accept('error', `${unit.name} has ${stands} stand${stands === 1 ? '' : 's'} and cannot have lost ${lost}: a casualty is one stand (L1.3).`,
+            at ? { node: at, property: at.value ? 'value' : 'key', code: LooseFilesCodes.statValue } : ({ node: unit, property: 'name', code: LooseFilesCodes.statValue } as DiagnosticInfo<AstNode>));
+    } else if (lost === stands && type !== 'officer' && type !== 'commander') {
+        accept('warning', `${unit.name} has lost all ${stands} of its stands: it is off the table (strength 0) and cannot fight or fire.`,
+            { node: unit, property: 'name', code: LooseFilesCodes.statValue });
     }
 }
 
@@ -141,11 +172,21 @@ function checkCasualtiesOverStands(model: ScenarioModel, am: ActionModel, accept
     const resolution = outcome ? (replay && !isUnresolvable(replay) ? replay.resolution : undefined) : settledOutcome(model, am);
     for (const u of resolution?.json.units ?? []) {
         const over = typeof u.casualtiesOver === 'number' ? u.casualtiesOver : 0;
-        if (over === 0) continue;
+        // A unit declared with no stands left is reported once, on its stats (checkUnitStats).
+        if (over === 0 || declaredWithoutStands(model, `${u.force}.${u.unit}`)) continue;
         const taken = typeof u.casualties === 'number' ? u.casualties : 0;
         accept('warning', `${u.force}.${u.unit} has ${standsLeft(taken)} left: the sheet gives ${taken + over} casualties, and it loses ${taken === 0 ? 'none' : `only ${taken}`} (a casualty is a stand, L1.3).`,
             { node: am.node, property: 'name', code: LooseFilesCodes.casualtiesOverStands });
     }
+}
+
+/** Whether the unit's own stats leave it no stand (casualties and deserters at least its stands). */
+function declaredWithoutStands(model: ScenarioModel, id: string): boolean {
+    const [force, name] = id.split('.');
+    const unit = model.forces.get(force)?.units.find(u => u.id === id || u.name === name.replace(/#\d+$/, ''));
+    if (!unit) return false;
+    const num = (key: string, fallback: number) => { const v = unit.stats.get(key); return typeof v === 'number' ? v : fallback; };
+    return num('casualties', 0) + num('deserted', 0) >= num('stands', 1);
 }
 
 const standsLeft = (n: number) => `${n === 0 ? 'no' : n} stand${n === 1 ? '' : 's'}`;
@@ -208,9 +249,16 @@ function checkEngagement(model: ScenarioModel, am: ActionModel, accept: Validati
                 accept('warning', `These facts name units that are not in engagement '${action.name}': they change nothing.`, { node: st, property: 'target', code: LooseFilesCodes.notInAction });
             }
             const onAttacker = units.some(u => attackers.some(a => a.id === u.id));
+            const onDefender = !onAttacker && units.some(u => defenders.some(d => d.id === u.id));
             st.facts.forEach(f => {
                 if (onAttacker && (COVERS as readonly string[]).includes(f.key)) {
                     accept('warning', `Cover counts only for the side defending it (L2): the attacker's '${f.key}' changes nothing.`, { node: f, property: 'key', code: Codes.statementNotUsed });
+                }
+                if (onDefender && f.key === 'bayonet') {
+                    // L2.6: the sheet's "+2 making bayonet attack" is the attacker's; a defender that
+                    // counter-attacks with the bayonet is the umpire's ruling, so it is counted, and said.
+                    accept('warning', `${targetText(st.target)} defends: "+2 making bayonet attack" is for the side that attacks (L2.6). It is counted as written; remove it unless the defenders charged out.`,
+                        { node: f, property: 'key', code: LooseFilesCodes.defenderBayonet });
                 }
             });
         }
@@ -248,6 +296,11 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         const firer = read.input.firer;
         if (!fireKind(firer)) {
             accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
+            continue;
+        }
+        if (firer.type === 'artillery' && firer.formation === 'limbered') {
+            accept('error', `${read.firer.id} is limbered: limbered guns are a target (+1, L4), not a battery; unlimber them first (formation-change, unlimbered, L6.11).`,
+                { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
             continue;
         }
         if (isOfficer(read.target)) {

@@ -12,7 +12,7 @@ import { checkLooseFilesTables, LOOSE_FILES_TABLES, LooseFilesHouseCodes } from 
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
-import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { DICE_LABELS, factsOf, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
@@ -37,7 +37,9 @@ export const looseFilesRuleset: Ruleset = {
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
         // L3's rows from the unit's side, and fire's effect on its target (L4); a move has no ladder.
         resultLadder: [...COMBAT_RESULTS.map(r => [r]), ['no-effect'], ['disordered'], ['casualty']],
-        diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
+        diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? [],
+        exclusive: LF_EXCLUSIVE,
+        ranges: LF_RANGES
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
     // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.
