@@ -1,4 +1,5 @@
 import { modelOf } from '../core/model-cache.js';
+import { isDice } from '../language/generated/ast.js';
 import type { ActionModel, ScenarioModel } from '../core/scenario.js';
 import { newSeed } from '../core/dice.js';
 import type { Resolution, ResolutionJson } from '../core/resolution.js';
@@ -41,16 +42,17 @@ export async function resolveCommand(file: string, options: ResolveCliOptions, o
         if (options.seed !== undefined && r.dice.kind === 'entered') {
             process.stderr.write(`umpire: ${action.node.name}: its dice were entered from the table; --seed ${options.seed} is not used for it.\n`);
         }
-        if (!options.json) printResolution(r.resolution, out);
+        if (!options.json) printResolution(r.resolution, out, r.dice.kind === 'entered' && !action.node.statements.some(isDice));
     }
     if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results }, null, 2));
     return 0;
 }
 
-export function printResolution(resolution: Resolution, out: (line: string) => void): void {
+/** `noDice`: the action throws none (a formation change, morale, a re-dress), so no dice were entered either. */
+export function printResolution(resolution: Resolution, out: (line: string) => void, noDice = false): void {
     const j = resolution.json;
     const turn = j.turn ? `turn ${j.turn} · ` : '';
-    out(`${j.kind} ${j.name} (${turn}${j.seed === null ? 'dice entered' : `seed ${j.seed}`})`);
+    out(`${j.kind} ${j.name} (${turn}${j.seed === null ? (noDice ? 'no dice thrown' : 'dice entered') : `seed ${j.seed}`})`);
     for (const line of resolution.text) out(`  ${line}`);
     out(`  Result: ${j.summary}`);
     out('');

@@ -51,6 +51,7 @@ export const Codes = {
     diceLabel: 'dice-label',
     seedRange: 'seed-range',
     seedWithDice: 'seed-with-dice',
+    seedNotUsed: 'seed-not-used',
     // Written outcomes
     outcomeStale: 'outcome-stale',
     outcomeUnresolvable: 'outcome-unresolvable',

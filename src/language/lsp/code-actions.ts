@@ -69,6 +69,7 @@ export const FIXES: Record<string, Fix> = {
         return count ? [quickFix(c, `Make it x${max}, the most one line may make`, [replace(c, count, `x${max}`)])] : [];
     }),
     [Codes.seedWithDice]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (the entered dice are used)', [deleteStatement(c, seed)])]),
+    [Codes.seedNotUsed]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (no dice are thrown)', [deleteStatement(c, seed)], true)]),
     [Codes.outcomeStale]: c => staleOutcomeActions(c.document, c.diagnostic),
     [Codes.unitIndexRange]: removeIndexOfSingleUnit,
     [Codes.gradeValueRange]: c => withNode(c, isGrade, g => clampValue(c, g, g.value ?? 0, GRADE_RANGE)),
@@ -86,6 +87,7 @@ export const FIXES: Record<string, Fix> = {
         return labels.filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
     }),
     [Codes.rulesNotSupported]: replacementsFix,
+    [Codes.unknownOption]: replacementsFix,
     [Codes.rulesDefault]: addRulesLine,
     [Codes.syntaxError]: fixSyntax,
     [Codes.gradeAsArm]: replacementsFix,

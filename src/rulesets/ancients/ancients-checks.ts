@@ -21,7 +21,7 @@ import { Codes } from '../../core/codes.js';
 import { tablesFor } from '../../core/house-rules.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
-import { possessive } from '../../core/spelling.js';
+import { didYouMean, possessive } from '../../core/spelling.js';
 
 // ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
 
@@ -49,7 +49,7 @@ function checkStats(owner: Grade | Unit, range: LeadershipRange, accept: Validat
         // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
         if (stat.key === 'die' || stat.key === 'enters') continue;
         if (!(ANCIENTS_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
+            accept('warning', `The Ancients rules do not use '${stat.key}': ${didYouMean(stat.key, ANCIENTS_STATS, `the stats are ${ANCIENTS_STATS.join(', ')}.`)}`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
             continue;
         }
         const problem = statValueProblem(stat.key, statValue(stat), range);
@@ -209,7 +209,7 @@ function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<st
         }
         st.facts.forEach((f, i) => {
             if (!(ANCIENTS_FACTS as readonly string[]).includes(f.key)) {
-                accept('warning', `The Ancients rules do not read '${f.key}': the facts are ${ANCIENTS_FACTS.join(', ')}.`, { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
+                accept('warning', `The Ancients rules do not read '${f.key}': ${didYouMean(f.key, ANCIENTS_FACTS, `the facts are ${ANCIENTS_FACTS.join(', ')}.`)}`, { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
             }
             // A1.5: a shock unit's charge adds dice on the first turn of a combat only; later it changes nothing.
             const shock = units.filter(u => u.stats.get('shock') === true);

@@ -38,6 +38,20 @@ export const ANCIENTS_EXCLUSIVE: readonly ExclusiveFacts[] = [
         why: 'the seed tells "if it Charged or Counter-Charged" apart: a unit charged, or it met the charge with one of its own' }
 ];
 
+/**
+ * A1.6 with `option defensive-countercharge`: the seed's "a Defensive Unit generates extra dice … if it
+ * has not Charged", read as written, where Charged and Counter-Charged are two things. A defensive unit
+ * that counter-charged keeps its extra dice; without the option it loses them, as one that charged.
+ */
+export const DEFENSIVE_COUNTERCHARGE = 'defensive-countercharge';
+
+/** Whether the unit counts as having charged for A1's first-turn dice. */
+function chargedFor(model: ScenarioModel, action: Action, u: UnitModel, defensive: boolean): boolean {
+    if (hasFact(model, action, u, 'charged')) return true;
+    const counter = hasFact(model, action, u, 'countercharged');
+    return counter && !(defensive && model.options.has(DEFENSIVE_COUNTERCHARGE));
+}
+
 /** The numbers a stat may take (docs/rules/ancients.md#a3). */
 export const ANCIENTS_RANGES: Readonly<Record<string, StatRange>> = {
     skill: { min: 0, max: 5, severity: 'warning', rule: 'a3',
@@ -310,7 +324,7 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
             if (!completeStats(stats)) return { problem: `${u.id} is missing stats or has stats that cannot be read: run 'umpire check'.` };
             units.push({
                 id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), side, ...stats,
-                charged: hasFact(model, action, u, 'charged') || hasFact(model, action, u, 'countercharged'),
+                charged: chargedFor(model, action, u, stats.defensive === true),
                 followUp: hasFact(model, action, u, 'follow-up')
             });
         }

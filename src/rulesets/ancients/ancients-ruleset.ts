@@ -8,7 +8,7 @@ import { ANCIENTS_RESULTS } from './engine/ancients-engine.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients-checks.js';
 import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
-import { ancientsActionDicePlan, ANCIENTS_EXCLUSIVE, ANCIENTS_FACTS, ANCIENTS_RANGES, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
+import { ancientsActionDicePlan, DEFENSIVE_COUNTERCHARGE, ANCIENTS_EXCLUSIVE, ANCIENTS_FACTS, ANCIENTS_RANGES, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
 import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
 import { ANCIENTS_TABLES, AncientsHouseCodes, checkAncientsTables } from './ancients-house.js';
@@ -36,8 +36,8 @@ export const ancientsRuleset: Ruleset = {
             enters: { doc: 'The turn the unit arrives (docs/campaigns.md).' }
         },
         facts: { engagement: ANCIENTS_FACTS },
-        // A7: the break test may be thrown on one die.
-        options: ['break-die'],
+        // A7: the break test may be thrown on one die; A1.6 as written: a defensive unit's counter-charge keeps its dice.
+        options: ['break-die', DEFENSIVE_COUNTERCHARGE],
         arms: ['infantry', 'cavalry'],
         results: ANCIENTS_RESULTS,
         // A7: no test is better than a test held, which is better than giving ground, then destruction.

@@ -16,7 +16,7 @@ import {
 } from './loose-files-reader.js';
 import { isUnresolvable, replayOutcome, settledOutcome } from '../../core/resolve.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
+import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
 import { signed } from '../../core/signed.js';
 import {
@@ -28,7 +28,7 @@ import { onePairOfSides } from '../../core/sides-check.js';
 import { lfTables } from './loose-files-house.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { CLASS_RANGE, DICE_LABELS, LF_RANGES, LF_STAT_TYPES, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
-import { closeSpellings } from '../../core/spelling.js';
+import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { checkOrdersAfterCombat } from './loose-files-orders.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
@@ -58,7 +58,8 @@ function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
         const place = { node: stat, property: stat.value ? 'value' as const : 'key' as const };
         const range = LF_RANGES[stat.key];
         if (!(LF_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `Loose Files does not use '${stat.key}': the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
+            const hint = didYouMean(stat.key, LF_STATS, `the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`);
+            accept('warning', `Loose Files does not use '${stat.key}': ${hint}`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
         } else if (stat.key === 'class') {
             if (typeof value !== 'number' || value < CLASS_RANGE.min || value > CLASS_RANGE.max) {
                 accept('error', `A class is a whole number from 1 (elite, veteran) to 5 (unmotivated), not '${value === true ? '' : value}' (L1).`, { ...place, code: LooseFilesCodes.classRange });
@@ -212,7 +213,8 @@ function checkStatements(action: Action, accept: ValidationAcceptor): void {
 function unknownFacts(facts: readonly Fact[], known: readonly string[], accept: ValidationAcceptor): void {
     for (const f of facts) {
         if (!known.includes(f.key)) {
-            accept('warning', `'${f.key}' means nothing here: the facts read are ${known.filter(k => k !== 'note').join(', ')}.`, { node: f, property: 'key', code: LooseFilesCodes.unknownFact });
+            const hint = didYouMean(f.key, known, `the facts read are ${known.filter(k => k !== 'note').join(', ')}.`);
+            accept('warning', `'${f.key}' means nothing here: ${hint}`, { node: f, property: 'key', code: LooseFilesCodes.unknownFact });
         }
     }
 }
@@ -507,12 +509,22 @@ function checkTurnWide(model: ScenarioModel, action: Action, accept: ValidationA
 /** Labels the kind reads, faces each die can show, and exactly as many dice as resolving reads. */
 function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     const lines = am.node.statements.filter(isDice);
-    if (lines.length === 0) return;
+    if (lines.length === 0) {
+        // A formation change, morale, a re-dress or a rally throws no dice: a seed there throws nothing.
+        if (throwsNoDice(model, am)) {
+            for (const seed of am.node.statements.filter(isSeed)) {
+                accept('warning', `This ${am.node.kind} throws no dice: seed ${seed.value} is not used, and its outcome is the same with any seed.`, { node: seed, code: Codes.seedNotUsed });
+            }
+        }
+        return;
+    }
     for (const seed of am.node.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }
     const labels = DICE_LABELS[am.node.kind] ?? [];
     const audit = auditEnteredDice(model, am);
+    // A firer that cannot fire (its range or its type already reported) throws no dice to count.
+    const cannotThrow = am.node.kind === 'fire' ? firersThatCannotFire(model, am) : new Set<string>();
     for (const line of lines) {
         if (labels.length === 0) {
             accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
@@ -522,19 +534,25 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
             continue;
         }
+        if (unitsOf(model, line.target).some(u => cannotThrow.has(u.id))) continue;
         const reads = audit.reads.get(line);
+        const unused = line.values.map((_v, i) => i).filter(i => reads?.get(i) === undefined);
+        if (unused.length > 0) {
+            // One message for the line, with the true counts: the dice it throws and the dice entered.
+            const label = line.label ?? DEFAULT_LABEL[am.node.kind], used = line.values.length - unused.length;
+            const trailing = unused[0] === used;
+            accept('error', `${unused.length === 1 ? 'This die is' : `These ${unused.length} dice are`} not used: ${targetText(line.target)} throws ${used === 0 ? `no ${label} dice` : diceWords(used, label)} here${unused.length > 1 || used !== 1 ? `, and ${line.values.length} are entered` : ''}.`,
+                { node: line, property: 'values', index: unused[0], code: Codes.diceCount, data: trailing ? { expected: used } : undefined });
+        }
         line.values.forEach((v, i) => {
             const die = reads?.get(i);
-            if (die === undefined) {
-                const label = line.label ?? DEFAULT_LABEL[am.node.kind];
-                accept('error', `This die is not used: ${targetText(line.target)} throws ${i === 0 ? 'no' : i} ${label} ${i === 1 ? 'die' : 'dice'} here.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
-            } else if (!canShow(die, v)) {
+            if (die !== undefined && !canShow(die, v)) {
                 accept('error', `${die.name === 'average' ? 'An' : 'A'} ${die.name} die cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }
     for (const { request: s, got } of audit.shortages) {
-        if (s.label === 'retreat') continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
+        if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
         const unitIds = s.who;
         const who = unitIds.join(', ');
         const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));
@@ -544,6 +562,18 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${what}, but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
+}
+
+/** The firers whose fire is already an error that stops it (a type that does not fire, limbered guns, no range or out of range). */
+function firersThatCannotFire(model: ScenarioModel, am: ActionModel): Set<string> {
+    const out = new Set<string>();
+    for (const read of readFire(model, am)) {
+        const firer = read.input.firer;
+        const range = rangeOf(read.relation);
+        if (!fireKind(firer) || (firer.type === 'artillery' && firer.formation === 'limbered') || range === undefined
+            || distanceProblem(range) || range > reachOf(firer, lfTables(model, am.node))) out.add(read.firer.id);
+    }
+    return out;
 }
 
 /** "1 average die", "3 average dice", "2 d6": a count of dice as an umpire says it. */

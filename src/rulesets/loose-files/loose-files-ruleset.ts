@@ -31,7 +31,7 @@ export const looseFilesRuleset: Ruleset = {
         // L9: the sheet's house rules, off unless a file turns them on.
         // Distances the umpire measures may be fractions (docs/rules/loose-files.md#l-dist); counts are whole.
         fractionalFacts: ['range', 'distance'],
-        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill'],
+        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill', 'average-disorder'],
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
