@@ -1,4 +1,5 @@
 import { modelOf } from '../core/model-cache.js';
+import { isDice } from '../language/generated/ast.js';
 import { turnLabel, type ActionModel, type ScenarioModel } from '../core/scenario.js';
 import { newSeed } from '../core/dice.js';
 import type { Resolution, ResolutionJson } from '../core/resolution.js';
@@ -53,16 +54,20 @@ export async function resolveCommand(file: string, options: ResolveCliOptions, o
         const seedUnused = options.seed !== undefined && r.dice.kind === 'entered' ? `its dice were entered from the table; --seed ${options.seed} is not used for it.` : undefined;
         if (options.json) {
             if (seedUnused) err(`umpire: ${action.node.name}: ${seedUnused}`);
-        } else printResolution(r.resolution, out, seedUnused);
+        } else printResolution(r.resolution, out, r.dice.kind === 'entered' && !action.node.statements.some(isDice), seedUnused);
     }
     if (options.json) out(JSON.stringify({ file, rules: model.rules, engagements: results, ...(undecided.length > 0 ? { undecided } : {}) }, null, 2));
     return 0;
 }
 
-export function printResolution(resolution: Resolution, out: (line: string) => void, note?: string): void {
+/**
+ * `noDice`: the action throws none (a formation change, morale, a re-dress), so no dice were entered either;
+ * `note`: a line under the heading (a `--seed` the table's dice left unused).
+ */
+export function printResolution(resolution: Resolution, out: (line: string) => void, noDice = false, note?: string): void {
     const j = resolution.json;
     const turn = j.turn ? `turn ${j.turn} · ` : '';
-    out(`${j.kind} ${j.name} (${turn}${j.seed === null ? 'dice entered' : `seed ${j.seed}`})`);
+    out(`${j.kind} ${j.name} (${turn}${j.seed === null ? (noDice ? 'no dice thrown' : 'dice entered') : `seed ${j.seed}`})`);
     if (note) out(`  (${note})`);
     for (const line of resolution.text) out(`  ${line}`);
     out(`  Result: ${j.summary}`);

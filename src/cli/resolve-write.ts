@@ -7,6 +7,7 @@
 import { newSeed } from '../core/dice.js';
 import { modelOf } from '../core/model-cache.js';
 import { seedSourceFor } from './seal-command.js';
+import { isDice } from '../language/generated/ast.js';
 import { resolveAll, ResolveAllError } from '../core/resolve-all.js';
 import { checkLeftoverBackups, EXIT_CODES, replaceFileText, WriteError, type WriteIo, nodeIo } from './atomic-write.js';
 import { inMemoryChecks } from '../language/resolve-all-checks.js';
@@ -47,7 +48,11 @@ export async function resolveWriteCommand(file: string, options: ResolveCliOptio
         out(JSON.stringify({ file, written: changed, engagements: result.written.map(w => w.resolution.json) }, null, 2));
         return 0;
     }
-    for (const w of result.written) printResolution(w.resolution, out);
+    const actions = modelOf(loaded.document.parseResult.value).actions;
+    for (const w of result.written) {
+        const node = actions.find(a => a.node.name === w.action)?.node;
+        printResolution(w.resolution, out, w.dice.kind === 'entered' && node !== undefined && !node.statements.some(isDice));
+    }
     out(changed
         ? `${file}: wrote ${result.written.length} outcome${result.written.length === 1 ? '' : 's'}.`
         : `${file}: every outcome is written and current; nothing changed.`);

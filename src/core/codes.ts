@@ -44,6 +44,7 @@ export const Codes = {
     actionNotInRules: 'action-not-in-rules',
     statementNotUsed: 'statement-not-used',
     fractionNotAllowed: 'fraction-not-allowed',
+    factsExclusive: 'facts-exclusive',
     factorNotInEngagement: 'factor-not-in-engagement',
     factorRepeated: 'factor-repeated',
     diceCount: 'dice-count',
@@ -52,6 +53,7 @@ export const Codes = {
     diceLabel: 'dice-label',
     seedRange: 'seed-range',
     seedWithDice: 'seed-with-dice',
+    seedNotUsed: 'seed-not-used',
     // Written outcomes
     outcomeStale: 'outcome-stale',
     outcomeUnresolvable: 'outcome-unresolvable',

@@ -25,7 +25,7 @@ export const D6 = makeDie('d6', [1, 2, 3, 4, 5, 6]);
 export const AVERAGE = makeDie('average', [2, 3, 3, 4, 4, 5]);
 
 /** The largest dN a scenario may name. */
-const MAX_DIE_SIDES = 100;
+export const MAX_DIE_SIDES = 100;
 
 /** The die a scenario names (`d6`, `d4`, `d10`, `average`), or undefined when there is no such die. */
 export function dieNamed(name: string): Die | undefined {

@@ -50,6 +50,35 @@ export interface RulesetVocabulary {
     readonly resultSeverity?: Readonly<Record<string, ResultSeverity>>;
     /** The labels a `dice` line may carry in this action: arms, throws or dice. */
     diceLabels(model: ScenarioModel, line: Dice): readonly string[];
+    /**
+     * Facts that cannot all be said of one unit in one action (`flank, rear`; `routs, retreats`): the
+     * one list that the checks (`facts-exclusive`), completion and the rules reference read.
+     */
+    readonly exclusive?: readonly ExclusiveFacts[];
+    /** The numbers a stat may take, where the rules bound it: the checks, completion and the reference read them. */
+    readonly ranges?: Readonly<Record<string, StatRange>>;
+}
+
+/** A group of facts of which a unit line of the named action kinds may state one at most. */
+export interface ExclusiveFacts {
+    /** The action kinds whose unit lines and relations may carry them. */
+    readonly kinds: readonly string[];
+    readonly facts: readonly string[];
+    /** An error when no reading makes two of them true; a warning where the rules allow one. */
+    readonly severity: 'error' | 'warning';
+    /** The rule's anchor in the rule set's reference (`l2.10`), and why only one can hold, in the rules' words. */
+    readonly rule: string;
+    readonly why: string;
+}
+
+/** The numbers a stat may take; outside them, an error, or a warning where the rules still read it. */
+export interface StatRange {
+    readonly min: number;
+    readonly max?: number;
+    readonly severity: 'error' | 'warning';
+    /** The rule's anchor in the rule set's reference, and what the bounds mean. */
+    readonly rule: string;
+    readonly why: string;
 }
 
 /** A counter of the campaign state shown in `umpire status` and hovers. */

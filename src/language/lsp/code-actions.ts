@@ -7,10 +7,11 @@ import { AstUtils, CstUtils, DocumentState, GrammarUtils, type AstNode, type Cst
 import type { CodeActionProvider } from 'langium/lsp';
 import { CodeActionKind, type CancellationToken, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import {
-    isAction, isDice, isFactor, isForce, isGrade, isModifier, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
-    type Scenario, type Stat, type Target, type Unit
+    isAction, isDice, isFactor, isFacts, isForce, isGrade, isModifier, isRelation, isScenario, isSeed, isStat, isTarget, isTurn, isUnit, isUnitState,
+    type Facts, type Relation, type Scenario, type Stat, type Target, type Unit
 } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
+import { targetText } from '../../core/scenario.js';
 import type { FixKind, RulesetVocabulary } from '../../core/ruleset.js';
 import { closeSpellings } from '../../core/spelling.js';
 import { newSeed } from '../../core/dice.js';
@@ -68,6 +69,7 @@ export const FIXES: Record<string, Fix> = {
         return count ? [quickFix(c, `Make it x${max}, the most one line may make`, [replace(c, count, `x${max}`)])] : [];
     }),
     [Codes.seedWithDice]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (the entered dice are used)', [deleteStatement(c, seed)])]),
+    [Codes.seedNotUsed]: c => withNode(c, isSeed, seed => [quickFix(c, 'Remove the seed (no dice are thrown)', [deleteStatement(c, seed)], true)]),
     [Codes.outcomeStale]: c => staleOutcomeActions(c.document, c.diagnostic),
     [Codes.outcomeAltered]: c => restoreOutcomeActions(c.document, c.diagnostic),
     [Codes.unitIndexRange]: removeIndexOfSingleUnit,
@@ -86,6 +88,7 @@ export const FIXES: Record<string, Fix> = {
         return labels.filter(l => l !== line.label).map(l => quickFix(c, `Change to '${l}'`, [replace(c, label, l)]));
     }),
     [Codes.rulesNotSupported]: replacementsFix,
+    [Codes.unknownOption]: replacementsFix,
     [Codes.rulesDefault]: addRulesLine,
     [Codes.syntaxError]: fixSyntax,
     [Codes.gradeAsArm]: replacementsFix,
@@ -94,6 +97,7 @@ export const FIXES: Record<string, Fix> = {
     [Codes.houseBand]: replacementsFix,
     [Codes.houseValue]: replacementsFix,
     [Codes.factorRepeated]: removeRepeatedFactor,
+    [Codes.factsExclusive]: keepOneFact,
     [Codes.rulingWithoutReason]: c => withNode(c, isUnitState, line => {
         const last = line.facts[line.facts.length - 1]?.$cstNode;
         return last ? [quickFix(c, 'Add a reason', [insertAt(c, last.end, ', reason "…"')], true)] : [];
@@ -120,6 +124,30 @@ function removeRepeatedFactor(c: FixContext): CodeAction[] {
         }
         return [];
     });
+}
+
+/**
+ * Facts that exclude each other (`facts-exclusive`): one fix per fact kept, which takes the others
+ * of the group (`data.facts`) off the unit's lines in the action, and a line left with none.
+ */
+function keepOneFact(c: FixContext): CodeAction[] {
+    const data = c.diagnostic.data as { facts?: unknown } | undefined;
+    const group = Array.isArray(data?.facts) ? data.facts.filter((f): f is string => typeof f === 'string') : [];
+    const line = AstUtils.getContainerOfType(c.node, (n): n is Facts | Relation => isFacts(n) || isRelation(n));
+    const action = line && AstUtils.getContainerOfType(line, isAction);
+    if (!line || !action || group.length < 2) return [];
+    const who = isFacts(line) ? targetText(line.target) : undefined;
+    const lines = who === undefined ? [line] : action.statements.filter(isFacts).filter(l => targetText(l.target) === who);
+    return group.map(keep => quickFix(c, `Keep '${keep}'`, lines.flatMap(l => {
+        const kept = l.facts.filter(f => !group.includes(f.key) || f.key === keep);
+        if (kept.length === l.facts.length) return [];
+        if (kept.length === 0 && isFacts(l)) return [deleteStatement(c, l)];
+        const first = l.facts[0].$cstNode!, last = l.facts[l.facts.length - 1].$cstNode!;
+        const text = kept.map(f => c.text.slice(f.$cstNode!.offset, f.$cstNode!.end)).join(', ');
+        // A relation with no fact left loses its colon too.
+        const from = kept.length === 0 ? skipBack(c.text, c.text.lastIndexOf(':', first.offset)) : first.offset;
+        return [{ range: rangeOf(c, from, last.end), newText: text }];
+    })));
 }
 
 /** An unknown word (stat key, fact) replaced by the close spellings the rule set knows. */

@@ -14,6 +14,7 @@ import { hasOdds } from '../../core/odds.js';
 import { UmpireCommands, type OddsArgs, type ResolveArgs } from '../../protocol.js';
 import { isValidatedNow, whenValidated } from './current-version.js';
 import { KeptPerElement, movePosition, watchParses } from './kept-per-element.js';
+import { errorsBlocking } from './action-errors.js';
 
 export class BattleCodeLensProvider implements CodeLensProvider {
     private readonly editorTexts: TextDocumentProvider | undefined;
@@ -59,9 +60,11 @@ export class BattleCodeLensProvider implements CodeLensProvider {
             const range = entries[next++];
             if (!action.node.name || !isResolvable(model, action)) continue;
             const args: ResolveArgs = { uri, version, action: action.node.name };
-            lenses.push({ range, command: { title: 'Resolve', command: UmpireCommands.resolve, arguments: [args] } });
+            // No Resolve where an error stops it (the header hint says "cannot resolve").
+            const blocked = errorsBlocking(document, model, action.node).length > 0;
+            if (!blocked) lenses.push({ range, command: { title: 'Resolve', command: UmpireCommands.resolve, arguments: [args] } });
             // Entered dice are the table's: a new seed would not change them.
-            if (!ruleset.usesEnteredDice(model, action)) {
+            if (!blocked && !ruleset.usesEnteredDice(model, action)) {
                 lenses.push({ range, command: { title: 'Re-roll', command: UmpireCommands.reroll, arguments: [args] } });
             }
             // Only where the rule set has odds (Loose Files morale, re-dressing and command have none).

@@ -6,7 +6,8 @@
 import { AstUtils, GrammarAST, type AstNode, type AstNodeDescription, type LangiumDocuments, type MaybePromise, type ReferenceInfo, type TextDocument } from 'langium';
 import { DefaultCompletionProvider, type CompletionAcceptor, type CompletionContext, type CompletionValueItem, type LangiumServices, type NextFeature } from 'langium/lsp';
 import { CompletionItemKind } from 'vscode-languageserver';
-import { isAction, isForce, isGrade, isHouse, isModifier, isScenario, isTurn, isUnit, isUnitState, type Element, type Scenario, type Unit } from '../generated/ast.js';
+import { isAction, isFacts, isForce, isGrade, isHouse, isModifier, isRelation, isScenario, isTurn, isUnit, isUnitState, type Element, type Facts, type Relation, type Scenario, type Unit } from '../generated/ast.js';
+import { excludedBy } from '../validation/exclusive-facts.js';
 import { seedText } from '../../core/house-rules.js';
 import { unitCount } from '../../core/scenario.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
@@ -109,7 +110,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
             case 'Unit.arm': return this.completeWords(context, armsOf(root), 'arm', acceptor);
             case 'Stat.key': return this.completeStatKeys(context, root, acceptor);
             case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
-            case 'Fact.key': return this.completeWords(context, factsAt(context.node, root), 'fact', acceptor);
+            case 'Fact.key': return this.completeWords(context, factsOffered(context.node, root, context.offset), 'fact', acceptor);
             case 'Scenario.rules': return this.completeWords(context, contextOf(root).rulesets.ids(), 'rule set', acceptor);
             case 'HouseRow.table': return this.completeTables(context, root, acceptor);
             case 'HouseEntry.key': return this.completeHouseWords(context, root, 'key', acceptor);
@@ -280,6 +281,20 @@ export function factsAt(node: AstNode | undefined, root: Scenario): readonly str
     if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_KEYS;
     const action = AstUtils.getContainerOfType(node, isAction);
     return action ? vocabularyOf(root)?.facts[action.kind] ?? [] : [];
+}
+
+/**
+ * The facts offered at `offset`: not those that exclude one already on the line (`flank` after
+ * `rear`), by the rule set's groups; the fact being typed at the cursor does not count.
+ */
+function factsOffered(node: AstNode | undefined, root: Scenario, offset: number): readonly string[] {
+    const facts = factsAt(node, root);
+    const action = node && AstUtils.getContainerOfType(node, isAction);
+    const line = node && AstUtils.getContainerOfType(node, (n): n is Facts | Relation => isFacts(n) || isRelation(n));
+    if (!action || !line) return facts;
+    const present = line.facts.filter(f => !f.$cstNode || offset < f.$cstNode.offset || offset > f.$cstNode.end).map(f => f.key);
+    const excluded = excludedBy(vocabularyOf(root)?.exclusive, action.kind, present);
+    return excluded.size === 0 ? facts : facts.filter(f => !excluded.has(f));
 }
 
 function unitDetail(unit: Unit): string {

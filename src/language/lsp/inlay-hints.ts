@@ -10,13 +10,14 @@
  */
 import { GrammarUtils, OperationCancelled, type LangiumDocument } from 'langium';
 import type { InlayHintProvider, LangiumSharedServices } from 'langium/lsp';
-import { InlayHintKind, MarkupKind, type CancellationToken, type InlayHint, type InlayHintParams, type MarkupContent, type Range } from 'vscode-languageserver';
+import { InlayHintKind, MarkupKind, type CancellationToken, type Diagnostic, type InlayHint, type InlayHintParams, type MarkupContent, type Range } from 'vscode-languageserver';
 import type { Outcome, Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, unquote, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
 import { hasStaleOutcome, previewAction, type Preview } from './hover.js';
 import { umpireSetting } from './settings.js';
 import { whenValidated } from './current-version.js';
+import { cannotResolveLabel, errorsBlocking } from './action-errors.js';
 
 export class BattleInlayHintProvider implements InlayHintProvider {
     constructor(private readonly shared: LangiumSharedServices) {
@@ -46,8 +47,9 @@ function inlayHints(document: LangiumDocument, range: Range): InlayHint[] {
     for (const action of model.actions) {
         const cst = action.node.$cstNode;
         if (!cst || cst.range.end.line < range.start.line || cst.range.start.line > range.end.line) continue;
+        const blocking = errorsBlocking(document, model, action.node);
         const preview = previewAction(document, model, action);
-        const header = headerHint(document, action, preview);
+        const header = blocking.length > 0 ? blockedHint(document, action, blocking) ?? headerHint(document, action, preview) : headerHint(document, action, preview);
         if (header) hints.push(header);
         if (preview?.dice.kind !== 'seed') hints.push(...dieHints(model, action, preview));
         if (action.node.outcome) hints.push(...opponentHints(action.node.outcome));
@@ -85,6 +87,21 @@ function headerHint(document: LangiumDocument, action: ActionModel, preview: Pre
     const tooltip: MarkupContent = { kind: MarkupKind.Markdown, value: [`**${state}**: ${summary}`, ...details].join('\n\n') };
     // The state first: the editor cuts a long result short, never the word that says whether it is current.
     return { position: brace.range.end, label: `${state} — ${summary}`, paddingLeft: true, tooltip };
+}
+
+/**
+ * An action that errors stop from being resolved (action-errors.ts): "cannot resolve: N errors" in place
+ * of a result that Resolve would refuse to write; a current written outcome keeps its own hint.
+ */
+function blockedHint(document: LangiumDocument, action: ActionModel, errors: readonly Diagnostic[]): InlayHint | undefined {
+    const brace = GrammarUtils.findNodeForKeyword(action.node.$cstNode, '{');
+    if (!brace) return undefined;
+    if (action.node.outcome?.summary && !hasStaleOutcome(document, action.node)) return undefined;
+    const label = cannotResolveLabel(errors.length);
+    const listed = errors.slice(0, 5).map(d => `- line ${d.range.start.line + 1}: ${d.message}`);
+    if (errors.length > 5) listed.push(`- and ${errors.length - 5} more`);
+    const tooltip: MarkupContent = { kind: MarkupKind.Markdown, value: [`**${label}**: fix ${errors.length === 1 ? 'this' : 'these'} first.`, listed.join('\n')].join('\n\n') };
+    return { position: brace.range.end, label, paddingLeft: true, tooltip };
 }
 
 /**

@@ -9,7 +9,8 @@
  */
 import { DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
-import type { ApplyWorkspaceEditParams, Diagnostic, Range } from 'vscode-languageserver';
+import type { ApplyWorkspaceEditParams } from 'vscode-languageserver';
+import { errorsBlocking } from './action-errors.js';
 import { CancellationToken, MessageType, ShowMessageNotification } from 'vscode-languageserver';
 import type { Action, Scenario } from '../generated/ast.js';
 import type { TextChecker } from '../text-checker.js';
@@ -326,27 +327,17 @@ function errorsOf(document: LangiumDocument): string[] {
     return (document.diagnostics ?? []).filter(d => d.severity === 1).map(d => `line ${d.range.start.line + 1}: ${d.message}`);
 }
 
-function inside(inner: Range, outer: Range | undefined): boolean {
-    if (!outer) return false;
-    const before = (a: Range['start'], b: Range['start']) => a.line < b.line || (a.line === b.line && a.character <= b.character);
-    return before(outer.start, inner.start) && before(inner.end, outer.end);
-}
-
 /**
  * An error that forbids writing this action's outcome: any syntax error (the parse tree may be
- * wrong), or an error in the action itself or in the declarations it uses. Errors inside other
- * actions, and inside the old outcome block (which is about to be replaced), do not count.
+ * wrong), or an error in the action itself or in the declarations it uses (action-errors.ts).
  */
 function blockingError(document: LangiumDocument, model: ScenarioModel, action: Action): string | undefined {
-    const diagnostics: Diagnostic[] = document.diagnostics ?? [];
+    const errors = errorsBlocking(document, model, action);
+    if (errors.length === 0) return undefined;
     if (document.parseResult.lexerErrors.length > 0 || document.parseResult.parserErrors.length > 0) {
-        const first = diagnostics.find(d => d.severity === 1);
-        return `the file has syntax errors${first ? ` (line ${first.range.start.line + 1}: ${first.message})` : ''}; fix them first.`;
+        return `the file has syntax errors (line ${errors[0].range.start.line + 1}: ${errors[0].message}); fix them first.`;
     }
-    const others = model.actions.filter(a => a.node !== action).map(a => a.node.$cstNode?.range);
-    const oldOutcome = action.outcome?.$cstNode?.range;
-    const error = diagnostics.find(d => d.severity === 1 && !inside(d.range, oldOutcome) && !others.some(r => inside(d.range, r)));
-    return error ? `line ${error.range.start.line + 1}: ${error.message}` : undefined;
+    return `line ${errors[0].range.start.line + 1}: ${errors[0].message}`;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
 import { actionInputsKey, contextOf, modelOf } from '../../core/model-cache.js';
 import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
 import { checkOutcome } from './outcome.js';
+import { checkExclusiveFacts } from './exclusive-facts.js';
 import { checkCampaignOf } from './campaign.js';
 import { checkHouse } from './house-checks.js';
 import { Codes } from '../../core/codes.js';
@@ -76,6 +77,7 @@ export class BattleValidator {
         if (this.oneShot) {
             checkActionSize(action, accept);
             if (!halfTyped) model.ruleset?.checkAction(model, action, accept);
+            if (!halfTyped) checkExclusiveFacts(model, action, accept);
             if (!halfTyped) checkOutcome(model, action, accept);
             return;
         }
@@ -107,6 +109,7 @@ export class BattleValidator {
         checkActionSize(action, record);
         if (!halfTyped) {
             model.ruleset?.checkAction(model, action, record);
+            checkExclusiveFacts(model, action, record);
             checkOutcome(model, action, record);
         }
         if (!keepable) {

@@ -8,7 +8,8 @@ import type {
 import { unitCount } from '../../core/scenario.js';
 import { settingName } from '../../core/limits.js';
 import { modelOf } from '../../core/model-cache.js';
-import { dieNamed, MAX_SEED } from '../../core/dice.js';
+import { dieNamed, MAX_DIE_SIDES, MAX_SEED } from '../../core/dice.js';
+import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { Codes } from '../../core/codes.js';
 import { signedValue as signed } from '../../core/signed.js';
 
@@ -127,9 +128,14 @@ export function checkUnit(unit: Unit, accept: ValidationAcceptor): void {
     }
     for (const stat of unit.stats) {
         if (stat.key === 'die' && !dieNamed(stat.value?.word ?? '')) {
-            accept('error', `'${stat.value?.word ?? stat.value?.number ?? ''}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: stat, code: Codes.unknownDie });
+            accept('error', notADie(stat.value?.word ?? stat.value?.number ?? ''), { node: stat, code: Codes.unknownDie });
         }
     }
+}
+
+/** What a die may be: d2 to d100 (any number of faces in between), or the average die (faces 2, 3, 3, 4, 4, 5). */
+function notADie(written: string | number): string {
+    return `'${written}' is not a die: write d6, or dN for N from 2 to ${MAX_DIE_SIDES} (d4, d8, d10, d12, d20 …), or average.`;
 }
 
 export function checkGrade(grade: Grade, accept: ValidationAcceptor): void {
@@ -139,7 +145,7 @@ export function checkGrade(grade: Grade, accept: ValidationAcceptor): void {
     }
     for (const stat of grade.stats) {
         if (stat.key === 'die' && !dieNamed(stat.value?.word ?? '')) {
-            accept('error', `'${stat.value?.word ?? stat.value?.number ?? ''}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: stat, code: Codes.unknownDie });
+            accept('error', notADie(stat.value?.word ?? stat.value?.number ?? ''), { node: stat, code: Codes.unknownDie });
         }
     }
 }
@@ -175,12 +181,13 @@ export function checkOption(option: RuleOption, accept: ValidationAcceptor): voi
     const known = model.ruleset?.vocabulary.options;
     if (!known) return;
     if (!known.includes(option.name)) {
-        accept('error', `The ${model.rules} rules have no option '${option.name}': the options are ${known.join(', ')}.`, { node: option, property: 'name', code: Codes.unknownOption });
+        const hint = didYouMean(option.name, known, `the options are ${known.join(', ')}.`);
+        accept('error', `The ${model.rules} rules have no option '${option.name}': ${hint}`, { node: option, property: 'name', code: Codes.unknownOption, data: { replacements: closeSpellings(option.name, known) } });
         return;
     }
     if (option.name === 'die' && !dieNamed(option.word ?? '')) {
         const written = option.word ?? option.number ?? option.text ?? '';
-        accept('error', `'${written}' is not a die: write d6, d4, d8, d10, d12, d20 or average.`, { node: option, code: Codes.unknownDie });
+        accept('error', notADie(written), { node: option, code: Codes.unknownDie });
     }
 }
 

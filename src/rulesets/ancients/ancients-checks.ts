@@ -6,10 +6,10 @@
 import type { ValidationAcceptor } from 'langium';
 import {
     isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn,
-    type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Target, type Unit
+    type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Stat, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FACTS, ANCIENTS_STATS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
+    ANCIENTS_FACTS, ANCIENTS_RANGES, ANCIENTS_STATS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
     oneUnit, pairingStatements, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
@@ -21,7 +21,7 @@ import { Codes } from '../../core/codes.js';
 import { tablesFor } from '../../core/house-rules.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
-import { possessive } from '../../core/spelling.js';
+import { didYouMean, possessive } from '../../core/spelling.js';
 
 // ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
 
@@ -49,14 +49,25 @@ function checkStats(owner: Grade | Unit, range: LeadershipRange, accept: Validat
         // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
         if (stat.key === 'die' || stat.key === 'enters') continue;
         if (!(ANCIENTS_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `The Ancients rules do not use '${stat.key}': the stats are ${ANCIENTS_STATS.join(', ')}.`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
+            accept('warning', `The Ancients rules do not use '${stat.key}': ${didYouMean(stat.key, ANCIENTS_STATS, `the stats are ${ANCIENTS_STATS.join(', ')}.`)}`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
             continue;
         }
         const problem = statValueProblem(stat.key, statValue(stat), range);
-        if (!problem) continue;
+        if (!problem) { checkRange(stat, accept); continue; }
         const code = problem.kind === 'leadership' ? AncientsCodes.leadershipRange : problem.kind === 'tokens' ? AncientsCodes.tokensRange : AncientsCodes.statValue;
         accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code, data: { replacements: replacementsFor(problem.kind, stat.value?.number, range) } });
     }
+}
+
+/** A number outside what the rules read (`ANCIENTS_RANGES`), with its nearest end as the fix. */
+function checkRange(stat: Stat, accept: ValidationAcceptor): void {
+    const bounds = ANCIENTS_RANGES[stat.key], value = statValue(stat);
+    if (!bounds || typeof value !== 'number') return;
+    const max = bounds.max ?? Infinity;
+    if (value >= bounds.min && value <= max) return;
+    const near = Math.min(Math.max(value, bounds.min), max);
+    accept(bounds.severity, `${stat.key} ${value} is outside ${bounds.min} to ${bounds.max}: ${bounds.why}. It is read as written.`,
+        { node: stat, property: 'value', code: AncientsCodes.statRange, data: { replacements: [String(near)] } });
 }
 
 /** The value a quick fix offers: no tokens, or the leadership the break test can reach (A7). */
@@ -188,6 +199,9 @@ function checkOneUnitInEngagement(model: ScenarioModel, r: Relation, property: '
 /** Facts the rules read (`charged`, `countercharged`, `follow-up`) on units of the engagement. */
 function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<string, string>, accept: ValidationAcceptor): void {
     const firstTurn = action.statements.some(s => isFlag(s) && s.name === 'first');
+    action.statements.filter(s => isFlag(s) && s.name === 'first').slice(1).forEach(again => {
+        accept('warning', `'first turn' is written twice in engagement '${action.name}': once says it (A1).`, { node: again, code: Codes.statementNotUsed });
+    });
     for (const st of action.statements.filter(isFacts)) {
         const units = unitsOf(model, st.target);
         if (units.length > 0 && !units.some(u => sideOf.has(u.id))) {
@@ -195,7 +209,7 @@ function checkFacts(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<st
         }
         st.facts.forEach((f, i) => {
             if (!(ANCIENTS_FACTS as readonly string[]).includes(f.key)) {
-                accept('warning', `The Ancients rules do not read '${f.key}': the facts are ${ANCIENTS_FACTS.join(', ')}.`, { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
+                accept('warning', `The Ancients rules do not read '${f.key}': ${didYouMean(f.key, ANCIENTS_FACTS, `the facts are ${ANCIENTS_FACTS.join(', ')}.`)}`, { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
             }
             // A1.5: a shock unit's charge adds dice on the first turn of a combat only; later it changes nothing.
             const shock = units.filter(u => u.stats.get('shock') === true);

@@ -18,5 +18,6 @@ export const AncientsCodes = {
     splitTarget: 'ancients-split-target',
     splitMissing: 'ancients-split-missing',
     splitDuplicate: 'ancients-split-duplicate',
-    chargeNotFirstTurn: 'ancients-charge-not-first-turn'
+    chargeNotFirstTurn: 'ancients-charge-not-first-turn',
+    statRange: 'ancients-stat-range'
 } as const;

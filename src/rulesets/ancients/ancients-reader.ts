@@ -15,6 +15,7 @@ import {
 import { factValue, unitsOf, type ScenarioModel, type StatValue, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
 import { D6 } from '../../core/dice.js';
+import type { ExclusiveFacts, StatRange } from '../../core/ruleset.js';
 import type { DiceRequest, EnteredValues } from '../../core/dice-source.js';
 import { fixedDice, type ConditionalDice, type DicePlan } from '../../core/dice-plan.js';
 import { tablesFor, tablesInTurn, type TablesInForce } from '../../core/house-rules.js';
@@ -27,6 +28,35 @@ const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leaders
 /** The facts an Ancients engagement reads about its units. */
 export const ANCIENTS_FACTS = ['charged', 'countercharged', 'follow-up'] as const;
 export const DICE_LABELS: readonly AncientsThrow[] = ['hit', 'save', 'test'];
+
+/**
+ * Facts of which one unit may state one at most (docs/rules/ancients.md#exclusive): the checks
+ * (`facts-exclusive`), completion and the reference read this list.
+ */
+export const ANCIENTS_EXCLUSIVE: readonly ExclusiveFacts[] = [
+    { kinds: ['engagement'], facts: ['charged', 'countercharged'], severity: 'error', rule: 'a1',
+        why: 'the seed tells "if it Charged or Counter-Charged" apart: a unit charged, or it met the charge with one of its own' }
+];
+
+/**
+ * A1.6 with `option defensive-countercharge`: the seed's "a Defensive Unit generates extra dice … if it
+ * has not Charged", read as written, where Charged and Counter-Charged are two things. A defensive unit
+ * that counter-charged keeps its extra dice; without the option it loses them, as one that charged.
+ */
+export const DEFENSIVE_COUNTERCHARGE = 'defensive-countercharge';
+
+/** Whether the unit counts as having charged for A1's first-turn dice. */
+function chargedFor(model: ScenarioModel, action: Action, u: UnitModel, defensive: boolean): boolean {
+    if (hasFact(model, action, u, 'charged')) return true;
+    const counter = hasFact(model, action, u, 'countercharged');
+    return counter && !(defensive && model.options.has(DEFENSIVE_COUNTERCHARGE));
+}
+
+/** The numbers a stat may take (docs/rules/ancients.md#a3). */
+export const ANCIENTS_RANGES: Readonly<Record<string, StatRange>> = {
+    skill: { min: 0, max: 5, severity: 'warning', rule: 'a3',
+        why: '"the difference in skill levels is the total Advantage", and a net Advantage beyond 5 counts as 5 (A4)' }
+};
 
 /** A unit's stats as read; `undefined` where a stat is missing or cannot be read. */
 interface AncientsStats {
@@ -294,7 +324,7 @@ export function buildAncientsInput(model: ScenarioModel, action: Action, statsAt
             if (!completeStats(stats)) return { problem: `${u.id} is missing stats or has stats that cannot be read: run 'umpire check'.` };
             units.push({
                 id: u.id, force: u.force, unit: u.id.slice(u.force.length + 1), side, ...stats,
-                charged: hasFact(model, action, u, 'charged') || hasFact(model, action, u, 'countercharged'),
+                charged: chargedFor(model, action, u, stats.defensive === true),
                 followUp: hasFact(model, action, u, 'follow-up')
             });
         }

@@ -8,7 +8,7 @@ import { ANCIENTS_RESULTS } from './engine/ancients-engine.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients-checks.js';
 import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
-import { ancientsActionDicePlan, ANCIENTS_FACTS, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
+import { ancientsActionDicePlan, DEFENSIVE_COUNTERCHARGE, ANCIENTS_EXCLUSIVE, ANCIENTS_FACTS, ANCIENTS_RANGES, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
 import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
 import { ANCIENTS_TABLES, AncientsHouseCodes, checkAncientsTables } from './ancients-house.js';
@@ -36,15 +36,17 @@ export const ancientsRuleset: Ruleset = {
             enters: { doc: 'The turn the unit arrives (docs/campaigns.md).' }
         },
         facts: { engagement: ANCIENTS_FACTS },
-        // A7: the break test may be thrown on one die.
-        options: ['break-die'],
+        // A7: the break test may be thrown on one die; A1.6 as written: a defensive unit's counter-charge keeps its dice.
+        options: ['break-die', DEFENSIVE_COUNTERCHARGE],
         arms: ['infantry', 'cavalry'],
         results: ANCIENTS_RESULTS,
         // A7: no test is better than a test held, which is better than giving ground, then destruction.
         resultLadder: [['untested'], ['holds'], ['gives-ground'], ['destroyed']],
         resultSeverity: { 'untested': 'best', 'holds': 'good', 'gives-ground': 'bad', 'destroyed': 'worst' },
         // A1, A5, A7: a dice line names the throw it records.
-        diceLabels: () => DICE_LABELS
+        diceLabels: () => DICE_LABELS,
+        exclusive: ANCIENTS_EXCLUSIVE,
+        ranges: ANCIENTS_RANGES
     },
     // A7, A8: damage tokens and the first break test carry on; a destroyed unit is gone.
     // A unit fights in one melee a turn, its dice split within it (docs/rules/ancients.md#one-melee-a-turn).
@@ -56,7 +58,8 @@ export const ancientsRuleset: Ruleset = {
         [AncientsCodes.statValue]: 'stat-value',
         [AncientsCodes.statUnknown]: 'respell-stat',
         [AncientsCodes.tokensRange]: 'stat-replacements',
-        [AncientsCodes.leadershipRange]: 'stat-replacements'
+        [AncientsCodes.leadershipRange]: 'stat-replacements',
+        [AncientsCodes.statRange]: 'stat-replacements'
     },
     checkScenario: checkAncientsScenario,
     checkAction: checkAncientsAction,

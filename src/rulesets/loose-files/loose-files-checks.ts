@@ -17,7 +17,7 @@ import {
 import { isUnresolvable, replayOutcome } from '../../core/resolve.js';
 import { settledOf } from '../../core/campaign-state.js';
 import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { auditEnteredDice, DEFAULT_LABEL } from './loose-files-report.js';
+import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
 import { signed } from '../../core/signed.js';
 import {
@@ -28,8 +28,8 @@ import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { lfTables } from './loose-files-house.js';
 import { LooseFilesCodes } from './loose-files-codes.js';
-import { CLASS_RANGE, DICE_LABELS, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
-import { closeSpellings } from '../../core/spelling.js';
+import { CLASS_RANGE, DICE_LABELS, LF_RANGES, LF_STAT_TYPES, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { checkOrdersAfterCombat } from './loose-files-orders.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
@@ -44,7 +44,7 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
     const scenario = model.root;
     const visit = (el: unknown) => {
         if (isGrade(el)) checkStats(el, accept);
-        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); }
+        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); checkUnitStats(model, unit, accept); }
         else if (isTurn(el)) el.elements.forEach(visit);
     };
     scenario.elements.forEach(visit);
@@ -52,25 +52,57 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
 }
 
 const WORD_STATS: Readonly<Record<string, readonly string[]>> = { guns: GUNS, formation: FORMATIONS, weapon: WEAPONS };
-const COUNT_STATS: Readonly<Record<string, number>> = { stands: 1, dp: 0, casualties: 0, deserted: 0, cp: 0 };
 
 function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
     for (const stat of owner.stats) {
         const value = statValue(stat);
         const place = { node: stat, property: stat.value ? 'value' as const : 'key' as const };
+        const range = LF_RANGES[stat.key];
         if (!(LF_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `Loose Files does not use '${stat.key}': the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
+            const hint = didYouMean(stat.key, LF_STATS, `the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`);
+            accept('warning', `Loose Files does not use '${stat.key}': ${hint}`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
         } else if (stat.key === 'class') {
             if (typeof value !== 'number' || value < CLASS_RANGE.min || value > CLASS_RANGE.max) {
                 accept('error', `A class is a whole number from 1 (elite, veteran) to 5 (unmotivated), not '${value === true ? '' : value}' (L1).`, { ...place, code: LooseFilesCodes.classRange });
             }
         } else if (WORD_STATS[stat.key] && !(typeof value === 'string' && WORD_STATS[stat.key].includes(value))) {
             accept('error', `'${stat.key}' is one of ${WORD_STATS[stat.key].join(', ')}.`, { ...place, code: LooseFilesCodes.statValue });
-        } else if (COUNT_STATS[stat.key] !== undefined && (typeof value !== 'number' || value < COUNT_STATS[stat.key])) {
-            accept('error', `'${stat.key}' is a whole number of at least ${COUNT_STATS[stat.key]}.`, { ...place, code: LooseFilesCodes.statValue });
-        } else if (stat.key === 'stands' && typeof value === 'number' && value > MAX_STANDS) {
+        } else if (range && range.max === MAX_STANDS && typeof value === 'number' && value > MAX_STANDS) {
             accept('error', `A unit has at most ${MAX_STANDS} stands; only ${MAX_STANDS} are counted.`, { ...place, code: LooseFilesCodes.statValue });
+        } else if (range && (typeof value !== 'number' || value < range.min || (range.max !== undefined && value > range.max))) {
+            accept(range.severity, `'${stat.key}' is a whole number ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}: ${range.why} (${range.rule.toUpperCase()}).`, { ...place, code: LooseFilesCodes.statValue });
         }
+    }
+}
+
+/**
+ * A unit's stats together (its grade's and its own): stats its type does not have (`guns` on infantry,
+ * `weapon` on guns), and more stands lost than it has (L1).
+ */
+function checkUnitStats(model: ScenarioModel, unit: Unit, accept: ValidationAcceptor): void {
+    const type = lfType(unit.arm);
+    if (!type) return;
+    for (const [key, types] of Object.entries(LF_STAT_TYPES)) {
+        if (types.includes(type)) continue;
+        const own = unit.stats.find(s => s.key === key);
+        if (own) {
+            accept('error', `${unit.name} is ${unit.arm}: '${key}' belongs to ${types.join(' or ')} (${key === 'guns' ? '"heavy gun", "light gun", L4' : 'musket 8 inches, rifles 10 inches, L5'}).`,
+                { node: own, property: 'key', code: LooseFilesCodes.statValue });
+        }
+    }
+    const instance = model.forces.get(unit.$container.name)?.units.find(u => u.node === unit);
+    if (!instance) return;
+    const num = (key: string, fallback: number) => { const v = instance.stats.get(key); return typeof v === 'number' ? v : fallback; };
+    const stands = num('stands', 1), lost = num('casualties', 0) + num('deserted', 0);
+    // Stands out of their range are reported on the stat itself.
+    if (stands < 1) return;
+    if (lost > stands) {
+        const at = unit.stats.find(s => s.key === 'casualties') ?? unit.stats.find(s => s.key === 'deserted') ?? unit.stats.find(s => s.key === 'stands');
+        accept('error', `${unit.name} has ${stands} stand${stands === 1 ? '' : 's'} and cannot have lost ${lost}: a casualty is one stand (L1.3).`,
+            at ? { node: at, property: at.value ? 'value' : 'key', code: LooseFilesCodes.statValue } : ({ node: unit, property: 'name', code: LooseFilesCodes.statValue } as DiagnosticInfo<AstNode>));
+    } else if (lost === stands && type !== 'officer' && type !== 'commander') {
+        accept('warning', `${unit.name} has lost all ${stands} of its stands: it is off the table (strength 0) and cannot fight or fire.`,
+            { node: unit, property: 'name', code: LooseFilesCodes.statValue });
     }
 }
 
@@ -142,11 +174,21 @@ function checkCasualtiesOverStands(model: ScenarioModel, am: ActionModel, accept
     const resolution = outcome ? (replay && !isUnresolvable(replay) ? replay.resolution : undefined) : settledOf(model, am);
     for (const u of resolution?.json.units ?? []) {
         const over = typeof u.casualtiesOver === 'number' ? u.casualtiesOver : 0;
-        if (over === 0) continue;
+        // A unit declared with no stands left is reported once, on its stats (checkUnitStats).
+        if (over === 0 || declaredWithoutStands(model, `${u.force}.${u.unit}`)) continue;
         const taken = typeof u.casualties === 'number' ? u.casualties : 0;
         accept('warning', `${u.force}.${u.unit} has ${standsLeft(taken)} left: the sheet gives ${taken + over} casualties, and it loses ${taken === 0 ? 'none' : `only ${taken}`} (a casualty is a stand, L1.3).`,
             { node: am.node, property: 'name', code: LooseFilesCodes.casualtiesOverStands });
     }
+}
+
+/** Whether the unit's own stats leave it no stand (casualties and deserters at least its stands). */
+function declaredWithoutStands(model: ScenarioModel, id: string): boolean {
+    const [force, name] = id.split('.');
+    const unit = model.forces.get(force)?.units.find(u => u.id === id || u.name === name.replace(/#\d+$/, ''));
+    if (!unit) return false;
+    const num = (key: string, fallback: number) => { const v = unit.stats.get(key); return typeof v === 'number' ? v : fallback; };
+    return num('casualties', 0) + num('deserted', 0) >= num('stands', 1);
 }
 
 const standsLeft = (n: number) => `${n === 0 ? 'no' : n} stand${n === 1 ? '' : 's'}`;
@@ -172,7 +214,8 @@ function checkStatements(action: Action, accept: ValidationAcceptor): void {
 function unknownFacts(facts: readonly Fact[], known: readonly string[], accept: ValidationAcceptor): void {
     for (const f of facts) {
         if (!known.includes(f.key)) {
-            accept('warning', `'${f.key}' means nothing here: the facts read are ${known.filter(k => k !== 'note').join(', ')}.`, { node: f, property: 'key', code: LooseFilesCodes.unknownFact });
+            const hint = didYouMean(f.key, known, `the facts read are ${known.filter(k => k !== 'note').join(', ')}.`);
+            accept('warning', `'${f.key}' means nothing here: ${hint}`, { node: f, property: 'key', code: LooseFilesCodes.unknownFact });
         }
     }
 }
@@ -209,9 +252,16 @@ function checkEngagement(model: ScenarioModel, am: ActionModel, accept: Validati
                 accept('warning', `These facts name units that are not in engagement '${action.name}': they change nothing.`, { node: st, property: 'target', code: LooseFilesCodes.notInAction });
             }
             const onAttacker = units.some(u => attackers.some(a => a.id === u.id));
+            const onDefender = !onAttacker && units.some(u => defenders.some(d => d.id === u.id));
             st.facts.forEach(f => {
                 if (onAttacker && (COVERS as readonly string[]).includes(f.key)) {
                     accept('warning', `Cover counts only for the side defending it (L2): the attacker's '${f.key}' changes nothing.`, { node: f, property: 'key', code: Codes.statementNotUsed });
+                }
+                if (onDefender && f.key === 'bayonet') {
+                    // L2.6: the sheet's "+2 making bayonet attack" is the attacker's; a defender that
+                    // counter-attacks with the bayonet is the umpire's ruling, so it is counted, and said.
+                    accept('warning', `${targetText(st.target)} defends: "+2 making bayonet attack" is for the side that attacks (L2.6). It is counted as written; remove it unless the defenders charged out.`,
+                        { node: f, property: 'key', code: LooseFilesCodes.defenderBayonet });
                 }
             });
         }
@@ -249,6 +299,11 @@ function checkFire(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         const firer = read.input.firer;
         if (!fireKind(firer)) {
             accept('error', `${read.firer.id} is ${firer.type}: only infantry (L5) and artillery (L4) fire.`, { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
+            continue;
+        }
+        if (firer.type === 'artillery' && firer.formation === 'limbered') {
+            accept('error', `${read.firer.id} is limbered: limbered guns are a target (+1, L4), not a battery; unlimber them first (formation-change, unlimbered, L6.11).`,
+                { node: r, property: 'subject', code: LooseFilesCodes.cannotFire });
             continue;
         }
         if (isOfficer(read.target)) {
@@ -455,12 +510,22 @@ function checkTurnWide(model: ScenarioModel, action: Action, accept: ValidationA
 /** Labels the kind reads, faces each die can show, and exactly as many dice as resolving reads. */
 function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcceptor): void {
     const lines = am.node.statements.filter(isDice);
-    if (lines.length === 0) return;
+    if (lines.length === 0) {
+        // A formation change, morale, a re-dress or a rally throws no dice: a seed there throws nothing.
+        if (throwsNoDice(model, am)) {
+            for (const seed of am.node.statements.filter(isSeed)) {
+                accept('warning', `This ${am.node.kind} throws no dice: seed ${seed.value} is not used, and its outcome is the same with any seed.`, { node: seed, code: Codes.seedNotUsed });
+            }
+        }
+        return;
+    }
     for (const seed of am.node.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }
     const labels = DICE_LABELS[am.node.kind] ?? [];
     const audit = auditEnteredDice(model, am);
+    // A firer that cannot fire (its range or its type already reported) throws no dice to count.
+    const cannotThrow = am.node.kind === 'fire' ? firersThatCannotFire(model, am) : new Set<string>();
     for (const line of lines) {
         if (labels.length === 0) {
             accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
@@ -470,19 +535,25 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
             continue;
         }
+        if (unitsOf(model, line.target).some(u => cannotThrow.has(u.id))) continue;
         const reads = audit.reads.get(line);
+        const unused = line.values.map((_v, i) => i).filter(i => reads?.get(i) === undefined);
+        if (unused.length > 0) {
+            // One message for the line, with the true counts: the dice it throws and the dice entered.
+            const label = line.label ?? DEFAULT_LABEL[am.node.kind], used = line.values.length - unused.length;
+            const trailing = unused[0] === used;
+            accept('error', `${unused.length === 1 ? 'This die is' : `These ${unused.length} dice are`} not used: ${targetText(line.target)} throws ${used === 0 ? `no ${label} dice` : diceWords(used, label)} here${unused.length > 1 || used !== 1 ? `, and ${line.values.length} are entered` : ''}.`,
+                { node: line, property: 'values', index: unused[0], code: Codes.diceCount, data: trailing ? { expected: used } : undefined });
+        }
         line.values.forEach((v, i) => {
             const die = reads?.get(i);
-            if (die === undefined) {
-                const label = line.label ?? DEFAULT_LABEL[am.node.kind];
-                accept('error', `This die is not used: ${targetText(line.target)} throws ${i === 0 ? 'no' : i} ${label} ${i === 1 ? 'die' : 'dice'} here.`, { node: line, property: 'values', index: i, code: Codes.diceCount });
-            } else if (!canShow(die, v)) {
+            if (die !== undefined && !canShow(die, v)) {
                 accept('error', `${die.name === 'average' ? 'An' : 'A'} ${die.name} die cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }
     for (const { request: s, got } of audit.shortages) {
-        if (s.label === 'retreat') continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
+        if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
         const unitIds = s.who;
         const who = unitIds.join(', ');
         const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));
@@ -492,6 +563,18 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${what}, but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
+}
+
+/** The firers whose fire is already an error that stops it (a type that does not fire, limbered guns, no range or out of range). */
+function firersThatCannotFire(model: ScenarioModel, am: ActionModel): Set<string> {
+    const out = new Set<string>();
+    for (const read of readFire(model, am)) {
+        const firer = read.input.firer;
+        const range = rangeOf(read.relation);
+        if (!fireKind(firer) || (firer.type === 'artillery' && firer.formation === 'limbered') || range === undefined
+            || distanceProblem(range) || range > reachOf(firer, lfTables(model, am.node))) out.add(read.firer.id);
+    }
+    return out;
 }
 
 /** "1 average die", "3 average dice", "2 d6": a count of dice as an umpire says it. */

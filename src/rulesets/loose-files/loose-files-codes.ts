@@ -28,5 +28,6 @@ export const LooseFilesCodes = {
     cavalrySpeed: 'lf-cavalry-speed',
     officerTarget: 'lf-officer-target',
     contradictoryFacts: 'lf-contradictory-facts',
-    casualtiesOverStands: 'lf-casualties-over-stands'
+    casualtiesOverStands: 'lf-casualties-over-stands',
+    defenderBayonet: 'lf-defender-bayonet'
 } as const;

@@ -45,7 +45,8 @@ export function lfOptions(model: ScenarioModel): LfOptions {
     return {
         fullMove: on(HOUSE_RULE_OPTIONS.fullMove), brigadeMove: on(HOUSE_RULE_OPTIONS.brigadeMove),
         corlearsHook: on(HOUSE_RULE_OPTIONS.corlearsHook), fleeLosses: on(HOUSE_RULE_OPTIONS.fleeLosses),
-        ...(on(HOUSE_RULE_OPTIONS.wheelAsUphill) ? { wheelAsUphill: true } : {})
+        ...(on(HOUSE_RULE_OPTIONS.wheelAsUphill) ? { wheelAsUphill: true } : {}),
+        ...(on(HOUSE_RULE_OPTIONS.averageDisorder) ? { averageDisorder: true } : {})
     } satisfies LfOptions;
 }
 

@@ -12,7 +12,7 @@ import { checkLooseFilesTables, LOOSE_FILES_TABLES, LooseFilesHouseCodes } from 
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
-import { DICE_LABELS, factsOf, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { DICE_LABELS, factsOf, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
@@ -31,7 +31,7 @@ export const looseFilesRuleset: Ruleset = {
         // L9: the sheet's house rules, off unless a file turns them on.
         // Distances the umpire measures may be fractions (docs/rules/loose-files.md#l-dist); counts are whole.
         fractionalFacts: ['range', 'distance'],
-        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill'],
+        options: ['full-move', 'brigade-move', 'corlears-hook', 'flee-losses', 'wheel-as-uphill', 'average-disorder'],
         arms: [...LF_TYPE_WORDS.filter(t => t !== 'commander')],
         results: [...COMBAT_RESULTS, 'no-effect', 'disordered', 'casualty', 'moved', 'charged', 'retired', 'changed-formation',
             'unmoved', 'stand-deserts', 'redressed', 'no-redress', 'inspired', 'rally', 'rallied', 'not-rallied', 'fired'],
@@ -44,7 +44,9 @@ export const looseFilesRuleset: Ruleset = {
             'moved': 'none', 'charged': 'none', 'retired': 'none', 'changed-formation': 'none', 'unmoved': 'none', 'fired': 'none',
             'redressed': 'good', 'no-redress': 'setback', 'rallied': 'good', 'not-rallied': 'setback', 'inspired': 'none', 'rally': 'none'
         },
-        diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? []
+        diceLabels: (_model, line) => DICE_LABELS[line.$container.kind] ?? [],
+        exclusive: LF_EXCLUSIVE,
+        ranges: LF_RANGES
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
     // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.

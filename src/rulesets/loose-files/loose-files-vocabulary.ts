@@ -2,8 +2,8 @@
  * The words Loose Files gives meaning to (docs/rules/loose-files.md): unit stats, the facts of each
  * action kind, dice labels and unit types. The single source for its checks, completion and quick fixes.
  */
-import { COVERS, FORMATIONS } from './engine/loose-files-engine.js';
-import type { StatVocabulary } from '../../core/ruleset.js';
+import { COVERS, FORMATIONS, MAX_STANDS } from './engine/loose-files-engine.js';
+import type { ExclusiveFacts, StatRange, StatVocabulary } from '../../core/ruleset.js';
 
 /** Every stat Loose Files reads (docs/rules/loose-files.md). */
 export const LF_STATS = [
@@ -64,3 +64,35 @@ export const LF_STAT_DOCS: Readonly<Record<(typeof LF_STATS)[number], StatVocabu
 export function factsOf(kind: string): readonly string[] {
     return [...new Set([...(UNIT_FACTS[kind] ?? []), ...(RELATION[kind]?.facts ?? [])])];
 }
+
+/**
+ * Facts of which one unit line may state one at most (docs/rules/loose-files.md#exclusive): the
+ * checks (`facts-exclusive`), completion and the reference read this list.
+ */
+export const LF_EXCLUSIVE: readonly ExclusiveFacts[] = [
+    { kinds: ['engagement', 'fire'], facts: ['fort', 'stone-building', 'fieldwork', 'wood-building'], severity: 'error', rule: 'l2.4',
+        why: 'a unit defends one kind of works, "a fort or stone building" (+3) or "a fieldwork or wood building" (+2)' },
+    { kinds: ['engagement'], facts: ['flank', 'rear'], severity: 'warning', rule: 'l2.10',
+        why: '"attacked in flank/rear" is one −3 however it is attacked' },
+    { kinds: ['move'], facts: ['charging', 'retire', 'retreat', 'rout'], severity: 'error', rule: 'l6',
+        why: 'a move is a charge, a retire "facing enemy", a retreat or a rout ("run away"), not two of them' },
+    { kinds: ['morale'], facts: ['routs', 'retreats'], severity: 'error', rule: 'l7',
+        why: 'the friend was seen to "retreat" or to "rout", and the two rows differ' },
+    { kinds: ['redress'], facts: ['stationary', 'moved'], severity: 'error', rule: 'l8',
+        why: 'DPs come off "if stationary", and a unit that moved was not' }
+];
+
+/** The numbers each counted stat may take (docs/rules/loose-files.md#l1). */
+export const LF_RANGES: Readonly<Record<string, StatRange>> = {
+    class: { min: CLASS_RANGE.min, max: CLASS_RANGE.max, severity: 'error', rule: 'l1', why: '1st class (elite, veteran) to 5th class (unmotivated)' },
+    stands: { min: 1, max: MAX_STANDS, severity: 'error', rule: 'l1', why: 'a unit has at least one stand' },
+    dp: { min: 0, severity: 'error', rule: 'l1', why: 'disorder points are counted from 0' },
+    casualties: { min: 0, severity: 'error', rule: 'l1', why: 'a casualty is one stand lost, and no more are lost than the unit has' },
+    deserted: { min: 0, severity: 'error', rule: 'l7', why: 'stands that deserted, no more than the unit has' },
+    cp: { min: 0, severity: 'error', rule: 'l8', why: 'command points to spend each turn' }
+};
+
+/** Stats that only units of some types have (L1, L4, L5): guns on artillery, a musket or rifle on infantry. */
+export const LF_STAT_TYPES: Readonly<Record<string, readonly string[]>> = {
+    guns: ['artillery'], weapon: ['infantry'], rifle: ['infantry']
+};

@@ -24,6 +24,9 @@ function scrudDie(model: ScenarioModel, action: Action, unit: UnitModel): Die {
     return dieNamed(name) ?? D6;
 }
 
+/** S2.2: `option clamp six`, the seed's "6 is the MAX score and 1 the lowest" for every die. */
+export const CLAMP = 'clamp';
+
 /** The key of the house `die` table that names every grade. */
 export const ALL_GRADES = 'all';
 
@@ -31,7 +34,8 @@ export const ALL_GRADES = 'all';
 export function scrudTables(model: ScenarioModel, action: Action): ScrudTables {
     const tables = tablesFor(model, action);
     const clamp = (key: string) => tables.word<string>('clamp', key) !== 'no';
-    return { results: tables.bands<ScrudPairResult>('result'), clampLow: clamp('low'), clampHigh: clamp('high') };
+    const six = model.options.get(CLAMP) === 'six';
+    return { results: tables.bands<ScrudPairResult>('result'), clampLow: clamp('low'), clampHigh: clamp('high'), ...(six ? { clampSix: true } : {}) };
 }
 
 /** S2: grade value plus every factor of the engagement that names the unit, its force, or it by index. */

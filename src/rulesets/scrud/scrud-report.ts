@@ -31,7 +31,8 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
     if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
         return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
     }
-    const combat = resolveScrud(input, thrown, scrudTables(model, action.node));
+    const tables = scrudTables(model, action.node);
+    const combat = resolveScrud(input, thrown, tables);
     const rule = pursuitRuleOf(model, action.node);
     let decisions: PursuitDecision[] = [];
     let pursuitDice: Array<[string, number]> | undefined;
@@ -55,7 +56,9 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
     const check = fingerprint({
         rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
         // Only when the engagement has a pursuit rule: outcomes written without one keep their fingerprint.
-        pursuit: rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined
+        pursuit: rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined,
+        // Only under `option clamp six`: outcomes written without it keep their fingerprint.
+        clampSix: tables.clampSix
     }, nameAliases(model));
     const byId = new Map(decisions.map(d => [d.id, d]));
     return {

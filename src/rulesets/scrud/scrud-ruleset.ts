@@ -10,7 +10,7 @@ import { signedTypeset } from '../../core/signed.js';
 import { SCRUD_RESULTS } from './engine/scrud-engine.js';
 import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks.js';
 import { scrudOddsBody } from './scrud-odds-report.js';
-import { buildScrudInput, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, CLAMP, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-report.js';
 import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
 import { SCRUD_NEW_SCENARIO } from './scrud-new-scenario.js';
@@ -29,7 +29,8 @@ export const scrudRuleset: Ruleset = {
         // S-ex.6: a winning unit may be given a pursuit throw.
         facts: { engagement: [PURSUIT] },
         // S3 pooled arms, S1 the die of every unit, S-ex.6 the throw that pursues, S1.3 the comment's variant.
-        options: ['pooled', 'die', PURSUIT, RUNS_AND_PURSUES],
+        // S2.2 as written: `option clamp six`.
+        options: ['pooled', 'die', PURSUIT, RUNS_AND_PURSUES, CLAMP],
         arms: ['foot', 'horse', 'guns'],
         results: SCRUD_RESULTS,
         // S6 read from the unit's side: a win beats a stand-off (or no opponent), then each loss is worse.

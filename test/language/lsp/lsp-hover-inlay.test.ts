@@ -183,9 +183,9 @@ describe('inlay hints', () => {
         expect(advance).toEqual(['move Advance { ⟨not written — British.Fusiliers moved 5 inches · British.Legion charged 14 inches⟩']);
     });
 
-    it('name the units when the dice do not resolve yet, and nothing for a seedless engagement', async () => {
+    it('name the units when the dice do not resolve yet (the header says it cannot resolve), and nothing for a seedless engagement', async () => {
         const short = await open(TEXT.replace('  dice B horse 6\n', ''));
-        expect((await hints(short)).map(h => h.label)).toEqual(['Guard:', 'Horse:', 'Line:']);
+        expect((await hints(short)).map(h => h.label)).toEqual(['cannot resolve: 1 error', 'Guard:', 'Horse:', 'Line:']);
         const bare = await open(TEXT.replace(/ {2}dice .*\n/g, ''));
         expect(await hints(bare)).toEqual([]);
     });

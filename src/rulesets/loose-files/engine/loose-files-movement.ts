@@ -198,8 +198,10 @@ export function resolveMove(input: MoveInput, dice: { average: readonly number[]
     }
     if (isFormed(u) && u.type !== 'officer' && u.type !== 'commander') {
         const face = disorderingFace(input.woods, tables);
-        const low = dice.d6.filter(v => v <= face).length;
-        if (low > 0) dpReasons.push({ reason: `formed troops: ${low} d6 showing ${facesText(face, input.woods)}`, value: low });
+        // L6.7: the d6 only, or with `option average-disorder` every die, the average die's 2 (and 3) too.
+        const counted = input.options.averageDisorder ? all : dice.d6;
+        const low = counted.filter(v => v <= face).length;
+        if (low > 0) dpReasons.push({ reason: `formed troops: ${low} ${input.options.averageDisorder ? (low === 1 ? 'die' : 'dice') : 'd6'} showing ${facesText(face, input.woods)}`, value: low });
     }
     dpReasons.push(...fixedMoveDp(input, tables));
     const result: MoveResult = input.retire ? 'retired' : input.charging ? 'charged' : 'moved';

@@ -182,7 +182,8 @@ export function moveOdds(input: MoveInput, tables: LfCombatTables = LF_SEED_TABL
     const fold = (die: 'average' | 'd6') => {
         const next = new Map<number, number>();
         for (const { face: v, p } of faceDistribution(die === 'average' ? AVERAGE : D6)) {
-            const step = Math.max(0, v - perDie) * 64 + (die === 'd6' && disorders && v <= face ? 1 : 0);
+            const counts = die === 'd6' || input.options.averageDisorder === true;
+            const step = Math.max(0, v - perDie) * 64 + (counts && disorders && v <= face ? 1 : 0);
             for (const [key, q] of joint) next.set(key + step, (next.get(key + step) ?? 0) + p * q);
         }
         joint = next;

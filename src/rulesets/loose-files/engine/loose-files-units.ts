@@ -69,6 +69,12 @@ export interface LfOptions {
      * keep their outcomes' fingerprints.
      */
     readonly wheelAsUphill?: boolean;
+    /**
+     * `option average-disorder`: "Formed troops get 1 DP for each 1 or 2 rolled" read as written, for
+     * every movement die: an average die's 2 (and 3 in woods) disorders as a d6's does (L6.7). Absent
+     * when off, as `wheelAsUphill`.
+     */
+    readonly averageDisorder?: boolean;
 }
 
 /** The most stands a unit may have: a unit is a battalion or battery, and dice per stand stay few. */
@@ -92,7 +98,7 @@ export const NO_HOUSE_RULES: LfOptions = { fullMove: false, brigadeMove: false, 
 /** The scenario option names of the house rules (L9). */
 export const HOUSE_RULE_OPTIONS: Readonly<Record<keyof LfOptions, string>> = {
     fullMove: 'full-move', brigadeMove: 'brigade-move', corlearsHook: 'corlears-hook', fleeLosses: 'flee-losses',
-    wheelAsUphill: 'wheel-as-uphill'
+    wheelAsUphill: 'wheel-as-uphill', averageDisorder: 'average-disorder'
 };
 
 /** A modifier with the reason an umpire reads it by (every modifier is itemised). */
