@@ -31,6 +31,21 @@ const chartsApart = target => ({
     }
 });
 
+/**
+ * `umpire lsp` (src/cli/lsp-command.ts) loads the server bundle the extension ships,
+ * out/language/main.cjs, beside the CLI's own bundle, instead of a second copy of the server inside it.
+ */
+const serverApart = {
+    name: 'server-apart',
+    setup(build) {
+        build.onResolve({ filter: /^\.\.\/language\/main\.js$/ }, args =>
+            /[\\/]src[\\/]cli[\\/]lsp-command\.ts$/.test(args.importer) ? { path: '../language/main.cjs', external: true } : undefined);
+    }
+};
+
+/** The version of package.json, for `umpire --version`. */
+const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+
 const node = {
     entryPoints: {
         'language/main': 'src/language/main.ts',
@@ -38,7 +53,8 @@ const node = {
         'cli/main': 'src/cli/main.ts',
         'report/charts': 'src/report/charts.ts'
     },
-    plugins: [chartsApart('node')],
+    plugins: [chartsApart('node'), serverApart],
+    define: { UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,
     format: 'cjs',
