@@ -9,12 +9,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-    ApplyWorkspaceEditRequest, CodeLensRequest, ConfigurationRequest, DidChangeTextDocumentNotification,
+    ApplyWorkspaceEditRequest, CodeActionRequest, CodeLensRequest, ConfigurationRequest, DidChangeTextDocumentNotification,
     DidOpenTextDocumentNotification, DocumentFormattingRequest, ExecuteCommandRequest, ExitNotification,
     HoverRequest, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification,
     RegistrationRequest, ShowMessageNotification, ShowMessageRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
     TextDocumentEdit, UnregistrationRequest, WorkDoneProgressCreateRequest, createProtocolConnection,
-    type ApplyWorkspaceEditParams, type ClientCapabilities, type CodeLens, type Diagnostic, type Hover, type InitializeResult,
+    type ApplyWorkspaceEditParams, type ClientCapabilities, type CodeAction, type CodeLens, type Command, type Diagnostic, type Hover, type InitializeResult,
     type ProtocolConnection, type TextEdit
 } from 'vscode-languageserver-protocol/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -72,8 +72,9 @@ export interface SessionOptions {
     capabilities?: ClientCapabilities;
 }
 
-/** What VS Code announces of what the tests use. */
+/** What VS Code announces of what the tests use (with the extension's own client command, the Odds view). */
 const VS_CODE_LIKE: ClientCapabilities = {
+    experimental: { commands: { commands: ['umpire.showOdds'] } },
     workspace: {
         applyEdit: true,
         workspaceEdit: { documentChanges: true },
@@ -276,6 +277,11 @@ export class LspSession {
     /** Forgets what was published for `uri`, so the next diagnosticsFor waits for a fresh publication. */
     forgetDiagnostics(uri: string): void {
         this.diagnostics.delete(uri);
+    }
+
+    codeActions(uri: string, line: number, character: number): Promise<Array<CodeAction | Command> | null> {
+        const position = { line, character };
+        return this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } });
     }
 
     codeLenses(uri: string): Promise<CodeLens[] | null> {
