@@ -7,6 +7,8 @@ import { builtinModules } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
+import * as eslintScope from 'eslint-scope';
+import * as espree from 'espree';
 
 const watch = process.argv.includes('--watch');
 
@@ -32,6 +34,21 @@ const chartsApart = target => ({
     }
 });
 
+/**
+ * `umpire lsp` (src/cli/lsp-command.ts) loads the server bundle the extension ships,
+ * out/language/main.cjs, beside the CLI's own bundle, instead of a second copy of the server inside it.
+ */
+const serverApart = {
+    name: 'server-apart',
+    setup(build) {
+        build.onResolve({ filter: /^\.\.\/language\/main\.js$/ }, args =>
+            /[\\/]src[\\/]cli[\\/]lsp-command\.ts$/.test(args.importer) ? { path: '../language/main.cjs', external: true } : undefined);
+    }
+};
+
+/** The version of package.json, for `umpire --version`. */
+const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
+
 const node = {
     entryPoints: {
         'language/main': 'src/language/main.ts',
@@ -39,7 +56,8 @@ const node = {
         'cli/main': 'src/cli/main.ts',
         'report/charts': 'src/report/charts.ts'
     },
-    plugins: [chartsApart('node')],
+    plugins: [chartsApart('node'), serverApart],
+    define: { UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,
     format: 'cjs',
@@ -79,6 +97,140 @@ export const noNodeBuiltins = {
     }
 };
 
+/** Globals that Node gives a script and a browser or web worker does not. */
+const NODE_GLOBALS = new Set(['setImmediate', 'clearImmediate', 'process', 'Buffer', 'global', '__dirname', '__filename', 'require', 'module', 'exports']);
+/** A module whose text names none of them needs no parse. */
+const NODE_GLOBAL_WORD = new RegExp(`\\b(${[...NODE_GLOBALS].join('|')})\\b`);
+
+/**
+ * The JavaScript of one bundled module (TypeScript stripped of its types, JavaScript as it is) and
+ * how to place a use found in that JavaScript in the file as written.
+ */
+function moduleCode(file) {
+    const text = fs.readFileSync(file, 'utf8');
+    if (!NODE_GLOBAL_WORD.test(text)) return undefined;
+    if (!/\.[cm]?tsx?$/.test(file)) return { code: text, place: use => use };
+    const { code, map } = esbuild.transformSync(text, { loader: 'ts', format: 'esm', target: 'es2022', sourcemap: 'external' });
+    const lines = sourceLines(JSON.parse(map).mappings);
+    const written = text.split('\n');
+    return {
+        code,
+        place: use => {
+            const line = (lines[use.line - 1] ?? use.line - 1) + 1;
+            return { ...use, line, column: Math.max(0, written[line - 1]?.search(new RegExp(`\\b${use.name}\\b`)) ?? 0) };
+        }
+    };
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** A source map's `mappings`, read only as far as the original line of each generated line's first segment (0-based). */
+function sourceLines(mappings) {
+    const lines = [];
+    let sourceLine = 0;
+    for (const line of mappings.split(';')) {
+        let first;
+        for (const segment of line.split(',').filter(Boolean)) {
+            const fields = [];
+            let value = 0, shift = 0;
+            for (const char of segment) {
+                const digit = BASE64.indexOf(char);
+                value += (digit & 31) << shift;
+                if (digit & 32) { shift += 5; continue; }
+                fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+                value = 0;
+                shift = 0;
+            }
+            if (fields.length >= 4) {
+                sourceLine += fields[2];
+                first ??= sourceLine;
+            }
+        }
+        lines.push(first);
+    }
+    return lines;
+}
+
+/**
+ * The uses of a Node-only global in one module's code that would throw in a browser: a free
+ * reference to one of NODE_GLOBALS, unless the module tests for it (`typeof setImmediate`, as
+ * Langium, lodash and Vega do before they use it), or it is what esbuild provides a CommonJS module
+ * (`module`, `exports`, `require('literal')`, which it resolves at build time).
+ */
+export function nodeGlobalsIn(code, format) {
+    let program;
+    try {
+        program = espree.parse(code, { ecmaVersion: 'latest', sourceType: 'module', loc: true, range: true });
+    } catch {
+        program = espree.parse(code, { ecmaVersion: 'latest', sourceType: 'script', loc: true, range: true });
+    }
+    const resolvedRequires = literalRequires(program);
+    const scopes = eslintScope.analyze(program, { ecmaVersion: 2022, sourceType: program.sourceType });
+    const tested = new Set([...code.matchAll(/typeof\s*\(?\s*([A-Za-z_$][\w$]*)/g)].map(m => m[1]));
+    const uses = [];
+    for (const reference of scopes.globalScope.through) {
+        const { name, loc } = reference.identifier;
+        if (!NODE_GLOBALS.has(name) || tested.has(name)) continue;
+        if (format === 'cjs' && (name === 'module' || name === 'exports')) continue;
+        if (resolvedRequires.has(reference.identifier)) continue;
+        uses.push({ name, line: loc.start.line, column: loc.start.column });
+    }
+    return uses;
+}
+
+/** The callees of `require('literal')` calls, which esbuild resolves at build time. */
+function literalRequires(program) {
+    const callees = new Set();
+    const walk = node => {
+        if (Array.isArray(node)) return node.forEach(walk);
+        if (!node || typeof node.type !== 'string') return;
+        if (node.type === 'CallExpression' && node.callee.type === 'Identifier' && node.callee.name === 'require'
+            && node.arguments.length === 1 && node.arguments[0].type === 'Literal') callees.add(node.callee);
+        for (const key of Object.keys(node)) if (key !== 'loc' && key !== 'range' && node[key] && typeof node[key] === 'object') walk(node[key]);
+    };
+    walk(program);
+    return callees;
+}
+
+/** What nodeGlobalsIn found in each module, by path, while the module is unchanged (shared by the builds: Vega is in two). */
+const globalsSeen = new Map();
+
+/**
+ * Fails the build when a browser bundle's code uses a Node-only global (`setImmediate`, `process`,
+ * `Buffer`, `__dirname`, `global`, `require`, …): in a web worker it throws "setImmediate is not
+ * defined" at the first request that reaches it, which a module check cannot see. Every module the
+ * bundle keeps is read (each once per change, in watch mode) and its free references checked.
+ */
+export const noNodeGlobals = {
+    name: 'no-node-globals',
+    setup(build) {
+        build.initialOptions.metafile = true;
+        build.onEnd(result => {
+            if (!result.metafile) return undefined;
+            const kept = new Set(Object.values(result.metafile.outputs).flatMap(o => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([file]) => file)));
+            const errors = [];
+            for (const [file, input] of Object.entries(result.metafile.inputs)) {
+                if (!kept.has(file) || !/\.([cm]?[jt]sx?)$/.test(file) || !fs.existsSync(file)) continue;
+                const stamp = `${fs.statSync(file).mtimeMs}`;
+                let uses = globalsSeen.get(file)?.stamp === stamp ? globalsSeen.get(file).uses : undefined;
+                if (!uses) {
+                    const read = moduleCode(file);
+                    uses = read ? nodeGlobalsIn(read.code, input.format).map(read.place) : [];
+                    globalsSeen.set(file, { stamp, uses });
+                }
+                for (const use of uses) {
+                    errors.push({
+                        text: `'${use.name}' is a Node-only global: the browser bundles (web worker, web extension, playground) must not use it` +
+                            ` unless the module tests for it first (typeof ${use.name})`,
+                        location: { file, line: use.line, column: use.column }
+                    });
+                }
+            }
+            return { errors };
+        });
+    }
+};
+
 /**
  * The language server as a web worker: a classic (iife) script, as `new Worker(url)` loads it in
  * the web extension host and on the playground page. No `vscode`: the server never imports it.
@@ -91,7 +243,7 @@ const worker = {
     platform: 'browser',
     target: 'es2022',
     define: langiumRelease,
-    plugins: [noNodeBuiltins, chartsApart('worker')],
+    plugins: [noNodeBuiltins, noNodeGlobals, chartsApart('worker')],
     sourcemap: true,
     minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'
@@ -101,7 +253,7 @@ const worker = {
 const workerCharts = {
     ...worker,
     entryPoints: { 'language/charts-browser': 'src/report/charts-browser.ts' },
-    plugins: [noNodeBuiltins]
+    plugins: [noNodeBuiltins, noNodeGlobals]
 };
 
 /** The web extension's client: CommonJS, as VS Code for the Web's extension host loads extensions (`require('vscode')`). */
@@ -119,7 +271,7 @@ const webExtension = {
 const oddsWebview = {
     ...worker,
     entryPoints: { 'extension/odds-webview': 'src/extension/odds-webview.ts' },
-    plugins: [noNodeBuiltins]
+    plugins: [noNodeBuiltins, noNodeGlobals]
 };
 
 // Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.

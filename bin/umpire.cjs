@@ -6,7 +6,8 @@
 // (docs/performance.md, "Counted in instructions").
 // Set before the bundle is loaded, so that every compile reads it. The language server keeps V8's defaults.
 // Only on the Node versions whose V8 has these flags: V8 prints an error line for a flag it does not know.
-if (Number(process.versions.node.split('.')[0]) <= 24) {
+// Not for `umpire lsp`: the language server lives for hours and keeps V8's defaults.
+if (Number(process.versions.node.split('.')[0]) <= 24 && process.argv[2] !== 'lsp') {
     const v8 = require('node:v8');
     v8.setFlagsFromString('--max-inlined-bytecode-size=230');
     v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=230');

@@ -100,6 +100,8 @@ export class UmpireServer {
         const result = await c.sendRequest('initialize', {
             processId: null, rootUri: null, workspaceFolders: null, clientInfo: { name: 'Umpire playground' },
             capabilities: {
+                // The page draws the Odds view itself (main.ts registers umpire.showOdds).
+                experimental: { commands: { commands: ['umpire.showOdds'] } },
                 workspace: { applyEdit: true, configuration: true, workspaceEdit: { documentChanges: true }, codeLens: { refreshSupport: true } },
                 window: { showMessage: { messageActionItem: { additionalPropertiesSupport: false } } },
                 textDocument: {

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { noNodeBuiltins } from '../esbuild.mjs';
+import { noNodeBuiltins, noNodeGlobals } from '../esbuild.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(repoRoot, 'playground-dist');
@@ -51,7 +51,7 @@ const examplesPlugin = {
 const started = Date.now();
 fs.rmSync(dist, { recursive: true, force: true });
 fs.mkdirSync(dist, { recursive: true });
-const common = { bundle: true, platform: 'browser', target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning', plugins: [noNodeBuiltins] };
+const common = { bundle: true, platform: 'browser', target: 'es2022', minify: true, legalComments: 'none', logLevel: 'warning', plugins: [noNodeBuiltins, noNodeGlobals] };
 await esbuild.build({
     ...common,
     entryPoints: { main: 'playground/main.ts' },

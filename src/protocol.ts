@@ -5,7 +5,11 @@
  * Types only and constants: nothing here runs.
  */
 
-/** Command ids. The server advertises those it executes; `showOdds` and `showStatus` are the client's. */
+/**
+ * Command ids. The server advertises those it executes; `showOdds` and `showStatus` are the client's.
+ * A client that runs `showOdds` itself lists it at initialize in `experimental.commands.commands`
+ * (src/language/lsp/client-support.ts); other clients' lenses and code actions get `oddsText`.
+ */
 export const UmpireCommands = {
     /** Server: resolve one action and write its outcome (arguments: [ResolveArgs]). */
     resolve: 'umpire.resolve',
@@ -21,6 +25,12 @@ export const UmpireCommands = {
     report: 'umpire.report',
     /** Server: a sealed file's seeds and outcomes checked (arguments: [{ uri, secret? }]); answers a VerifyAnswer. */
     verify: 'umpire.verify',
+    /**
+     * Server: one action's odds (or every action's) as Markdown, for a client without the Odds view
+     * (arguments: [OddsArgs]): shown with window/showDocument where the client can, else as a message;
+     * answers an OddsText.
+     */
+    oddsText: 'umpire.oddsText',
     /** Client: "Export battle report": writes the server's report beside the file. */
     exportReport: 'umpire.exportReport',
     /** Client: the Odds panel beside the file (arguments: [OddsArgs]). */
@@ -196,6 +206,12 @@ export interface OddsReport {
     /** Only when `OddsArgs.whatIf` was given: the changed set-up. */
     whatIf?: WhatIfOdds;
     [extra: string]: unknown;
+}
+
+/** What `umpire.oddsText` answers: the odds as Markdown, and the generated file shown, if one was. */
+export interface OddsText {
+    markdown: string;
+    shown?: string;
 }
 
 export interface OddsUnavailable {

@@ -16,6 +16,9 @@ import { MAX_SEED } from '../core/dice.js';
 import { CommandError } from '../core/command-error.js';
 import { RULESET_COMMANDS } from '../rulesets/ruleset-commands.js';
 
+/** package.json's version, defined by esbuild.mjs at build time. */
+declare const UMPIRE_VERSION: string | undefined;
+
 const out = (line: string) => process.stdout.write(line + '\n');
 
 // `umpire check … | head` closes the pipe early: that is the reader's choice, not an error.
@@ -55,7 +58,8 @@ function examples(...lines: [command: string, what: string][]): string {
 export const program = new Command()
     .name('umpire')
     .description('Check .battle scenarios, resolve their engagements, and compute exact odds.')
-    .version('0.2.0')
+    // The version of package.json, put in by the build (esbuild.mjs); from the sources, `dev`.
+    .version(typeof UMPIRE_VERSION === 'string' ? UMPIRE_VERSION : 'dev')
     .showSuggestionAfterError()
     .addHelpText('after', examples(
         ['umpire check examples/*.battle', 'every problem, as file:line:col severity code message'],
@@ -166,6 +170,15 @@ program.command('verify')
         ['umpire verify my-campaign.battle --secret-file my-campaign.secret', 'with the secret the umpire gave you']
     ))
     .action((file: string, options: { secretFile?: string }) => run(async () => (await import('./seal-command.js')).verifyCommand(file, options, out)));
+
+program.command('lsp')
+    .description('the language server for any LSP editor (Neovim, Helix, Emacs eglot, …: docs/editors.md), spoken over stdio')
+    .option('--stdio', 'talk to the editor over stdin and stdout (what editors use)')
+    .allowUnknownOption()
+    .addHelpText('after', examples(
+        ['umpire lsp --stdio', 'what an editor\'s LSP client starts (docs/editors.md)']
+    ))
+    .action((options: { stdio?: boolean }) => run(async () => (await import('./lsp-command.js')).lspCommand(options)));
 
 // `umpire` alone is a request for help, not a mistake: print it to stdout and exit 0.
 if (process.argv.length <= 2) program.outputHelp();

@@ -61,8 +61,23 @@ export async function deactivateClient(): Promise<void> {
     client = undefined;
 }
 
+/**
+ * Tells the server which of the protocol's client commands this client runs itself (the Odds view),
+ * as rust-analyzer's clients do (`experimental.commands.commands`): its lenses then open the view,
+ * where other editors get the odds as Markdown.
+ */
+const clientCommandsFeature = {
+    fillClientCapabilities(capabilities: { experimental?: unknown }): void {
+        capabilities.experimental = { ...(capabilities.experimental as object | undefined), commands: { commands: [UmpireCommands.showOdds] } };
+    },
+    initialize(): void { /* nothing to set up: the commands are registered in activateClient */ },
+    getState: () => ({ kind: 'static' as const }),
+    clear(): void { /* nothing kept */ }
+};
+
 async function start(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
     client = newClient(context, clientOptions(output));
+    client.registerFeature(clientCommandsFeature);
     try {
         await client.start();
     } catch (err) {

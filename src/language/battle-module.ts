@@ -20,6 +20,8 @@ import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
 import { BattleCommandHandler } from './lsp/command-handler.js';
+import type { ScratchWriter } from './lsp/odds-text.js';
+import { readClientSupport } from './lsp/client-support.js';
 import { TextChecker } from './text-checker.js';
 import { EmptyFileSystem } from 'langium';
 import { BattleHoverProvider } from './lsp/hover.js';
@@ -66,7 +68,7 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
     lsp: {
         Formatter: () => new BattleFormatter(),
         CompletionProvider: (services) => new BattleCompletionProvider(services),
-        CodeActionProvider: () => new BattleCodeActionProvider(),
+        CodeActionProvider: (services) => new BattleCodeActionProvider(services.shared),
         DocumentSymbolProvider: (services) => new BattleDocumentSymbolProvider(services),
         FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
         SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
@@ -91,7 +93,7 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
  * Shared services: documents are parsed behind the size and nesting guards, each parse knowing the
  * rule sets a file may name.
  */
-const battleSharedModule = (rulesets: RulesetRegistry, oneShot: boolean): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
+const battleSharedModule = (rulesets: RulesetRegistry, oneShot: boolean, scratch: ScratchWriter | undefined): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
         LangiumDocumentFactory: (services) => new BattleDocumentFactory(services, rulesets, oneShot),
         // A new edit cancels the build in progress, unless the editor has waited too long for diagnostics.
@@ -105,7 +107,7 @@ const battleSharedModule = (rulesets: RulesetRegistry, oneShot: boolean): Module
     },
     lsp: {
         // Resolve all checks each step's text in a workspace of its own, with the same rule sets.
-        ExecuteCommandHandler: (services) => new BattleCommandHandler(services, new TextChecker(() => createBattleServices({ ...EmptyFileSystem, rulesets }).shared)),
+        ExecuteCommandHandler: (services) => new BattleCommandHandler(services, new TextChecker(() => createBattleServices({ ...EmptyFileSystem, rulesets }).shared), scratch),
         NodeKindProvider: () => new BattleNodeKindProvider()
     }
 });
@@ -118,6 +120,8 @@ export interface BattleModuleContext extends DefaultSharedModuleContext {
      * next build (each action's problems, by the key of its inputs) is not made. Off unless given.
      */
     oneShot?: boolean;
+    /** Where the server may write a generated file for the editor to show (the odds as Markdown); none in the web worker. */
+    writeScratchFile?: ScratchWriter;
 }
 
 export function createBattleServices(context: BattleModuleContext): {
@@ -126,11 +130,12 @@ export function createBattleServices(context: BattleModuleContext): {
 } {
     // The parser's classes subclass Langium's and read some of its private fields: only on the release they were written for.
     checkLangiumRelease();
-    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets(), context.oneShot ?? false));
+    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets(), context.oneShot ?? false, context.writeScratchFile));
     const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, battleModule(context.oneShot ?? false));
     shared.ServiceRegistry.register(Battle);
     registerValidationChecks(Battle.validation.ValidationRegistry, Battle.validation.BattleValidator);
-    if (!context.connection) {
+    if (context.connection) readClientSupport(shared);
+    else {
         // Without a language server, nothing else would build the configuration.
         shared.workspace.ConfigurationProvider.initialized({});
     }

@@ -1,12 +1,17 @@
-/** The language server: started by the VS Code extension (or any LSP client) over stdio or IPC. */
+/** The language server: started by the VS Code extension, or by any LSP client through `umpire lsp --stdio`, over stdio or IPC. */
 // Chevrotain 13 (Langium 4.4's) calls `Object.groupBy`, which Node 20 lacks: core-js's, before anything else loads.
 import 'core-js/actual/object/group-by.js';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createBattleServices } from './battle-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
+import { watchImportedFiles } from './watch-imported-files.js';
 
 // The heap may grow to twice what the last full collection kept before the next one (V8 picks up to 4
 // times by its own measure): with a 50,000-line file open the server kept ~160 MB, and between full
@@ -16,7 +21,20 @@ import { publishWithVersions } from './versioned-diagnostics.js';
 // flag, so that every client that starts the server gets it; V8 reads it at each collection.
 setFlagsFromString('--heap-growing-percent=100');
 
+/** Generated documents (the odds as Markdown, for editors without the Odds view) go to a folder of the system's temporary files. */
+const scratchDir = path.join(os.tmpdir(), `umpire-${process.pid}`);
+process.on('exit', () => fs.rmSync(scratchDir, { recursive: true, force: true }));
+
+async function writeScratchFile(name: string, text: string): Promise<string> {
+    const dir = scratchDir;
+    await fs.promises.mkdir(dir, { recursive: true });
+    const file = path.join(dir, name);
+    await fs.promises.writeFile(file, text);
+    return pathToFileURL(file).toString();
+}
+
 const connection = createConnection(ProposedFeatures.all);
-const { shared } = createBattleServices({ connection, ...NodeFileSystem });
+const { shared } = createBattleServices({ connection, ...NodeFileSystem, writeScratchFile });
 publishWithVersions(connection, shared);
+watchImportedFiles(shared);
 startLanguageServer(shared);

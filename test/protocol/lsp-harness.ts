@@ -9,12 +9,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
-    ApplyWorkspaceEditRequest, CodeLensRequest, ConfigurationRequest, DidChangeTextDocumentNotification,
+    ApplyWorkspaceEditRequest, CodeActionRequest, CodeLensRequest, ConfigurationRequest, DidChangeTextDocumentNotification,
     DidOpenTextDocumentNotification, DocumentFormattingRequest, ExecuteCommandRequest, ExitNotification,
     HoverRequest, InitializedNotification, InitializeRequest, PublishDiagnosticsNotification,
     RegistrationRequest, ShowMessageNotification, ShowMessageRequest, ShutdownRequest, StreamMessageReader, StreamMessageWriter,
     TextDocumentEdit, UnregistrationRequest, WorkDoneProgressCreateRequest, createProtocolConnection,
-    type ApplyWorkspaceEditParams, type CodeLens, type Diagnostic, type Hover, type InitializeResult,
+    type ApplyWorkspaceEditParams, type ClientCapabilities, type CodeAction, type CodeLens, type Command, type Diagnostic, type Hover, type InitializeResult,
     type ProtocolConnection, type TextEdit
 } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -64,10 +64,42 @@ export interface ResolveAllResult {
     reason?: string;
 }
 
+/** How a session starts its server and what its client says it can do (VS Code's defaults otherwise). */
+export interface SessionOptions {
+    /** The server's command line; the bundle the .vsix ships, over stdio, unless given. */
+    command?: string[];
+    /** The client's capabilities at initialize, instead of the VS Code-like set below. */
+    capabilities?: ClientCapabilities;
+    /** The `umpire` section the client answers the server's configuration requests with. */
+    settings?: Record<string, unknown>;
+}
+
+/** What VS Code announces of what the tests use (with the extension's own client command, the Odds view). */
+const VS_CODE_LIKE: ClientCapabilities = {
+    experimental: { commands: { commands: ['umpire.showOdds'] } },
+    workspace: {
+        applyEdit: true,
+        workspaceEdit: { documentChanges: true },
+        configuration: true,
+        executeCommand: { dynamicRegistration: false }
+    },
+    textDocument: {
+        synchronization: { dynamicRegistration: false },
+        publishDiagnostics: { relatedInformation: true, versionSupport: true },
+        codeLens: {},
+        hover: { contentFormat: ['markdown', 'plaintext'] },
+        formatting: {}
+    }
+};
+
 export class LspSession {
     readonly process: ChildProcess;
     readonly connection: ProtocolConnection;
     readonly stderr: string[] = [];
+    /** Every request the server sent the client, by method, in order. */
+    readonly serverRequests: string[] = [];
+    /** The documents the server asked the client to show (window/showDocument), in order. */
+    readonly shownDocuments: string[] = [];
     /** Every workspace/applyEdit the server requested, in order. */
     readonly appliedEdits: ApplyWorkspaceEditParams[] = [];
     /** Every message the server showed the user (window/showMessage and window/showMessageRequest). */
@@ -77,9 +109,9 @@ export class LspSession {
     private readonly diagnosticWaiters: Array<() => void> = [];
     initializeResult?: InitializeResult;
 
-    /** `settings`: the `umpire` section the client answers the server's configuration requests with. */
-    constructor(readonly workspaceFolder: string, private readonly settings?: Record<string, unknown>) {
-        this.process = spawn(process.execPath, [serverBundle, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    constructor(readonly workspaceFolder: string, private readonly options: SessionOptions = {}) {
+        const [command, ...args] = options.command ?? [process.execPath, serverBundle, '--stdio'];
+        this.process = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'] });
         this.process.stderr!.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString()));
         // Writing to a server that died is reported by the exit handler below, not as an unhandled EPIPE.
         this.process.stdin!.on('error', error => this.stderr.push(`[lsp-harness] writing to the server: ${String(error)}\n`));
@@ -121,8 +153,20 @@ export class LspSession {
 
     private answerServerRequests(): void {
         const c = this.connection;
-        c.onRequest(ConfigurationRequest.type, params => params.items.map(item => (item.section === 'umpire' && this.settings) || null));
-        c.onRequest(RegistrationRequest.type, () => undefined);
+        c.onRequest(ConfigurationRequest.type, params => {
+            this.serverRequests.push(ConfigurationRequest.method);
+            return params.items.map(item => (item.section === 'umpire' && this.options.settings) || null);
+        });
+        c.onRequest(RegistrationRequest.type, () => { this.serverRequests.push(RegistrationRequest.method); });
+        // The refreshes and window/showDocument are noted (what a client without them must not get) and answered.
+        for (const method of ['workspace/codeLens/refresh', 'workspace/inlayHint/refresh', 'workspace/semanticTokens/refresh', 'workspace/diagnostic/refresh']) {
+            c.onRequest(method, () => { this.serverRequests.push(method); return null; });
+        }
+        c.onRequest('window/showDocument', (params: { uri: string }) => {
+            this.serverRequests.push('window/showDocument');
+            this.shownDocuments.push(params.uri);
+            return { success: true };
+        });
         c.onRequest(UnregistrationRequest.type, () => undefined);
         c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
         c.onNotification('window/logMessage', () => undefined);
@@ -139,6 +183,7 @@ export class LspSession {
         });
         // Like VS Code: apply the edit only if every versioned document still has that version.
         c.onRequest(ApplyWorkspaceEditRequest.type, params => {
+            this.serverRequests.push(ApplyWorkspaceEditRequest.method);
             this.appliedEdits.push(params);
             return this.applyWorkspaceEdit(params);
         });
@@ -150,21 +195,7 @@ export class LspSession {
             processId: process.pid,
             rootUri: folderUri,
             workspaceFolders: [{ uri: folderUri, name: path.basename(this.workspaceFolder) }],
-            capabilities: {
-                workspace: {
-                    applyEdit: true,
-                    workspaceEdit: { documentChanges: true },
-                    configuration: true,
-                    executeCommand: { dynamicRegistration: false }
-                },
-                textDocument: {
-                    synchronization: { dynamicRegistration: false },
-                    publishDiagnostics: { relatedInformation: true, versionSupport: true },
-                    codeLens: {},
-                    hover: { contentFormat: ['markdown', 'plaintext'] },
-                    formatting: {}
-                }
-            }
+            capabilities: this.options.capabilities ?? VS_CODE_LIKE
         }));
         await this.connection.sendNotification(InitializedNotification.type, {});
         return this.initializeResult;
@@ -203,6 +234,11 @@ export class LspSession {
     }
 
     private async applyWorkspaceEdit(params: ApplyWorkspaceEditParams): Promise<{ applied: boolean, failureReason?: string }> {
+        if (params.edit.changes) {
+            // Plain `changes` (a client without documentChanges): applied to whatever the text is now.
+            for (const [uri, edits] of Object.entries(params.edit.changes)) await this.change(uri, TextDocument.applyEdits(this.document(uri), edits));
+            return { applied: Object.keys(params.edit.changes).length > 0 };
+        }
         const changes = params.edit.documentChanges ?? [];
         for (const change of changes) {
             if (!TextDocumentEdit.is(change)) return { applied: false, failureReason: 'only text document edits expected' };
@@ -246,6 +282,11 @@ export class LspSession {
     /** Forgets what was published for `uri`, so the next diagnosticsFor waits for a fresh publication. */
     forgetDiagnostics(uri: string): void {
         this.diagnostics.delete(uri);
+    }
+
+    codeActions(uri: string, line: number, character: number): Promise<Array<CodeAction | Command> | null> {
+        const position = { line, character };
+        return this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range: { start: position, end: position }, context: { diagnostics: [] } });
     }
 
     codeLenses(uri: string): Promise<CodeLens[] | null> {

@@ -41,7 +41,7 @@ beforeAll(async () => {
     fs.copyFileSync(FIXTURE, path.join(workspace, 'no-secret.battle'));
     fs.writeFileSync(path.join(workspace, 'campaign.secret'), SECRET);
     fs.writeFileSync(path.join(workspace, 'wrong.secret'), 'not the secret\n');
-    session = new LspSession(workspace, { seal: { secretFile: 'campaign.secret' } });
+    session = new LspSession(workspace, { settings: { seal: { secretFile: 'campaign.secret' } } });
     await session.initialize();
     uri = await session.open('campaign.battle');
     expect(await session.diagnosticsFor(uri)).toEqual([]);

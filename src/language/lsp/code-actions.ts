@@ -21,6 +21,9 @@ import { signedValue as signed } from '../../core/signed.js';
 import { factsAt } from './completion.js';
 import { restoreOutcomeActions, staleOutcomeActions } from './stale-fix.js';
 import { whenCurrent } from './current-version.js';
+import { actionCommands } from './action-commands.js';
+import { clientSupport, documentEdit, type ClientSupport } from './client-support.js';
+import type { LangiumSharedServices } from 'langium/lsp';
 
 /** What a fix needs: the file, the diagnostic, and the AST node the diagnostic starts on. */
 interface FixContext {
@@ -29,18 +32,27 @@ interface FixContext {
     readonly diagnostic: Diagnostic;
     readonly node: AstNode | undefined;
     readonly text: string;
+    /** How the client takes edits (versioned documentChanges or plain changes). */
+    readonly support: ClientSupport;
 }
 
 type Fix = (c: FixContext) => CodeAction[];
 
 export class BattleCodeActionProvider implements CodeActionProvider {
-    /** Fixes are edits at offsets of one version: they are computed on the tree of the editor's current text. */
+    constructor(private readonly shared?: LangiumSharedServices) {}
+
+    /**
+     * Fixes are edits at offsets of one version: they are computed on the tree of the editor's current
+     * text. After them, at an action the rule set resolves, its commands (Resolve, Re-roll, Resolve all,
+     * Show odds), for editors that show no code lenses (action-commands.ts).
+     */
     async getCodeActions(document: LangiumDocument, params: CodeActionParams, cancelToken?: CancellationToken): Promise<CodeAction[]> {
         await whenCurrent(document, DocumentState.Validated, cancelToken);
-        return this.actionsFor(document, params);
+        const support = clientSupport(this.shared);
+        return [...this.actionsFor(document, params, support), ...actionCommands(document, params, support)];
     }
 
-    private actionsFor(document: LangiumDocument, params: CodeActionParams): CodeAction[] {
+    private actionsFor(document: LangiumDocument, params: CodeActionParams, support: ClientSupport): CodeAction[] {
         const root = document.parseResult.value as Scenario;
         if (!isScenario(root) || !root.$cstNode) return [];
         const text = document.textDocument.getText();
@@ -50,7 +62,7 @@ export class BattleCodeActionProvider implements CodeActionProvider {
             if (!fix) continue;
             const offset = document.textDocument.offsetAt(diagnostic.range.start);
             const node = CstUtils.findLeafNodeAtOffset(root.$cstNode, offset)?.astNode;
-            actions.push(...fix({ document, root, diagnostic, node, text }));
+            actions.push(...fix({ document, root, diagnostic, node, text, support }));
         }
         return actions;
     }
@@ -368,7 +380,7 @@ function quickFix(c: FixContext, title: string, edits: TextEdit[], isPreferred =
     return {
         title, kind: CodeActionKind.QuickFix, diagnostics: [c.diagnostic], isPreferred: isPreferred || undefined,
         // Versioned, so that the client refuses the edit if the file changed since (docs/limits.md#versioned-edits).
-        edit: { documentChanges: [{ textDocument: { uri: c.document.uri.toString(), version: c.document.textDocument.version }, edits }] }
+        edit: documentEdit(c.support, c.document.uri.toString(), c.document.textDocument.version, edits)
     };
 }
 

@@ -15,11 +15,12 @@ import { UmpireCommands, type OddsArgs, type ResolveArgs } from '../../protocol.
 import { isValidatedNow, whenValidated } from './current-version.js';
 import { KeptPerElement, movePosition, watchParses } from './kept-per-element.js';
 import { errorsBlocking } from './action-errors.js';
+import { clientSupport, oddsCommandFor } from './client-support.js';
 
 export class BattleCodeLensProvider implements CodeLensProvider {
     private readonly editorTexts: TextDocumentProvider | undefined;
 
-    constructor(services: LangiumServices) {
+    constructor(private readonly services: LangiumServices) {
         this.editorTexts = services.shared.workspace.TextDocuments;
         watchParses(services.shared.workspace.DocumentBuilder);
     }
@@ -52,6 +53,8 @@ export class BattleCodeLensProvider implements CodeLensProvider {
         const uri = document.uri.toString();
         const version = this.versionOf(document);
         const lenses: CodeLens[] = [];
+        // The Odds view where the client has one; else the odds as Markdown (client-support.ts).
+        const showOdds = oddsCommandFor(clientSupport(this.services.shared));
         const nodes: AstNode[] = model.actions.filter(a => a.node.$cstNode).map(a => a.node);
         const { entries } = this.ranges.entries(document, nodes);
         let next = 0;
@@ -70,7 +73,7 @@ export class BattleCodeLensProvider implements CodeLensProvider {
             // Only where the rule set has odds (Loose Files morale, re-dressing and command have none).
             if (hasOdds(model, action)) {
                 const odds: OddsArgs = { uri, action: action.node.name };
-                lenses.push({ range, command: { title: 'Odds', command: UmpireCommands.showOdds, arguments: [odds] } });
+                lenses.push({ range, command: { title: 'Odds', command: showOdds, arguments: [odds] } });
             }
         }
         return lenses;

@@ -10,11 +10,12 @@ import { campaignStatus } from './status-request.js';
 import { battleReportCommand } from './report-command.js';
 import { actionAtPosition, fileSummary, scenarioTemplates } from './editor-requests.js';
 import type { TextChecker } from '../text-checker.js';
+import { showOddsText, type ScratchWriter } from './odds-text.js';
 
 export class BattleCommandHandler extends AbstractExecuteCommandHandler {
     private outcomes?: OutcomeCommands;
 
-    constructor(private readonly shared: LangiumSharedServices, private readonly checker: TextChecker) {
+    constructor(private readonly shared: LangiumSharedServices, private readonly checker: TextChecker, private readonly scratch?: ScratchWriter) {
         super();
     }
 
@@ -25,6 +26,7 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.reroll, (args, token) => commands().resolve(args[0], true, token));
         accept(UmpireCommands.resolveAll, (args, token) => commands().resolveAll(args[0], token));
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
+        accept(UmpireCommands.oddsText, (args, token) => showOddsText(this.shared, connectionEditor(this.shared), (a, t) => commands().odds(a, t), args[0], token, this.scratch));
         accept(UmpireCommands.status, (args, token) => campaignStatus(this.shared, args[0], token));
         accept(UmpireCommands.report, (args, token) => battleReportCommand(this.shared, args[0], token));
         accept(UmpireCommands.verify, (args, token) => commands().verify(args[0], token));

@@ -7,7 +7,7 @@
  * the request found; if the editor moves on first, the request is refused with ContentModified, which
  * tells the client the answer would be stale (VS Code then simply does not apply it).
  */
-import { DocumentState, OperationCancelled, type LangiumDocument } from 'langium';
+import { delayNextTick, DocumentState, OperationCancelled, type LangiumDocument } from 'langium';
 import { CancellationToken, LSPErrorCodes, ResponseError } from 'vscode-languageserver';
 import { parsedFrom } from '../battle-document-factory.js';
 
@@ -85,8 +85,9 @@ export async function whenValidated(document: LangiumDocument, cancelToken: Canc
     await whenCurrent(document, DocumentState.Validated, cancelToken);
     if (!parsedFrom(document)) return;
     // The diagnostics were handed to the connection by Langium's listener of the same phase, before
-    // this one; their write waits for the next turn of the event loop. Let it go before the answer.
-    await new Promise<void>(resolve => setImmediate(resolve));
+    // this one; their write waits for the next turn of the event loop. Let it go before the answer
+    // (Langium's delayNextTick: setImmediate in Node, a zero timeout in a web worker, which has none).
+    await delayNextTick();
     if (cancelToken.isCancellationRequested) throw OperationCancelled;
     // A newer edit may have been parsed meanwhile: answer only for the version found.
     await whenCurrent(document, DocumentState.Validated, cancelToken);

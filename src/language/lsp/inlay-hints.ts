@@ -18,12 +18,14 @@ import { hasStaleOutcome, previewAction, type Preview } from './hover.js';
 import { umpireSetting } from './settings.js';
 import { whenValidated } from './current-version.js';
 import { cannotResolveLabel, errorsBlocking } from './action-errors.js';
+import { clientSupport } from './client-support.js';
 
 export class BattleInlayHintProvider implements InlayHintProvider {
     constructor(private readonly shared: LangiumSharedServices) {
         // Turning the setting off or on shows at once, not at the next edit.
         shared.workspace.ConfigurationProvider.onConfigurationSectionUpdate(update => {
-            if (update.section !== 'umpire') return;
+            // Only to a client that announced it can be asked to refresh its hints.
+            if (update.section !== 'umpire' || !clientSupport(shared).inlayHintRefresh) return;
             shared.lsp.Connection?.languages.inlayHint.refresh().catch(() => undefined);
         });
     }

@@ -5,7 +5,8 @@
  *
  * An edit is computed under the workspace read lock, from a document that has been validated, for
  * the version of the document the lens was shown on; it is sent as a versioned `documentChanges`
- * edit, so that the client refuses it if the umpire typed in between.
+ * edit, so that the client refuses it if the umpire typed in between (plain `changes` to a client
+ * that takes no `documentChanges`: the version was checked just before).
  */
 import { DocumentState, interruptAndCheck, isOperationCancelled, OperationCancelled, URI, type LangiumDocument } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
@@ -27,6 +28,7 @@ import type { OddsAnswer, ResolveAllResult, ResolveArgs, ResolveResult, VerifyAn
 import { umpireSetting } from './settings.js';
 import { oddsCommand, whatIfOddsCommand } from './odds-request.js';
 import { sealedDraw, verifyVerdicts } from './seal-secret.js';
+import { clientSupport, documentEdit } from './client-support.js';
 
 /** What the commands need from the editor: the LSP connection in the server, a fake in tests. */
 export interface EditorSide {
@@ -287,7 +289,7 @@ export class OutcomeCommands {
         if (edits.length === 0) return { applied: true, changed: false };
         let result: { applied: boolean, failureReason?: string };
         try {
-            result = await this.editor.applyEdit({ label, edit: { documentChanges: [{ textDocument: { uri, version }, edits }] } });
+            result = await this.editor.applyEdit({ label, edit: documentEdit(clientSupport(this.shared), uri, version, edits) });
         } catch (err) {
             result = { applied: false, failureReason: err instanceof Error ? err.message : String(err) };
         }

@@ -22,7 +22,8 @@ async function fixesFor(text: string, code: string): Promise<{ doc: LangiumDocum
     const diagnostic = diagnostics.find(d => d.code === code);
     expect(diagnostic, `no ${code} in ${diagnostics.map(d => `${d.code}: ${d.message}`).join('\n')}`).toBeDefined();
     const actions = await services.lsp.CodeActionProvider!.getCodeActions(doc, {
-        textDocument: { uri: doc.uri.toString() }, range: diagnostic!.range, context: { diagnostics: [diagnostic!] }
+        // Only the quick fixes: the umpire's commands at an action are source actions (action-commands.ts).
+        textDocument: { uri: doc.uri.toString() }, range: diagnostic!.range, context: { diagnostics: [diagnostic!], only: ['quickfix'] }
     }) as CodeAction[];
     return { doc, actions };
 }
@@ -253,7 +254,7 @@ describe('quick fixes', () => {
         expect(r.text).toContain('unit G infantry { class 2 }');
         const doc = await parse(lf, { validation: true });
         const dragoons = doc.diagnostics!.filter(d => d.code === LooseFilesCodes.unitType)[1];
-        const actions = await services.lsp.CodeActionProvider!.getCodeActions(doc, { textDocument: { uri: doc.uri.toString() }, range: dragoons.range, context: { diagnostics: [dragoons] } }) as CodeAction[];
+        const actions = await services.lsp.CodeActionProvider!.getCodeActions(doc, { textDocument: { uri: doc.uri.toString() }, range: dragoons.range, context: { diagnostics: [dragoons], only: ['quickfix'] } }) as CodeAction[];
         expect(actions.map(a => a.title)).toEqual(['infantry', 'cavalry', 'artillery', 'officer', 'commander'].map(t => `Change to '${t}'`));
     });
 

@@ -59,7 +59,7 @@ describe('language features over the protocol', () => {
         await session.change(uri, text);
         const diagnostic = (await session.diagnosticsFor(uri)).find(d => d.code === 'die-face')!;
         expect(diagnostic).toBeDefined();
-        const actions = await session.connection.sendRequest('textDocument/codeAction', { textDocument, range: diagnostic.range, context: { diagnostics: [diagnostic] } }) as CodeAction[];
+        const actions = await session.connection.sendRequest('textDocument/codeAction', { textDocument, range: diagnostic.range, context: { diagnostics: [diagnostic], only: ['quickfix'] } }) as CodeAction[];
         expect(actions.map(a => a.title)).toEqual(['Change 9 to 6, the nearest face']);
         const change = actions[0].edit!.documentChanges![0] as { textDocument: { version: number }, edits: TextEdit[] };
         expect(change.textDocument.version).toBe(session.document(uri).version);
