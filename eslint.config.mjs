@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-    { ignores: ['out/**', 'src/language/generated/**', 'node_modules/**', '.cache/**', 'test-output/**'] },
+    { ignores: ['out/**', 'src/language/generated/**', 'node_modules/**', '.cache/**', 'test-output/**', 'test/fixtures/browser-globals/**'] },
     js.configs.recommended,
     ...tseslint.configs.recommended,
     {
