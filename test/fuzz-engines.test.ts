@@ -1,5 +1,5 @@
 /**
- * The engines under random input (issue 9): resolving with a seed is deterministic for every action
+ * The engines under random input: resolving with a seed is deterministic for every action
  * of every example, and every unit's odds sum to 1, on the examples and on random SCRUD engagements.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Formatting (issue 9): on every file that parses, formatting keeps the scenario (parse → format →
+ * Formatting: on every file that parses, formatting keeps the scenario (parse → format →
  * parse gives the same AST, compared without positions) and formatting twice changes nothing.
  */
 import { describe, expect, it } from 'vitest';

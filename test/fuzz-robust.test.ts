@@ -1,5 +1,5 @@
 /**
- * Fuzz (issue 9): examples with tokens deleted, duplicated and swapped, random bytes, huge numbers,
+ * Fuzz: examples with tokens deleted, duplicated and swapped, random bytes, huge numbers,
  * deep nesting, long lines, unicode and CRLF. Nothing may throw out of parse, link, validate or any
  * LSP provider; every range they give lies inside the document. `npm run fuzz` runs the same
  * properties on ≥ 100,000 cases (scripts/fuzz.mjs).

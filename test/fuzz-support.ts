@@ -1,6 +1,6 @@
 /**
  * What the fuzz tests (test/fuzz-*.test.ts) and the large run (scripts/fuzz.mjs, `npm run fuzz`) share:
- * inputs mutated from the files in examples/, and the checks every input must pass (issue 9).
+ * inputs mutated from the files in examples/, and the checks every input must pass.
  *
  * A check returns the list of broken properties (empty when all hold) and lets exceptions escape: an
  * exception out of parse, link, validate or an LSP provider is itself a failure.

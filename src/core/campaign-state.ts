@@ -1,5 +1,5 @@
 /**
- * Campaign state (issue 8): what has happened to every unit at any point of the file.
+ * Campaign state: what has happened to every unit at any point of the file.
  *
  * The file is the campaign's record, so the state comes from it alone. Walking the file in order,
  * each hand-set `state` line and each `ruling` line sets what it names, and each written outcome

@@ -10,7 +10,7 @@ export const Codes = {
     unknownReference: 'unknown-reference',
     tooManyProblems: 'too-many-problems',
     fileLimit: 'file-limit',
-    // Size limits (issue 9, docs/limits.md, validation/limits.ts)
+    // Size limits (docs/limits.md, validation/limits.ts)
     unitsLimit: 'units-limit',
     actionTooLarge: 'action-too-large',
     diceLineTooLong: 'dice-line-too-long',
@@ -58,7 +58,7 @@ export const Codes = {
     outcomeStale: 'outcome-stale',
     outcomeUnresolvable: 'outcome-unresolvable',
     outcomeAltered: 'outcome-altered',
-    // Campaigns (issue 8, validation/campaign.ts)
+    // Campaigns (validation/campaign.ts)
     unitOutOfAction: 'unit-out-of-action',
     unitNotArrived: 'unit-not-arrived',
     forceDeclaredLater: 'force-declared-later',

@@ -1,5 +1,5 @@
 /**
- * The limits that keep the server and the CLI responsive whatever a file says (issue 9). Each one,
+ * The limits that keep the server and the CLI responsive whatever a file says. Each one,
  * when hit, is reported as a diagnostic with its own code; docs/limits.md lists them with their
  * reasons and the `umpire.limits.*` setting that changes each. A setting can move a limit only
  * within its hard bounds: no setting lets a file allocate without bound.

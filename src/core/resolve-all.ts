@@ -1,10 +1,10 @@
 /**
- * Resolve all (issue 8): every action without a current outcome, in the order it is resolved (file
+ * Resolve all: every action without a current outcome, in the order it is resolved (file
  * order, or within a turn the rule set's order of play: `resolutionOrder`), each one seeing the
  * campaign state that the outcomes carried before it produce.
  *
  * State comes from written outcomes (src/core/campaign-state.ts). Re-reading the whole file after
- * each outcome made the cost grow with the square of the campaign (issue 19: 40 chained engagements
+ * each outcome made the cost grow with the square of the campaign (40 chained engagements
  * took 14 s), so the file is checked once (or its check is handed in: the editor's document is
  * already validated), the actions are resolved in order with each new outcome put into the parse
  * tree in memory (exactly what the parser makes of the written block, for the fields the model

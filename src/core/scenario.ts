@@ -347,7 +347,7 @@ let keeping = 0;
 
 /**
  * Runs an action's checks with its sides read once: its size check and its rule set's checks each ask for
- * them (a cold check of 50,000 lines asked 10,000 times, docs/performance.md, "The cold check under 2 s").
+ * them (a cold check of 50,000 lines asked 10,000 times, docs/performance.md, "The checks' own work").
  * Forgotten when the checks end, so a later build (a new model, or the same model brought up to date)
  * reads them again. Callers read the arrays and never change them.
  */

@@ -1,5 +1,5 @@
 /**
- * The size guards of resolve and odds (issue 9, docs/limits.md): an action with a side larger than
+ * The size guards of resolve and odds (docs/limits.md): an action with a side larger than
  * the limits is refused with a reason instead of throwing thousands of dice or freezing on odds.
  */
 import { settingName } from './limits.js';

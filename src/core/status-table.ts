@@ -1,5 +1,5 @@
 /**
- * The forces' state as a table (issue 8): for `umpire status`, the editor's "Show campaign state"
+ * The forces' state as a table: for `umpire status`, the editor's "Show campaign state"
  * command, and a campaign blog (the markdown pastes as is). Columns follow the rule set: SCRUD has
  * the results only; Ancients adds damage tokens and break tests; Loose Files DPs, casualties, stands, CP.
  */

@@ -117,7 +117,7 @@ function showOdds(target: OddsTarget | undefined, output: vscode.LogOutputChanne
 }
 
 /**
- * "Umpire: Show campaign state" (issue 8): asks for a turn (empty: the end of the file), has the
+ * "Umpire: Show campaign state": asks for a turn (empty: the end of the file), has the
  * server's `umpire.status` build the table, and shows it rendered beside the file (campaign-preview.ts).
  */
 async function showStatus(): Promise<void> {
@@ -140,7 +140,7 @@ async function showStatus(): Promise<void> {
 }
 
 /**
- * "Umpire: Export battle report" (issue 17): the server's `umpire.report` (the same report as
+ * "Umpire: Export battle report": the server's `umpire.report` (the same report as
  * `umpire report`, docs/reports.md) written beside the file: NAME-report.html, or NAME-report.md
  * with its SVG charts. Works through vscode.workspace.fs, so also in the web extension.
  */

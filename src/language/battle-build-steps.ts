@@ -13,7 +13,7 @@ import { actionChecksOf, replayActionChecks, type ActionChecks } from './validat
 import { modelOf } from '../core/model-cache.js';
 
 /**
- * Whole-file costs of every build, made cheaper (issue 14, docs/performance.md).
+ * Whole-file costs of every build, made cheaper (docs/performance.md).
  *
  * Langium's index of every reference of a document (who points at what), used to find references
  * and renames and to tell which files an edit of another affects, was made on every build: a
@@ -110,7 +110,7 @@ export class BattleReferenceDescriptionProvider extends DefaultReferenceDescript
 /**
  * Langium wraps every check in two async functions (`wrapValidationException`, `handleException`): two
  * promises and their turns of the microtask queue for each check of each node, which a cold check of
- * 50,000 lines paid about 200,000 times (docs/performance.md, "The cold check, second pass"). The checks
+ * 50,000 lines paid about 200,000 times (docs/performance.md, "A one-shot check keeps nothing"). The checks
  * of this language are synchronous, so each is called straight; one that throws is reported as Langium
  * reports it (the message, the node), at once rather than a turn later; a check that returns a promise
  * is awaited by the caller as Langium's wrapper would be.
@@ -197,7 +197,7 @@ function matchUnits(old: readonly AstNode[], now: readonly AstNode[]): { oldInde
 }
 
 /**
- * Links only what an edit can have changed (issue 14, docs/performance.md#linking-and-checking-what-changed).
+ * Links only what an edit can have changed (docs/performance.md#linking-and-checking-what-changed).
  *
  * Langium unlinks every reference of a document before each build and links them all again. Here
  * the links of a unit the parse in pieces kept (src/language/incremental-parse.ts: the same AST
@@ -730,8 +730,8 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const keptFlags = new Uint8Array(units.length);
         // The kept units from `from` on, up to the first one whose checks must run (or a pause is due). A plain
         // function, not this async one: V8 optimizes a loop in an async function only with the whole function,
-        // builds after an open, so the first edits went over 10,000 kept units unoptimized (issue 14,
-        // docs/performance.md#the-first-edits-after-an-open-issue-14).
+        // builds after an open, so the first edits went over 10,000 kept units unoptimized
+        // (docs/performance.md#the-first-edits-after-an-open).
         const keptRun = (from: number): number => {
             let k = from;
             for (; k < units.length && count < nextCheck; k++) {

@@ -63,7 +63,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             result = this.parseGuarded<T>(uri, text);
             this.counts.whole++;
             // An open document (the server's parse, which has a version) is edited next: the depths its first
-            // edit's nesting guard reads are counted now, with the whole parse, not in that edit (issue 14).
+            // edit's nesting guard reads are counted now, with the whole parse, not in that edit.
             if (version !== undefined && (result.value as AstNode).$type === 'Scenario') countDepths(result.value as unknown as Scenario);
         }
         setModelContext(result.value as unknown as Scenario, {
@@ -121,7 +121,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
      * synchronous parser, so nothing is lost.
      *
      * Before parsing it lets the event loop turn once: edits that arrived while the previous build ran
-     * are read first, and the newest cancels this parse (issue 19: typing into a 10,000-line file queued
+     * are read first, and the newest cancels this parse (typing into a 10,000-line file queued
      * 21 versions, each parsed in full, because the parse started before the next edit was read).
      */
     protected override async parseAsync<T extends AstNode>(uri: URI, text: string, cancellationToken: CancellationToken): Promise<ParseResult<T>> {

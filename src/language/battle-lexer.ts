@@ -6,14 +6,14 @@
  * Six boxed numbers per token. Chevrotain's `createFullToken` (13.2.0, scan/lexer_public.js) makes each token an
  * object literal of the shape of its end-of-file token, which it makes at load time with `NaN` positions: V8 then
  * keeps the six positions of every token of that shape as separate heap numbers (16 bytes each, 900,000 of them
- * at 50,000 lines), all alive until the parse ends (docs/performance.md, "The cold check under 2 s"). A
+ * at 50,000 lines), all alive until the parse ends (docs/performance.md, "The parser's costs per node"). A
  * `LexedLeaf` has the same fields in the same order with the same values, whole-number positions that V8 keeps
  * in the object.
  *
  * A token and its leaf, two objects. The lexer makes every token before the parse starts and all live until it
  * ends, so each young-generation collection during the parse copied them, beside the leaf the parse made of each.
  * Here the token is a leaf (BattleLeaf) with the token's fields; the node builder (battle-cst-builder.ts) sets its
- * place and puts it in the tree (docs/performance.md, "Session 10: the parse").
+ * place and puts it in the tree (docs/performance.md, "The parser's costs per node").
  */
 import type { GrammarAST, LangiumCoreServices, Lexer, LexerResult, TokenBuilder, TokenizeOptions } from 'langium';
 import { Lexer as ChevrotainLexer, type IToken, type TokenType, type TokenTypeDictionary, type TokenVocabulary } from 'chevrotain';

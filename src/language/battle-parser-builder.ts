@@ -1,6 +1,6 @@
 /**
  * The parser's rules built from the grammar without objects made at each step of a parse (docs/performance.md,
- * "The cold check, second pass"), on Umpire's parser (battle-parser.ts).
+ * "The parser's costs per node"), on Umpire's parser (battle-parser.ts).
  *
  * Langium 4.4.0's builder (parser/parser-builder-base.js, `createParser`) turns each grammar element into a
  * closure taking the rule's arguments (`args`, for parameterised rules): an alternation makes, at each

@@ -23,7 +23,7 @@
  * 4. Gives no new array per token for the comments before it. Before each token, Langium's parser takes the
  * comments before it out of the lexer's list with `splice`, a new (empty) array for each of the 150,000 tokens of a
  * 50,000-line file that has no comment before it. Here the list is read first and one shared empty array returned
- * (docs/performance.md, "The cold check, second pass").
+ * (docs/performance.md, "The parser's costs per node").
  *
  * 5. Completes each AST node with its type's mandatory properties listed once. `assignMandatoryProperties` gives
  * each new node its missing lists and flags by reading the type's properties with `Object.values`, an array per

@@ -131,7 +131,7 @@ function describeWhenRead(node: AstNode, name: string, documentUri: URI, locator
 /**
  * A class, not an object literal with getters: a literal made three closures per description (one per
  * getter), 5,000 forces' and 10,000 elements' worth at each cold check of 50,000 lines (docs/performance.md,
- * "The cold check, second pass"). The getters are the prototype's; nothing copies a description's properties.
+ * "The checks' own work"). The getters are the prototype's; nothing copies a description's properties.
  */
 class DescriptionWhenRead implements AstNodeDescription {
     readonly type: string;
@@ -182,8 +182,8 @@ export class BattleScopeComputation extends DefaultScopeComputation {
     /**
      * The file's exports (its top-level names, which Langium's index gives to the files that import
      * it), one description per top-level node, kept beside the tree's elements: an element the parse in
-     * pieces kept keeps its description, whose path and positions are read from the node when asked for (issue 14,
-     * docs/performance.md#linking-and-checking-what-changed). Langium made them all again at every
+     * pieces kept keeps its description, whose path and positions are read from the node when asked for
+     * (docs/performance.md#linking-and-checking-what-changed). Langium made them all again at every
      * build, waiting between every two.
      */
     override async collectExportedSymbols(document: LangiumDocument): Promise<AstNodeDescription[]> {

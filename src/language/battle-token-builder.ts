@@ -2,7 +2,8 @@
  * Tokens for the lexer, as Langium builds them, with two repairs for the terminals whose regular
  * expressions need the `u` flag (names use Unicode classes such as `\p{L}`). Chevrotain cannot analyse
  * such expressions, so Langium lexes them with a function, which costs twice:
- * - Langium no longer finds that ID can be a longer match than a keyword (langium issues 1732 and 2225),
+ * - Langium no longer finds that ID can be a longer match than a keyword (https://github.com/eclipse-langium/langium/issues/1732 and
+ *   https://github.com/eclipse-langium/langium/issues/2225),
  *   so a name that starts with a keyword is split in two: `turnip` lexes as `turn` + `ip`. This builder
  *   keeps each terminal's expression and makes it the keyword's longer alternative whenever it matches
  *   the whole keyword.
@@ -12,7 +13,7 @@
  * And the function Langium lexes them with makes a match array (with its index, input and groups) at each
  * attempt, a name's or a keyword's (whose longer alternative a name is), 150,000 of them at 50,000 lines.
  * Chevrotain reads only the matched text (`[0]`) and `payload`: the function here tests the expression and
- * returns the text in one array kept for the purpose (docs/performance.md, "Session 10: the parse").
+ * returns the text in one array kept for the purpose (docs/performance.md, "The parser's costs per node").
  */
 import { DefaultTokenBuilder, GrammarUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
 import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, TokenVocabulary } from 'chevrotain';

@@ -1,13 +1,13 @@
 /**
  * Numbers as the parser reads them. A half-typed signed number (`grade Elite +` at the end of a line)
  * converts to NaN, which no check or engine expects: the odds of every unit it touched summed to 0
- * (found by npm run fuzz, issue 9). The syntax error is reported; the value reads as 0 meanwhile.
+ * (found by npm run fuzz). The syntax error is reported; the value reads as 0 meanwhile.
  * A band is kept as written.
  *
  * Langium's converter works out the conversion again for every token it converts (150,000 at 50,000
  * lines): the grammar element's type, its rule's name upper-cased, the rule's type. Here the conversion
  * is worked out once per grammar element (and per rule) and kept; the values are Langium's
- * (docs/performance.md, "Session 10: the parse").
+ * (docs/performance.md, "The parser's costs per node").
  */
 import { DefaultValueConverter, GrammarAST, GrammarUtils, ValueConverter, type CstNode, type ValueType } from 'langium';
 

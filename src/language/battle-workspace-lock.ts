@@ -14,8 +14,8 @@ interface Entry {
  * cancels the build in progress only while the editor has had fresh diagnostics recently.
  *
  * Langium cancels the running build on every edit. Typing at a person's pace (a keystroke every
- * 160 ms) into a file whose build takes longer than that then cancels every build: issue 19 measured
- * two diagnostics in 13 minutes of typing. Here a build that runs while nothing has finished for
+ * 160 ms) into a file whose build takes longer than that then cancels every build: a measurement
+ * saw two diagnostics in 13 minutes of typing. Here a build that runs while nothing has finished for
  * `patience` ms is left to finish (and publish), so diagnostics keep coming while the umpire types;
  * the edits that arrive meanwhile are merged into the one build that follows (every write still
  * waiting is cancelled by the next, so only the newest text is built). A queued write is always superseded.

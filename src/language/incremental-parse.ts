@@ -5,7 +5,7 @@ import { commonPrefix, commonSuffix } from './text-change.js';
 import { inText } from './syntax-messages.js';
 
 /**
- * Parsing a file in pieces (issue 14, docs/performance.md#incremental-parsing): after an edit, only
+ * Parsing a file in pieces (docs/performance.md#incremental-parsing): after an edit, only
  * the top-level elements (grades, forces, actions, turns, …) around the changed text are parsed
  * again, and their new nodes are spliced into the previous tree, whose later nodes are moved by the
  * length of the change. A 50,000-line file spent a third of every edit in the parser and most of its

@@ -1,6 +1,6 @@
 /**
  * What Resolve all (src/core/resolve-all.ts) needs from the language to verify its outcomes in
- * memory instead of checking the whole written file again (issue 19: that check, of four times the
+ * memory instead of checking the whole written file again (that check, of four times the
  * text, was most of the cost): the checks that read the campaign state, which are the only ones a
  * new outcome can make fail elsewhere in the file (its own lines are the tool's, read back exactly).
  */

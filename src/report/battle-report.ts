@@ -1,5 +1,5 @@
 /**
- * A battle report (issue 17, docs/reports.md): what the file records, gathered once, whatever the
+ * A battle report (docs/reports.md): what the file records, gathered once, whatever the
  * rule set. The forces, each fought action's set-up, dice, pair-by-pair results and summary (replayed
  * from the written outcome through src/core/resolve.ts), the exact odds faced beforehand
  * (src/core/odds.ts) and how lucky the written result was (./luck.ts), and the campaign state after

@@ -1,5 +1,5 @@
 /**
- * What-ifs (issue 17, docs/reports.md#what-if): a change to one engagement's set-up, made as an
+ * What-ifs (docs/reports.md#what-if): a change to one engagement's set-up, made as an
  * edit of the scenario's text, so that the changed file is checked and its odds computed by exactly
  * the services that read the original (nothing is recomputed by hand, so the figures are as exact as
  * the odds themselves). The changes an umpire asks for:

@@ -1,5 +1,5 @@
 /**
- * What resolve-all costs when the caller verifies by checking the written text (issue 19): the file
+ * What resolve-all costs when the caller verifies by checking the written text: the file
  * is checked twice, before and with its outcomes, however many engagements are chained, instead of
  * once per engagement (the CLI and the server verify in memory instead, with no check beyond the
  * first: test/core/resolve-all-in-memory.test.ts); and the text written is the

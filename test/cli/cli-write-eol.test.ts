@@ -1,5 +1,5 @@
 /**
- * Line endings and spacing under `umpire resolve --write` (issue 19): files with LF, CRLF and lone-CR
+ * Line endings and spacing under `umpire resolve --write`: files with LF, CRLF and lone-CR
  * lines keep every byte outside the written block, the block uses the file's own line ending, and an
  * action written on one line keeps its characters (the space before its `}` too).
  */

@@ -1,5 +1,5 @@
 /**
- * What the file system does to `umpire resolve --write` (issue 19): a file deleted, moved, made
+ * What the file system does to `umpire resolve --write`: a file deleted, moved, made
  * read-only or unreadable at any moment of the write; symbolic and hard links, mode and owner; a run
  * killed while writing; text that is not UTF-8. Each gets a one-line message and its exit code
  * (docs/campaigns.md), the file is what the message says, and no file is left behind but a named backup.

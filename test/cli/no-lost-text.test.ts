@@ -1,5 +1,5 @@
 /**
- * No lost text (issue 9): the editor's resolve edit touches only its own outcome block and is
+ * No lost text: the editor's resolve edit touches only its own outcome block and is
  * refused on a stale version; `umpire resolve --write` is atomic, and any failure — in writing or in
  * resolving — leaves the file byte for byte as it was, with no temporary file behind.
  */

@@ -1,5 +1,5 @@
 /**
- * Odds are probabilities (issue 13, item 14): every chance in [0, 1], each unit's results and each
+ * Odds are probabilities: every chance in [0, 1], each unit's results and each
  * law summing to 1 within 1e-12, expected counts never negative, on every example and every rule set.
  */
 import { describe, expect, it } from 'vitest';

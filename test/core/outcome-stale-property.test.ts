@@ -1,5 +1,5 @@
 /**
- * A written outcome is stale as soon as anything it was worked out from changes (issue 13, item 11):
+ * A written outcome is stale as soon as anything it was worked out from changes:
  * its seed, its dice, its statements, the units, grades and stats of the units in it, the options.
  * Every example is written out as `umpire resolve --write` writes it, then one input of one resolved
  * action is changed at a time; the file must then say so (`outcome-stale`, or an error that stops

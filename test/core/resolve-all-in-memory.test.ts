@@ -1,5 +1,5 @@
 /**
- * Resolve all without checking the written file again (issue 19, item 7): the outcomes are held in
+ * Resolve all without checking the written file again: the outcomes are held in
  * the parse tree in memory (`outcomeNode`), and verified there. What must hold:
  * - `outcomeNode` is what the parser makes of the block `resolve --write` writes, for every field the
  *   model reads, on every example and a long chained campaign;

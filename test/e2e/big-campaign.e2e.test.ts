@@ -1,5 +1,5 @@
 /**
- * Issue 14 in the real editor: a campaign of 10,000 lines (the benchmark's generated file) opened in
+ * Editing a large campaign in the real editor: a campaign of 10,000 lines (the benchmark's generated file) opened in
  * code-server 4.100.3 with umpire.vsix, and typed into half-way down as an umpire would: a force's
  * name mistyped gets its squiggle, the fix clears it, and Resolve at the cursor writes the outcome
  * there, and its header's hint turns to "written". The times are printed (the editor's figures beside `npm run bench:lsp`'s), not asserted: a

@@ -1,5 +1,5 @@
 /**
- * The editor conventions of issue 16 in the real editor: umpire.vsix in code-server 4.100.3, driven in
+ * The editor conventions in the real editor: umpire.vsix in code-server 4.100.3, driven in
  * Chromium. The inlay hints (the state first, the unit before each die); the language status item
  * (rule set, engagements resolved / unresolved / stale) read from the status bar's `{}`; Resolve at
  * the cursor by its keybinding; Odds at the cursor from the editor's context menu; the campaign state
@@ -75,7 +75,7 @@ async function languageStatusText(): Promise<string> {
     return (await hover.count()) > 0 ? hover.innerText() : detail.innerText();
 }
 
-describe('issue 16\'s editor conventions in code-server 4.100.3', () => {
+describe('the editor conventions in code-server 4.100.3', () => {
     it('shows the rule set and the unresolved engagement in the language status', async () => {
         await workbench.openFromExplorer(page, 'scrud-seed.battle');
         await workbench.lens(page, 'Resolve').waitFor({ timeout: 60000 });

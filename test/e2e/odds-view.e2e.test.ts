@@ -1,5 +1,5 @@
 /**
- * The Odds panel in the real editor (issue 17): umpire.vsix in code-server 4.100.3 (the Node extension
+ * The Odds panel in the real editor: umpire.vsix in code-server 4.100.3 (the Node extension
  * host), driven in Debian's Chromium. The panel opens from the Odds lens; its toggles switch the
  * table for the chart (drawn by Vega in the page) and the chance of each result for "this or worse";
  * "Copy as CSV" puts on the clipboard exactly the figures `umpire odds --json` gives; "Save chart as

@@ -1,5 +1,5 @@
 /**
- * The Odds panel's what-ifs in the real editor (issue 17, docs/reports.md#what-if): umpire.vsix in
+ * The Odds panel's what-ifs in the real editor (docs/reports.md#what-if): umpire.vsix in
  * code-server 4.100.3 (the Node extension host), driven in Debian's Chromium, on the SCRUD ridge. The
  * panel opens from the Ridge engagement's Odds lens with its what-if toggles; ticking "without Uphill"
  * by keyboard shows the second set-up beside the first (a second bar per unit), and the change per unit is that of

@@ -10,7 +10,7 @@
  * `"remote.extensionKind": { "umpire-dev.umpire": ["web"] }`? VS Code 1.100 then does run the extension
  * in the web-worker host, but the extension's files have `vscode-remote:` addresses there, and that
  * host refuses to start a worker from one: activation fails with "Creating workers from remote
- * extensions is currently not supported." (README, "In the browser").
+ * extensions is currently not supported."
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';

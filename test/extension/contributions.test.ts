@@ -1,5 +1,5 @@
 /**
- * The editor conventions the manifest declares (issue 16): Resolve and Odds at the cursor on keys and
+ * The editor conventions the manifest declares: Resolve and Odds at the cursor on keys and
  * in the editor's context menu, only in .battle editors; the New scenario command; a walkthrough
  * whose steps run the extension's own commands and whose pages are packed into the .vsix; and every
  * command the client registers is declared, and the other way round.

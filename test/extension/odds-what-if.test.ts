@@ -1,5 +1,5 @@
 /**
- * The Odds panel's what-ifs (issue 17, docs/reports.md#what-if): the toggles the page offers for an
+ * The Odds panel's what-ifs (docs/reports.md#what-if): the toggles the page offers for an
  * engagement (native checkboxes, grade pickers, a box for any other change), the second set-up beside
  * the first with the change per unit in signed percentage points, and Copy as Markdown/CSV with the
  * what-if's columns. The answers are the server's (`whatIfOddsCommand`) on examples/scrud-ridge.battle.

@@ -1,5 +1,5 @@
 /**
- * Cancellation (issue 9): Langium cancels a running build on every keystroke; our linking and
+ * Cancellation: Langium cancels a running build on every keystroke; our linking and
  * validation must let it. A build of a large generated scenario, cancelled part-way, rejects with
  * OperationCancelled soon after the cancel, long before the build would have finished. The bound is
  * generous (a loaded machine): the point is "promptly", not a benchmark (npm run bench:limits measures).

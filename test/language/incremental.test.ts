@@ -1,5 +1,5 @@
 /**
- * Results kept from one parse to the next (issue 14: an action's checks are kept by a key of their
+ * Results kept from one parse to the next (an action's checks are kept by a key of their
  * inputs, src/core/model-cache.ts `actionInputsKey`) must be exactly what a cold check gives. Random
  * edit sequences over the examples of every rule set: after each edit, the document edited in place
  * (its earlier versions warmed the kept results) and a cold check of the same text (fresh rule-set

@@ -1,5 +1,5 @@
 /**
- * The size limits (issue 9, docs/limits.md): each one, when crossed, gives its diagnostic at the line
+ * The size limits (docs/limits.md): each one, when crossed, gives its diagnostic at the line
  * that crosses it, the model builds no more than the limit, resolve and odds refuse with a reason,
  * and the `umpire.limits.*` settings move each limit within its bounds.
  */

@@ -1,5 +1,5 @@
 /**
- * A cancelled odds or Resolve all request answers at once (issue 19): the bundled server, over stdio,
+ * A cancelled odds or Resolve all request answers at once: the bundled server, over stdio,
  * is asked for the odds of every engagement of a 199-engagement file, or to resolve every engagement of
  * a 159-engagement file, and the request is cancelled part-way through; the answer must be RequestCancelled, soon after the
  * cancellation, and a cancelled Resolve all writes nothing. One engagement's odds or resolution is not

@@ -2,7 +2,7 @@
  * VS Code asks for the whole file's semantic tokens, outline, folding ranges and code lenses at once
  * after every edit (and for the inlay hints on screen). Langium answers the outline and folding as soon as the tree is parsed, semantic
  * tokens once it is linked: in the middle of the edit's build, so that the umpire's squiggles waited
- * for them (issue 14). They now wait for the edit's diagnostics: in a big file, with the four sent
+ * for them. They now wait for the edit's diagnostics: in a big file, with the four sent
  * right behind each edit, the diagnostics of that edit must reach the client before any of the four
  * answers. Order, not milliseconds: the server writes both on one stream.
  */

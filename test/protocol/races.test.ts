@@ -1,5 +1,5 @@
 /**
- * Races between edits and requests, against the bundled server over stdio (issue 19):
+ * Races between edits and requests, against the bundled server over stdio:
  * - every answer belongs to the version it names: a burst of quick edits then a formatting request,
  *   at start-up and while editing; the edits returned, applied to the text the request was sent for,
  *   must give exactly the formatted text (computed here, in process, on that same text);

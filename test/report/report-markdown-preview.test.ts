@@ -1,5 +1,5 @@
 /**
- * The battle report's Markdown as a Markdown previewer shows it (issue 17: "the Markdown version
+ * The battle report's Markdown as a Markdown previewer shows it ("the Markdown version
  * renders on a Markdown previewer with its SVG files beside it"): rendered by markdown-it, the
  * library of VS Code's own preview, with raw HTML allowed as there. Every table comes out as a
  * table with the report's rows, every chart as an image whose SVG file is beside the report, the

@@ -39,7 +39,7 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
      * What may come at `offset`, from a parse of the text since the last whole top-level element before
      * it instead of since the file's start. Langium lexes the whole text and parses all of it before the
      * cursor, twice a request: in code-server half-way down a 10,000-line file completion took 0.4 s at
-     * a keystroke, and the keystroke's squiggles waited behind it (issue 14; 50,000 lines: 90 → 3 ms). The file's top level is a list of elements,
+     * a keystroke, and the keystroke's squiggles waited behind it (50,000 lines: 90 → 3 ms). The file's top level is a list of elements,
      * so after a whole element the parser is where it would be had it started at the file's start; the
      * element before the cursor is parsed too so that the file's header is behind the parse as well.
      * In a file with syntax errors the parse starts at an earlier element when it must: the first of a

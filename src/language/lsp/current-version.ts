@@ -2,7 +2,7 @@
  * Every answer belongs to the version it names. The editor's text changes with each keystroke at once,
  * but Langium rebuilds the tree later, and a request can arrive in between: a formatter that read the
  * older tree's tokens against the newer text returned edits that turned `unit U6 foot Line x2` into
- * `unit U6 f` (issue 19). Providers that return edits or positions (formatting, rename, code actions)
+ * `unit U6 f`. Providers that return edits or positions (formatting, rename, code actions)
  * therefore wait here until the tree was parsed from exactly the text the editor holds, at the version
  * the request found; if the editor moves on first, the request is refused with ContentModified, which
  * tells the client the answer would be stale (VS Code then simply does not apply it).
@@ -78,8 +78,8 @@ export async function onCurrentVersion<T>(document: LangiumDocument, state: Docu
  * For the editor's whole-file requests (semantic tokens, outline, folding, lenses), which VS Code sends
  * at once after every edit: resolves once the document is validated at the version the request found,
  * and the edit's diagnostics have gone out. Langium would answer them as soon as the tree is parsed
- * or linked, that is in the middle of the edit's build, and the umpire's squiggles waited for them
- * (issue 14). Rejects as whenCurrent does (ContentModified when a newer edit overtook the request).
+ * or linked, that is in the middle of the edit's build, and the umpire's squiggles waited for them.
+ * Rejects as whenCurrent does (ContentModified when a newer edit overtook the request).
  */
 export async function whenValidated(document: LangiumDocument, cancelToken: CancellationToken = CancellationToken.None): Promise<void> {
     await whenCurrent(document, DocumentState.Validated, cancelToken);

@@ -1,5 +1,5 @@
 /**
- * The server's answers behind the client's editor conventions (issue 16): the action at the cursor
+ * The server's answers behind the client's editor conventions: the action at the cursor
  * (for "Resolve engagement at cursor" and "Show odds at cursor", which then run the same Resolve and
  * Odds as the lenses), the file at a glance (the language status item), and the starting text of a
  * new scenario for each rule set ("Umpire: New scenario").

@@ -105,7 +105,7 @@ function unitHover(model: ScenarioModel, units: UnitModel[], action: Action | un
         const results = model.actions.flatMap(a => writtenResults(model, a.node, ids).map(r => `${a.node.name}: \`${r}\``));
         if (results.length > 0) out.push(`Written results:  \n${results.slice(0, 8).join('  \n')}${results.length > 8 ? `  \n… and ${results.length - 8} more` : ''}`);
     }
-    // Issue 8: the campaign state at this point (before the action; on a declaration, at the end of the file).
+    // The campaign state at this point (before the action; on a declaration, at the end of the file).
     if (units.length === 1) out.push(stateHoverMarkdown(model, first, action));
     return out.join('\n\n');
 }

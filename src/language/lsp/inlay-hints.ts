@@ -33,7 +33,7 @@ export class BattleInlayHintProvider implements InlayHintProvider {
     async getInlayHints(document: LangiumDocument, params: InlayHintParams, cancelToken?: CancellationToken): Promise<InlayHint[]> {
         if (!await umpireSetting(this.shared, 'inlayHints.enabled', true)) return [];
         // VS Code asks right after each keystroke. Hints resolve the visible actions (at 10,000 lines
-        // ~200 ms in the real editor, issue 14): asked on the linked tree they ran before the edit's
+        // ~200 ms in the real editor): asked on the linked tree they ran before the edit's
         // checks and the squiggles waited. They wait for the diagnostics, as the outline does, and a
         // request the editor cancelled meanwhile (the next keystroke) is not worked out at all.
         await whenValidated(document, cancelToken);

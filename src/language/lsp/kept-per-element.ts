@@ -1,6 +1,6 @@
 /**
  * What the editor's whole-file requests (semantic tokens, outline, folding) keep per element between
- * edits (issue 14, docs/performance.md "The editor's whole-file requests"). The parse in pieces keeps
+ * edits (docs/performance.md "The editor's whole-file requests"). The parse in pieces keeps
  * every top-level element outside an edit, and every element of a turn outside an edit inside the
  * turn, as the same AST node with its text unchanged; only its place in the file moves. So an answer
  * computed for such an element holds after any later edit once its positions are moved: by the lines

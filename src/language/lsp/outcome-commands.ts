@@ -143,7 +143,7 @@ export class OutcomeCommands {
         let result: Awaited<ReturnType<typeof resolveAllSlow>>;
         try {
             // The document as validated is the first check, and the outcomes are verified in memory:
-            // about the cost of the engagements, not of checking the written file again (issue 19).
+            // about the cost of the engagements, not of checking the written file again.
             // Under the read lock, so that no build replaces the tree while the run reads it; the
             // event loop turns between engagements, so that a cancellation is read at once.
             const options = { newSeed: sealed?.draw ?? this.drawSeed, token, pause: () => interruptAndCheck(token ?? CancellationToken.None) };

@@ -1,5 +1,5 @@
 /**
- * `umpire.report` (issue 17, "Umpire: Export battle report"): the battle report that `umpire report`
+ * `umpire.report` ("Umpire: Export battle report"): the battle report that `umpire report`
  * writes (src/report/, docs/reports.md), built from the open document. Arguments: [{ uri, format?, turn? }].
  */
 import type { LangiumSharedServices } from 'langium/lsp';

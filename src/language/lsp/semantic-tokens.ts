@@ -7,7 +7,7 @@
  * Each request gets its own token list. Langium's base class keeps the document, range and token
  * builder of "the current request" in fields and yields between nodes, so requests that interleave
  * (two documents, the same one twice, one cancelled half-way) wrote into each other's lists: measured
- * 10 of 10 wrong (issue 19). Only highlightElement, which holds no state, is shared.
+ * 10 of 10 wrong. Only highlightElement, which holds no state, is shared.
  */
 import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
 import { AbstractSemanticTokenProvider, type LangiumServices, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
@@ -23,7 +23,7 @@ import {
 import { KeptPerElement, startOf, unitsOf, watchParses } from './kept-per-element.js';
 import { whenValidated } from './current-version.js';
 
-/** The token type of each kind of name, shared with tests and the README. */
+/** The token type of each kind of name, shared with the tests. */
 export const TOKEN_TYPES = {
     force: SemanticTokenTypes.namespace,
     unit: SemanticTokenTypes.variable,
@@ -85,7 +85,7 @@ interface Answer {
 const KEPT_ANSWERS = 2;
 
 /**
- * Semantic tokens kept per element (issue 14): after an edit only the elements the parse in pieces made
+ * Semantic tokens kept per element: after an edit only the elements the parse in pieces made
  * anew are walked; the others' tokens are moved to where the element now starts. A request waits for
  * the document to be validated at the editor's version, so it never delays the edit's diagnostics
  * (current-version.ts). Deltas (`semanticTokens/full/delta`) send only what changed since an answer the

@@ -1,5 +1,5 @@
 /**
- * `umpire.status` (issue 8, "Umpire: Show campaign state"): the forces' state as a markdown table,
+ * `umpire.status` ("Umpire: Show campaign state"): the forces' state as a markdown table,
  * the same table `umpire status --markdown` prints. Arguments: [{ uri, at? }], `at` a turn's number
  * or name (the state at the end of that turn); without it, the state at the end of the file.
  */

@@ -44,7 +44,7 @@ function typeOf(node: AstNode | AstNodeDescription): string {
 }
 
 /**
- * The outline, kept per element (issue 14): after an edit only the elements the parse in pieces made
+ * The outline, kept per element: after an edit only the elements the parse in pieces made
  * anew are read; the others' entries are moved to where they start now (kept-per-element.ts). Entries
  * are never changed once made (an answer may still be on its way to the client when the next request
  * moves them), so a moved element gets new ones, kept in place of the old.

@@ -126,7 +126,7 @@ export class BattleValidator {
  * An action's problems as its checks last reported them, kept on the node (under a symbol, not
  * enumerable): an action the parse in pieces kept (the same node, its text unchanged) whose inputs
  * key is the same gets them again without a key of its text, a lookup or a call of its checks
- * (issue 14, docs/performance.md#the-per-build-checks-made-proportional-to-the-edit).
+ * (docs/performance.md#the-per-build-checks-made-proportional-to-the-edit).
  */
 const ACTION_CHECKS = Symbol('the action\'s checks as last run');
 export interface ActionChecks {

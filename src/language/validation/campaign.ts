@@ -1,5 +1,5 @@
 /**
- * Campaign checks (issue 8, docs/campaigns.md): the file read as a record in order.
+ * Campaign checks (docs/campaigns.md): the file read as a record in order.
  * - A routed, destroyed or fled unit cannot fight again until a `ruling` or `state` line rallies it.
  * - A unit cannot be used before it exists: before its force is declared, or before the turn its
  *   `enters N` stat names.
@@ -94,7 +94,7 @@ function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: Re
 export const campaignCounts = { kept: 0 };
 
 /**
- * What an action's campaign checks read (issue 14, docs/performance.md#the-per-build-checks-made-proportional-to-the-edit):
+ * What an action's campaign checks read (docs/performance.md#the-per-build-checks-made-proportional-to-the-edit):
  * the state the campaign carries to it and its own text and turn (`actionInputsKey`, which covers every
  * declaration and every earlier outcome or state line), its outcome as the tree holds it, the number of
  * its turn, how many declarations come before it (a force declared further down), and the turns that

@@ -1,5 +1,5 @@
 /**
- * The size limits a file can run into (docs/limits.md, issue 9): each is reported once, where the
+ * The size limits a file can run into (docs/limits.md): each is reported once, where the
  * limit is crossed, with the setting that moves it. Every check here is linear in what it reads.
  */
 import { AstUtils, type ValidationAcceptor } from 'langium';

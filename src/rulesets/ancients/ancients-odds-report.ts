@@ -1,6 +1,6 @@
 /**
  * Ancients odds for the report layer: the melee read as the resolver reads it (with the tokens and
- * tested flags earlier fights left, issue 8), handed to the exact engine in engine/ancients-odds.ts.
+ * tested flags earlier fights left), handed to the exact engine in engine/ancients-odds.ts.
  */
 import { buildAncientsInput, splitProblem } from './ancients-reader.js';
 import { effectiveStats } from '../../core/campaign-state.js';

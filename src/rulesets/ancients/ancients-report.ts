@@ -24,7 +24,7 @@ export function seededAncientsDice(seed: number): AncientsDiceSource {
 
 /**
  * Resolves one Ancients engagement. `statsAt` lets a campaign give each unit the tokens and tested
- * flag left by earlier fights (issue 8: `u => effectiveStats(model, action, u)`); by default the
+ * flag left by earlier fights (`u => effectiveStats(model, action, u)`); by default the
  * units' declared stats are used.
  */
 export function resolveAncientsAction(model: ScenarioModel, action: ActionModel, dice: DiceChoice, statsAt?: StatsAt): Resolution | Unresolvable {

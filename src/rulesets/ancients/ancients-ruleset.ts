@@ -64,7 +64,7 @@ export const ancientsRuleset: Ruleset = {
     checkScenario: checkAncientsScenario,
     checkAction: checkAncientsAction,
     usesEnteredDice: (_model, action) => hasEnteredAncientsDice(action.node),
-    // Issue 8: each unit fights with the tokens and break test that earlier outcomes left it.
+    // Each unit fights with the tokens and break test that earlier outcomes left it.
     resolve: (model, action, dice) => resolveAncientsAction(model, action, dice, u => effectiveStats(model, action.node, u)),
     dicePlan: (model, action) => ancientsActionDicePlan(model, action.node, u => effectiveStats(model, action.node, u)),
     odds: ancientsOddsBody

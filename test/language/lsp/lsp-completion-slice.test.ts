@@ -1,6 +1,6 @@
 /**
  * Completion parses the text since the last whole top-level element before the cursor, not since the
- * file's start (src/language/lsp/completion.ts, issue 14). Its answer must be the one the whole text
+ * file's start (src/language/lsp/completion.ts). Its answer must be the one the whole text
  * gives: compared at every token's start and end, and inside every word, of examples with and without
  * syntax errors, turns and imports, and of texts cut short at an element and mid-line.
  */

@@ -1,5 +1,5 @@
 /**
- * The server's side of the editor conventions of issue 16, through the server's own execute-command
+ * The server's side of the editor conventions, through the server's own execute-command
  * handler (as the client sends them): the action at the cursor (Resolve / Odds at cursor), the file
  * at a glance (the language status item), and the starting scenario of each rule set ("New scenario").
  */

@@ -162,7 +162,7 @@ describe('Resolve', () => {
             const r = await commands.resolve(early, false);
             expect(r.applied).toBe(true);
             // A different text in the editor: the lenses wait for it to be built (never given for the server's
-            // older text, issue 14) and name its version.
+            // older text) and name its version.
             editorTexts.set(TextDocument.create(URI_TEXT, 'battle', 9, `${SEEDED}\n`));
             const later = Battle.lsp.CodeLensProvider!.provideCodeLens(current(), { textDocument: { uri: URI_TEXT } });
             expect(later).toBeInstanceOf(Promise);

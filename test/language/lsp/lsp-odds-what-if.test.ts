@@ -1,5 +1,5 @@
 /**
- * `umpire.odds` with `whatIf` (docs/reports.md#what-if, issue 17): the Odds view's toggles ask the
+ * `umpire.odds` with `whatIf` (docs/reports.md#what-if): the Odds view's toggles ask the
  * server for one action's odds as written and with changes. The changed set-up's figures must be
  * those of the odds of the edited text itself, read separately, to 1e-12; unknown changes are refused
  * with why; the toggles offered come from what the action and the file have.

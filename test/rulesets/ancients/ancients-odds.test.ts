@@ -1,5 +1,5 @@
 /**
- * Trust tests for the exact Ancients odds (issue 6): the seed's "For the Math Geeks" table, brute
+ * Trust tests for the exact Ancients odds: the seed's "For the Math Geeks" table, brute
  * force through the real resolver `resolveAncients` on small melees, and a seeded Monte Carlo.
  */
 import { describe, expect, it } from 'vitest';

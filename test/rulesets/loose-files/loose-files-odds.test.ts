@@ -1,5 +1,5 @@
 /**
- * Trust tests for the exact Loose Files odds (issue 6): every throw enumerated through the real
+ * Trust tests for the exact Loose Files odds: every throw enumerated through the real
  * resolvers `resolveCombat` and `resolveFire`, on random units and situations.
  */
 import { describe, expect, it } from 'vitest';

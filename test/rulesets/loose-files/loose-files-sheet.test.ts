@@ -1,5 +1,5 @@
 /**
- * What was left of the sheet after the turn was played in order (issue 13): distances in fractions
+ * What was left of the sheet after the turn was played in order: distances in fractions
  * of an inch, "same target and range as last turn" from last turn's fire, casualties that a unit
  * cannot take, officers who take nothing from fire and morale, and a side's expected DPs as its total.
  */

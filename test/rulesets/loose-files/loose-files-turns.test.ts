@@ -1,5 +1,5 @@
 /**
- * A Loose Files turn played as the sheet orders it (issue 13): the order of play whatever the file
+ * A Loose Files turn played as the sheet orders it: the order of play whatever the file
  * order, formation as state, moving and firing in one turn, the orders a combat leaves for the next
  * turn, and dice judged from the state the actions before them leave — in the language services (what
  * the editor runs) and in the real CLI, `resolve --write` included.
@@ -186,7 +186,7 @@ describe('the orders a combat leaves for the next turn (L0.1, L3, L6)', () => {
 
 const MELEE = `engagement Melee {\n  B.Foot attacks A.Line\n  dice B 3\n  dice A 2\n}\n`;
 
-describe('dice judged from the state the actions before them leave (issue 13, item 12)', () => {
+describe('dice judged from the state the actions before them leave', () => {
     // Melee drives B.Foot back (3 v 2 + 3: −2, 2 DPs, 1 casualty); its volley after throws 4 − 1 − 2 = 1 die (L5).
     const text = (volley: string) => `${FORCES}${MELEE}fire Volley {\n  B.Foot fires at A.Line: range 6\n  dice B.Foot d6 ${volley}\n}\n`;
 
@@ -199,7 +199,7 @@ describe('dice judged from the state the actions before them leave (issue 13, it
     });
 });
 
-describe('smaller holes (issue 13, item 6)', () => {
+describe('smaller holes', () => {
     it("'same-target' with 'new-target' is a contradiction; an officer as a fire or morale target is refused", async () => {
         const text = `${FORCES.replace('force B {', 'force B {\n  unit Colonel officer { cp 2 }')}fire F {\n  B.Guns fires at A.Line: range 6, same-target, new-target\n  A.Line fires at B.Colonel: range 5\n}\nmorale M { B.Colonel sees B.Foot: routs }\n`;
         const { diagnostics } = await load(text);

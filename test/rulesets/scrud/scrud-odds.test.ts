@@ -1,5 +1,5 @@
 /**
- * Trust tests for the exact SCRUD odds (issue 6): the hand-worked single pair, brute-force
+ * Trust tests for the exact SCRUD odds: the hand-worked single pair, brute-force
  * enumeration of every throw through the real resolver on all small cases, and a seeded Monte Carlo
  * of the real resolver on a larger engagement.
  */

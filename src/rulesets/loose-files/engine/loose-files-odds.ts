@@ -46,7 +46,7 @@ function differenceLaw(ownMod: number, enemyMod: number): Map<number, number> {
     return law;
 }
 
-/** The largest index a law may reach: a class or modifier of 10^16 in a broken file must not grow an array to match (issue 9). */
+/** The largest index a law may reach: a class or modifier of 10^16 in a broken file must not grow an array to match. */
 const MAX_LAW_INDEX = 100_000;
 
 function addAt(arr: number[], k: number, p: number): void {
