@@ -57,7 +57,7 @@ const node = {
         'report/charts': 'src/report/charts.ts'
     },
     plugins: [chartsApart('node'), serverApart],
-    define: { UMPIRE_VERSION: JSON.stringify(version) },
+    define: { ...langiumRelease, UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,
     format: 'cjs',
@@ -67,7 +67,6 @@ const node = {
     // `canvas` is Vega's optional text measurer; without it Vega estimates widths, which the reports accept.
     external: ['vscode', 'canvas'],
     mainFields: ['module', 'main'],
-    define: langiumRelease,
     sourcemap: true,
     minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'
