@@ -6,8 +6,8 @@
  * (comments) before it to `addHiddenNodes`. When the node being built has no child yet (an element's first
  * keyword), Langium's method walks up the tree and looks each node up in its parent's children with `indexOf`,
  * from the first child: at the top of the file, among all the elements before it, so a parse was quadratic in the
- * number of top-level elements (at 50,000 lines 0.6 s of a 2.2 s parse; docs/performance.md, "Cold check and
- * memory"). The node looked up is always the last child of its parent while it is being built (children are only
+ * number of top-level elements (at 50,000 lines 0.6 s of a 2.2 s parse; docs/performance.md, "The parser's
+ * costs per node"). The node looked up is always the last child of its parent while it is being built (children are only
  * appended), so `lastIndexOf` finds the same index at once. The comments go exactly where Langium puts them.
  * (docs/upstream-reports.md, "Comments placed in quadratic time".)
  *

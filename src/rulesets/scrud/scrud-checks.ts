@@ -152,7 +152,7 @@ export const ScrudCodes = {
 export function checkScrudScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
     for (const option of model.root.options) {
         if (option.name === CLAMP && option.word !== 'six') {
-            accept('error', `'option ${CLAMP}' has one reading, the seed's "6 is the MAX score and 1 the lowest" (S2.2): write 'option ${CLAMP} six', or remove it.`,
+            accept('error', `'option ${CLAMP}' has one reading, the seed's "6 is the MAX score and 1 the lowest" (S2.7): write 'option ${CLAMP} six', or remove it.`,
                 { node: option, property: option.word !== undefined ? 'word' : 'name', code: ScrudCodes.clampOption });
         }
         if (option.name !== PURSUIT) continue;

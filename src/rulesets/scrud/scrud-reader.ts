@@ -24,7 +24,7 @@ function scrudDie(model: ScenarioModel, action: Action, unit: UnitModel): Die {
     return dieNamed(name) ?? D6;
 }
 
-/** S2.2: `option clamp six`, the seed's "6 is the MAX score and 1 the lowest" for every die. */
+/** S2.7: `option clamp six`, the seed's "6 is the MAX score and 1 the lowest" for every die. */
 export const CLAMP = 'clamp';
 
 /** The key of the house `die` table that names every grade. */

@@ -1,5 +1,5 @@
 /**
- * `option defensive-countercharge` (docs/rules/ancients.md#a1.6): the seed's "a Defensive Unit generates
+ * `option defensive-countercharge` (docs/rules/ancients.md#defensive-countercharge): the seed's "a Defensive Unit generates
  * extra dice … if it has not Charged" read as written, a counter-charge not being a charge. By default
  * a defensive unit that counter-charged loses its extra dice; with the option it keeps them. The odds
  * under the option equal every sequence of dice through the engine, on small house pools.
@@ -66,7 +66,7 @@ function enumerate(input: AncientsInput, tables: AncientsTables): Map<string, Re
     return out;
 }
 
-describe('option defensive-countercharge (A1.6)', () => {
+describe('option defensive-countercharge (the letter of A1.6)', () => {
     it('without it a defensive unit that counter-charged throws its pool only; with it, 2 more (the seed\'s 6 + 2 = 8)', async () => {
         const plain = await reading(file('', 'Greeks.Hoplites: countercharged'));
         expect(poolOf(plain.input, 'Greeks.Hoplites', plain.tables)).toBe(6);

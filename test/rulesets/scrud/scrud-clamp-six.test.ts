@@ -16,7 +16,7 @@ import { scrudUnit } from '../../support/scrud-input.js';
 const AVERAGE = dieNamed('average')!, D4 = dieNamed('d4')!;
 const SIX: ScrudTables = { ...SCRUD_SEED_TABLES, clampSix: true };
 
-describe('option clamp six (S2.2)', () => {
+describe('option clamp six (S2.7)', () => {
     it('clamps to 1–6 whatever the die; by default to the die\'s own faces', () => {
         expect([adjust(2, -1, AVERAGE), adjust(2, -1, AVERAGE, SIX)]).toEqual([2, 1]);
         expect([adjust(4, 1, D4), adjust(4, 1, D4, SIX)]).toEqual([4, 5]);
