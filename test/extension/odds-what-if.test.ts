@@ -29,7 +29,7 @@ describe('the what-if toggles', () => {
         const html = page(await ridgeOdds([]));
         const boxes = [...html.matchAll(/<input type="checkbox" data-whatif="([^"]*)"( checked)?>/g)];
         expect(boxes.map(m => m[1])).toEqual(['without Uphill', 'without ForcedMarch', 'without Defending', 'with Woods on French', 'with Woods on Prussian',
-            'option pooled', 'option die', 'option pursuit', 'option runs-and-pursues']);
+            'option pooled', 'option die', 'option pursuit', 'option runs-and-pursues', 'option clamp-six']);
         expect(boxes.every(m => m[2] === undefined)).toBe(true);
         // Each group is labelled for a screen reader; each picker names its unit.
         for (const group of ['Factors applied', 'Modifiers not applied', 'Grades', 'Options']) expect(html).toContain(`role="group" aria-label="${group}"`);

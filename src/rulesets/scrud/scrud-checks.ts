@@ -5,7 +5,7 @@
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice, type Flag, type Sides, type Target } from '../../language/generated/ast.js';
 import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { buildScrudInput, CLAMP, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
+import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
 import { canShow, D6 } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
 import { enteredDiceSource } from '../../core/dice-source.js';
@@ -144,17 +144,12 @@ function checkEnteredDice(model: ScenarioModel, action: Action, accept: Validati
 
 /** SCRUD's own codes (docs/diagnostics.md). */
 export const ScrudCodes = {
-    pursuitOption: 'scrud-pursuit-option',
-    clampOption: 'scrud-clamp-option'
+    pursuitOption: 'scrud-pursuit-option'
 } as const;
 
 /** S-ex.6: `option pursuit N` names the least d6 throw that pursues. */
 export function checkScrudScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
     for (const option of model.root.options) {
-        if (option.name === CLAMP && option.word !== 'six') {
-            accept('error', `'option ${CLAMP}' has one reading, the seed's "6 is the MAX score and 1 the lowest" (S2.7): write 'option ${CLAMP} six', or remove it.`,
-                { node: option, property: option.word !== undefined ? 'word' : 'name', code: ScrudCodes.clampOption });
-        }
         if (option.name !== PURSUIT) continue;
         if (option.number === undefined || option.number < 1 || option.number > 6) {
             accept('error', `'option ${PURSUIT}' takes the least d6 throw that pursues, 1 to 6 (S-ex.6): e.g. 'option ${PURSUIT} 4'.`,

@@ -24,8 +24,8 @@ function scrudDie(model: ScenarioModel, action: Action, unit: UnitModel): Die {
     return dieNamed(name) ?? D6;
 }
 
-/** S2.7: `option clamp six`, the seed's "6 is the MAX score and 1 the lowest" for every die. */
-export const CLAMP = 'clamp';
+/** S2.7: `option clamp-six`, the seed's "6 is the MAX score and 1 the lowest" for every die. */
+export const CLAMP = 'clamp-six';
 
 /** The key of the house `die` table that names every grade. */
 export const ALL_GRADES = 'all';
@@ -34,7 +34,7 @@ export const ALL_GRADES = 'all';
 export function scrudTables(model: ScenarioModel, action: Action): ScrudTables {
     const tables = tablesFor(model, action);
     const clamp = (key: string) => tables.word<string>('clamp', key) !== 'no';
-    const six = model.options.get(CLAMP) === 'six';
+    const six = model.options.has(CLAMP);
     return { results: tables.bands<ScrudPairResult>('result'), clampLow: clamp('low'), clampHigh: clamp('high'), ...(six ? { clampSix: true } : {}) };
 }
 

@@ -57,7 +57,7 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
         rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
         // Only when the engagement has a pursuit rule: outcomes written without one keep their fingerprint.
         pursuit: rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined,
-        // Only under `option clamp six`: outcomes written without it keep their fingerprint.
+        // Only under `option clamp-six`: outcomes written without it keep their fingerprint.
         clampSix: tables.clampSix
     }, nameAliases(model));
     const byId = new Map(decisions.map(d => [d.id, d]));

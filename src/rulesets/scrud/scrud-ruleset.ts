@@ -29,7 +29,7 @@ export const scrudRuleset: Ruleset = {
         // S-ex.6: a winning unit may be given a pursuit throw.
         facts: { engagement: [PURSUIT] },
         // S3 pooled arms, S1 the die of every unit, S-ex.6 the throw that pursues, S1.3 the comment's variant.
-        // S2.7 as written: `option clamp six`.
+        // S2.7 as written: `option clamp-six`.
         options: ['pooled', 'die', PURSUIT, RUNS_AND_PURSUES, CLAMP],
         arms: ['foot', 'horse', 'guns'],
         results: SCRUD_RESULTS,

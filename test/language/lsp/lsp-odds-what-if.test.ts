@@ -76,7 +76,7 @@ describe('umpire.odds with what-ifs', () => {
         const grades = choices.filter(c => c.kind === 'grade');
         expect(grades.map(c => c.unit)).toEqual(['French.Grenadiers', 'French.Ligne', 'French.Conscripts', 'French.Chasseurs', 'Prussian.Fusiliers', 'Prussian.Musketeers', 'Prussian.Hussars']);
         expect(grades.find(c => c.unit === 'French.Ligne')).toMatchObject({ change: 'grade French.Ligne', grade: 'Veteran', grades: ['Guard', 'Veteran', 'Line', 'Raw', 'Landwehr'] });
-        expect(choices.filter(c => c.kind === 'option').map(c => c.change)).toEqual(['option pooled', 'option die', 'option pursuit', 'option runs-and-pursues']);
+        expect(choices.filter(c => c.kind === 'option').map(c => c.change)).toEqual(['option pooled', 'option die', 'option pursuit', 'option runs-and-pursues', 'option clamp-six']);
         // Every factor and modifier toggle is a change the server accepts.
         for (const c of choices.filter(x => x.kind === 'factor' || x.kind === 'modifier')) {
             const r = asReport(await commands().odds({ uri: URI_TEXT, action: 'Ridge', whatIf: [c.change] }));

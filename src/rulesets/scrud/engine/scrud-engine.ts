@@ -74,7 +74,7 @@ export interface ScrudOutcome {
     readonly summary: string;
 }
 
-/** S2: the modifier turns the die, which cannot go past its own lowest and highest face (unless a house rule lets it; 1 and 6 with `option clamp six`). */
+/** S2: the modifier turns the die, which cannot go past its own lowest and highest face (unless a house rule lets it; 1 and 6 with `option clamp-six`). */
 export function adjust(thrown: number, modifier: number, die: Die, tables: ScrudTables = SCRUD_SEED_TABLES): number {
     const turned = thrown + modifier;
     const [min, max] = tables.clampSix ? [1, 6] : [die.min, die.max];

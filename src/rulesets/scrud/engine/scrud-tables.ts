@@ -21,7 +21,7 @@ export interface ScrudTables {
     /** S2: a turned die stops at the die's highest face (a +2 on a 6 stays 6). */
     readonly clampHigh: boolean;
     /**
-     * S2.7 as written, `option clamp six`: "6 is the MAX score and 1 the lowest" whatever the die, so an
+     * S2.7 as written, `option clamp-six`: "6 is the MAX score and 1 the lowest" whatever the die, so an
      * average die's 2 −1 scores 1 and a d4's 4 +1 scores 5. Off: each die's own faces bound it.
      */
     readonly clampSix?: boolean;
