@@ -65,7 +65,7 @@ describe('an unwritten but settled outcome takes a unit out of every later fight
         // resolve and --write refuse for the same reason, and write nothing.
         const preview = await run(out => resolveCommand(p, {}, out));
         expect(preview.code).toBe(1);
-        const written = await run(out => resolveWriteCommand(p, {}, out));
+        const written = await run(out => resolveWriteCommand(p, {}, out, undefined, out));
         expect(written.code).toBe(1);
         expect(written.lines.join('\n')).toContain('unit-out-of-action B.X routed in engagement E1 (turn 1)');
         expect(fs.readFileSync(p, 'utf8')).toBe(SCRUD_ROUT);
@@ -84,7 +84,7 @@ describe('an unwritten but settled outcome takes a unit out of every later fight
         const tests = preview.filter(l => l.includes('break test'));
         expect(tests).toContain('    break test: 4+3 = 7 +1 winning side −1 damage tokens → 7 vs leadership 7: gives-ground; gains 1 token');
         expect(tests.join('\n')).not.toContain('4+3 = 7 +1 first test +1 winning side');
-        const written = await run(out => resolveWriteCommand(p, {}, out));
+        const written = await run(out => resolveWriteCommand(p, {}, out, undefined, out));
         expect(written.code).toBe(0);
         // What --write prints of each outcome is what the preview printed.
         expect(written.lines.slice(0, -1)).toEqual(preview);
@@ -148,7 +148,7 @@ describe('an action whose start waits on one without dice or seed', () => {
         const p = file('undecided.battle', UNDECIDED.replace('    A.Foot#1 attacks B.X\n', '    A.Foot#1 attacks B.X\n    seed 2\n'));
         const preview = (await run(out => resolveCommand(p, {}, out))).lines;
         expect(preview.join('\n')).not.toContain('not decided');
-        const written = await run(out => resolveWriteCommand(p, {}, out));
+        const written = await run(out => resolveWriteCommand(p, {}, out, undefined, out));
         if (written.code === 0) expect(written.lines.slice(0, -1)).toEqual(preview);
         else expect((await run(out => checkCommand([p], out, () => undefined))).code).toBe(1);
     });

@@ -218,8 +218,8 @@ function roleOf(token: Token): Role {
     const blockBrace = (token.text === '{' || token.text === '}') && (BLOCKS.has(owner.$type) || isOutcome(owner));
     if (blockBrace) return { ...none, opens: token.text === '{', closes: token.text === '}' };
     if (isScenario(owner)) {
-        // `scenario "T"` and `rules x` are the header.
-        const header = token.text === 'scenario' || token.text === 'rules';
+        // `scenario "T"`, `rules x` and a sealed campaign's `seal "…"` and `reveal "…"` are the header, a line each.
+        const header = token.text === 'scenario' || token.text === 'rules' || token.text === 'seal' || token.text === 'reveal';
         return { ...none, startsLine: header, topLevel: header, header };
     }
     if (isOutcome(owner) && token.text === 'summary') return { ...none, startsLine: true };
