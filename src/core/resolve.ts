@@ -49,7 +49,7 @@ function knownDice(model: ScenarioModel, action: ActionModel, options: Omit<Reso
     const own = action.node.statements.find(isSeed);
     const outcome = action.node.outcome;
     // The re-roll count stays with the seed it was recorded for.
-    if (own) return withReroll(own.value, outcome?.seed === own.value ? outcome.reroll : undefined);
+    if (own) return withReroll(own.value, outcome !== undefined && outcome.seed === own.value ? outcome.reroll : undefined);
     const recorded = outcome?.seed;
     return recorded !== undefined ? withReroll(recorded, outcome?.reroll) : undefined;
 }

@@ -203,7 +203,7 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
         const data: number[] = [];
         const acceptor: SemanticTokenAcceptor = options => this.accept(document, data, at, options);
         for (const node of nodes) this.highlightElement(node, acceptor);
-        return data;
+        return inTextOrder(data);
     }
 
     /** The acceptor's four ways of naming a token, as Langium's base class reads them. */
@@ -291,4 +291,19 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
 /** Whether a token lies wholly inside `range` (what Langium's range request answers). */
 function inRange(line: number, char: number, length: number, range: Range): boolean {
     return CstUtils.inRange({ start: { line, character: char }, end: { line, character: char + length } }, range);
+}
+
+/**
+ * Tokens (five numbers each, positions relative to the element's start) in the order of the text. The AST
+ * is walked in its own order, which error recovery can make differ from the text's (a half-typed line read
+ * into the node before it); the protocol's encoding counts each token from the one before.
+ */
+function inTextOrder(data: number[]): number[] {
+    let ordered = true;
+    for (let i = 5; i < data.length && ordered; i += 5) ordered = data[i] > data[i - 5] || (data[i] === data[i - 5] && data[i + 1] >= data[i - 4]);
+    if (ordered) return data;
+    const tokens: number[][] = [];
+    for (let i = 0; i < data.length; i += 5) tokens.push(data.slice(i, i + 5));
+    tokens.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return tokens.flat();
 }

@@ -100,7 +100,7 @@ describe('code lenses', () => {
     it('advertises the server commands, and not the client-side odds panel or report export', () => {
         const names = shared.lsp.ExecuteCommandHandler!.commands;
         expect(names.sort()).toEqual(['umpire.actionAt', 'umpire.fileSummary', 'umpire.odds', 'umpire.oddsText', 'umpire.report', 'umpire.reroll', 'umpire.resolve',
-            'umpire.resolveAll', 'umpire.scenarioTemplates', 'umpire.status']);
+            'umpire.resolveAll', 'umpire.scenarioTemplates', 'umpire.status', 'umpire.verify']);
     });
 });
 
@@ -144,7 +144,7 @@ describe('Resolve', () => {
         expect(r).toMatchObject({ applied: true, seed: 202 });
         const text = current().textDocument.getText();
         expect(text.match(/outcome seed/g)).toHaveLength(1);
-        expect(text).toContain('outcome seed 202 check');
+        expect(text).toContain('outcome seed 202 reroll 1 check');
         // Current (resolving Second before First is the campaign checks' business, not this one's).
         expect(current().diagnostics!.filter(d => d.code === 'outcome-stale')).toEqual([]);
     });
