@@ -11,7 +11,7 @@ import * as monaco from 'monaco-editor/editor/editor.api.js';
 import {
     BrowserMessageReader, BrowserMessageWriter, createProtocolConnection, LSPErrorCodes,
     type ApplyWorkspaceEditParams, type ApplyWorkspaceEditResult, type CodeAction, type CodeLens, type Command, type CompletionItem, type CompletionList,
-    type Diagnostic, type Hover, type InitializeResult, type InlayHint, type MarkupContent, type MessageActionItem,
+    type Diagnostic, type DocumentSymbol, type FoldingRange, type Hover, type InitializeResult, type InlayHint, type MarkupContent, type MessageActionItem,
     type ProtocolConnection, type PublishDiagnosticsParams, type Range, type SemanticTokens, type ShowMessageParams,
     type ShowMessageRequestParams, type TextEdit, type WorkspaceEdit
 } from 'vscode-languageserver-protocol/browser';
@@ -64,7 +64,27 @@ const COMPLETION_KINDS = ['', 'Text', 'Method', 'Function', 'Constructor', 'Fiel
     'Unit', 'Value', 'Enum', 'Keyword', 'Snippet', 'Color', 'File', 'Reference', 'Folder', 'EnumMember', 'Constant', 'Struct', 'Event',
     'Operator', 'TypeParameter'] as const;
 
+/** One feature request the page sent and how it went: what the e2e test reads to see every provider answer. */
+export interface RequestRecord {
+    method: string;
+    /** How many things it answered (hints, tokens, symbols, ranges, edits, …); 1 for a single answer, 0 for none. */
+    items: number;
+    failed?: string;
+}
+
+/** How many things an answer holds, for the record. */
+function itemsIn(answer: unknown): number {
+    if (answer === null || answer === undefined) return 0;
+    if (Array.isArray(answer)) return answer.length;
+    const data = (answer as { data?: unknown[], items?: unknown[] });
+    if (Array.isArray(data.data)) return data.data.length / 5;
+    if (Array.isArray(data.items)) return data.items.length;
+    return 1;
+}
+
 export class UmpireServer {
+    /** Every feature request and its outcome, in order (window.umpirePlayground.requests). */
+    readonly requests: RequestRecord[] = [];
     private readonly connection: ProtocolConnection;
     private readonly opened = new Map<string, monaco.IDisposable>();
     private readonly lensesChanged = new monaco.Emitter<monaco.languages.CodeLensProvider>();
@@ -109,7 +129,8 @@ export class UmpireServer {
                     publishDiagnostics: { relatedInformation: false },
                     hover: { contentFormat: ['markdown', 'plaintext'] },
                     completion: { completionItem: { snippetSupport: true } },
-                    codeLens: {}, formatting: {}, inlayHint: {},
+                    codeLens: {}, formatting: {}, inlayHint: {}, rename: { prepareSupport: false },
+                    documentSymbol: { hierarchicalDocumentSymbolSupport: true }, foldingRange: {},
                     codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix'] } }, isPreferredSupport: true },
                     semanticTokens: { requests: { full: true }, tokenTypes: [], tokenModifiers: [], formats: ['relative'] }
                 }
@@ -160,11 +181,16 @@ export class UmpireServer {
      */
     private async ask(method: string, params: object): Promise<unknown> {
         try {
-            return await this.connection.sendRequest(method, params);
+            const answer = await this.connection.sendRequest(method, params);
+            this.requests.push({ method, items: itemsIn(answer) });
+            return answer;
         } catch (err) {
             const code = (err as { code?: number }).code;
-            if (code === LSPErrorCodes.ServerCancelled || code === LSPErrorCodes.RequestCancelled) return null;
-            console.warn(`[umpire] ${method}: ${err instanceof Error ? err.message : String(err)}`);
+            // Cancelled, or the text changed meanwhile: Monaco asks again; nothing failed.
+            if (code === LSPErrorCodes.ServerCancelled || code === LSPErrorCodes.RequestCancelled || code === LSPErrorCodes.ContentModified) return null;
+            const failed = err instanceof Error ? err.message : String(err);
+            this.requests.push({ method, items: 0, failed });
+            console.error(`[umpire] Request ${method} failed: ${failed}`);
             return null;
         }
     }
@@ -293,15 +319,40 @@ export class UmpireServer {
                 };
             }
         });
+        monaco.languages.registerRenameProvider(LANGUAGE_ID, {
+            provideRenameEdits: async (model, position, newName) => {
+                const edit = await this.ask('textDocument/rename', { ...at(model, position), newName }) as WorkspaceEdit | null;
+                return edit ? workspaceEdit(edit) : { edits: [] };
+            }
+        });
+        monaco.languages.registerDocumentSymbolProvider(LANGUAGE_ID, {
+            provideDocumentSymbols: async model => {
+                const symbols = await this.ask('textDocument/documentSymbol', doc(model)) as DocumentSymbol[] | null;
+                const convert = (s: DocumentSymbol): monaco.languages.DocumentSymbol => ({
+                    name: s.name, detail: s.detail ?? '', kind: (s.kind - 1) as monaco.languages.SymbolKind, tags: [],
+                    range: toMonacoRange(s.range), selectionRange: toMonacoRange(s.selectionRange), children: (s.children ?? []).map(convert)
+                });
+                return (symbols ?? []).map(convert);
+            }
+        });
+        monaco.languages.registerFoldingRangeProvider(LANGUAGE_ID, {
+            provideFoldingRanges: async model => {
+                const ranges = await this.ask('textDocument/foldingRange', doc(model)) as FoldingRange[] | null;
+                return (ranges ?? []).map(r => ({ start: r.startLine + 1, end: r.endLine + 1 }));
+            }
+        });
         const legend = this.capabilities.semanticTokensProvider?.legend;
         if (legend) {
-            monaco.languages.registerDocumentSemanticTokensProvider(LANGUAGE_ID, {
+            // The tokens of the lines on screen (textDocument/semanticTokens/range): Monaco 0.57's features
+            // (register.all) ask only for those; a whole-document provider would never be asked.
+            monaco.languages.registerDocumentRangeSemanticTokensProvider(LANGUAGE_ID, {
                 getLegend: () => legend,
-                provideDocumentSemanticTokens: async model => {
-                    const tokens = await this.ask('textDocument/semanticTokens/full', doc(model)) as SemanticTokens | null;
+                provideDocumentRangeSemanticTokens: async (model, range) => {
+                    const tokens = await this.ask('textDocument/semanticTokens/range', {
+                        ...doc(model), range: { start: toPosition({ lineNumber: range.startLineNumber, column: range.startColumn }), end: toPosition({ lineNumber: range.endLineNumber, column: range.endColumn }) }
+                    }) as SemanticTokens | null;
                     return tokens ? { data: new Uint32Array(tokens.data), resultId: tokens.resultId } : null;
-                },
-                releaseDocumentSemanticTokens: () => undefined
+                }
             });
         }
     }

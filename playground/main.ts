@@ -11,13 +11,15 @@ import type { CodeLens, Diagnostic } from 'vscode-languageserver-protocol/browse
 import { examples, keywords } from 'umpire:examples';
 import { escapeHtml, renderOddsHtml } from '../src/extension/odds-html.js';
 import { UmpireCommands, type OddsAnswer, type ResolveAllResult, type StatusResult } from '../src/protocol.js';
-import { LANGUAGE_ID, UmpireServer } from './lsp.js';
+import { LANGUAGE_ID, UmpireServer, type RequestRecord } from './lsp.js';
 import { attachSealPanel } from './seal-panel.js';
 
 /** What the test (and a curious umpire in the console) can read: the page's own timings. */
 interface PlaygroundState {
     timings: { serverReadyMs?: number, firstDiagnosticsMs?: number };
     lastResolve?: unknown;
+    /** Every feature request to the server and how it went (lsp.ts). */
+    requests?: RequestRecord[];
 }
 const state: PlaygroundState = { timings: {} };
 (window as unknown as { umpirePlayground: PlaygroundState }).umpirePlayground = state;
@@ -47,6 +49,7 @@ const oddsTitle = byId('odds-title');
 const statusView = byId('status');
 const shareBox = byId('share-box');
 const shareLink = byId<HTMLInputElement>('share-link');
+const scenarioTitle = byId('scenario-name');
 
 // ---- the language: words from the grammar, names coloured by the server's semantic tokens ----
 monaco.languages.register({ id: LANGUAGE_ID, extensions: ['.battle'], aliases: ['Battle'] });
@@ -105,7 +108,28 @@ function ask(text: string, choices: string[]): Promise<string | undefined> {
 }
 
 // ---- the editor and the file in it ----
-let fileName = 'scenario';
+
+/** The scenario's name, as its `scenario "…"` line gives it; "Untitled" without one. */
+function scenarioName(text: string): string {
+    const title = /^[ \t]*scenario[ \t]+"((?:[^"\\\n]|\\.)*)"/m.exec(text)?.[1].replace(/\\(.)/g, '$1').trim();
+    return title || 'Untitled';
+}
+
+/** The name as a file name (Download, the shared link's `n=`): its letters and digits, dashes between. */
+function fileNameOf(name: string): string {
+    return name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'Untitled';
+}
+
+/** The scenario in the editor, named from its text: the page shows it, and Share, Download and the notices use it. */
+let scenario = 'Untitled';
+let fileName = 'Untitled';
+
+function nameFromText(): void {
+    scenario = scenarioName(model?.getValue() ?? '');
+    fileName = fileNameOf(scenario);
+    scenarioTitle.textContent = scenario;
+    document.title = `${scenario} — Umpire playground`;
+}
 let model: monaco.editor.ITextModel | undefined;
 let modelCount = 0;
 const editor = monaco.editor.create(byId('editor'), {
@@ -129,19 +153,23 @@ const server = new UmpireServer(new Worker('./main-browser.js', { name: 'Umpire 
 });
 
 attachSealPanel(server, () => model?.uri.toString());
+state.requests = server.requests;
 
 /** Opens `text` as the file `name` (a fresh model, so that undo never crosses files). */
 function openFile(name: string, text: string): void {
-    fileName = name;
     if (model) {
         server.close(model);
         model.dispose();
     }
     // The number keeps each opened text a new document for the server, even under the same name.
     model = monaco.editor.createModel(text, LANGUAGE_ID, monaco.Uri.parse(`inmemory://playground/${++modelCount}/${encodeURIComponent(name)}.battle`));
-    model.onDidChangeContent(() => scheduleRefresh());
+    model.onDidChangeContent(() => {
+        nameFromText();
+        scheduleRefresh();
+    });
     editor.setModel(model);
     server.open(model);
+    nameFromText();
     oddsTarget = undefined;
     outcome.textContent = '';
     problems.textContent = 'Checking…';
@@ -230,14 +258,16 @@ function scheduleRefresh(): void {
     refreshTimer = setTimeout(() => void refreshSide(), REFRESH_DELAY_MS);
 }
 
+/** Every pane follows the text: the odds, the campaign state, and the share link when it is shown. */
 async function refreshSide(): Promise<void> {
+    if (!shareBox.hidden) shareLink.value = shareUrl();
     await Promise.all([refreshOdds(), refreshStatus()]);
 }
 
 async function refreshOdds(): Promise<void> {
     if (!model) return;
     const ask = ++asked;
-    const title = oddsTarget ? `Odds: ${oddsTarget}` : `Odds: ${fileName}.battle`;
+    const title = oddsTarget ? `Odds: ${oddsTarget} (${scenario})` : `Odds: ${scenario}`;
     let answer: OddsAnswer;
     try {
         answer = await server.executeCommand<OddsAnswer>(UmpireCommands.odds, [{ uri: model.uri.toString(), action: oddsTarget }]);
@@ -245,7 +275,7 @@ async function refreshOdds(): Promise<void> {
         answer = { available: false, action: oddsTarget, reason: `the language server could not compute them (${String(err)}).` };
     }
     if (ask !== asked) return; // a later refresh is under way: its answer is the one to show
-    oddsTitle.textContent = oddsTarget ?? 'every action';
+    oddsTitle.textContent = `${oddsTarget ?? 'every action'} · ${scenario}`;
     const nonce = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(16))));
     oddsView.srcdoc = renderOddsHtml(answer, { nonce, title });
 }
@@ -287,18 +317,23 @@ function markdownTable(markdown: string): string {
 }
 
 // ---- share and download ----
+/** The link to the text as it is now (the page's address keeps it too). */
+function shareUrl(): string {
+    const fragment = `n=${encodeURIComponent(fileName)}&s=${compressToEncodedURIComponent(model?.getValue() ?? '')}`;
+    history.replaceState(null, '', `${location.pathname}#${fragment}`);
+    return location.href;
+}
+
 byId('share').onclick = async () => {
     if (!model) return;
-    const fragment = `n=${encodeURIComponent(fileName)}&s=${compressToEncodedURIComponent(model.getValue())}`;
-    history.replaceState(null, '', `${location.pathname}#${fragment}`);
-    shareLink.value = location.href;
+    shareLink.value = shareUrl();
     shareBox.hidden = false;
     shareLink.select();
     try {
-        await navigator.clipboard.writeText(location.href);
-        tell('info', 'The link is copied: whoever opens it sees this scenario, as it is now.');
+        await navigator.clipboard.writeText(shareLink.value);
+        tell('info', `The link is copied: whoever opens it sees ${scenario}, as it is now.`);
     } catch {
-        tell('info', 'Copy the link below: whoever opens it sees this scenario, as it is now.');
+        tell('info', `Copy the link below: whoever opens it sees ${scenario}, as it is now.`);
     }
 };
 
@@ -354,7 +389,7 @@ async function main(): Promise<void> {
     if (typeof shared === 'object') {
         picker.value = '';
         openFile(shared.name, shared.text);
-        tell('info', `Opened the shared scenario ${shared.name}.battle.`);
+        tell('info', `Opened the shared scenario ${scenario}.`);
     } else {
         if (typeof shared === 'string') tell('warning', shared);
         picker.value = first.name;

@@ -84,6 +84,9 @@ async function offlineContext(): Promise<{ context: BrowserContext, page: Page, 
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', err => errors.push(err.message));
+    // Any error the page or the language server's worker logs fails the test ("Request … failed").
+    page.on('console', message => { if (message.type() === 'error') errors.push(`[console] ${message.text()}`); });
+    page.on('worker', worker => worker.on('console', message => { if (message.type() === 'error') errors.push(`[worker] ${message.text()}`); }));
     return { context, page, elsewhere, errors };
 }
 
@@ -100,6 +103,28 @@ function editorText(page: Page): Promise<string> {
     return page.evaluate(`[...document.querySelectorAll('#editor .view-lines .view-line')]
         .map(el => ({ top: parseFloat(el.style.top || '0'), text: (el.textContent || '').replace(/\\u00a0/g, ' ') }))
         .sort((a, b) => a.top - b.top).map(l => l.text).join('\\n')`);
+}
+
+interface RequestRecord { method: string, items: number, failed?: string }
+
+/** The feature requests the page sent the server, and how each went (playground/lsp.ts). */
+function requests(page: Page): Promise<RequestRecord[]> {
+    return page.evaluate('window.umpirePlayground.requests') as Promise<RequestRecord[]>;
+}
+
+/** Waits until `method` has answered something (hints, tokens, symbols, edits…) since `since` requests. */
+async function answered(page: Page, method: string, since = 0): Promise<void> {
+    await expect.poll(async () => (await requests(page)).slice(since).some(r => r.method === method && r.items > 0),
+        { timeout: 30000, message: `${method} answered` }).toBe(true);
+}
+
+/** Selects the whole text and pastes `text` over it with Ctrl+V, as an umpire pasting a scenario of their own (no typing: no auto-indent). */
+async function paste(page: Page, text: string): Promise<void> {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    await page.evaluate(`navigator.clipboard.writeText(${JSON.stringify(text)})`);
+    await page.locator('#editor .view-lines').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Control+V');
 }
 
 /** The scenario as the Download button saves it. */
@@ -140,6 +165,14 @@ describe('the playground page in Chromium', () => {
         // The worker is the very bundle the web extension ships.
         expect(fs.readFileSync(path.join(dist, 'main-browser.js')).equals(fs.readFileSync(path.join(repoRoot, 'out', 'language', 'main-browser.js')))).toBe(true);
         await screenshot(page, 'playground-broken.png');
+        // A quick fix at the first problem: the Ctrl+. menu lists the server's fixes.
+        await problems.first().click();
+        const since = (await requests(page)).length;
+        await page.keyboard.press('Control+.');
+        await page.locator('.action-widget .monaco-list-row').first().waitFor({ timeout: 30000 });
+        await answered(page, 'textDocument/codeAction', since);
+        await screenshot(page, 'playground-quick-fix.png');
+        await page.keyboard.press('Escape');
         expect(elsewhere).toEqual([]);
         // From here on the browser has no network at all: the page must not need it.
         await context.setOffline(true);
@@ -158,7 +191,8 @@ describe('the playground page in Chromium', () => {
         fs.copyFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), copy);
         cli('resolve', '--write', copy);
         const saved = await download(page, 'resolved.battle');
-        expect(saved.file).toBe('scrud-seed.battle');
+        // Named from its scenario line.
+        expect(saved.file).toBe('SCRUD-worked-example.battle');
         expect(saved.text).toContain(SEED_RESULT);
         expect(saved.text).toBe(fs.readFileSync(copy, 'utf8'));
         resolvedText = saved.text;
@@ -187,10 +221,72 @@ describe('the playground page in Chromium', () => {
         expect(errors).toEqual([]);
     });
 
+    it('every editor feature answers from the worker: hover, completion, formatting, rename, outline, folding, colours, hints', async () => {
+        // A page of its own: the edits here are not the scenario the next test shares.
+        const { context: ctx, page, errors } = await offlineContext();
+        await page.goto(`${origin}/?example=scrud-seed`);
+        await serverReady(page);
+        await page.locator('#problems', { hasText: 'No problems.' }).waitFor({ timeout: 60000 });
+        const editorLines = page.locator('#editor .view-lines');
+        const attacker = page.locator('#editor .view-lines span', { hasText: /^Attacker$/ }).first();
+        // Hover on the force's name.
+        await attacker.hover();
+        await page.locator('.monaco-hover', { hasText: 'Attacker' }).first().waitFor({ timeout: 30000 });
+        await answered(page, 'textDocument/hover');
+        // Completion on a new line at the end of the file, then the line is taken away again.
+        await editorLines.click();
+        await page.keyboard.press('Control+End');
+        await page.keyboard.press('Enter');
+        await page.keyboard.press('Control+Space');
+        await page.locator('.suggest-widget .monaco-list-row', { hasText: 'force' }).first().waitFor({ timeout: 30000 });
+        await answered(page, 'textDocument/completion');
+        await page.keyboard.press('Escape');
+        // Formatting: the example pasted without its indentation is indented again by the formatter.
+        const example = fs.readFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), 'utf8');
+        await paste(page, example.replace(/^[ \t]+/gm, ''));
+        await expect.poll(() => editorText(page), { timeout: 30000 }).toContain('\nunit Guard foot Elite');
+        // Format Document: Ctrl+Shift+I on Linux (Shift+Alt+F elsewhere).
+        await page.keyboard.press('Control+Shift+I');
+        await expect.poll(() => editorText(page), { timeout: 30000 }).toContain('\n  unit Guard foot Elite');
+        await answered(page, 'textDocument/formatting');
+        // Rename the force at a reference: every place follows.
+        await attacker.click();
+        await page.keyboard.press('F2');
+        const renameBox = page.locator('.rename-box input');
+        await renameBox.waitFor({ timeout: 30000 });
+        await renameBox.fill('Assault');
+        await renameBox.press('Enter');
+        await expect.poll(() => editorText(page), { timeout: 30000 }).toContain('Assault attacks Defender');
+        expect(await editorText(page)).toContain('force Assault {');
+        await answered(page, 'textDocument/rename');
+        // The outline (Monaco's quick outline, Ctrl+Shift+O) from the document symbols.
+        await page.keyboard.press('Control+Shift+O');
+        await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Example' }).first().waitFor({ timeout: 30000 });
+        await answered(page, 'textDocument/documentSymbol');
+        await screenshot(page, 'playground-outline.png');
+        await page.keyboard.press('Escape');
+        await answered(page, 'textDocument/foldingRange');
+        // Semantic colours: a force's name in the theme's namespace colour, which only the server's tokens give.
+        await answered(page, 'textDocument/semanticTokens/range');
+        await expect.poll(() => page.evaluate(`[...document.querySelectorAll('#editor .view-lines span')]
+            .filter(el => el.textContent === 'Assault' && getComputedStyle(el).color === 'rgb(38, 127, 153)').length`), { timeout: 30000 }).toBeGreaterThan(0);
+        // Inlay hints: each entered die named by the unit it feeds.
+        await answered(page, 'textDocument/inlayHint');
+        await expect.poll(() => editorText(page), { timeout: 30000 }).toMatch(/Guard: ?4/);
+        await screenshot(page, 'playground-hints-and-colours.png');
+        await answered(page, 'textDocument/codeLens');
+        const failed = (await requests(page)).filter(r => r.failed);
+        expect(failed).toEqual([]);
+        const methods = new Set((await requests(page)).map(r => r.method));
+        console.log(`[playground] providers answered from the worker: ${[...methods].sort().join(', ')}`);
+        expect(errors).toEqual([]);
+        await ctx.close();
+    });
+
     it('a shared link opened in a fresh browser shows the same scenario and the same outcome', async () => {
         await page.click('#share');
         shareLink = await page.inputValue('#share-link');
-        expect(shareLink).toMatch(new RegExp(`^${origin}/#n=scrud-seed&s=`));
+        expect(shareLink).toMatch(new RegExp(`^${origin}/#n=SCRUD-worked-example&s=`));
         await context.close();
 
         const fresh = await offlineContext();
@@ -199,7 +295,7 @@ describe('the playground page in Chromium', () => {
         await fresh.page.locator('#problems', { hasText: 'No problems.' }).waitFor({ timeout: 60000 });
         expect(await editorText(fresh.page)).toContain(`summary "${SEED_RESULT}`);
         const restored = await download(fresh.page, 'shared.battle');
-        expect(restored).toEqual({ file: 'scrud-seed.battle', text: resolvedText });
+        expect(restored).toEqual({ file: 'SCRUD-worked-example.battle', text: resolvedText });
         // Resolving again there gives the same outcome, already written: the entered dice decide it.
         await fresh.page.click('#resolve');
         await fresh.page.locator('#outcome', { hasText: SEED_RESULT }).waitFor({ timeout: 30000 });
@@ -209,6 +305,32 @@ describe('the playground page in Chromium', () => {
         expect(fresh.elsewhere).toEqual([]);
         expect(fresh.errors).toEqual([]);
         await fresh.context.close();
+    });
+
+    it('names a scenario pasted over an example from its own text: the page, Download, Share and the odds follow', async () => {
+        const { context: ctx, page: p, errors: pageErrors } = await offlineContext();
+        await p.goto(`${origin}/?example=scrud-seed`);
+        await serverReady(p);
+        await p.locator('#scenario-name', { hasText: 'SCRUD worked example' }).waitFor({ timeout: 30000 });
+        await p.click('#share');
+        const own = fs.readFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), 'utf8')
+            .replace('scenario "SCRUD worked example"', 'scenario "Skirmish at the mill"').replace('engagement Example', 'engagement Mill');
+        await paste(p, own);
+        await p.locator('#scenario-name', { hasText: 'Skirmish at the mill' }).waitFor({ timeout: 30000 });
+        expect(await p.title()).toBe('Skirmish at the mill — Umpire playground');
+        // The panes follow the text: the odds now of the mill, the open share link the new text.
+        await p.frameLocator('#odds-view').locator('h2', { hasText: 'Mill' }).waitFor({ timeout: 30000 });
+        await p.locator('#odds-title', { hasText: 'Skirmish at the mill' }).waitFor({ timeout: 30000 });
+        await expect.poll(() => p.inputValue('#share-link'), { timeout: 30000 }).toMatch(new RegExp(`^${origin}/#n=Skirmish-at-the-mill&s=`));
+        const saved = await download(p, 'own.battle');
+        expect(saved).toEqual({ file: 'Skirmish-at-the-mill.battle', text: own });
+        // Without a scenario line it is Untitled.
+        await paste(p, own.replace(/^scenario .*\n/m, ''));
+        await p.locator('#scenario-name', { hasText: 'Untitled' }).waitFor({ timeout: 30000 });
+        expect((await download(p, 'untitled.battle')).file).toBe('Untitled.battle');
+        await screenshot(p, 'playground-own-scenario.png');
+        expect(pageErrors).toEqual([]);
+        await ctx.close();
     });
 
     it('a damaged shared link says so and opens an example instead', async () => {
