@@ -19,8 +19,11 @@ const HEADER = ['scenario "Benchmark"', 'rules scrud', 'grade Veteran +1', 'grad
 /** A force of four units (6 units with counts). */
 const force = k => [`force F${k} {`, '  unit Guard foot Veteran', '  unit Line foot Line x3', '  unit Hussars horse Line', '}'];
 
-/** An engagement of force k against force k − 1, with a seed. */
-const engagement = k => [`engagement E${k} {`, `  F${k} attacks F${k - 1}`, `  factor Uphill on F${k}`, `  seed ${k}`, '}'];
+/**
+ * An engagement of force k against force k − 1, with a seed. Each unit fights once: force k's Guard and first Line
+ * attack here, its second Line and Hussars defend in the next engagement, so no unit a seed routs is sent in again.
+ */
+const engagement = k => [`engagement E${k} {`, `  F${k}.Guard, F${k}.Line#1 attacks F${k - 1}.Line#2, F${k - 1}.Hussars`, `  factor Uphill on F${k}`, `  seed ${k}`, '}'];
 
 /** A SCRUD campaign of about `lines` lines: forces of units, and engagements with seeds between them. */
 export function campaign(lines) {

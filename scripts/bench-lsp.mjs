@@ -255,8 +255,8 @@ async function typing(lines) {
     // The line after the `F attacks G` line of the middle engagement: new lines are typed there.
     let line = docLines.findIndex((l, i) => i > docLines.length / 2 && l.startsWith('engagement ')) + 2;
     const attacks = line - 1;
-    const k = Number(/^ {2}F(\d+) attacks/.exec(docLines[attacks])?.[1] ?? 1);
-    const typed = `  factor Uphill on F${k}.Line#2\n`;
+    const k = Number(/^ {2}F(\d+)[. ]/.exec(docLines[attacks])?.[1] ?? 1);
+    const typed = `  factor Uphill on F${k}.Line#1\n`;
     let version = 1, column = 0, i = 0;
     const key = () => {
         const ch = typed[i++ % typed.length];

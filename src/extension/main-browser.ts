@@ -25,5 +25,6 @@ function createClient(context: vscode.ExtensionContext, clientOptions: LanguageC
     const worker = new WorkerConstructor(serverMain.toString(true), { name: 'Umpire language server' });
     // The server loads the report's charts from here when a report is first drawn (src/report/charts-in-worker.ts).
     const chartsScript = vscode.Uri.joinPath(context.extensionUri, 'out', 'language', 'charts-browser.js').toString(true);
-    return new LanguageClient('umpire', 'Umpire', { ...clientOptions, initializationOptions: { chartsScript } }, worker);
+    // vscode-languageclient 10 takes the server (the worker) before the client's options.
+    return new LanguageClient('umpire', 'Umpire', worker, { ...clientOptions, initializationOptions: { chartsScript } });
 }

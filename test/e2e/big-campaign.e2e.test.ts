@@ -16,7 +16,7 @@ import { CodeServerSession, copyExamples, outputDir, repoRoot, waitFor } from '.
 const FILE = 'campaign-10k.battle';
 const text = execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'bench-files.mjs'), 'campaign', '10000'], { encoding: 'utf8' });
 const lines = text.split('\n');
-// The engagement half-way down, and its `F500 attacks F499` line (1-based, as Go to Line counts).
+// The engagement half-way down, and its `F500.Guard, F500.Line#1 attacks F499.Line#2, F499.Hussars` line (1-based, as Go to Line counts).
 const engagementAt = lines.indexOf('engagement E500 {');
 const attacksLine = engagementAt + 2;
 
@@ -54,7 +54,7 @@ describe('a 10,000-line campaign in code-server 4.100.3', () => {
         await workbench.lens(page, 'Resolve').first().waitFor({ timeout: 120000 });
         report('the extension started (a small file open → its Resolve lens)', started);
         expect(engagementAt).toBeGreaterThan(4000);
-        expect(lines[attacksLine - 1]).toBe('  F500 attacks F499');
+        expect(lines[attacksLine - 1]).toBe('  F500.Guard, F500.Line#1 attacks F499.Line#2, F499.Hussars');
         started = performance.now();
         await workbench.openFromExplorer(page, FILE);
         await waitFor('the big file in the editor', editorText, t => t.includes('force F0 {'), 60000);
@@ -69,16 +69,16 @@ describe('a 10,000-line campaign in code-server 4.100.3', () => {
         await page.locator('.quick-input-widget input').waitFor({ timeout: 15000 });
         await page.keyboard.type(String(attacksLine));
         await page.keyboard.press('Enter');
-        await waitFor('the engagement half-way down on screen', editorText, t => t.includes('  F500 attacks F499'));
+        await waitFor('the engagement half-way down on screen', editorText, t => t.includes('  F500.Guard, F500.Line#1 attacks F499.Line#2, F499.Hussars'));
         expect(await errorSquiggles()).toBe(0);
         await page.keyboard.press('End');
         let started = performance.now();
         await page.keyboard.type('x');
-        await waitFor('the squiggle under F499x', errorSquiggles, n => n >= 1, 60000);
+        await waitFor('the squiggle under Hussarsx', errorSquiggles, n => n >= 1, 60000);
         report('keystroke → squiggle', started);
-        // The squiggle is a decoration under the text: the mouse rests on the mistyped name itself.
-        await page.locator('.editor-group-container.active .view-line', { hasText: 'F500 attacks F499x' }).hover({ position: { x: 140, y: 8 } });
-        await page.locator('.monaco-hover', { hasText: 'F499x' }).waitFor({ timeout: 30000 });
+        // The squiggle is a decoration under the text: the mouse rests on it, under the mistyped name.
+        await page.locator('.editor-group-container.active .squiggly-error').first().hover();
+        await page.locator('.monaco-hover', { hasText: 'Hussarsx' }).waitFor({ timeout: 30000 });
         await screenshot('big-01-mistyped-force.png');
         await page.mouse.move(700, 5);
 
