@@ -76,8 +76,11 @@ describe('a 10,000-line campaign in code-server 4.100.3', () => {
         await page.keyboard.type('x');
         await waitFor('the squiggle under Hussarsx', errorSquiggles, n => n >= 1, 60000);
         report('keystroke → squiggle', started);
-        // The squiggle is a decoration under the text: the mouse rests on it, under the mistyped name.
-        await page.locator('.editor-group-container.active .squiggly-error').first().hover();
+        // The squiggle is a decoration under the text: the mouse rests on the mistyped name itself, found in the line's text.
+        const line = page.locator('.editor-group-container.active .view-line', { hasText: 'F499.Hussarsx' }).locator('span').first();
+        const lineText = (await line.innerText()).replace(/\u00a0/g, ' ');
+        const box = (await line.boundingBox())!;
+        await line.hover({ position: { x: box.width * (lineText.indexOf('Hussarsx') + 4) / lineText.length, y: box.height / 2 } });
         await page.locator('.monaco-hover', { hasText: 'Hussarsx' }).waitFor({ timeout: 30000 });
         await screenshot('big-01-mistyped-force.png');
         await page.mouse.move(700, 5);
