@@ -7,9 +7,10 @@
  *    roll with a second implementation written from the rules reference in this file.
  */
 import { describe, expect, it } from 'vitest';
+import { everyThrow } from '../../support/ancients-every-throw.js';
 import fc from 'fast-check';
 import {
-    resolveAncients, SequenceDice, type AncientsDiceSource, type AncientsInput, type AncientsPosition, type AncientsResult, type AncientsUnit
+    resolveAncients, SequenceDice, type AncientsInput, type AncientsPosition, type AncientsResult, type AncientsUnit
 } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 
 // ─── A second reading of the rules, kept apart from src/rules/ancients.ts ─────────────────────────
@@ -82,32 +83,6 @@ function reference(input: AncientsInput, dice: readonly number[]): Map<string, R
 }
 
 // ─── 1. Exhaustive enumeration on small pools ────────────────────────────────────────────────────
-
-/** A source that answers from a fixed prefix and notes whether the engine wanted more. */
-class PrefixDice implements AncientsDiceSource {
-    used = 0;
-    short = false;
-    constructor(private readonly prefix: readonly number[]) {}
-    roll(_k: string, _u: string, count: number): number[] {
-        const out = this.prefix.slice(this.used, this.used + count);
-        this.used += count;
-        if (out.length < count) { this.short = true; while (out.length < count) out.push(1); }
-        return out;
-    }
-}
-
-/** Every complete sequence of dice the engine asks for, each with its chance, by depth-first search. */
-function enumerate(input: AncientsInput, visit: (outcome: ReturnType<typeof resolveAncients>, p: number) => void): number {
-    let leaves = 0;
-    const walk = (prefix: number[]) => {
-        const src = new PrefixDice(prefix);
-        const outcome = resolveAncients(input, src);
-        if (!src.short) { leaves++; visit(outcome, 6 ** -prefix.length); return; }
-        for (let f = 1; f <= 6; f++) walk([...prefix, f]);
-    };
-    walk([]);
-    return leaves;
-}
 
 const P = (need: number) => (7 - need) / 6;
 const binom = (n: number, p: number) => Array.from({ length: n + 1 }, (_, k) => {
@@ -186,7 +161,7 @@ describe('exhaustive enumeration on small pools', () => {
     for (const [name, input, na, nb] of cases) {
         it(name, () => {
             const seen = new Map<string, number>();
-            const leaves = enumerate(input, (o, p) => {
+            const leaves = everyThrow(input, (o, p) => {
                 const [a, b] = o.units;
                 const key = `${a.result} ${a.hits} | ${b.result} ${b.hits}`;
                 seen.set(key, (seen.get(key) ?? 0) + p);

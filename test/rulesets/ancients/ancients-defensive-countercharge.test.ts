@@ -5,12 +5,13 @@
  * under the option equal every sequence of dice through the engine, on small house pools.
  */
 import { describe, expect, it } from 'vitest';
+import { everyThrow } from '../../support/ancients-every-throw.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { oddsForAction } from '../../../src/core/odds.js';
 import { isUnresolvable, resolveAction } from '../../../src/core/resolve.js';
 import { tablesFor } from '../../../src/core/house-rules.js';
 import { ancientsTables, buildAncientsInput } from '../../../src/rulesets/ancients/ancients-reader.js';
-import { diceFor, resolveAncients, type AncientsDiceSource, type AncientsInput } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
+import { diceFor, type AncientsInput } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 import type { AncientsTables } from '../../../src/rulesets/ancients/engine/ancients-tables.js';
 import { parse } from '../../support/services.js';
 
@@ -38,31 +39,15 @@ async function reading(text: string) {
 
 const poolOf = (input: AncientsInput, id: string, tables: AncientsTables) => diceFor(input.units.find(u => u.id === id)!, input.firstTurn, tables);
 
-class PrefixDice implements AncientsDiceSource {
-    used = 0;
-    short = false;
-    constructor(private readonly prefix: readonly number[]) {}
-    roll(_k: string, _u: string, count: number): number[] {
-        const out = this.prefix.slice(this.used, this.used + count);
-        this.used += count;
-        if (out.length < count) { this.short = true; while (out.length < count) out.push(1); }
-        return out;
-    }
-}
-
 /** P(result) of each unit over every complete sequence of dice the engine asks for. */
 function enumerate(input: AncientsInput, tables: AncientsTables): Map<string, Record<string, number>> {
     const out = new Map<string, Record<string, number>>(input.units.map(u => [u.id, {}]));
-    const walk = (prefix: number[]) => {
-        const src = new PrefixDice(prefix);
-        const outcome = resolveAncients(input, src, tables);
-        if (src.short) { for (let f = 1; f <= 6; f++) walk([...prefix, f]); return; }
+    everyThrow(input, (outcome, p) => {
         for (const u of outcome.units) {
             const r = out.get(u.id)!;
-            r[u.result] = (r[u.result] ?? 0) + 6 ** -prefix.length;
+            r[u.result] = (r[u.result] ?? 0) + p;
         }
-    };
-    walk([]);
+    }, tables);
     return out;
 }
 

@@ -5,10 +5,11 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { everyThrow } from '../../support/ancients-every-throw.js';
 import fc from 'fast-check';
 import {
     ANCIENTS_RESULTS, diceFor, resolveAncients, SequenceDice, testModifiers, toHitFor,
-    type AncientsDiceSource, type AncientsInput, type AncientsResult, type AncientsUnit
+    type AncientsInput, type AncientsResult, type AncientsUnit
 } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 import { ancientsOdds } from '../../../src/rulesets/ancients/engine/ancients-odds.js';
 import { ANCIENTS_SEED_TABLES, poolSizes, type AncientsTables } from '../../../src/rulesets/ancients/engine/ancients-tables.js';
@@ -82,35 +83,17 @@ describe('Ancients tables as data', () => {
 
 // ─── Exact odds against every throw through the resolver, under random house tables ────────────
 
-/** Answers from a fixed prefix and notes whether the engine wanted more. */
-class PrefixDice implements AncientsDiceSource {
-    used = 0;
-    short = false;
-    constructor(private readonly prefix: readonly number[]) {}
-    roll(_k: string, _u: string, count: number): number[] {
-        const out = this.prefix.slice(this.used, this.used + count);
-        this.used += count;
-        if (out.length < count) { this.short = true; while (out.length < count) out.push(1); }
-        return out;
-    }
-}
-
 /** Each unit's chance of each result, its expected unsaved hits and tokens, over every sequence of dice the resolver asks for. */
 function bruteForce(input: AncientsInput, tables: AncientsTables) {
     const out = new Map(input.units.map(u => [u.id, { results: Object.fromEntries(ANCIENTS_RESULTS.map(r => [r, 0])) as Record<AncientsResult, number>, hits: 0, tokens: 0 }]));
-    const walk = (prefix: number[]) => {
-        const src = new PrefixDice(prefix);
-        const outcome = resolveAncients(input, src, tables);
-        if (src.short) { for (let f = 1; f <= 6; f++) walk([...prefix, f]); return; }
-        const p = 6 ** -prefix.length;
+    everyThrow(input, (outcome, p) => {
         for (const u of outcome.units) {
             const o = out.get(u.id)!;
             o.results[u.result] += p;
             o.hits += p * u.hits;
             o.tokens += p * u.tokensGained;
         }
-    };
-    walk([]);
+    }, tables);
     return out;
 }
 
