@@ -1,8 +1,9 @@
 /**
  * Inline annotations (setting `umpire.inlayHints.enabled`), kept short so that they read at a glance
  * and survive the editor's cut (VS Code shows 43 characters by default, `editor.inlayHints.maximumLength`):
- * - at each action's header, the outcome's state first (`written`, `stale`, `not written`) and then its
- *   result; the tooltip has the whole result and the breakdown (as the hover does);
+ * - at each action's header, the outcome's state first (`written`, `stale`, `not written`, `not decided`)
+ *   and then its result, or the action it waits on; the tooltip has the whole result and the breakdown (as the
+ *   hover does);
  * - before each die entered from the table, the unit it feeds, as an editor names a call's parameters
  *   (`Guard: 4 Line#1: 4 #2: 2`); the tooltip has its modifier, adjusted die and result;
  * - after the opponent of a written outcome line, that opponent's adjusted die, so that each line reads
@@ -15,6 +16,8 @@ import type { Outcome, Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
 import { factValue, targetText, unquote, type ActionModel, type ScenarioModel } from '../../core/scenario.js';
 import { hasStaleOutcome, previewAction, type Preview } from './hover.js';
+import { needsNewSeed } from '../../core/resolve.js';
+import { waitsOn } from '../../core/campaign-state.js';
 import { umpireSetting } from './settings.js';
 import { whenValidated } from './current-version.js';
 import { cannotResolveLabel, errorsBlocking } from './action-errors.js';
@@ -51,7 +54,8 @@ function inlayHints(document: LangiumDocument, range: Range): InlayHint[] {
         if (!cst || cst.range.end.line < range.start.line || cst.range.start.line > range.end.line) continue;
         const blocking = errorsBlocking(document, model, action.node);
         const preview = previewAction(document, model, action);
-        const header = blocking.length > 0 ? blockedHint(document, action, blocking) ?? headerHint(document, action, preview) : headerHint(document, action, preview);
+        const header = (blocking.length > 0 ? blockedHint(document, action, blocking) : undefined)
+            ?? headerHint(document, action, preview) ?? undecidedHint(model, action);
         if (header) hints.push(header);
         if (preview?.dice.kind !== 'seed') hints.push(...dieHints(model, action, preview));
         if (action.node.outcome) hints.push(...opponentHints(action.node.outcome));
@@ -89,6 +93,22 @@ function headerHint(document: LangiumDocument, action: ActionModel, preview: Pre
     const tooltip: MarkupContent = { kind: MarkupKind.Markdown, value: [`**${state}**: ${summary}`, ...details].join('\n\n') };
     // The state first: the editor cuts a long result short, never the word that says whether it is current.
     return { position: brace.range.end, label: `${state} — ${summary}`, paddingLeft: true, tooltip };
+}
+
+/**
+ * An unwritten action with dice of its own whose start waits on an earlier action that has none
+ * (docs/campaigns.md#undecided): no result to show yet, and the hint says what it waits on, as
+ * `umpire resolve` does. An action with no dice or seed of its own has no hint: its Resolve lens is
+ * what to do next, and the hover says the same.
+ */
+function undecidedHint(model: ScenarioModel, action: ActionModel): InlayHint | undefined {
+    if (action.node.outcome) return undefined;
+    const brace = GrammarUtils.findNodeForKeyword(action.node.$cstNode, '{');
+    const first = brace && !needsNewSeed(model, action) ? waitsOn(model, action) : undefined;
+    if (!brace || !first) return undefined;
+    const why = `Its start waits on ${first.kind} **${first.name}**, which has no dice or seed yet: its outcome changes the state this ${action.node.kind} starts from. **Resolve all** resolves them in order.`;
+    const tooltip: MarkupContent = { kind: MarkupKind.Markdown, value: `**not decided**\n\n${why}` };
+    return { position: brace.range.end, label: `not decided — waits on ${first.name}`, paddingLeft: true, tooltip };
 }
 
 /**
