@@ -41,7 +41,9 @@ export class BattleWorkspaceLock implements WorkspaceLock {
     }
 
     cancelWrite(): void {
-        for (const entry of this.writeQueue) entry.source?.cancel();
+        // A queued write stays queued once cancelled (it resolves when its turn comes), so the next edit
+        // finds it again: a source cancelled before its token was read has no token to cancel twice.
+        for (const entry of this.writeQueue) if (entry.source && !entry.source.token.isCancellationRequested) entry.source.cancel();
         if (this.running && performance.now() - this.lastFinished < this.patience) this.running.cancel();
     }
 

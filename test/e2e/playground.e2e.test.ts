@@ -14,6 +14,8 @@ import { chromium, type Browser, type BrowserContext, type BrowserServer, type P
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { percent } from '../../src/extension/odds-html.js';
 import { freePort, recordPid, stopProcessGroup } from './processes.js';
+import { missingHints, serverAnswers, uncolouredTokens } from './server-answers.js';
+import { drawnLines } from './workbench.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dist = path.join(repoRoot, 'playground-dist');
@@ -106,6 +108,12 @@ function editorText(page: Page): Promise<string> {
 }
 
 interface RequestRecord { method: string, items: number, failed?: string }
+
+/** The page's theme (playground/main.ts): each semantic token type's colour, as the browser computes it. */
+const THEME_COLOURS: Record<string, string> = {
+    namespace: 'rgb(38, 127, 153)', variable: 'rgb(0, 16, 128)', type: 'rgb(38, 127, 153)', decorator: 'rgb(175, 0, 219)',
+    function: 'rgb(121, 94, 38)', enumMember: 'rgb(0, 112, 193)', property: 'rgb(0, 16, 128)', number: 'rgb(9, 134, 88)'
+};
 
 /** The feature requests the page sent the server, and how each went (playground/lsp.ts). */
 function requests(page: Page): Promise<RequestRecord[]> {
@@ -227,6 +235,15 @@ describe('the playground page in Chromium', () => {
         await page.goto(`${origin}/?example=scrud-seed`);
         await serverReady(page);
         await page.locator('#problems', { hasText: 'No problems.' }).waitFor({ timeout: 60000 });
+        // Every hint and every semantic token the server in Node gives for the example, drawn by the page:
+        // hint by hint (as far as Monaco's cut of 43 characters a line shows them) and token by token in its colour.
+        const expected = await serverAnswers(path.join(repoRoot, 'examples'), 'scrud-seed.battle');
+        expect(expected.hints.length).toBeGreaterThan(10);
+        await expect.poll(async () => missingHints((await drawnLines(page, '#editor')).map(l => l.text), expected.hints),
+            { timeout: 30000, message: 'every inlay hint drawn' }).toEqual([]);
+        await expect.poll(async () => uncolouredTokens(await drawnLines(page, '#editor'), expected.tokens, type => THEME_COLOURS[type]),
+            { timeout: 30000, message: 'every semantic token drawn in its colour' }).toEqual([]);
+        await screenshot(page, 'playground-hints-and-colours-example.png');
         const editorLines = page.locator('#editor .view-lines');
         const attacker = page.locator('#editor .view-lines span', { hasText: /^Attacker$/ }).first();
         // Hover on the force's name.

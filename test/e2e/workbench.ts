@@ -179,3 +179,59 @@ export async function waitFor<T>(what: string, probe: () => Promise<T> | T, ok: 
 export async function screenshot(page: Page, outputDir: string, name: string): Promise<void> {
     await page.screenshot({ path: path.join(outputDir, name) });
 }
+
+/** A line as the editor draws it: its text (hints included) and each run of text in one colour. */
+export interface DrawnLine {
+    readonly text: string;
+    readonly spans: ReadonlyArray<{ readonly text: string, readonly color: string, readonly bold: boolean }>;
+}
+
+/**
+ * The lines of the Monaco editor inside `editorSelector`, top to bottom (the first one on screen
+ * first), each with its coloured runs: what the page really shows of the semantic colours and the
+ * inlay hints. Monaco renders spaces as U+00A0; they are given back as spaces.
+ */
+export function drawnLines(page: Page, editorSelector: string): Promise<DrawnLine[]> {
+    return page.evaluate(`[...document.querySelectorAll(${JSON.stringify(`${editorSelector} .view-lines .view-line`)})]
+        .map(el => ({ top: parseFloat(el.style.top || '0'), el }))
+        .sort((a, b) => a.top - b.top)
+        .map(({ el }) => ({
+            text: (el.textContent || '').replace(/\\u00a0/g, ' '),
+            spans: [...el.querySelectorAll('span')].filter(s => s.children.length === 0).map(s => ({
+                text: (s.textContent || '').replace(/\\u00a0/g, ' '),
+                color: getComputedStyle(s).color,
+                bold: Number(getComputedStyle(s).fontWeight) >= 600 || getComputedStyle(s).fontWeight === 'bold'
+            }))
+        }))`) as Promise<DrawnLine[]>;
+}
+
+/** The lines (0-based, of those on screen from the top) that have a folding control in the gutter. */
+export function foldingControlLines(page: Page, editorSelector: string): Promise<number[]> {
+    return page.evaluate(`[...document.querySelectorAll(${JSON.stringify(`${editorSelector} .margin-view-overlays > div`)})]
+        .map(el => ({ top: parseFloat(el.style.top || '0'), fold: el.querySelector('.codicon-folding-expanded, .codicon-folding-collapsed') !== null }))
+        .sort((a, b) => a.top - b.top)
+        .map((line, index) => line.fold ? index : -1)
+        .filter(index => index >= 0)`) as Promise<number[]>;
+}
+
+/**
+ * Records every notification the workbench shows (its toasts come and go): call before the page
+ * loads; `shownNotifications` reads them back.
+ */
+export async function recordNotifications(page: Page): Promise<void> {
+    await page.addInitScript(`(() => {
+        const seen = window.__umpireNotifications = [];
+        const note = root => {
+            for (const el of root.querySelectorAll ? root.querySelectorAll('.notification-list-item-message') : []) {
+                const text = (el.textContent || '').trim();
+                if (text && !seen.includes(text)) seen.push(text);
+            }
+        };
+        new MutationObserver(changes => changes.forEach(c => { note(c.target); c.addedNodes.forEach(n => n.nodeType === 1 && note(n)); }))
+            .observe(document, { childList: true, subtree: true, characterData: true });
+    })()`);
+}
+
+export function shownNotifications(page: Page): Promise<string[]> {
+    return page.evaluate('window.__umpireNotifications || []') as Promise<string[]>;
+}

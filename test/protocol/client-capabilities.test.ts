@@ -139,6 +139,15 @@ describe('clients that announce more', () => {
         await expect.poll(() => s.serverRequests, { timeout: 10_000 }).toContain('workspace/inlayHint/refresh');
     });
 
+    it('one that answers configuration requests is registered for configuration changes only if it announced it takes that registration', async () => {
+        const answers = await session({ ...SMALL_CLIENT, workspace: { ...SMALL_CLIENT.workspace, configuration: true } });
+        // The server asks for the settings right after it would have registered.
+        await expect.poll(() => answers.serverRequests, { timeout: 10_000 }).toContain('workspace/configuration');
+        expect(answers.registered).not.toContain('workspace/didChangeConfiguration');
+        const registers = await session({ ...SMALL_CLIENT, workspace: { ...SMALL_CLIENT.workspace, configuration: true, didChangeConfiguration: { dynamicRegistration: true } } });
+        await expect.poll(() => registers.registered, { timeout: 10_000 }).toContain('workspace/didChangeConfiguration');
+    });
+
     it('the VS Code extension, which runs the Odds view, gets umpire.showOdds in lenses and code actions', async () => {
         const s = await session({ ...SMALL_CLIENT, experimental: { commands: { commands: ['umpire.showOdds'] } }, textDocument: { ...SMALL_CLIENT.textDocument, codeLens: {} } });
         const uri = await s.open('scrud-seed.battle');

@@ -98,6 +98,8 @@ export class LspSession {
     readonly stderr: string[] = [];
     /** Every request the server sent the client, by method, in order. */
     readonly serverRequests: string[] = [];
+    /** The methods the server registered for (client/registerCapability), in order. */
+    readonly registered: string[] = [];
     /** The documents the server asked the client to show (window/showDocument), in order. */
     readonly shownDocuments: string[] = [];
     /** Every workspace/applyEdit the server requested, in order. */
@@ -157,7 +159,10 @@ export class LspSession {
             this.serverRequests.push(ConfigurationRequest.method);
             return params.items.map(item => (item.section === 'umpire' && this.options.settings) || null);
         });
-        c.onRequest(RegistrationRequest.type, () => { this.serverRequests.push(RegistrationRequest.method); });
+        c.onRequest(RegistrationRequest.type, params => {
+            this.serverRequests.push(RegistrationRequest.method);
+            this.registered.push(...params.registrations.map(r => r.method));
+        });
         // The refreshes and window/showDocument are noted (what a client without them must not get) and answered.
         for (const method of ['workspace/codeLens/refresh', 'workspace/inlayHint/refresh', 'workspace/semanticTokens/refresh', 'workspace/diagnostic/refresh']) {
             c.onRequest(method, () => { this.serverRequests.push(method); return null; });

@@ -3,14 +3,32 @@
  * the client for one section named after the language; the settings are named after the tool, so
  * the section is `umpire` (nothing in Langium itself reads a section).
  */
-import { DefaultConfigurationProvider } from 'langium';
+import { DefaultConfigurationProvider, type ConfigurationInitializedParams } from 'langium';
 import type { LangiumSharedServices } from 'langium/lsp';
+import type { InitializeParams } from 'vscode-languageserver';
 import { limitsFromSettings } from '../../core/limits.js';
 import type { BattleDocumentFactory } from '../battle-document-factory.js';
 
 export class UmpireConfigurationProvider extends DefaultConfigurationProvider {
     constructor(private readonly shared: LangiumSharedServices) {
         super(shared);
+    }
+
+    /** Whether the client takes a registration for configuration changes (LSP: `didChangeConfiguration.dynamicRegistration`). */
+    private registrationSupport = false;
+
+    override initialize(params: InitializeParams): void {
+        super.initialize(params);
+        this.registrationSupport = params.capabilities.workspace?.didChangeConfiguration?.dynamicRegistration === true;
+    }
+
+    /**
+     * Langium registers for configuration changes with every client that answers configuration
+     * requests; a client that did not announce it takes such a registration (Emacs' Eglot) warns the
+     * umpire of an unsupported one. Such a client pushes its settings unasked, read all the same.
+     */
+    override initialized(params: ConfigurationInitializedParams): Promise<void> {
+        return super.initialized(this.registrationSupport ? params : { ...params, register: undefined });
     }
 
     protected override toSectionName(): string {
