@@ -66,31 +66,57 @@ export const STATE_KEYS: readonly string[] = [
  * Points of the file are numbered in file order: element k (an action or a state line) is point 2k;
  * the written outcome of an action at 2k takes effect at 2k + 1. An action reads the state of the
  * points before it; the end of a turn is after its last element.
+ *
+ * Built once per model, then still written to: a settled result is worked out only when something
+ * reads it (`settle`), so the histories, `outSince` and `settled` grow as the timeline is read.
  */
 interface Timeline {
     /** Per unit id, its states in point order (each entry holds from its point on). */
-    readonly history: ReadonlyMap<string, ReadonlyArray<{ point: number, state: UnitCampaignState }>>;
-    readonly actionPoint: ReadonlyMap<Action, number>;
-    readonly statePoint: ReadonlyMap<UnitState, number>;
+    readonly history: Map<string, Array<{ point: number, state: UnitCampaignState }>>;
+    readonly actionPoint: Map<Action, number>;
+    readonly statePoint: Map<UnitState, number>;
     /** The point just after each turn's last element. */
-    readonly turnEnd: ReadonlyMap<Turn, number>;
-    readonly end: number;
+    readonly turnEnd: Map<Turn, number>;
+    end: number;
     /** The top-level elements that take points, in file order, each with the point it starts at. */
-    readonly steps: readonly Step[];
+    readonly steps: Step[];
     /** Per force name, the first point at which an outcome or `state` line named it. */
-    readonly firstNamed: ReadonlyMap<string, number>;
-    /** Per unit id, the first point from which it is out of the fight. */
-    readonly outSince: ReadonlyMap<string, number>;
+    readonly firstNamed: Map<string, number>;
+    /**
+     * Per unit id, the first point from which it is out of the fight, as far as the results worked out
+     * so far say: a pending result is worked out before any later action or line that names its unit.
+     */
+    readonly outSince: Map<string, number>;
     /**
      * Per unit id, the first unwritten action its state waits on (one that needs a new seed, or
      * waits itself), and the point from which it does.
      */
-    readonly waitsOn: ReadonlyMap<string, Action>;
-    readonly waitsSince: ReadonlyMap<string, number>;
+    readonly waitsOn: Map<string, Action>;
+    readonly waitsSince: Map<string, number>;
     /** The unwritten actions that wait on an undecided one, with that one. */
-    readonly waiting: ReadonlyMap<Action, Action>;
-    /** The unwritten actions whose outcome is settled, with the outcome their dice give. */
-    readonly settled: ReadonlyMap<Action, Resolution>;
+    readonly waiting: Map<Action, Action>;
+    /** The unwritten actions whose outcome is settled and has been worked out, with the outcome their dice give. */
+    readonly settled: Map<Action, Resolution>;
+    /** The settled actions whose outcome is not worked out yet, in point order. */
+    readonly pending: Map<Action, Pending>;
+    /**
+     * Per unit id, the pending action it takes part in: at most one, since visiting a later action or
+     * line that names the unit works the earlier one out first. The unit has no history after it.
+     */
+    readonly pendingOf: Map<string, Pending>;
+    /**
+     * Histories this timeline shares with the one it continued, or with the one that continued it:
+     * copied before either changes them, since both may still be read (and settle results) after.
+     */
+    readonly shared: Set<readonly unknown[]>;
+}
+
+/** An unwritten action whose dice are known: its result is worked out when one of its units is read after it. */
+interface Pending {
+    readonly action: Action;
+    readonly point: number;
+    /** Every unit it names (its participants), by id. */
+    readonly units: readonly string[];
 }
 
 interface Step {
@@ -130,7 +156,8 @@ function timeline(model: ScenarioModel): Timeline {
         t = {
             history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
             steps: [], firstNamed: new Map(), outSince: new Map(),
-            waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map()
+            waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
+            pending: new Map(), pendingOf: new Map(), shared: new Set()
         };
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
         // state of the points before it from this same timeline, already built that far.
@@ -234,147 +261,231 @@ function sameDeclarations(a: Declared, b: Declared): boolean {
         && a.rootOptions.length === b.rootOptions.length && a.rootOptions.every((o, i) => o === b.rootOptions[i]);
 }
 
-function buildTimeline(model: ScenarioModel, into: Timeline, before: Built | undefined): void {
+function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefined): void {
     const kept = keptPart(model, before);
-    const old = before?.timeline;
     const P = kept?.point ?? 0;
-    const history = into.history as Map<string, Array<{ point: number, state: UnitCampaignState }>>;
-    const actionPoint = into.actionPoint as Map<Action, number>;
-    const statePoint = into.statePoint as Map<UnitState, number>;
-    const turnEnd = into.turnEnd as Map<Turn, number>;
-    const steps = into.steps as Step[];
-    const firstNamed = into.firstNamed as Map<string, number>;
-    const outSince = into.outSince as Map<string, number>;
-    const waitsOn = into.waitsOn as Map<string, Action>;
-    const waitsSince = into.waitsSince as Map<string, number>;
-    const waiting = into.waiting as Map<Action, Action>;
-    const settled = into.settled as Map<Action, Resolution>;
-    /** Histories taken over from the earlier timeline: copied before they change (that one may still be read). */
-    const borrowed = new Set<unknown>();
-    if (kept && old) {
-        // A force whose units changed has no state before P: nothing before P names it (`keptPart`).
-        for (const [id, h] of old.history) {
-            if (h.length === 0 || h[0].point >= P) continue;
-            if (h[h.length - 1].point < P) { history.set(id, h as Array<{ point: number, state: UnitCampaignState }>); borrowed.add(h); }
-            else history.set(id, h.filter(e => e.point < P));
-        }
-        for (let i = 0; i < kept.steps; i++) {
-            const step = old.steps[i];
-            steps.push(step);
-            const el = step.node;
-            if (el.$type === 'Action') actionPoint.set(el as Action, old.actionPoint.get(el as Action)!);
-            else if (el.$type === 'UnitState') statePoint.set(el as UnitState, old.statePoint.get(el as UnitState)!);
-            else {
-                for (const inner of (el as Turn).elements) {
-                    if (inner.$type === 'Action') actionPoint.set(inner, old.actionPoint.get(inner)!);
-                    else if (inner.$type === 'UnitState') statePoint.set(inner, old.statePoint.get(inner)!);
-                }
-                turnEnd.set(el, old.turnEnd.get(el)!);
-            }
-        }
-        for (const [name, point] of old.firstNamed) if (point < P) firstNamed.set(name, point);
-        for (const [id, point] of old.outSince) if (point < P) outSince.set(id, point);
-        for (const [id, point] of old.waitsSince) if (point < P) { waitsSince.set(id, point); waitsOn.set(id, old.waitsOn.get(id)!); }
-        for (const [action, on] of old.waiting) if (old.actionPoint.get(action)! < P) waiting.set(action, on);
-        for (const [action, outcome] of old.settled) if (old.actionPoint.get(action)! < P) settled.set(action, outcome);
-    }
-    /** Each unit's state at the point being built, when it changed since P (else its history's last, or its initial). */
-    const current = new Map<string, UnitCampaignState>();
-    const currentOf = (unit: UnitModel): UnitCampaignState => {
-        const now = current.get(unit.id);
-        if (now) return now;
-        const h = history.get(unit.id);
-        return h && h.length > 0 ? h[h.length - 1].state : initialState(unit);
-    };
-    const set = (point: number, next: UnitCampaignState) => {
-        current.set(next.unit, next);
-        let h = history.get(next.unit);
-        if (!h) history.set(next.unit, h = []);
-        else if (borrowed.has(h)) {
-            borrowed.delete(h);
-            history.set(next.unit, h = h.slice());
-        }
-        if (h.length > 0 && h[h.length - 1].point === point) {
-            h[h.length - 1] = { point, state: next };
-            // Out only for a moment (a later line of the same outcome brought it back): never out.
-            if (next.status === 'ready' && outSince.get(next.unit) === point) outSince.delete(next.unit);
-        } else h.push({ point, state: next });
-        if (next.status !== 'ready' && !outSince.has(next.unit)) outSince.set(next.unit, point);
-    };
-    const named = (target: Target | undefined, point: number) => {
-        const force = target?.force?.$refText;
-        if (force !== undefined && !firstNamed.has(force)) firstNamed.set(force, point);
-    };
+    if (kept && before) keepBefore(t, before.timeline, kept.steps, P);
+    const waitsOn = t.waitsOn;
     const turnOf = (el: Action): Turn | undefined => (isTurn(el.$container) ? el.$container : undefined);
-    // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
-    const outResults = model.ruleset?.campaign.outResults ?? {};
-    /** The units an outcome line names: a unit by its id, or every unit of a force. */
-    const unitsNamed = (id: string): readonly UnitModel[] => {
-        const unit = unitWithId(model, id);
-        return unit ? [unit] : model.forces.get(id)?.units ?? [];
-    };
     let k = P / 2;
     const visit = (el: unknown) => {
         if (isAction(el)) {
             const point = 2 * k++;
-            actionPoint.set(el, point);
+            t.actionPoint.set(el, point);
+            const resolvable = model.ruleset?.kinds.includes(el.kind) === true;
+            // Needed for an unwritten action (it may wait or settle), and to work out, before this action
+            // is read, the pending results of the units it names: the out-of-action check reads `outSince`.
+            const units = resolvable && (!el.outcome || t.pendingOf.size > 0) ? participants(model, el).map(p => p.unit.id) : NO_IDS;
+            settleUnits(model, t, units);
             const turn = turnOf(el);
-            const carry = (unitsOfLine: readonly UnitModel[], result: string, facts: ReadonlyArray<readonly [string, StatValue]>) => {
-                const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
-                // Settled, not written yet: the same result, said to be not written where it is shown.
-                const last = { result, action: el.name, turn: turnLabel(turn), ...(el.outcome ? {} : { settled: true as const }) };
-                for (const u of unitsOfLine) set(point + 1, applyOutcomeLine(currentOf(u), last, facts, where, outResults));
-            };
             const altered = el.outcome?.check !== undefined ? alteredReplay(model, el) : undefined;
             if (altered) {
                 // A block edited by hand (`outcome-altered`): the state builds on what its dice give, never on the edit.
-                for (const line of altered.lines) carry(unitsNamed(line.unit), line.result, line.facts);
+                for (const line of altered.lines) carry(model, t, el, turn, point, unitsNamed(model, line.unit), line.result, line.facts);
             } else if (el.outcome) {
                 for (const line of el.outcome.lines) {
                     // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
                     if (!line.unit || line.result === undefined) continue;
-                    named(line.unit, point);
-                    carry(unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
+                    named(t, line.unit, point);
+                    carry(model, t, el, turn, point, unitsOf(model, line.unit), line.result, line.facts.map(f => [f.key, factValue(f)] as const));
                 }
-            } else {
+            } else if (resolvable && actionModelOf(model, el)) {
                 // Not written yet. If its dice are in the file (entered, its own seed, or none thrown) and
                 // nothing it starts from is undecided, its outcome is settled: Resolve will write exactly
-                // this, so later actions see it now (docs/campaigns.md#settled). If it needs a new seed,
-                // or one of its units waits on an action that does, nothing is decided yet: its units
-                // wait on that action from here on. Resolving reads only the points before this one.
-                const am = actionModelOf(model, el);
-                if (am && model.ruleset?.kinds.includes(el.kind)) {
-                    const units = participants(model, el).map(p => p.unit.id);
-                    const blocker = units.map(id => waitsOn.get(id)).find(a => a !== undefined);
-                    if (blocker) waiting.set(el, blocker);
-                    const undecided = blocker ?? (needsNewSeed(model, am) ? el : undefined);
-                    if (undecided) {
-                        for (const id of units) if (!waitsOn.has(id)) { waitsOn.set(id, undecided); waitsSince.set(id, point); }
-                    } else {
-                        const pending = settledOutcome(model, am);
-                        if (pending) settled.set(el, pending);
-                        for (const line of pending?.lines ?? []) carry(unitsNamed(line.unit), line.result, line.facts.map(([key, v]) => [key, v] as const));
-                    }
-                }
+                // this, so later actions see it (docs/campaigns.md#settled). It is worked out when a later
+                // action, line or view reads one of its units (`settle`): most units of a season fight
+                // once, and resolving every engagement at every edit was most of a check's time. If it needs
+                // a new seed, or one of its units waits on an action that does, nothing is decided yet: its
+                // units wait on that action from here on.
+                const blocker = units.map(id => waitsOn.get(id)).find(a => a !== undefined);
+                if (blocker) t.waiting.set(el, blocker);
+                const undecided = blocker ?? (needsNewSeed(model, actionModelOf(model, el)!) ? el : undefined);
+                if (undecided) {
+                    for (const id of units) if (!waitsOn.has(id)) { waitsOn.set(id, undecided); t.waitsSince.set(id, point); }
+                } else addPending(t, { action: el, point, units: lineUnits(model, el) });
             }
         } else if (isUnitState(el)) {
             const point = 2 * k++;
-            statePoint.set(el, point);
-            named(el.target, point);
-            for (const u of el.target ? unitsOf(model, el.target) : []) set(point, applyStateLine(currentOf(u), el, u));
+            t.statePoint.set(el, point);
+            named(t, el.target, point);
+            for (const u of el.target ? unitsOf(model, el.target) : []) setState(t, point, applyStateLine(currentOf(model, t, u), el, u));
         } else if (isTurn(el)) {
             resolutionOrderOfTurn(model, el).forEach(visit);
-            turnEnd.set(el, 2 * k);
+            t.turnEnd.set(el, 2 * k);
         }
     };
     let index = 0;
     for (const el of model.root.elements) {
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
-        if (index++ < steps.length) continue;
-        steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
+        if (index++ < t.steps.length) continue;
+        t.steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
         visit(el);
     }
-    (into as { end: number }).end = 2 * k;
+    t.end = 2 * k;
+}
+
+const NO_IDS: readonly string[] = [];
+
+/**
+ * The units an action's outcome may write a line for: those a side, a relation, a split or a facts
+ * line names. A `factor` or `dice` line only adds to a unit named so (a factor on a whole force
+ * names every unit of it, most of which fight elsewhere): a unit named only there waits on no
+ * pending result of this action. test/core/campaign-settle-on-read.test.ts holds every rule set's
+ * outcomes of the examples to this.
+ */
+function lineUnits(model: ScenarioModel, action: Action): string[] {
+    const ids = new Set<string>();
+    for (const st of action.statements) {
+        if (st.$type === 'Factor' || st.$type === 'Dice') continue;
+        eachRoleOf(st, target => { for (const u of unitsOf(model, target)) ids.add(u.id); });
+    }
+    return [...ids];
+}
+
+/**
+ * The part of the earlier timeline before point P, taken into this one: its steps and points, and
+ * each unit's history before P (a history wholly before P is shared, not copied: see `shared`), the
+ * results worked out before P and the settled actions before P still pending, worked out here when read.
+ */
+function keepBefore(t: Timeline, old: Timeline, keptSteps: number, P: number): void {
+    // A force whose units changed has no state before P: nothing before P names it (`keptPart`).
+    for (const [id, h] of old.history) {
+        if (h.length === 0 || h[0].point >= P) continue;
+        if (h[h.length - 1].point < P) {
+            t.history.set(id, h);
+            t.shared.add(h);
+            old.shared.add(h);
+        } else t.history.set(id, h.filter(e => e.point < P));
+    }
+    for (let i = 0; i < keptSteps; i++) {
+        const step = old.steps[i];
+        t.steps.push(step);
+        const el = step.node;
+        if (el.$type === 'Action') t.actionPoint.set(el as Action, old.actionPoint.get(el as Action)!);
+        else if (el.$type === 'UnitState') t.statePoint.set(el as UnitState, old.statePoint.get(el as UnitState)!);
+        else {
+            for (const inner of (el as Turn).elements) {
+                if (inner.$type === 'Action') t.actionPoint.set(inner, old.actionPoint.get(inner)!);
+                else if (inner.$type === 'UnitState') t.statePoint.set(inner, old.statePoint.get(inner)!);
+            }
+            t.turnEnd.set(el, old.turnEnd.get(el)!);
+        }
+    }
+    for (const [name, point] of old.firstNamed) if (point < P) t.firstNamed.set(name, point);
+    for (const [id, point] of old.outSince) if (point < P) t.outSince.set(id, point);
+    for (const [id, point] of old.waitsSince) if (point < P) { t.waitsSince.set(id, point); t.waitsOn.set(id, old.waitsOn.get(id)!); }
+    for (const [action, on] of old.waiting) if (old.actionPoint.get(action)! < P) t.waiting.set(action, on);
+    for (const [action, outcome] of old.settled) if (old.actionPoint.get(action)! < P) t.settled.set(action, outcome);
+    // Pending there, pending here: the same dice and the same state before it give the same result.
+    for (const pending of old.pending.values()) if (pending.point < P) addPending(t, pending);
+}
+
+function addPending(t: Timeline, pending: Pending): void {
+    t.pending.set(pending.action, pending);
+    for (const id of pending.units) t.pendingOf.set(id, pending);
+}
+
+function named(t: Timeline, target: Target | undefined, point: number): void {
+    const force = target?.force?.$refText;
+    if (force !== undefined && !t.firstNamed.has(force)) t.firstNamed.set(force, point);
+}
+
+/** The units an outcome line names: a unit by its id, or every unit of a force. */
+function unitsNamed(model: ScenarioModel, id: string): readonly UnitModel[] {
+    const unit = unitWithId(model, id);
+    return unit ? [unit] : model.forces.get(id)?.units ?? [];
+}
+
+/** The unit's latest state in the timeline, its pending result worked out first. */
+function currentOf(model: ScenarioModel, t: Timeline, unit: UnitModel): UnitCampaignState {
+    const pending = t.pendingOf.get(unit.id);
+    if (pending) settle(model, t, pending);
+    const h = t.history.get(unit.id);
+    return h && h.length > 0 ? h[h.length - 1].state : initialState(unit);
+}
+
+/** One outcome line carried to the units it names, from the point after its action. */
+function carry(model: ScenarioModel, t: Timeline, el: Action, turn: Turn | undefined, point: number, unitsOfLine: readonly UnitModel[], result: string,
+    facts: ReadonlyArray<readonly [string, StatValue]>): void {
+    const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
+    // Settled, not written yet: the same result, said to be not written where it is shown.
+    const last = { result, action: el.name, turn: turnLabel(turn), ...(el.outcome ? {} : { settled: true as const }) };
+    // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
+    const outResults = model.ruleset?.campaign.outResults ?? {};
+    for (const u of unitsOfLine) {
+        const h = t.history.get(u.id);
+        // A line for a unit its action does not name (no rule set writes one): laid in at its point.
+        const before = h && h.length > 0 && h[h.length - 1].point > point + 1 ? stateBefore(model, t, u.id, point + 2) : currentOf(model, t, u);
+        setState(t, point + 1, applyOutcomeLine(before, last, facts, where, outResults));
+    }
+}
+
+function stateBefore(model: ScenarioModel, t: Timeline, id: string, point: number): UnitCampaignState {
+    return lookup(model, t, id, point)!;
+}
+
+/** A unit's new state from this point on (copying a history shared with another timeline first). */
+function setState(t: Timeline, point: number, next: UnitCampaignState): void {
+    let h = t.history.get(next.unit);
+    if (!h) t.history.set(next.unit, h = []);
+    else if (t.shared.has(h)) {
+        t.shared.delete(h);
+        t.history.set(next.unit, h = h.slice());
+    }
+    let at = h.length;
+    while (at > 0 && h[at - 1].point > point) at--;
+    if (at > 0 && h[at - 1].point === point) {
+        h[at - 1] = { point, state: next };
+        // Out only for a moment (a later line of the same outcome brought it back): never out.
+        if (next.status === 'ready' && t.outSince.get(next.unit) === point) t.outSince.delete(next.unit);
+    } else h.splice(at, 0, { point, state: next });
+    const since = t.outSince.get(next.unit);
+    if (next.status !== 'ready' && (since === undefined || since > point)) t.outSince.set(next.unit, point);
+}
+
+/** Works out the pending results of these units (before the point being visited reads them). */
+function settleUnits(model: ScenarioModel, t: Timeline, units: readonly string[]): void {
+    if (t.pendingOf.size === 0) return;
+    for (const id of units) {
+        const pending = t.pendingOf.get(id);
+        if (pending) settle(model, t, pending);
+    }
+}
+
+/** How deep settling may call itself (a result that reads a unit whose own result is pending) before it goes in file order. */
+const SETTLE_DEPTH = 16;
+let settling = 0;
+
+/**
+ * Works out a pending settled result and carries its lines to its units from the point after it,
+ * as the eager walk did: it reads only the points before its own, so the order in which results are
+ * worked out changes none of them. Resolving reads its units' states before it, which may settle
+ * an earlier pending result in turn; past `SETTLE_DEPTH`, every earlier pending result is worked out
+ * first, in file order, so a chain of thousands of actions never recurses thousands deep.
+ */
+function settle(model: ScenarioModel, t: Timeline, pending: Pending): void {
+    if (t.pending.get(pending.action) !== pending) return;
+    if (settling >= SETTLE_DEPTH) {
+        for (const earlier of t.pending.values()) {
+            if (earlier.point >= pending.point) break;
+            settle(model, t, earlier);
+        }
+    }
+    t.pending.delete(pending.action);
+    for (const id of pending.units) if (t.pendingOf.get(id) === pending) t.pendingOf.delete(id);
+    const am = actionModelOf(model, pending.action);
+    settling++;
+    let result: Resolution | undefined;
+    try {
+        result = am && settledOutcome(model, am);
+    } finally {
+        settling--;
+    }
+    if (!result) return;
+    t.settled.set(pending.action, result);
+    const el = pending.action;
+    const turn = isTurn(el.$container) ? el.$container : undefined;
+    for (const line of result.lines) carry(model, t, el, turn, pending.point, unitsNamed(model, line.unit), line.result, line.facts);
 }
 
 /** The replay of a written outcome whose lines were edited by hand (its fingerprint still matching), else undefined. */
@@ -467,6 +578,9 @@ function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitMod
 
 function lookup(model: ScenarioModel, t: Timeline, unit: UnitModel | string, point: number): UnitCampaignState | undefined {
     const id = typeof unit === 'string' ? unit : unit.id;
+    // A pending result that takes effect before the point is worked out now (it may add to the history).
+    const pending = t.pendingOf.get(id);
+    if (pending && pending.point + 1 < point) settle(model, t, pending);
     const h = t.history.get(id);
     if (!h || h.length === 0 || h[0].point >= point) return initialOf(model, id);
     let found = h[0].state;
@@ -523,7 +637,11 @@ export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Act
  */
 export function settledOf(model: ScenarioModel, action: ActionModel | Action): Resolution | undefined {
     const node = actionNode(action);
-    return node.outcome ? undefined : timeline(model).settled.get(node);
+    if (node.outcome) return undefined;
+    const t = timeline(model);
+    const pending = t.pending.get(node);
+    if (pending) settle(model, t, pending);
+    return t.settled.get(node);
 }
 
 /** One unit's state as the action sees it. */
@@ -611,8 +729,12 @@ export function names(target: Target, unit: UnitModel): boolean {
 }
 
 /**
- * Units that are out of the fight at some point of the file: the only ones the out-of-action check
- * needs. In declaration order; recorded as the timeline is built, so no walk over every unit.
+ * Units that are out of the fight at some point of the file where an action or a line names them
+ * again: the only ones the out-of-action check needs. In declaration order; recorded as the timeline
+ * is built, so no walk over every unit. A settled result not worked out yet belongs to units that
+ * nothing after it names (visiting a later action or line that names one works it out first), so no
+ * check asks about them; a view that reads them (status, a hover) works it out, and then they are
+ * listed too, which changes no check's answer.
  */
 export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     // Only a written outcome, a state or ruling line, or an outcome settled before it is written
@@ -657,31 +779,34 @@ function rolesOf(action: Action): Array<{ target: Target, role: Role }> {
  * WeakMap entry for each of 5,000 actions of a cold check, read once).
  */
 export function eachRole(action: Action, each: (target: Target, role: Role) => void): void {
+    for (const st of action.statements) eachRoleOf(st, each);
+}
+
+/** The references of one statement of an action, with their roles. */
+function eachRoleOf(st: Action['statements'][number], each: (target: Target, role: Role) => void): void {
     // By `$type` (none of these has subtypes): the reflection's `isX` was most of a cold check's campaign pass.
     // Plain loops: made for every action of a cold check.
-    for (const st of action.statements) {
-        switch (st.$type) {
-            case 'Sides': {
-                const s = st as Sides;
-                for (const t of s.attackers) each(t, 'fights');
-                for (const t of s.defenders) each(t, 'fights');
-                break;
-            }
-            case 'Relation': {
-                const r = st as Relation;
-                if (r.subject) each(r.subject, r.verb === 'sees' ? 'present' : 'fights');
-                if (r.object) each(r.object, r.verb === 'vs' ? 'fights' : r.verb === 'fires' ? 'target' : 'present');
-                break;
-            }
-            case 'Split': {
-                const s = st as Split;
-                if (s.unit) each(s.unit, 'fights');
-                for (const p of s.parts) if (p.target) each(p.target, 'fights');
-                break;
-            }
-            case 'Facts': if ((st as Facts).target) each((st as Facts).target, 'present'); break;
-            case 'Dice': if ((st as Dice).target) each((st as Dice).target, 'present'); break;
-            case 'Factor': for (const t of (st as Factor).targets) each(t, 'present'); break;
+    switch (st.$type) {
+        case 'Sides': {
+            const s = st as Sides;
+            for (const t of s.attackers) each(t, 'fights');
+            for (const t of s.defenders) each(t, 'fights');
+            break;
         }
+        case 'Relation': {
+            const r = st as Relation;
+            if (r.subject) each(r.subject, r.verb === 'sees' ? 'present' : 'fights');
+            if (r.object) each(r.object, r.verb === 'vs' ? 'fights' : r.verb === 'fires' ? 'target' : 'present');
+            break;
+        }
+        case 'Split': {
+            const s = st as Split;
+            if (s.unit) each(s.unit, 'fights');
+            for (const p of s.parts) if (p.target) each(p.target, 'fights');
+            break;
+        }
+        case 'Facts': if ((st as Facts).target) each((st as Facts).target, 'present'); break;
+        case 'Dice': if ((st as Dice).target) each((st as Dice).target, 'present'); break;
+        case 'Factor': for (const t of (st as Factor).targets) each(t, 'present'); break;
     }
 }
