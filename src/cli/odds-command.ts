@@ -17,6 +17,13 @@ export interface OddsCliOptions {
     json?: boolean;
     /** Changes to the engagement's set-up, applied in order (docs/reports.md#what-if). */
     whatIf?: string[];
+    /** The odds of the whole campaign (docs/odds.md#campaign-odds), to the end of `through` or of the file. */
+    campaign?: boolean;
+    through?: string;
+    fromRecord?: boolean;
+    samples?: number;
+    seed?: number;
+    method?: 'auto' | 'exact' | 'monte-carlo';
 }
 
 export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
@@ -26,6 +33,14 @@ export async function oddsCommand(file: string, options: OddsCliOptions, out: (l
         throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);
+    if (options.campaign) {
+        if (options.engagement !== undefined || (options.whatIf?.length ?? 0) > 0) throw new CliError('--campaign asks about the whole file: leave out --engagement and --what-if');
+        const { campaignOddsCommand } = await import('./odds-campaign.js');
+        return campaignOddsCommand(file, model, options, out);
+    }
+    if (options.through !== undefined || options.fromRecord || options.samples !== undefined || options.seed !== undefined || options.method !== undefined) {
+        throw new CliError('--through, --from-record, --samples, --seed and --method go with --campaign');
+    }
     if (options.whatIf && options.whatIf.length > 0) return whatIfCommand(file, loaded.text, options.engagement, options.whatIf, options.json === true, out, err);
     const reports: OddsReport[] = [];
     const skipped: string[] = [];
@@ -174,7 +189,7 @@ const EXPECTED: ReadonlyArray<[string, string]> = [
 ];
 
 /** Columns lined up by the columns each cell takes in a terminal (string-width: `騎兵隊` takes six). */
-function table(rows: string[][], out: (line: string) => void): void {
+export function table(rows: string[][], out: (line: string) => void): void {
     const widths = rows[0].map((_, c) => Math.max(...rows.map(r => stringWidth(r[c]))));
     const pad = (cell: string, c: number) => {
         const room = ' '.repeat(widths[c] - stringWidth(cell));
@@ -183,27 +198,35 @@ function table(rows: string[][], out: (line: string) => void): void {
     for (const r of rows) out('  ' + r.map(pad).join('  ').trimEnd());
 }
 
-export function printOdds(report: OddsReport, out: (line: string) => void): void {
+/**
+ * One action's odds as a table. `title` replaces the heading; `se`, the standard error of each figure in
+ * the report's own shape (a sampled campaign's), is printed beside each chance.
+ */
+export function printOdds(report: OddsReport, out: (line: string) => void, shown: { title?: string, se?: OddsReport } = {}): void {
     const turn = report.turn ? ` (turn ${report.turn})` : '';
-    out(`${report.kind} ${report.name}${turn}: exact odds`);
+    out(shown.title ?? `${report.kind} ${report.name}${turn}: exact odds`);
+    const se = shown.se;
+    const pc = (p: number, e: number | undefined) => (e === undefined ? percent(p) : `${percent(p)} ±${(100 * e).toFixed(1)}`);
     const labels = columns(report.units, 'probabilities');
     const worse = columns(report.units, 'atLeast');
     // Expected values a rule set reports per unit (hits, tokens, inches, DPs, casualties), when present.
     const extras = EXPECTED.filter(([key]) => report.units.some(u => typeof u[key] === 'number'));
     const head = ['unit', ...labels, ...worse.map(l => `≥${l}`), ...extras.map(([, title]) => title)];
     const rows = [head];
-    for (const u of report.units) {
-        const row = [u.id, ...labels.map(l => percent(u.probabilities[l] ?? 0)), ...worse.map(l => percent(u.atLeast?.[l] ?? 0))];
-        for (const [key] of extras) row.push(typeof u[key] === 'number' ? (u[key] as number).toFixed(2) : '');
+    report.units.forEach((u, i) => {
+        const e = se?.units[i];
+        const row = [u.id, ...labels.map(l => pc(u.probabilities[l] ?? 0, e?.probabilities[l])), ...worse.map(l => pc(u.atLeast?.[l] ?? 0, e?.atLeast?.[l]))];
+        for (const [key] of extras) row.push(typeof u[key] === 'number' ? (u[key] as number).toFixed(2) + (typeof e?.[key] === 'number' ? ` ±${(e[key] as number).toFixed(2)}` : '') : '');
         rows.push(row);
-    }
+    });
     table(rows, out);
     out('  per side (expected number of units; chance of at least one):');
     const sideRows = [['side', ...labels, ...Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => `P(≥1 ${l})`)]];
-    for (const s of report.sides) {
-        const joint = Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => (s.atLeastOne[l] === undefined ? '—' : percent(s.atLeastOne[l])));
-        sideRows.push([s.force, ...labels.map(l => (s.expected[l] ?? 0).toFixed(2)), ...joint]);
-    }
+    report.sides.forEach((s, i) => {
+        const e = se?.sides[i];
+        const joint = Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => (s.atLeastOne[l] === undefined ? '—' : pc(s.atLeastOne[l], e?.atLeastOne[l])));
+        sideRows.push([s.force, ...labels.map(l => (s.expected[l] ?? 0).toFixed(2) + (e?.expected[l] === undefined ? '' : ` ±${e.expected[l].toFixed(2)}`)), ...joint]);
+    });
     table(sideRows, out);
     for (const n of report.notes) out(`  note: ${n}`);
     out('');
