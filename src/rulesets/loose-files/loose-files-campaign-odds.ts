@@ -5,8 +5,9 @@
  * `effectiveStats`, as resolving reads it). Listed throw by throw through the engine, each die as the
  * resolver asks for it (a skirmisher's re-rolls of fives only when a five is thrown), while the throws
  * stay within the budget. Morale and re-dressing throw no dice: the core resolves them as they are.
- * Left to the sampled path: Corlears Hook's retreat dice (L9), which read the combat before, a
- * brigade's shared roll (L9), and a commander's movement die (L8).
+ * A commander's movement die (L8) decides only how far it goes, which the campaign does not carry:
+ * a command leaves one state whatever it throws. Left to the sampled path: Corlears Hook's retreat
+ * dice (L9), which read the combat before, and a brigade's shared roll (L9).
  */
 import { everyThrow } from '../../core/campaign-throws.js';
 import { AVERAGE, D6, type Die } from '../../core/dice.js';
@@ -17,6 +18,7 @@ import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.
 import { fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMove } from './engine/loose-files-engine.js';
 import { lfTables } from './loose-files-house.js';
 import { lfOptions, readCombat, readFire, readMoves } from './loose-files-reader.js';
+import { resolveLooseFilesAction } from './loose-files-report.js';
 
 type Facts = OutcomeLineText['facts'];
 
@@ -81,6 +83,11 @@ export function looseFilesOutcomeLaw(model: ScenarioModel, action: ActionModel, 
         case 'engagement': return combatLaw(model, action, budget);
         case 'fire': return fireLaw(model, action, budget);
         case 'move': return moveLaw(model, action, budget);
+        case 'command': {
+            // L8: the officers' rallies and the command points are the same whatever the movement die shows.
+            const r = resolveLooseFilesAction(model, action, { kind: 'seed', seed: 0 });
+            return 'problem' in r ? r : [{ p: 1, lines: r.lines }];
+        }
         default: return undefined;
     }
 }
