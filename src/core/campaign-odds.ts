@@ -57,7 +57,7 @@ export interface CampaignOddsOptions {
     lawBudget?: number;
 }
 
-export const CAMPAIGN_ODDS_DEFAULTS = { samples: 2000, seed: 1, maxWorlds: 4096, lawBudget: 50_000 } as const;
+const CAMPAIGN_ODDS_DEFAULTS = { samples: 2000, seed: 1, maxWorlds: 4096, lawBudget: 50_000 } as const;
 
 /** A count's law (`law[k]` = P(k)), its mean and standard deviation; with a sampled campaign, their standard errors. */
 export interface CountLaw {
@@ -67,7 +67,7 @@ export interface CountLaw {
     se?: { law: number[], mean: number };
 }
 
-export interface CampaignUnitOdds {
+interface CampaignUnitOdds {
     force: string;
     unit: string;
     id: string;
@@ -81,7 +81,7 @@ export interface CampaignUnitOdds {
     se?: { status: Record<string, number>, tested?: number };
 }
 
-export interface CampaignSideOdds {
+interface CampaignSideOdds {
     force: string;
     /** P(at least one of the force's units ends in each out-of-the-fight status). */
     atLeastOne: Record<string, number>;
@@ -90,7 +90,7 @@ export interface CampaignSideOdds {
     se?: { atLeastOne: Record<string, number>, losses: Record<string, number> };
 }
 
-export interface CampaignActionOdds {
+interface CampaignActionOdds {
     name: string;
     kind: string;
     turn: string | null;

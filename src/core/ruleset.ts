@@ -107,7 +107,7 @@ interface CampaignKeys {
 export type OutcomeLaw = ReadonlyArray<{ readonly p: number, readonly lines: readonly OutcomeLineText[] }>;
 
 /** How a rule set's state enters the odds of a campaign (src/core/campaign-odds.ts). */
-export interface CampaignOddsHooks {
+interface CampaignOddsHooks {
     /**
      * The exact joint law of the outcome lines the action writes, as it starts from the state the model's
      * timeline carries to it (read through `effectiveStats`, as resolving reads it). Undefined when it
