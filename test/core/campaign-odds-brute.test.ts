@@ -207,36 +207,4 @@ ${d[2]}
 `;
         expectSame(await exact(chain, 3), await bruteForce(chain, 3, ['dp', 'casualties']), ['dp', 'casualties']);
     }, 120_000);
-
-    it('Ancients: tokens and a first break test carry into the next melee, a destroyed unit fights no more', async () => {
-        const chain = (d: readonly string[]) => `scenario "Chain"
-rules ancients
-option break-die d6
-house {
-  pool small 1
-  threshold small 1
-}
-grade Skirmishers { size small, weight light, formation skirmish, skill 1, leadership 5, move 6 }
-force Greeks {
-  unit Peltasts infantry Skirmishers
-}
-force Thracians {
-  unit Raiders infantry Skirmishers
-  unit Javelins infantry Skirmishers
-}
-turn 1 {
-  engagement Ford {
-    Greeks.Peltasts attacks Thracians.Raiders
-${d[0]}
-  }
-}
-turn 2 {
-  engagement Pass {
-    Thracians.Javelins attacks Greeks.Peltasts
-${d[1]}
-  }
-}
-`;
-        expectSame(await exact(chain, 2), await bruteForce(chain, 2, ['tokens']), ['tokens']);
-    }, 120_000);
 });
