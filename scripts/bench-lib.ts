@@ -2,6 +2,8 @@
  * What `npm run bench` measures, bundled by scripts/bench.mjs with esbuild (so the bench runs the
  * same TypeScript as the CLI, without a TypeScript loader).
  */
+// Chevrotain (Langium's) calls Object.groupBy, which Node 20 lacks: as at each bundle entry.
+import 'core-js/actual/object/group-by.js';
 export { scrudOdds } from '../src/rulesets/scrud/engine/scrud-odds.js';
 export { resolveScrud, type ScrudInput, type ScrudUnit } from '../src/rulesets/scrud/engine/scrud-engine.js';
 export { throwScrudDice } from '../src/rulesets/scrud/scrud-report.js';
@@ -12,3 +14,4 @@ export { seededAncientsDice } from '../src/rulesets/ancients/ancients-report.js'
 export { loadText } from '../src/cli/load.js';
 export { modelOf } from '../src/core/model-cache.js';
 export { oddsForAction } from '../src/core/odds.js';
+export { campaignOdds } from '../src/core/campaign-odds.js';

@@ -14,6 +14,8 @@ const outfile = path.join(root, 'out', 'bench', 'bench-lib.mjs');
 await esbuild.build({
     entryPoints: [path.join(root, 'scripts', 'bench-lib.ts')], outfile, bundle: true, format: 'esm', platform: 'node',
     target: 'node20', mainFields: ['module', 'main'], logLevel: 'error',
+    // The Langium release the parser checks it was built with (as esbuild.mjs defines it).
+    define: { __LANGIUM_VERSION__: JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'langium', 'package.json'), 'utf8')).version) },
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" }
 });
 const lib = await import(pathToFileURL(outfile).href);
@@ -178,6 +180,35 @@ function bigScenario(units, engagements) {
         '5,000 units, 1,000 engagements', `${(text.length / 1024).toFixed(0)} KiB, ${text.split('\n').length} lines`, fmtLong(t),
         `${Math.round(5000 / (t / 1000))} units/s, ${Math.round(1000 / (t / 1000))} engagements/s`, String(problems)
     ]]);
+}
+
+// ---------------------------------------------------------------- campaign odds (docs/odds.md#campaign-odds)
+/** A SCRUD campaign of `n` engagements, one a turn, ten units a side, each fighting about every tenth turn. */
+function longCampaign(n) {
+    const lines = ['scenario "A long campaign"', 'rules scrud', 'grade Veteran +1', 'grade Raw -1', ''];
+    for (const [force, grade] of [['A', 'Veteran'], ['B', 'Raw']]) lines.push(`force ${force} {`, ...Array.from({ length: 10 }, (_, i) => `  unit U${i} foot ${i % 2 ? grade : ''}`.trimEnd()), '}', '');
+    for (let e = 0; e < n; e++) lines.push(`turn ${e + 1} {`, `  engagement E${e} {`, `    A.U${e % 10} attacks B.U${(e * 3) % 10}`, '  }', '}', '');
+    return lines.join('\n');
+}
+{
+    console.log('## Campaign odds (`umpire odds FILE --campaign`, every action\'s dice open)\n');
+    const rows = [];
+    const campaigns = ['campaign', 'cowpens', 'loose-files-turn', 'house-rules-ancients', 'house-rules-loose-files', 'house-rules-scrud', 'sealed', 'season-1', 'season-2'];
+    const cases = campaigns.map(name => [`examples/${name}.battle`, path.join(root, 'examples', `${name}.battle`), fs.readFileSync(path.join(root, 'examples', `${name}.battle`), 'utf8')]);
+    const generated = path.join(root, 'out', 'bench', 'long-campaign.battle');
+    fs.writeFileSync(generated, longCampaign(40));
+    cases.push(['generated, 40 engagements in 40 turns', generated, fs.readFileSync(generated, 'utf8')]);
+    for (const [label, file, text] of cases) {
+        const model = lib.modelOf((await lib.loadText(file, text)).document.parseResult.value);
+        for (const method of ['auto', 'monte-carlo']) {
+            let report;
+            const t = timeIt(() => { report = lib.campaignOdds(model, { method, samples: 2000 }); }, quick ? 1 : 3);
+            if ('problem' in report) { rows.push([label, method, '—', report.problem]); continue; }
+            const how = report.method === 'exact' ? `exact, ${report.states} joint states` : `Monte Carlo, ${report.samples} campaigns`;
+            rows.push([label, method, how, fmtLong(t)]);
+        }
+    }
+    table(['campaign', 'asked', 'method', 'time (median)'], rows);
 }
 
 const mem = process.memoryUsage();

@@ -12,6 +12,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import type { ResolveCliOptions } from './resolve-command.js';
 import type { StatusCliOptions } from './status-command.js';
 import type { ReportCliOptions } from './report.js';
+import type { OddsCliOptions } from './odds-command.js';
 import { MAX_SEED } from '../core/dice.js';
 import { CommandError } from '../core/command-error.js';
 import { RULESET_COMMANDS } from '../rulesets/ruleset-commands.js';
@@ -26,6 +27,17 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
     if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
     throw err;
 });
+
+function parseSamples(value: string): number {
+    const n = Number(value);
+    if (!/^[0-9]+$/.test(value) || n < 2 || n > 10_000_000) throw new InvalidArgumentError('the number of campaigns sampled is a whole number from 2 to 10000000');
+    return n;
+}
+
+function parseMethod(value: string): 'auto' | 'exact' | 'monte-carlo' {
+    if (value !== 'auto' && value !== 'exact' && value !== 'monte-carlo') throw new InvalidArgumentError('write auto, exact or monte-carlo');
+    return value;
+}
 
 function parseSeed(value: string): number {
     const n = Number(value);
@@ -108,13 +120,20 @@ program.command('odds')
     .option('--json', 'print the odds as JSON (docs/json.md, "Odds")')
     .option('--what-if <change>', 'the odds with a changed set-up, beside those as written, and the difference (repeatable; docs/reports.md): '
         + '"without FACTOR", "with FACTOR on TARGET", "grade FORCE.UNIT GRADE", "option NAME [VALUE]", "without option NAME"', (value: string, previous: string[]) => [...previous, value], [] as string[])
+    .option('--campaign', 'the odds of the whole campaign: each action over every way the actions before it can fall, and each unit\'s chances at the end (docs/odds.md#campaign-odds)')
+    .option('--through <turn>', 'with --campaign: the chances at the end of this turn (its number, name or title)')
+    .option('--from-record', 'with --campaign: keep the written outcomes and the dice in the file; only actions not decided yet are open')
+    .option('--method <how>', 'with --campaign: auto (exact while small, else Monte Carlo), exact or monte-carlo', parseMethod)
+    .option('--samples <n>', 'with --campaign: campaigns sampled when it is not exact (2000)', parseSamples)
+    .option('--seed <n>', 'with --campaign: the seed of the sampling (1): the same seed gives the same figures', parseSeed)
     .addHelpText('after', examples(
         ['umpire odds examples/scrud-ridge.battle', 'every engagement\'s odds'],
         ['umpire odds examples/scrud-ridge.battle -e Ridge --what-if "without Uphill"', 'what if the French were not uphill?'],
         ['umpire odds examples/ancients-flank.battle -e Ford', 'only the engagement named Ford'],
-        ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)']
+        ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)'],
+        ['umpire odds examples/campaign.battle --campaign --through 2', 'each unit\'s chances after turn 2, over every way the fights can fall']
     ))
-    .action((file: string, options: { engagement?: string, json?: boolean, whatIf?: string[] }) => run(async () => (await import('./odds-command.js')).oddsCommand(file, options, out)));
+    .action((file: string, options: OddsCliOptions) => run(async () => (await import('./odds-command.js')).oddsCommand(file, options, out)));
 
 // Commands the rule sets add (`umpire table`): registered from their own folders.
 for (const command of RULESET_COMMANDS) {

@@ -11,12 +11,21 @@ import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder,
 import { selectActions } from './resolve-command.js';
 import { applyWhatIf, oddsDifference, parseWhatIf, placeBefore, whatIfEdits, type Edit } from '../report/what-if.js';
 import type { Diagnostic } from 'vscode-languageserver';
+import { campaignOdds, type CampaignOddsOptions, type CampaignOddsReport, type CountLaw } from '../core/campaign-odds.js';
+import type { ScenarioModel } from '../core/scenario.js';
 
 export interface OddsCliOptions {
     engagement?: string;
     json?: boolean;
     /** Changes to the engagement's set-up, applied in order (docs/reports.md#what-if). */
     whatIf?: string[];
+    /** The odds of the whole campaign (docs/odds.md#campaign-odds), to the end of `through` or of the file. */
+    campaign?: boolean;
+    through?: string;
+    fromRecord?: boolean;
+    samples?: number;
+    seed?: number;
+    method?: 'auto' | 'exact' | 'monte-carlo';
 }
 
 export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
@@ -26,6 +35,13 @@ export async function oddsCommand(file: string, options: OddsCliOptions, out: (l
         throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
     }
     const model = modelOf(loaded.document.parseResult.value);
+    if (options.campaign) {
+        if (options.engagement !== undefined || (options.whatIf?.length ?? 0) > 0) throw new CliError('--campaign asks about the whole file: leave out --engagement and --what-if');
+        return campaignOddsCommand(file, model, options, out);
+    }
+    if (options.through !== undefined || options.fromRecord || options.samples !== undefined || options.seed !== undefined || options.method !== undefined) {
+        throw new CliError('--through, --from-record, --samples, --seed and --method go with --campaign');
+    }
     if (options.whatIf && options.whatIf.length > 0) return whatIfCommand(file, loaded.text, options.engagement, options.whatIf, options.json === true, out, err);
     const reports: OddsReport[] = [];
     const skipped: string[] = [];
@@ -183,28 +199,117 @@ function table(rows: string[][], out: (line: string) => void): void {
     for (const r of rows) out('  ' + r.map(pad).join('  ').trimEnd());
 }
 
-export function printOdds(report: OddsReport, out: (line: string) => void): void {
+/**
+ * One action's odds as a table. `title` replaces the heading; `se`, the standard error of each figure in
+ * the report's own shape (a sampled campaign's), is printed beside each chance.
+ */
+export function printOdds(report: OddsReport, out: (line: string) => void, shown: { title?: string, se?: OddsReport } = {}): void {
     const turn = report.turn ? ` (turn ${report.turn})` : '';
-    out(`${report.kind} ${report.name}${turn}: exact odds`);
+    out(shown.title ?? `${report.kind} ${report.name}${turn}: exact odds`);
+    const se = shown.se;
+    const pc = (p: number, e: number | undefined) => (e === undefined ? percent(p) : `${percent(p)} ±${(100 * e).toFixed(1)}`);
     const labels = columns(report.units, 'probabilities');
     const worse = columns(report.units, 'atLeast');
     // Expected values a rule set reports per unit (hits, tokens, inches, DPs, casualties), when present.
     const extras = EXPECTED.filter(([key]) => report.units.some(u => typeof u[key] === 'number'));
     const head = ['unit', ...labels, ...worse.map(l => `≥${l}`), ...extras.map(([, title]) => title)];
     const rows = [head];
-    for (const u of report.units) {
-        const row = [u.id, ...labels.map(l => percent(u.probabilities[l] ?? 0)), ...worse.map(l => percent(u.atLeast?.[l] ?? 0))];
-        for (const [key] of extras) row.push(typeof u[key] === 'number' ? (u[key] as number).toFixed(2) : '');
+    report.units.forEach((u, i) => {
+        const e = se?.units[i];
+        const row = [u.id, ...labels.map(l => pc(u.probabilities[l] ?? 0, e?.probabilities[l])), ...worse.map(l => pc(u.atLeast?.[l] ?? 0, e?.atLeast?.[l]))];
+        for (const [key] of extras) row.push(typeof u[key] === 'number' ? (u[key] as number).toFixed(2) + (typeof e?.[key] === 'number' ? ` ±${(e[key] as number).toFixed(2)}` : '') : '');
         rows.push(row);
-    }
+    });
     table(rows, out);
     out('  per side (expected number of units; chance of at least one):');
     const sideRows = [['side', ...labels, ...Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => `P(≥1 ${l})`)]];
-    for (const s of report.sides) {
-        const joint = Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => (s.atLeastOne[l] === undefined ? '—' : percent(s.atLeastOne[l])));
-        sideRows.push([s.force, ...labels.map(l => (s.expected[l] ?? 0).toFixed(2)), ...joint]);
-    }
+    report.sides.forEach((s, i) => {
+        const e = se?.sides[i];
+        const joint = Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => (s.atLeastOne[l] === undefined ? '—' : pc(s.atLeastOne[l], e?.atLeastOne[l])));
+        sideRows.push([s.force, ...labels.map(l => (s.expected[l] ?? 0).toFixed(2) + (e?.expected[l] === undefined ? '' : ` ±${e.expected[l].toFixed(2)}`)), ...joint]);
+    });
     table(sideRows, out);
     for (const n of report.notes) out(`  note: ${n}`);
+    out('');
+}
+
+// ---------------------------------------------------------------- --campaign (docs/odds.md#campaign-odds)
+
+/** The version of the campaign odds' JSON shape (docs/json.md#campaign-odds). */
+const CAMPAIGN_ODDS_SCHEMA = 1;
+
+function campaignOddsCommand(file: string, model: ScenarioModel, options: CampaignOddsOptions & { json?: boolean }, out: (line: string) => void): number {
+    const report = campaignOdds(model, options);
+    if (isUnresolvable(report)) throw new CliError(`${file}: ${report.problem}`, 1);
+    if (options.json) out(JSON.stringify({ schema: CAMPAIGN_ODDS_SCHEMA, file, ...report }, null, 2));
+    else printCampaign(report, out);
+    return 0;
+}
+
+/** A chance, with its standard error beside it when the campaign was sampled. */
+function chance(p: number, se: number | undefined): string {
+    return se === undefined ? percent(p) : `${percent(p)} ±${(100 * se).toFixed(1)}`;
+}
+
+function meanSd(law: CountLaw): string {
+    const se = law.se ? ` (±${law.se.mean.toFixed(2)})` : '';
+    return `${law.mean.toFixed(2)} ± ${law.sd.toFixed(2)}${se}`;
+}
+
+function printCampaign(report: CampaignOddsReport, out: (line: string) => void): void {
+    const when = report.through === null ? 'at the end of the file' : `after turn ${report.through}`;
+    const how = report.method === 'exact'
+        ? `exact, over ${report.states} joint state${report.states === 1 ? '' : 's'} at most`
+        : `Monte Carlo, ${report.samples} campaigns from seed ${report.seed}; ± one standard error`;
+    out(`Campaign odds ${when} (${report.fromRecord ? 'the record kept: only actions not decided yet are open' : 'every action\'s dice open'}; ${how})`);
+    out('');
+    table([['action', 'turn', 'dice', 'fought', 'starts'], ...report.actions.map(a => [
+        `${a.kind} ${a.name}`, a.turn ?? '—', a.open ? 'open' : 'record', percent(a.fought), String(a.starts)
+    ])], out);
+    for (const a of report.actions) {
+        const absent = Object.entries(a.outOfTheFight);
+        if (absent.length > 0) out(`  ${a.name} cannot be fought as written when ${absent.map(([id, p]) => `${id} is out of the fight (${percent(p)})`).join(', ')}`);
+    }
+    out('');
+    for (const a of report.actions) {
+        if (!a.odds) continue;
+        const title = `${a.kind} ${a.name}${a.turn ? ` (turn ${a.turn})` : ''}: campaign odds${a.fought < 1 ? `, when it is fought (${percent(a.fought)})` : ''}`;
+        printOdds(a.odds, out, { title, se: a.oddsSe as OddsReport | undefined });
+    }
+    printUnits(report, out);
+    printSides(report, out);
+    for (const n of report.notes) out(`  note: ${n}`);
+}
+
+function printUnits(report: CampaignOddsReport, out: (line: string) => void): void {
+    out(`Units ${report.through === null ? 'at the end of the file' : `after turn ${report.through}`}:`);
+    const statuses = ['ready', 'routed', 'destroyed', 'fled'].filter(s => s === 'ready' || report.units.some(u => (u.status[s] ?? 0) > 1e-12));
+    const counters = Object.keys(report.units[0]?.counters ?? {});
+    const tested = report.units.some(u => u.tested !== undefined);
+    const head = ['unit', ...statuses, ...counters.map(c => `${c} (mean ± sd)`), ...(tested ? ['tested'] : [])];
+    table([head, ...report.units.map(u => [
+        u.id, ...statuses.map(s => chance(u.status[s] ?? 0, u.se?.status[s])),
+        ...counters.map(c => meanSd(u.counters[c])),
+        ...(tested ? [chance(u.tested ?? 0, u.se?.tested)] : [])
+    ])], out);
+    for (const u of report.units) {
+        for (const c of counters) {
+            const law = u.counters[c];
+            if (law.law.length <= 1) continue;
+            const cells = law.law.map((p, k) => (p > 1e-12 ? `${k} ${chance(p, law.se?.law[k])}` : '')).filter(Boolean);
+            out(`  ${u.id} ${c}: ${cells.join(', ')}`);
+        }
+    }
+    out('');
+}
+
+function printSides(report: CampaignOddsReport, out: (line: string) => void): void {
+    const kinds = Object.keys(report.sides[0]?.atLeastOne ?? {});
+    if (kinds.length === 0) return;
+    out('  per side (chance of at least one unit out of the fight; units out: mean ± sd):');
+    table([['side', ...kinds.map(k => `P(≥1 ${k})`), ...kinds.map(k => `${k} (mean ± sd)`)], ...report.sides.map(s => [
+        s.force, ...kinds.map(k => chance(s.atLeastOne[k], s.se?.atLeastOne[k])),
+        ...kinds.map(k => `${s.losses[k].mean.toFixed(2)} ± ${s.losses[k].sd.toFixed(2)}${s.se ? ` (±${s.se.losses[k].toFixed(2)})` : ''}`)
+    ])], out);
     out('');
 }

@@ -8,7 +8,7 @@ import type { Action, Dice, House } from '../language/generated/ast.js';
 import type { TableSchemas, TablesInForce } from './house-rules.js';
 import type { UnitStatus } from './campaign-state.js';
 import type { OddsReport, ResultSeverity } from '../protocol.js';
-import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
+import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import type { DicePlan } from './dice-plan.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 
@@ -99,6 +99,23 @@ interface CampaignKeys {
     readonly fightsOnceATurn?: readonly string[];
 }
 
+/**
+ * Each way an action's outcome can fall, with its chance, as the campaign carries it: the outcome lines
+ * the action would write, of which only the result and the facts the campaign state reads count
+ * (docs/odds.md#campaign-odds). The chances sum to 1.
+ */
+export type OutcomeLaw = ReadonlyArray<{ readonly p: number, readonly lines: readonly OutcomeLineText[] }>;
+
+/** How a rule set's state enters the odds of a campaign (src/core/campaign-odds.ts). */
+interface CampaignOddsHooks {
+    /**
+     * The exact joint law of the outcome lines the action writes, as it starts from the state the model's
+     * timeline carries to it (read through `effectiveStats`, as resolving reads it). Undefined when it
+     * has more than `budget` ways to fall or the rule set cannot list it: the campaign is then sampled.
+     */
+    outcomeLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined;
+}
+
 /** How a quick fix repairs one of the rule set's own diagnostics; the fixes themselves are generic. */
 export type FixKind =
     /** A stat's value replaced by each word the vocabulary accepts for it. */
@@ -178,6 +195,11 @@ export interface Ruleset {
     resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): Resolution | Unresolvable;
     /** Exact odds of an action of one of `oddsKinds`. */
     odds(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable;
+    /**
+     * The exact law of what an action leaves behind, for the odds of a whole campaign. Without it, a
+     * campaign whose actions throw dice is sampled (Monte Carlo through `resolve`).
+     */
+    readonly campaignOdds?: CampaignOddsHooks;
     /** The number of units on the action's largest side, for the size limits (docs/limits.md). */
     largestSide?(model: ScenarioModel, action: ActionModel): number;
     /**

@@ -8,6 +8,7 @@ import { ANCIENTS_RESULTS } from './engine/ancients-engine.js';
 import { checkAncientsAction, checkAncientsScenario } from './ancients-checks.js';
 import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
+import { ancientsOutcomeLaw } from './ancients-campaign-odds.js';
 import { ancientsActionDicePlan, DEFENSIVE_COUNTERCHARGE, ANCIENTS_EXCLUSIVE, ANCIENTS_FACTS, ANCIENTS_RANGES, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
 import { resolveAncientsAction } from './ancients-report.js';
 import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
@@ -67,5 +68,7 @@ export const ancientsRuleset: Ruleset = {
     // Each unit fights with the tokens and break test that earlier outcomes left it.
     resolve: (model, action, dice) => resolveAncientsAction(model, action, dice, u => effectiveStats(model, action.node, u)),
     dicePlan: (model, action) => ancientsActionDicePlan(model, action.node, u => effectiveStats(model, action.node, u)),
-    odds: ancientsOddsBody
+    odds: ancientsOddsBody,
+    // Its state in the odds of a whole campaign (docs/odds.md#campaign-odds).
+    campaignOdds: { outcomeLaw: ancientsOutcomeLaw }
 };

@@ -10,6 +10,7 @@ import { checkLooseFilesAction, checkLooseFilesScenario } from './loose-files-ch
 import { LooseFilesCodes } from './loose-files-codes.js';
 import { checkLooseFilesTables, LOOSE_FILES_TABLES, LooseFilesHouseCodes } from './loose-files-house.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
+import { looseFilesOutcomeLaw } from './loose-files-campaign-odds.js';
 import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
@@ -73,5 +74,7 @@ export const looseFilesRuleset: Ruleset = {
     usesEnteredDice: (model, action) => action.node.statements.some(isDice) || throwsNoDice(model, action),
     resolve: resolveLooseFilesAction,
     dicePlan: looseFilesDicePlan,
-    odds: looseFilesOddsBody
+    odds: looseFilesOddsBody,
+    // Its state in the odds of a whole campaign (docs/odds.md#campaign-odds).
+    campaignOdds: { outcomeLaw: looseFilesOutcomeLaw }
 };

@@ -1,0 +1,531 @@
+/**
+ * The odds of a whole campaign (docs/odds.md#campaign-odds): each action's odds over every way the
+ * actions before it that are not decided can fall, and each unit's chances at the end of a turn or
+ * of the file.
+ *
+ * A *world* is one way the open actions so far have fallen: the outcome lines each wrote, put into
+ * the parse tree in memory as Resolve all puts new outcomes there (`outcomeNode`), so that the one
+ * campaign timeline (src/core/campaign-state.ts) carries them and the rules read each later start
+ * through `effectiveStats`, as they always do. No second way of laying a state over a unit's stats
+ * exists, so a campaign's odds cannot read a start that Resolve would not.
+ *
+ * The worlds are walked through the actions in the order they are resolved (`resolutionOrder`).
+ * Worlds whose units stand in the same state are merged, so the work grows with the number of joint
+ * states, not of throws. The exact path asks the rule set for each open action's joint law of
+ * outcomes (`Ruleset.campaignOdds`): exact while every action has one within `lawBudget` ways and no
+ * more than `maxWorlds` joint states are kept at once. Past that, the campaign is sampled: each world
+ * throws each open action from a seed drawn from one stream (pure-rand, as seeded dice are), through
+ * the rule set's own `resolve`, so the same seed gives the same figures, and every figure carries its
+ * standard error.
+ *
+ * An action one of whose fighting units is out of the fight in a world (routed, destroyed, fled) cannot
+ * be fought as written there (`unit-out-of-action`): in that world it writes nothing, and the action's
+ * chance of being fought says how often.
+ */
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { Action, Outcome, Turn } from '../language/generated/ast.js';
+import type { OddsReport } from '../protocol.js';
+import { participants, resolutionOrder, stateAfterTurn, stateAtEnd, turnsOf, unitStateAt, type UnitCampaignState } from './campaign-state.js';
+import { MAX_SEED } from './dice.js';
+import { hasOdds, oddsForAction } from './odds.js';
+import type { OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
+import { outcomeNode } from './resolve-all.js';
+import { isUnresolvable, needsNewSeed } from './resolve.js';
+import type { OutcomeLaw, StateColumn } from './ruleset.js';
+import { turnLabel, unquote, type ActionModel, type ScenarioModel, type UnitModel } from './scenario.js';
+import { resolveSizeProblem } from './size-guards.js';
+
+export interface CampaignOddsOptions {
+    /** The turn whose end is asked about (its number, name or title); the end of the file without it. */
+    through?: string;
+    /**
+     * Keep the record: written outcomes and the dice in the file (entered, or an action's own seed) stand,
+     * and only the actions not decided yet are open. Without it, every action's dice are open: the
+     * campaign's odds before its first die.
+     */
+    fromRecord?: boolean;
+    /** `exact` fails rather than sample; `monte-carlo` samples; `auto` (the default) is exact while it stays small. */
+    method?: 'auto' | 'exact' | 'monte-carlo';
+    /** Campaigns sampled (Monte Carlo), 2000 by default. */
+    samples?: number;
+    /** The seed of the sampling stream, 1 by default: the same seed gives the same figures. */
+    seed?: number;
+    /** The most joint states the exact path keeps at once (4096 by default). */
+    maxWorlds?: number;
+    /** The most ways one action's outcome may fall on the exact path (50,000 by default). */
+    lawBudget?: number;
+}
+
+const CAMPAIGN_ODDS_DEFAULTS = { samples: 2000, seed: 1, maxWorlds: 4096, lawBudget: 50_000 } as const;
+
+/** A count's law (`law[k]` = P(k)), its mean and standard deviation; with a sampled campaign, their standard errors. */
+export interface CountLaw {
+    law: number[];
+    mean: number;
+    sd: number;
+    se?: { law: number[], mean: number };
+}
+
+interface CampaignUnitOdds {
+    force: string;
+    unit: string;
+    id: string;
+    /** P(each status at the end): ready, routed, destroyed, fled. */
+    status: Record<string, number>;
+    /** The rule set's counters at the end (dp, casualties, stands, tokens, cp), each as a law. */
+    counters: Record<string, CountLaw>;
+    /** P(it has taken a break test), where the rule set keeps one. */
+    tested?: number;
+    /** Standard errors of `status` and `tested` (a sampled campaign). */
+    se?: { status: Record<string, number>, tested?: number };
+}
+
+interface CampaignSideOdds {
+    force: string;
+    /** P(at least one of the force's units ends in each out-of-the-fight status). */
+    atLeastOne: Record<string, number>;
+    /** The number of its units in each such status: mean and standard deviation. */
+    losses: Record<string, { mean: number, sd: number }>;
+    se?: { atLeastOne: Record<string, number>, losses: Record<string, number> };
+}
+
+interface CampaignActionOdds {
+    name: string;
+    kind: string;
+    turn: string | null;
+    /** Whether its dice were open (not fixed by the record). */
+    open: boolean;
+    /** P(it is fought as written: none of its fighting units is out of the fight). */
+    fought: number;
+    /** The units that, in some world, are out of the fight when it comes, with the chance of each. */
+    outOfTheFight: Record<string, number>;
+    /** How many different starts it has over the worlds. */
+    starts: number;
+    /** Its odds over every start it is fought from, weighed by their chances (the one-action shape of docs/json.md#odds). */
+    odds?: OddsReport;
+    /** The standard error of each figure of `odds`, in the same shape (a sampled campaign). */
+    oddsSe?: unknown;
+    /** Why it has no odds, when it has none. */
+    problem?: string;
+}
+
+export interface CampaignOddsReport {
+    rules: string;
+    /** The turn asked about, or null for the end of the file. */
+    through: string | null;
+    fromRecord: boolean;
+    method: 'exact' | 'monte-carlo';
+    /** Sampled campaigns and the seed of the stream (Monte Carlo only). */
+    samples?: number;
+    seed?: number;
+    /** The most joint states kept at once. */
+    states: number;
+    actions: CampaignActionOdds[];
+    units: CampaignUnitOdds[];
+    sides: CampaignSideOdds[];
+    notes: string[];
+}
+
+/** One way the open actions so far have fallen: the outcome each wrote, its chance, and (sampled) how many campaigns. */
+interface World {
+    readonly p: number;
+    readonly n: number;
+    readonly installed: ReadonlyMap<Action, Outcome>;
+}
+
+/** Thrown by the exact path when it would grow past its bounds: the campaign is sampled instead. */
+class TooLarge extends Error {}
+
+/** The facts of an outcome line that the campaign state reads (`applyOutcomeLine` in campaign-state.ts). */
+const CARRIED = new Set(['dp', 'casualties', 'deserted', 'tokens', 'cp', 'tested', 'fled', 'formation']);
+
+/** A line as the campaign carries it: its unit, its result, and only the facts the state reads. */
+function carried(line: OutcomeLineText): OutcomeLineText {
+    return { unit: line.unit, result: line.result, facts: line.facts.filter(([key]) => CARRIED.has(key)) };
+}
+
+function stateKey(s: UnitCampaignState | undefined): string {
+    if (!s) return '-';
+    return `${s.status}|${s.dp}|${s.casualties}|${s.standsLost}|${s.tokens}|${s.tested ? 1 : 0}|${s.cpSpent}|${s.formation ?? ''}`;
+}
+
+/** The odds of a campaign, or why there are none. Never throws on a file's content. */
+export function campaignOdds(model: ScenarioModel, options: CampaignOddsOptions = {}): CampaignOddsReport | Unresolvable {
+    const ruleset = model.ruleset;
+    if (!ruleset) return { problem: `No odds for the ${model.rules} rules: they are not known.` };
+    const span = selectedActions(model, options.through);
+    if ('problem' in span) return span;
+    const method = options.method ?? 'auto';
+    if (method !== 'monte-carlo') {
+        try {
+            return new CampaignWalk(model, span, options, 'exact').run();
+        } catch (err) {
+            if (!(err instanceof TooLarge) || method === 'exact') throw err;
+            return new CampaignWalk(model, span, options, 'monte-carlo', err.message).run();
+        }
+    }
+    return new CampaignWalk(model, span, options, 'monte-carlo').run();
+}
+
+interface Span {
+    readonly actions: readonly ActionModel[];
+    readonly turn: Turn | undefined;
+}
+
+/** The actions up to the end of the turn asked about, in the order they are resolved; all of them without one. */
+function selectedActions(model: ScenarioModel, through: string | undefined): Span | Unresolvable {
+    const resolved = resolutionOrder(model).filter(a => model.ruleset!.kinds.includes(a.node.kind));
+    if (through === undefined) return { actions: resolved, turn: undefined };
+    const turns = turnsOf(model);
+    const turn = turns.find(t => turnLabel(t) === through)
+        ?? turns.find(t => t.title !== undefined && unquote(t.title).toLowerCase() === through.toLowerCase());
+    if (!turn) return { problem: `there is no turn '${through}' (turns: ${turns.map(t => turnLabel(t)).join(', ') || 'none'})` };
+    const last = turns.indexOf(turn);
+    const actions: ActionModel[] = [];
+    let current = -1;
+    for (const a of resolved) {
+        if (a.turn) current = turns.indexOf(a.turn);
+        // An action between turns belongs to the turn above it, but comes after that turn's end.
+        if (current > last || (!a.turn && current === last)) break;
+        actions.push(a);
+    }
+    return { actions, turn };
+}
+
+class CampaignWalk {
+    private readonly open: ReadonlySet<Action>;
+    private readonly tracked: readonly string[];
+    private readonly saved = new Map<Action, Outcome | undefined>();
+    private readonly samples: number;
+    private readonly seed: number;
+    private readonly rng;
+    private states = 1;
+    private readonly notes: string[] = [];
+
+    constructor(private readonly model: ScenarioModel, private readonly span: Span, private readonly options: CampaignOddsOptions,
+        private readonly method: 'exact' | 'monte-carlo', why?: string) {
+        const open = span.actions.filter(a => !options.fromRecord || (!a.node.outcome && needsNewSeed(model, a)));
+        this.open = new Set(open.map(a => a.node));
+        this.tracked = [...new Set(open.flatMap(a => participants(model, a.node).map(p => p.unit.id)))];
+        this.samples = Math.max(2, Math.floor(options.samples ?? CAMPAIGN_ODDS_DEFAULTS.samples));
+        this.seed = (options.seed ?? CAMPAIGN_ODDS_DEFAULTS.seed) >>> 0;
+        this.rng = xoroshiro128plus(this.seed | 0);
+        if (why) this.notes.push(`Sampled: ${why}.`);
+    }
+
+    run(): CampaignOddsReport {
+        for (const node of this.open) this.saved.set(node, node.outcome);
+        try {
+            const start: World = { p: 1, n: this.method === 'exact' ? 0 : this.samples, installed: new Map() };
+            let worlds: World[] = [start];
+            const actions: CampaignActionOdds[] = [];
+            for (const action of this.span.actions) {
+                const step = this.step(worlds, action);
+                worlds = step.next;
+                actions.push(step.odds);
+            }
+            const { units, sides } = this.tally(worlds);
+            return {
+                rules: this.model.rules, through: this.span.turn ? turnLabel(this.span.turn)! : null, fromRecord: this.options.fromRecord === true,
+                method: this.method, ...(this.method === 'monte-carlo' ? { samples: this.samples, seed: this.seed } : {}),
+                states: this.states, actions, units, sides, notes: this.notes
+            };
+        } finally {
+            for (const [node, outcome] of this.saved) setOutcome(node, outcome);
+        }
+    }
+
+    /** An outcome with no lines for each open action: what it holds until the world has thrown it. */
+    private readonly blank = new Map<Action, Outcome>();
+
+    /**
+     * Runs `f` on a model whose open actions hold the world's outcomes. Those the world has not thrown yet
+     * hold a blank one: the states read are all from before them, and the timeline then neither resolves
+     * them (an action's own seed) nor makes later ones wait on them.
+     */
+    private inWorld<T>(world: World, f: (model: ScenarioModel) => T): T {
+        for (const node of this.open) {
+            let blank = this.blank.get(node);
+            if (!blank) this.blank.set(node, blank = withOutcome(world, { node, turn: undefined }, []).installed.get(node)!);
+            setOutcome(node, world.installed.get(node) ?? blank);
+        }
+        // A new model object: the timeline is cached per model, and it is built again from the first changed outcome.
+        return f({ ...this.model });
+    }
+
+    /** The worlds merged by the state of the units open actions name, as the action sees it. */
+    private merged(worlds: readonly World[], action: ActionModel): World[] {
+        const groups = new Map<string, World>();
+        for (const w of worlds) {
+            const key = this.inWorld(w, m => this.tracked.map(id => stateKey(unitStateAt(m, action, id))).join(';'));
+            const seen = groups.get(key);
+            groups.set(key, seen ? { p: seen.p + w.p, n: seen.n + w.n, installed: seen.installed } : w);
+        }
+        this.states = Math.max(this.states, groups.size);
+        if (this.method === 'exact' && groups.size > (this.options.maxWorlds ?? CAMPAIGN_ODDS_DEFAULTS.maxWorlds)) {
+            throw new TooLarge(`more than ${this.options.maxWorlds ?? CAMPAIGN_ODDS_DEFAULTS.maxWorlds} joint states of the units before ${action.node.kind} ${action.node.name}`);
+        }
+        return [...groups.values()];
+    }
+
+    private step(worlds: readonly World[], action: ActionModel): { next: World[], odds: CampaignActionOdds } {
+        const groups = this.merged(worlds, action);
+        const next: World[] = [];
+        const isOpen = this.open.has(action.node);
+        const out: Record<string, number> = {};
+        const fought: Array<{ p: number, n: number, report: OddsReport }> = [];
+        const odds = new Map<string, OddsReport | Unresolvable>();
+        const laws = new Map<string, OutcomeLaw>();
+        let foughtP = 0, problem: string | undefined;
+        for (const w of groups) {
+            this.inWorld(w, m => {
+                const absent = outOfTheFight(m, action);
+                if (absent.length > 0) {
+                    for (const id of absent) out[id] = (out[id] ?? 0) + w.p;
+                    // It writes nothing in this world: an empty outcome, so that no later action waits on it.
+                    next.push(isOpen ? withOutcome(w, action, []) : w);
+                    return;
+                }
+                foughtP += w.p;
+                const start = participants(m, action.node).map(p => `${p.unit.id}=${stateKey(unitStateAt(m, action, p.unit))}`).join(';');
+                if (hasOdds(m, action)) {
+                    let r = odds.get(start);
+                    if (!r) odds.set(start, r = oddsForAction(m, action));
+                    if (isUnresolvable(r)) problem ??= r.problem; else fought.push({ p: w.p, n: w.n, report: r });
+                }
+                if (!isOpen) { next.push(w); return; }
+                if (this.method === 'exact') {
+                    let law = laws.get(start);
+                    if (!law) laws.set(start, law = this.lawOf(m, action));
+                    for (const entry of law) next.push(withOutcome(w, action, entry.lines, w.p * entry.p));
+                } else next.push(...this.sampled(m, action, w));
+            });
+        }
+        const report: CampaignActionOdds = {
+            name: action.node.name, kind: action.node.kind, turn: turnLabel(action.turn) ?? null, open: isOpen,
+            fought: foughtP, outOfTheFight: out, starts: odds.size
+        };
+        if (fought.length > 0) {
+            const total = fought.reduce((s, f) => s + f.p, 0);
+            const parts = fought.map(f => ({ w: f.p / total, n: f.n, value: f.report as unknown }));
+            report.odds = mix(parts) as OddsReport;
+            if (this.method === 'monte-carlo') report.oddsSe = spread(parts, report.odds);
+        } else if (problem) report.problem = problem;
+        return { next, odds: report };
+    }
+
+    /** The open action's exact law in this world: the rule set's, or one outcome when it throws no dice. */
+    private lawOf(model: ScenarioModel, action: ActionModel): OutcomeLaw {
+        const budget = this.options.lawBudget ?? CAMPAIGN_ODDS_DEFAULTS.lawBudget;
+        const tooLarge = resolveSizeProblem(model, action);
+        if (tooLarge) throw new TooLarge(`${action.node.kind} ${action.node.name} is too large for its law to be listed`);
+        const law = model.ruleset!.campaignOdds?.outcomeLaw(model, action, budget);
+        if (law && !isUnresolvable(law)) return mergeLaw(law, model);
+        if (law) throw new TooLarge(`${action.node.kind} ${action.node.name} cannot be read: ${law.problem}`);
+        if (model.ruleset!.dicePlan?.(model, action)?.steps.length === 0) {
+            const r = resolved(model, action, { kind: 'entered' });
+            if (!isUnresolvable(r)) return [{ p: 1, lines: r.lines.map(carried) }];
+        }
+        throw new TooLarge(`the joint law of ${action.node.kind} ${action.node.name} has more than ${budget} ways to fall, or its rules give none`);
+    }
+
+    /** Each of the world's campaigns throws the action from its own seed; those that fall alike are one world. */
+    private sampled(model: ScenarioModel, action: ActionModel, w: World): World[] {
+        const byLines = new Map<string, { n: number, lines: OutcomeLineText[] }>();
+        for (let i = 0; i < w.n; i++) {
+            const seed = uniformInt(this.rng, 0, MAX_SEED - 1);
+            const r = resolved(model, action, { kind: 'seed', seed });
+            const lines = isUnresolvable(r) ? [] : r.lines.map(carried);
+            const key = lawKey(lines, model);
+            const seen = byLines.get(key);
+            if (seen) seen.n++; else byLines.set(key, { n: 1, lines });
+        }
+        return [...byLines.values()].map(({ n, lines }) => withOutcome({ ...w, n }, action, lines, n / this.samples));
+    }
+
+    /** Each unit's and each force's chances at the end, from the last worlds. */
+    private tally(worlds: readonly World[]): { units: CampaignUnitOdds[], sides: CampaignSideOdds[] } {
+        const ruleset = this.model.ruleset!;
+        const columns = ruleset.campaign.columns.filter(c => c !== 'tested');
+        const keepsTests = ruleset.campaign.columns.includes('tested');
+        const kinds = [...new Set(Object.values(ruleset.campaign.outResults))];
+        const reported = this.reportedUnits();
+        const status = reported.map(() => ({ ready: 0, routed: 0, destroyed: 0, fled: 0 } as Record<string, number>));
+        const counts = reported.map(() => new Map<StateColumn, number[]>(columns.map(c => [c, []])));
+        const tested = reported.map(() => 0);
+        const forces = [...new Set(reported.map(u => u.force))];
+        const sides = forces.map(() => ({ atLeastOne: Object.fromEntries(kinds.map(k => [k, 0])), m1: Object.fromEntries(kinds.map(k => [k, 0])), m2: Object.fromEntries(kinds.map(k => [k, 0])) }));
+        for (const w of worlds) {
+            const states = this.inWorld(w, m => (this.span.turn ? stateAfterTurn(m, turnLabel(this.span.turn)!)?.states : stateAtEnd(m)) ?? stateAtEnd(m));
+            const lost = forces.map(() => Object.fromEntries(kinds.map(k => [k, 0])) as Record<string, number>);
+            reported.forEach((u, i) => {
+                const s = states.get(u.id);
+                if (!s) return;
+                status[i][s.status] += w.p;
+                if (s.tested) tested[i] += w.p;
+                for (const c of columns) add(counts[i].get(c)!, counterOf(this.model, u, s, c), w.p);
+                if (s.status in lost[forces.indexOf(u.force)]) lost[forces.indexOf(u.force)][s.status]++;
+            });
+            forces.forEach((_, f) => {
+                for (const k of kinds) {
+                    const n = lost[f][k];
+                    if (n > 0) sides[f].atLeastOne[k] += w.p;
+                    sides[f].m1[k] += w.p * n;
+                    sides[f].m2[k] += w.p * n * n;
+                }
+            });
+        }
+        const sampled = this.method === 'monte-carlo';
+        const seP = (p: number) => Math.sqrt(Math.max(0, p * (1 - p)) / (this.samples - 1));
+        const units = reported.map((u, i): CampaignUnitOdds => ({
+            force: u.force, unit: u.id.slice(u.force.length + 1), id: u.id, status: status[i],
+            counters: Object.fromEntries(columns.map(c => [c, countLaw(counts[i].get(c)!, sampled ? this.samples : 0)])),
+            ...(keepsTests ? { tested: tested[i] } : {}),
+            ...(sampled ? { se: { status: mapValues(status[i], seP), ...(keepsTests ? { tested: seP(tested[i]) } : {}) } } : {})
+        }));
+        const sideOdds = forces.map((force, f): CampaignSideOdds => {
+            const sd = (k: string) => Math.sqrt(Math.max(0, sides[f].m2[k] - sides[f].m1[k] ** 2));
+            return {
+                force, atLeastOne: sides[f].atLeastOne,
+                losses: Object.fromEntries(kinds.map(k => [k, { mean: sides[f].m1[k], sd: sd(k) }])),
+                ...(sampled ? { se: { atLeastOne: mapValues(sides[f].atLeastOne, seP), losses: Object.fromEntries(kinds.map(k => [k, sd(k) / Math.sqrt(this.samples - 1)])) } } : {})
+            };
+        });
+        return { units, sides: sideOdds };
+    }
+
+    /** The units the actions asked about name, in the order of their forces' declarations. */
+    private reportedUnits(): UnitModel[] {
+        const ids = new Set(this.span.actions.flatMap(a => participants(this.model, a.node).map(p => p.unit.id)));
+        return [...this.model.forces.values()].flatMap(f => f.units.filter(u => ids.has(u.id)));
+    }
+}
+
+function setOutcome(action: Action, outcome: Outcome | undefined): void {
+    (action as { outcome?: Outcome }).outcome = outcome;
+}
+
+/** The world with the action's outcome written: its lines as an outcome block without a fingerprint (one the timeline carries as written). */
+function withOutcome(w: World, action: ActionModel, lines: readonly OutcomeLineText[], p = w.p): World {
+    const resolution = { json: { summary: '' }, lines: [...lines], text: [] } as unknown as Resolution;
+    const node = outcomeNode(action.node, resolution, { kind: 'entered' });
+    (node as { check?: string }).check = undefined;
+    const installed = new Map(w.installed);
+    installed.set(action.node, node);
+    return { p, n: w.n, installed };
+}
+
+/** The units that fight in the action (or are shot at) but are out of the fight as it starts. */
+function outOfTheFight(model: ScenarioModel, action: ActionModel): string[] {
+    const out = new Set<string>();
+    for (const p of participants(model, action.node)) {
+        const status = unitStateAt(model, action, p.unit)?.status ?? 'ready';
+        if (status === 'ready') continue;
+        if (p.role === 'fights' || (p.role === 'target' && status !== 'routed')) out.add(p.unit.id);
+    }
+    return [...out];
+}
+
+/** Resolves with the given dice through the rule set, a failure as a reason. */
+function resolved(model: ScenarioModel, action: ActionModel, dice: { kind: 'seed', seed: number } | { kind: 'entered' }): Resolution | Unresolvable {
+    try {
+        return model.ruleset!.resolve(model, action, dice);
+    } catch (err) {
+        return { problem: err instanceof Error ? err.message : String(err) };
+    }
+}
+
+/** The lines as the campaign tells them apart: a result counts only when it takes a unit out of the fight or brings it back. */
+function lawKey(lines: readonly OutcomeLineText[], model: ScenarioModel): string {
+    const outResults = model.ruleset!.campaign.outResults;
+    return JSON.stringify(lines.map(l => [l.unit, Object.hasOwn(outResults, l.result) || l.result === 'rallied' ? l.result : '', l.facts]));
+}
+
+/** The law with each line reduced to what the campaign carries, and the entries that fall alike merged. */
+function mergeLaw(law: OutcomeLaw, model: ScenarioModel): OutcomeLaw {
+    const byKey = new Map<string, { p: number, lines: OutcomeLineText[] }>();
+    for (const entry of law) {
+        if (entry.p === 0) continue;
+        const lines = entry.lines.map(carried);
+        const key = lawKey(lines, model);
+        const seen = byKey.get(key);
+        if (seen) seen.p += entry.p; else byKey.set(key, { p: entry.p, lines });
+    }
+    return [...byKey.values()];
+}
+
+/** A counter of the state as `umpire status` shows it. */
+function counterOf(model: ScenarioModel, unit: UnitModel, s: UnitCampaignState, column: StateColumn): number {
+    switch (column) {
+        case 'dp': return s.dp;
+        case 'casualties': return s.casualties;
+        case 'tokens': return s.tokens;
+        case 'cp': return s.cpSpent;
+        case 'stands': {
+            const declared = unit.stats.get('stands');
+            const stands = (typeof declared === 'number' ? declared : 0) - s.standsLost - (model.ruleset?.campaign.casualtiesAreStands ? s.casualties : 0);
+            return Math.max(0, stands);
+        }
+        default: return 0;
+    }
+}
+
+function add(law: number[], k: number, p: number): void {
+    const i = Math.max(0, Math.round(k));
+    while (law.length <= i) law.push(0);
+    law[i] += p;
+}
+
+function countLaw(law: number[], samples: number): CountLaw {
+    if (law.length === 0) law.push(1);
+    const mean = law.reduce((s, p, k) => s + p * k, 0);
+    const sd = Math.sqrt(Math.max(0, law.reduce((s, p, k) => s + p * k * k, 0) - mean * mean));
+    if (samples === 0) return { law, mean, sd };
+    return { law, mean, sd, se: { law: law.map(p => Math.sqrt(Math.max(0, p * (1 - p)) / (samples - 1))), mean: sd / Math.sqrt(samples - 1) } };
+}
+
+function mapValues(o: Record<string, number>, f: (v: number) => number): Record<string, number> {
+    return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
+}
+
+/** Weighed parts of one shape: each number the weighted mean of the parts', each list of words their union. */
+function mix(parts: ReadonlyArray<{ w: number, value: unknown }>): unknown {
+    const first = parts[0].value;
+    if (typeof first === 'number') return parts.reduce((s, p) => s + p.w * (typeof p.value === 'number' ? p.value : 0), 0);
+    if (Array.isArray(first)) {
+        if (first.every(v => typeof v === 'string')) return [...new Set(parts.flatMap(p => p.value as string[]))];
+        const length = Math.max(...parts.map(p => (Array.isArray(p.value) ? p.value.length : 0)));
+        return Array.from({ length }, (_, i) => mix(parts.map(p => ({ w: p.w, value: (p.value as unknown[])[i] ?? (typeof first[0] === 'number' ? 0 : first[i]) }))));
+    }
+    if (first !== null && typeof first === 'object') {
+        const keys = [...new Set(parts.flatMap(p => Object.keys(p.value as object)))];
+        return Object.fromEntries(keys.map(k => [k, mix(parts.map(p => ({ w: p.w, value: (p.value as Record<string, unknown>)[k] })).filter(p => p.value !== undefined))]));
+    }
+    return first;
+}
+
+/**
+ * The standard error of each number of `mixed` over sampled campaigns: the spread of the figure from
+ * start to start, each start counted by its campaigns. Words and flags are left out.
+ */
+function spread(parts: ReadonlyArray<{ n: number, value: unknown }>, mixed: unknown): unknown {
+    const n = parts.reduce((s, p) => s + p.n, 0);
+    if (typeof mixed === 'number') {
+        const sum = parts.reduce((s, p) => s + p.n * ((typeof p.value === 'number' ? p.value : 0) - mixed) ** 2, 0);
+        return n > 1 ? Math.sqrt(sum / (n - 1) / n) : 0;
+    }
+    if (Array.isArray(mixed)) {
+        if (mixed.every(v => typeof v === 'string')) return undefined;
+        return mixed.map((m, i) => spread(parts.map(p => ({ n: p.n, value: (p.value as unknown[])[i] ?? 0 })), m));
+    }
+    if (mixed !== null && typeof mixed === 'object') {
+        const out: Record<string, unknown> = {};
+        for (const [k, m] of Object.entries(mixed)) {
+            const s = spread(parts.map(p => ({ n: p.n, value: (p.value as Record<string, unknown>)[k] })), m);
+            if (s !== undefined) out[k] = s;
+        }
+        return out;
+    }
+    return undefined;
+}
