@@ -103,6 +103,30 @@ describe('the second set-up beside the first', () => {
         expect(html).toContain('data-whatif-other value="with Fog on French"');
     });
 
+    it('tells an error of the changed set-up at the line and column of the file on disk, and names the what-if whose line it is in', async () => {
+        const answer = await ridgeOdds(['without Uphill', 'with Woods on Nowhere']);
+        // The added factor goes after `seed 1806`, line 47 of the file (line 46 of the copy without Uphill).
+        expect(answer.whatIf!.errors).toEqual([{ line: 46, character: 11, message: "There is no force named 'Nowhere'.", addedBy: 'with Woods on Nowhere' }]);
+        expect(answer.whatIf!.problem).toBe("what if without Uphill; with Woods on Nowhere: the changed set-up has an error: line 47, column 12 (in what 'with Woods on Nowhere' puts there): There is no force named 'Nowhere'.");
+        expect(page(answer)).toContain(`<p class="whatif-problem" role="alert">No what-if odds: ${escapeHtml(answer.whatIf!.problem!)}</p>`);
+    });
+
+    it('tells an error the change makes of a line it left alone at that line of the file on disk, below a removed line', async () => {
+        const eights = `scenario "Eights"\nrules scrud\noption die d8\ngrade Line 0\nforce French {\n  unit Ligne foot Line\n}\nforce Prussian {\n  unit Fusiliers foot Line\n}\n` +
+            'engagement Guns {\n  French.Ligne attacks Prussian.Fusiliers\n  dice French.Ligne 8\n  dice Prussian.Fusiliers 7\n}\n';
+        const doc = await openDocument('file:///eights.battle', eights);
+        expect((doc.diagnostics ?? []).filter(d => d.severity === 1)).toEqual([]);
+        const answer = await whatIfOddsCommand(eights, modelOf(doc.parseResult.value), 'Guns', ['without option die'], text => checker.check(text)) as OddsReport;
+        // The dice lines are 13 and 14 of the file, 12 and 13 of the copy without the option line.
+        expect(answer.whatIf!.errors).toEqual([
+            { line: 12, character: 20, message: 'A d6 cannot show 8: its faces are 1, 2, 3, 4, 5, 6.' },
+            { line: 13, character: 26, message: 'A d6 cannot show 7: its faces are 1, 2, 3, 4, 5, 6.' }
+        ]);
+        expect(answer.whatIf!.problem).toBe('what if without option die: the changed set-up has 2 errors: line 13, column 21 of the file: A d6 cannot show 8: its faces are 1, 2, 3, 4, 5, 6.; ' +
+            'line 14, column 27 of the file: A d6 cannot show 7: its faces are 1, 2, 3, 4, 5, 6.');
+        expect(answer.whatIf!.after).toBeUndefined();
+    });
+
     it('signs points as an umpire reads them', () => {
         expect([0.0321, -0.004, 0, 1e-14, 0.0001, Number.NaN].map(signedPoints)).toEqual(['+3.2 pp', '−0.4 pp', '0 pp', '0 pp', '+<0.1 pp', '—']);
     });
