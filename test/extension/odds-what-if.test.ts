@@ -69,7 +69,7 @@ describe('the second set-up beside the first', () => {
         expect(html.match(/<div class="bar what-if-bar">/g)).toHaveLength(answer.units.length);
         expect(html.match(/<span class="bar-name">as written<\/span><div class="bar">/g)).toHaveLength(answer.units.length);
         const g = answer.units[0];
-        expect(html).toContain(`won <b>${percent(g.probabilities.won)}</b> → <b>${percent(after0.units[0].probabilities.won)}</b> (${escapeHtml(signedPoints(after0.units[0].probabilities.won - g.probabilities.won))})`);
+        expect(html).toContain(`won <b>${percent(g.probabilities.won)}</b> → <b>${percent(after0.units[0].probabilities.won)}</b> <span class="change-figure">(${escapeHtml(signedPoints(after0.units[0].probabilities.won - g.probabilities.won))})</span>`);
         expect(html).toContain('<span class="bar-name what-if">what if</span> without Uphill');
         // The change comes before the set-ups: the umpire's question answered first.
         expect(html.indexOf('<div class="whatif-change">')).toBeLessThan(html.indexOf('<div class="tables">'));
