@@ -341,7 +341,9 @@ class StyleSheet {
         const name = `names${columns}`;
         // A monospaced letter is about 0.62 em; 1 em more for the cell's padding.
         const room = (columns * 0.62 + 1).toFixed(2);
-        this.rules.set(name, `.${name} th:first-child { width: min(${room}em, 45%); }\n`
+        // A length, not min(…, 45%): a table cell's width of min() with a percentage counts as none.
+        // Where the length is more than 45% of the table, the table is stacked anyway.
+        this.rules.set(name, `.${name} th:first-child { width: ${room}em; }\n`
             + `@container (max-width: ${(Number(room) / 0.45).toFixed(1)}em) { .${name}, .${name} tbody, .${name} tr, .${name} td { display: block; width: auto; } `
             + `.${name} thead { display: none; } .${name} td { border-top: none; } .${name} td.unit { border-top: 1px solid var(--vscode-editorWidget-border, #ddd); padding-bottom: 0; } }`);
         return name;
