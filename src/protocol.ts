@@ -129,6 +129,19 @@ export interface WhatIfOdds {
         sides: Array<{ force: string, expected: Record<string, number> }>;
     };
     problem?: string;
+    /** The errors of a changed set-up that has some, each at its place in the file on disk. */
+    errors?: WhatIfError[];
+}
+
+/**
+ * An error of a what-if's changed set-up at its place (0-based) in the file on disk; one in a line a
+ * what-if put in is at the place it went in, `addedBy` naming that what-if (the change to mend).
+ */
+export interface WhatIfError {
+    line: number;
+    character: number;
+    message: string;
+    addedBy?: string;
 }
 
 /** One unit's chances. Probabilities are keyed by the rule set's result labels and sum to 1. */
@@ -178,6 +191,63 @@ export const SEVERITY_COLOURS: Readonly<Record<ResultSeverity, { readonly fill: 
     worse: { fill: '#c0461c', text: '#ffffff' },
     worst: { fill: '#a82a1f', text: '#ffffff' }
 };
+
+/**
+ * A chart's label broken into lines that fit their room, so that Vega never has to cut one with an
+ * ellipsis (the Odds view's chart and the report's): a unit's name in the column left of its bar, a
+ * title across the chart. Lines break where a reader expects (after a space, a dot, a hyphen or a
+ * `#`, between the words of a CamelCase name, between two wide characters such as 騎兵隊's), and a
+ * piece longer than the whole room is broken between letters. `measure` gives a text's width in
+ * pixels (the page's canvas, in the font Vega draws with).
+ */
+export function labelLines(text: string, room: number, measure: (text: string) => number): string[] {
+    if (measure(text) <= room) return [text];
+    const lines: string[] = [];
+    let line = '';
+    for (const piece of pieces(text)) {
+        if (line && measure(line + piece) > room) {
+            lines.push(line.trimEnd());
+            line = '';
+        }
+        if (!line && measure(piece) > room) {
+            // Longer than the room on its own: letter by letter, the rest starting the next line.
+            for (const letter of Array.from(piece)) {
+                if (line && measure(line + letter) > room) {
+                    lines.push(line);
+                    line = '';
+                }
+                line += letter;
+            }
+            continue;
+        }
+        line += line ? piece : piece.trimStart();
+    }
+    if (line.trim()) lines.push(line.trimEnd());
+    return lines;
+}
+
+/** Wide characters (CJK, kana, Hangul, full-width forms): a line may break between any two. */
+const WIDE = /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u;
+
+/** The text cut where a line may break, each piece keeping the mark it breaks after. */
+function pieces(text: string): string[] {
+    const out: string[] = [];
+    let piece = '';
+    const letters = Array.from(text);
+    letters.forEach((c, i) => {
+        const next = letters[i + 1] ?? '';
+        piece += c;
+        const breakAfter = /[\s.#\-‐–—/,;:]/u.test(c) && !/\s/u.test(next)
+            || (/\p{Ll}/u.test(c) && /\p{Lu}/u.test(next))
+            || (WIDE.test(c) || WIDE.test(next)) && next !== '' && !/[\s.#]/u.test(next);
+        if (breakAfter) {
+            out.push(piece);
+            piece = '';
+        }
+    });
+    if (piece) out.push(piece);
+    return out;
+}
 
 /** A result label of the figures and its place on the one scale. */
 export interface ResultRank {

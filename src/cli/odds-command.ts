@@ -9,7 +9,7 @@ import type { OddsReport, UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder, toStderr } from './load.js';
 import { selectActions } from './resolve-command.js';
-import { applyWhatIf, oddsDifference, parseWhatIf, placeBefore, whatIfEdits, type Edit } from '../report/what-if.js';
+import { madeStep, oddsDifference, parseWhatIf, placeOnDisk, type WhatIfStep } from '../report/what-if.js';
 import type { Diagnostic } from 'vscode-languageserver';
 import { campaignOdds, type CampaignOddsOptions, type CampaignOddsReport, type CountLaw } from '../core/campaign-odds.js';
 import type { ScenarioModel } from '../core/scenario.js';
@@ -78,10 +78,10 @@ async function whatIfCommand(file: string, text: string, engagement: string | un
         const current = await loadText(file, edited);
         const model = modelOf(current.document.parseResult.value);
         const action = selectActions(model, engagement, file)[0];
-        const edits = whatIfEdits(model, action, parsed, edited);
-        if ('problem' in edits) throw new CliError(`${file}: what if ${change}: ${edits.problem}`, 1);
-        steps.push({ change, before: edited, edits });
-        edited = applyWhatIf(model, action, parsed, edited) as string;
+        const made = madeStep(model, action, parsed, change, edited);
+        if ('problem' in made) throw new CliError(`${file}: what if ${change}: ${made.problem}`, 1);
+        steps.push(made.step);
+        edited = made.text;
     }
     const odds = async (source: string, label: string): Promise<OddsReport> => {
         const loaded = await loadText(file, source);
@@ -129,40 +129,14 @@ export function signed(d: number, digits: number): string {
     return Number(shown) === 0 ? `${sign}<${(10 ** -digits).toFixed(digits)}` : `${sign}${shown}`;
 }
 
-/** One what-if made: the change as asked, the text it was made on, and its edits of that text. */
-interface WhatIfStep {
-    change: string;
-    before: string;
-    edits: Edit[];
-}
-
 /**
  * A problem of the changed set-up as `file:line:col …` at its place in the file on disk, read back
  * through each what-if's edits; one in a line a what-if put in is told at the place it went in.
  */
 function onDisk(d: Diagnostic, edited: string, steps: readonly WhatIfStep[], file: string, label: string): string {
-    let offset = offsetAt(edited, d.range.start);
-    let addedBy: string | undefined;
-    for (const step of [...steps].reverse()) {
-        const place = placeBefore(step.edits, offset);
-        offset = place.offset;
-        if (place.added) addedBy = step.change;
-    }
-    const original = steps[0]?.before ?? edited;
-    const before = original.slice(0, offset);
-    const at = { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1) };
+    const at = placeOnDisk(steps, edited, d.range.start);
     const located = formatDiagnostic(file, { ...d, range: { start: at, end: at } });
-    return `${located} (${label}${addedBy ? `: in what '${addedBy}' puts here` : ''})`;
-}
-
-function offsetAt(text: string, position: { line: number, character: number }): number {
-    let offset = 0;
-    for (let line = 0; line < position.line; line++) {
-        const next = text.indexOf('\n', offset);
-        if (next < 0) return text.length;
-        offset = next + 1;
-    }
-    return Math.min(text.length, offset + position.character);
+    return `${located} (${label}${at.addedBy ? `: in what '${at.addedBy}' puts here` : ''})`;
 }
 
 /** 0.4166… → "41.7%"; tiny but possible chances are not shown as a flat 0. */

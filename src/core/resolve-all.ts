@@ -36,6 +36,8 @@ export interface CheckedText {
     root: Scenario;
     /** The file's errors, formatted for the umpire; any error stops the run. */
     errors: string[];
+    /** The same errors with their places (0-based), for a caller that reads them back to another text. */
+    placed?: ReadonlyArray<{ line: number, character: number, message: string }>;
 }
 
 /** How the quick path verifies its outcomes without checking the written text as a whole. */

@@ -28,8 +28,9 @@ export class CampaignStatePreview implements vscode.TextDocumentContentProvider 
         const name = source.path.split('/').pop() ?? 'battle';
         // One virtual document per .battle file: a second request replaces the text and refreshes the preview.
         const uri = vscode.Uri.from({ scheme: SCHEME, path: `/Campaign state of ${name.replace(/\.battle$/, '')}.md`, query: source.toString() });
-        // In a box of its own, which the extension's preview style (media/preview/campaign-state.css) lays out.
-        this.texts.set(uri.toString(), `<div class="umpire-state table-scroll">\n\n${markdown}\n\n</div>\n`);
+        // In a box of its own, which the extension's preview style and script (media/preview/campaign-state.*)
+        // lay out: one line a row where the table fits, a card a unit where it does not.
+        this.texts.set(uri.toString(), `<div class="umpire-state">\n\n${markdown}\n\n</div>\n`);
         this.changed.fire(uri);
         try {
             await vscode.commands.executeCommand('markdown.showPreviewToSide', uri);

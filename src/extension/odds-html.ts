@@ -8,6 +8,7 @@
  * tested like any other function.
  */
 import { RESULT_SEVERITIES, type OddsAnswer, type OddsReport, type OddsUnavailable, type ResultRank, type ResultSeverity, type SideOdds, type UnitOdds, type WhatIfChoice } from '../protocol.js';
+import stringWidth from 'string-width';
 import { labelOrder, orWorseLabel, resultColours, signedPoints } from './odds-table.js';
 
 export function escapeHtml(text: string): string {
@@ -229,7 +230,7 @@ function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[
             : `<p class="side">Expected: ${line(side)}</p>`;
     return `<h3>${escapeHtml(force)}</h3>
 ${summary}
-<table>
+<table class="${styles.namesTake(Math.max(4, ...units.map(u => stringWidth(u.unit))))}">
 <thead><tr><th>Unit</th><th class="results">Results</th><th class="or-worse">At least</th></tr></thead>
 <tbody>
 ${rows}
@@ -270,7 +271,7 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
         return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
     }
     const moved = (was: number, now: number | undefined) => now === undefined ? `<b>${percent(was)}</b> → —`
-        : `<b>${percent(was)}</b> → <b>${percent(now)}</b> (${escapeHtml(signedPoints(now - was))})`;
+        : `<b>${percent(was)}</b> → <b>${percent(now)}</b> <span class="change-figure">(${escapeHtml(signedPoints(now - was))})</span>`;
     const figures = labels.filter(l => (u.probabilities[l] ?? 0) > 0 || (after?.probabilities[l] ?? 0) > 0)
         .map(l => `${escapeHtml(l)} ${moved(u.probabilities[l] ?? 0, after ? after.probabilities[l] ?? 0 : undefined)}`).join(' · ');
     const atLeast = Object.entries(u.atLeast ?? {}).map(([l, p]) =>
@@ -331,6 +332,23 @@ class StyleSheet {
         return name;
     }
 
+    /**
+     * A units' table whose longest name takes `columns` (monospaced, a wide character two): the names'
+     * column as wide as that name, up to 45% of the table; where even 45% is too narrow for it, each
+     * unit's name stands on a line of its own above its bar, so that no name is broken mid-word.
+     */
+    namesTake(columns: number): string {
+        const name = `names${columns}`;
+        // A monospaced letter is about 0.62 em; 1 em more for the cell's padding.
+        const room = (columns * 0.62 + 1).toFixed(2);
+        // A length, not min(…, 45%): a table cell's width of min() with a percentage counts as none.
+        // Where the length is more than 45% of the table, the table is stacked anyway.
+        this.rules.set(name, `.${name} th:first-child { width: ${room}em; }\n`
+            + `@container (max-width: ${(Number(room) / 0.45).toFixed(1)}em) { .${name}, .${name} tbody, .${name} tr, .${name} td { display: block; width: auto; } `
+            + `.${name} thead { display: none; } .${name} td { border-top: none; } .${name} td.unit { border-top: 1px solid var(--vscode-editorWidget-border, #ddd); padding-bottom: 0; } }`);
+        return name;
+    }
+
     /** A change table that needs `width` ch is listed unit by unit in a narrower place. */
     stacksBelow(width: number): string {
         const name = `stack${width}`;
@@ -351,11 +369,11 @@ h3 { margin: 1.2em 0 0.3em; }
 table { border-collapse: collapse; width: 100%; }
 th { text-align: left; font-weight: 600; opacity: 0.8; padding: 2px 6px; }
 td { padding: 4px 6px; vertical-align: top; border-top: 1px solid var(--vscode-editorWidget-border, #ddd); }
-/* Nothing is cut, at any panel width: the units' table shares the width it has (a third for the
-   names), names and figures wrap, a bar segment shows only what fits whole (StyleSheet.nameFits),
+/* Nothing is cut, at any panel width: the units' table shares the width it has (its names' column as
+   wide as the longest name, up to 45%, or each name above its bar: StyleSheet.namesTake), figures wrap, a bar segment shows only what fits whole (StyleSheet.nameFits),
    and a what-if's change tables are listed unit by unit where they do not fit (StyleSheet.stacksBelow). */
 table:not(.change) { table-layout: fixed; }
-table:not(.change) th:first-child { width: 30%; }
+.tables { container-type: inline-size; }
 td.unit { overflow-wrap: anywhere; font-family: var(--vscode-editor-font-family, monospace); }
 .bar { display: flex; height: 1.4em; width: 100%; min-width: 0; border-radius: 3px; overflow: hidden; background: var(--vscode-editorWidget-background, #eee); }
 .seg { display: block; box-sizing: border-box; height: 100%; padding: 0 3px; font-size: 0.75em; line-height: 1.9em; white-space: nowrap; overflow: hidden; container-type: inline-size; }
@@ -402,5 +420,7 @@ input:focus-visible, select:focus-visible { outline: 1px solid var(--vscode-focu
 .change-place { container-type: inline-size; margin-bottom: 0.6em; }
 table.change td.unit { font-family: var(--vscode-editor-font-family, monospace); }
 .whatif-change h3 { margin-top: 0.4em; }
+/* A change is read whole: "(+<0.1 pp)" never breaks after its "<". */
+.change-figure { white-space: nowrap; }
 td.delta, th.delta { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 `;

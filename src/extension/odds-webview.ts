@@ -17,7 +17,7 @@ import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import { expressionInterpreter } from 'vega-interpreter';
 import { labelOrder, orWorseLabel, resultColours, type OddsDistribution } from './odds-table.js';
-import type { OddsAnswer, OddsReport, OddsUnavailable } from '../protocol.js';
+import { labelLines, type OddsAnswer, type OddsReport, type OddsUnavailable } from '../protocol.js';
 import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 
 /** The little of the DOM this page uses (this project's TypeScript has no DOM types). */
@@ -26,6 +26,7 @@ interface El {
     hidden: boolean;
     clientWidth: number;
     textContent: string | null;
+    querySelector(selector: string): { clientWidth: number } | null;
     checked?: boolean;
     value?: string;
     focus(): void;
@@ -33,8 +34,12 @@ interface El {
     setAttribute(name: string, value: string): void;
     addEventListener(type: string, listener: (e: unknown) => void): void;
 }
+interface Canvas2d { font: string, measureText(text: string): { width: number } }
 interface Page {
-    document: { body: El, getElementById(id: string): El | null, querySelectorAll(selector: string): Iterable<El> };
+    document: {
+        body: El, getElementById(id: string): El | null, querySelectorAll(selector: string): Iterable<El>,
+        createElement(tag: 'canvas'): { getContext(kind: '2d'): Canvas2d | null }
+    };
     acquireVsCodeApi(): { postMessage(message: OddsPageMessage): void, getState(): unknown, setState(state: unknown): void };
     addEventListener(type: 'message', listener: (e: { data: OddsPanelMessage }) => void): void;
     addEventListener(type: 'resize', listener: () => void): void;
@@ -55,48 +60,77 @@ const views = new Map<number, View>();
 let drawnFor: OddsDistribution | undefined;
 let drawing: Promise<void> = Promise.resolve();
 
-/**
- * The chart's sizes for a panel `available` pixels wide: the room for the units' names on the left (up
- * to 160 px, less in a narrow panel), and the bars' width, so that the whole chart fits the panel.
- */
-function chartSize(available: number): { names: number, width: number, whole: number } {
-    const whole = Math.min(880, available - 10);
-    const names = Math.min(160, Math.round(0.4 * whole));
-    return { names, width: Math.max(40, whole - names), whole };
+/** The fonts Vega draws the chart's texts in, and the height of a line of a unit's name. */
+const FONT = { label: '11px sans-serif', title: 'bold 13px sans-serif', line: 13 } as const;
+const pen = doc.createElement('canvas').getContext('2d');
+
+/** A text's width in pixels in `font`, as Vega's canvas draws it. */
+function widthIn(font: string): (text: string) => number {
+    return text => {
+        if (!pen) return 7 * Array.from(text).length;
+        pen.font = font;
+        return pen.measureText(text).width;
+    };
 }
 
-function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, size: ReturnType<typeof chartSize>): TopLevelSpec {
+/**
+ * The chart's sizes for a panel `available` pixels wide: the room for the units' names on the left (as
+ * wide as the longest name, up to 45% of the chart; a longer name takes more lines), and the bars'
+ * width, so that the whole chart, its labels included, fits the panel.
+ */
+function chartSize(available: number, names: readonly string[]): { names: number, width: number, whole: number } {
+    const whole = Math.min(880, available - 16);
+    const longest = Math.max(0, ...names.map(widthIn(FONT.label)));
+    const room = Math.ceil(Math.min(longest, Math.max(80, 0.45 * whole), 260));
+    return { names: room, width: Math.max(40, whole - room - 20), whole };
+}
+
+/**
+ * The chart of one action. In the panel it has no legend of its own: the page's key to the colours
+ * stays in view above it. A saved chart (`legend`) carries its legend under the bars, in as many
+ * columns as the bars' width leaves room for.
+ */
+function chartSpec(report: OddsReport, distribution: OddsDistribution, foreground: string, size: ReturnType<typeof chartSize>, legend = false): TopLevelSpec {
     const pick = distribution === 'results' ? (u: OddsReport['units'][number]) => u.probabilities : (u: OddsReport['units'][number]) => u.atLeast ?? {};
     const ranks = report.results ?? [];
     const labels = labelOrder(report.units, pick, ranks);
     const named = distribution === 'results' ? labels : labels.map(l => orWorseLabel(l, labels));
-    const values = report.units.flatMap(u => labels.map((l, i) => ({ unit: u.id, label: named[i], rank: i, p: pick(u)[l] ?? 0 })));
+    // Each unit's name in lines that fit its room (joined by line breaks, which the axis splits again).
+    const rows = new Map(report.units.map(u => [u.id, labelLines(u.id, size.names, widthIn(FONT.label))]));
+    const values = report.units.flatMap(u => labels.map((l, i) => ({ unit: u.id, row: rows.get(u.id)!.join('\n'), label: named[i], rank: i, p: pick(u)[l] ?? 0 })));
+    const tallest = Math.max(1, ...[...rows.values()].map(r => r.length));
     // The table's colours: each result's severity, in the order of all the action's results.
     const colours = resultColours(labelOrder(report.units, u => u.probabilities, ranks).concat(labels), ranks);
     const range = labels.map(l => colours.get(l)!.fill);
-    const axis = { labelColor: foreground, titleColor: foreground, gridOpacity: 0.25 };
+    const axis = { labelColor: foreground, titleColor: foreground, gridOpacity: 0.25, labelFont: 'sans-serif', labelFontSize: 11, labelLimit: 0 };
+    // No text has a limit: each is made to fit, so none is cut.
+    const legendColumn = Math.max(...named.map(widthIn(FONT.label))) + 30;
+    const title = `${report.kind} ${report.name}: ${distribution === 'results' ? 'chance of each result' : 'chance of each result or worse'}`;
     const common = {
         $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
         background: 'transparent',
         width: size.width,
-        // The legend below the bars, in as many columns as fit: the panel is often a narrow column beside
-        // the file. Names, title and legend labels longer than their room end in an ellipsis (the bars'
-        // tooltips have them whole), so that nothing is drawn past the panel's edge.
         config: {
-            axis, legend: { labelColor: foreground, titleColor: foreground, orient: 'bottom', direction: 'horizontal', columns: Math.max(1, Math.floor(size.whole / 130)), labelLimit: 100 },
-            title: { color: foreground, anchor: 'start', limit: size.whole }, view: { stroke: null }
+            axis,
+            legend: {
+                labelColor: foreground, titleColor: foreground, orient: 'bottom', direction: 'horizontal', titleOrient: 'top', labelFont: 'sans-serif', labelFontSize: 11, labelLimit: 0,
+                columns: Math.max(1, Math.min(named.length, Math.floor(size.width / legendColumn)))
+            },
+            title: { color: foreground, anchor: 'start', font: 'sans-serif', fontSize: 13, limit: 0 }, view: { stroke: null }
         },
-        title: `${report.kind} ${report.name}: ${distribution === 'results' ? 'chance of each result' : 'chance of each result or worse'}`,
+        title: { text: labelLines(title, size.whole, widthIn(FONT.title)) },
         data: { values }
     } as const;
-    const y = { field: 'unit', type: 'nominal', sort: null, title: null, axis: { labelLimit: size.names - 15 } } as const;
-    const colour = { field: 'label', type: 'nominal', title: 'result', sort: named, scale: { domain: named, range } } as const;
+    const y = { field: 'row', type: 'nominal', sort: null, title: null, axis: { labelExpr: "split(datum.label, '\\n')", labelLineHeight: FONT.line } } as const;
+    const colour = { field: 'label', type: 'nominal', title: 'result', sort: named, scale: { domain: named, range }, ...(legend ? {} : { legend: null }) } as const;
     const tooltip = [{ field: 'unit', title: 'unit' }, { field: 'label', title: 'result' }, { field: 'p', title: 'chance', format: '.1%' }];
+    // A unit's band is tall enough for every line of its name.
+    const band = tallest * FONT.line + 6;
     if (distribution === 'results') {
-        return { ...common, height: { step: 22 }, mark: 'bar', encoding: { y, x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, order: { field: 'rank', type: 'quantitative' }, tooltip } };
+        return { ...common, height: { step: Math.max(22, band) }, mark: 'bar', encoding: { y, x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, order: { field: 'rank', type: 'quantitative' }, tooltip } };
     }
     // One thin bar per result in each unit's band: the bars fall from the mildest result to the worst.
-    return { ...common, height: { step: 7 }, mark: 'bar', encoding: { y, yOffset: { field: 'label', type: 'nominal', sort: named }, x: { field: 'p', type: 'quantitative', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, tooltip } };
+    return { ...common, height: { step: Math.max(7, Math.ceil(band / Math.max(1, labels.length))) }, mark: 'bar', encoding: { y, yOffset: { field: 'label', type: 'nominal', sort: named }, x: { field: 'p', type: 'quantitative', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } }, color: colour, tooltip } };
 }
 
 function drawCharts(): Promise<void> {
@@ -113,21 +147,33 @@ async function drawAll(distribution: OddsDistribution): Promise<void> {
     views.clear();
     const foreground = (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(doc.body).color || '#888';
     for (const el of doc.querySelectorAll('.chart')) {
-        // The bars take the panel's width, less the units' names on the left.
-        const size = chartSize(el.clientWidth || 600);
         const index = Number(el.dataset.index);
         const report = reports[index];
         if (!report || (report as OddsUnavailable).available === false) continue;
+        // The bars take the panel's width, less the units' names on the left.
+        const size = chartSize(el.clientWidth || 600, (report as OddsReport).units.map(u => u.id));
         try {
-            // `ast: true` and the interpreter: no `new Function`, which the page's policy forbids.
-            const runtime = parse(compile(chartSpec(report as OddsReport, distribution, foreground, size)).spec, undefined, { ast: true });
-            const view = new View(runtime, { expr: expressionInterpreter, renderer: 'canvas', container: el as never, hover: true });
-            await view.runAsync();
+            let view = await drawChart(el, chartSpec(report as OddsReport, distribution, foreground, size));
+            // Drawn wider than the panel (an axis's or the legend's labels took more room than reckoned):
+            // the bars give up the difference, and the chart is drawn once more.
+            const over = (el.querySelector('canvas')?.clientWidth ?? 0) - el.clientWidth;
+            if (over > 0) {
+                view.finalize();
+                view = await drawChart(el, chartSpec(report as OddsReport, distribution, foreground, { ...size, width: Math.max(40, size.width - Math.ceil(over) - 2) }));
+            }
             views.set(index, view);
         } catch (err) {
             el.textContent = `The chart could not be drawn: ${String(err)}`;
         }
     }
+}
+
+async function drawChart(el: El, spec: TopLevelSpec): Promise<View> {
+    // `ast: true` and the interpreter: no `new Function`, which the page's policy forbids.
+    const runtime = parse(compile(spec).spec, undefined, { ast: true });
+    const view = new View(runtime, { expr: expressionInterpreter, renderer: 'canvas', container: el as never, hover: true });
+    await view.runAsync();
+    return view;
 }
 
 function show(): void {
@@ -151,7 +197,14 @@ async function save(format: 'svg' | 'png', index?: number): Promise<void> {
         vscode.postMessage({ type: 'problem', text: 'There is no chart to save: this panel has no odds to draw.' });
         return;
     }
-    const data = format === 'svg' ? await view.toSVG() : await view.toImageURL('png', 2);
+    // The saved chart is drawn apart, with its legend (the page's key does not go with the file).
+    const el = [...doc.querySelectorAll('.chart')].find(c => Number(c.dataset.index) === at);
+    const foreground = (globalThis as unknown as { getComputedStyle(el: unknown): { color: string } }).getComputedStyle(doc.body).color || '#888';
+    const size = chartSize(Math.max(640, el?.clientWidth ?? 0), (report as OddsReport).units.map(u => u.id));
+    const saved = new View(parse(compile(chartSpec(report as OddsReport, state.distribution, foreground, size, true)).spec, undefined, { ast: true }), { expr: expressionInterpreter, renderer: 'none' });
+    await saved.runAsync();
+    const data = format === 'svg' ? await saved.toSVG() : await saved.toImageURL('png', 2);
+    saved.finalize();
     vscode.postMessage({ type: 'save', format, action: (report as OddsReport).name, data });
 }
 

@@ -28,8 +28,8 @@ export class TextChecker {
         for (const d of [document, ...copies]) workspace.LangiumDocuments.addDocument(d);
         try {
             await workspace.DocumentBuilder.build([document, ...copies], { validation: true });
-            const errors = (document.diagnostics ?? []).filter(d => d.severity === 1).map(d => `line ${d.range.start.line + 1}: ${d.message}`);
-            return { root: document.parseResult.value, errors };
+            const placed = (document.diagnostics ?? []).filter(d => d.severity === 1).map(d => ({ ...d.range.start, message: typeof d.message === 'string' ? d.message : d.message.value }));
+            return { root: document.parseResult.value, errors: placed.map(d => `line ${d.line + 1}: ${d.message}`), placed };
         } finally {
             for (const d of [document, ...copies]) {
                 workspace.LangiumDocuments.deleteDocument(d.uri);

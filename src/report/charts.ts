@@ -4,11 +4,12 @@
  * their 6.x lines need Node 22. Each SVG carries its own light and dark colours (a `<style>` with
  * prefers-color-scheme), so it reads the same inline in the HTML and as a file beside the Markdown.
  */
+import stringWidth from 'string-width';
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 import type { ActionReport, BattleReport } from './battle-report.js';
 import { chartFile, isCertain, type Charts } from './render.js';
-import { SEVERITY_COLOURS } from '../protocol.js';
+import { labelLines, SEVERITY_COLOURS } from '../protocol.js';
 
 /** Results the rule set does not rank: colours that say neither good nor bad. */
 const UNRANKED = ['#3f6fb5', '#7e4fb8', '#a8437a', '#86663a'];
@@ -31,7 +32,16 @@ function escapeAttr(text: string): string {
     return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const CONFIG = { background: 'transparent', font: 'sans-serif', view: { stroke: null }, axis: { labelFontSize: 12, titleFontSize: 12, labelLimit: 320 }, legend: { labelFontSize: 12, titleFontSize: 12 }, title: { fontSize: 14 } } as const;
+const CONFIG = { background: 'transparent', font: 'sans-serif', view: { stroke: null }, axis: { labelFontSize: 12, titleFontSize: 12, labelLimit: 0, labelLineHeight: 15 }, legend: { labelFontSize: 12, titleFontSize: 12, labelLimit: 0 }, title: { fontSize: 14, limit: 0 } } as const;
+
+/**
+ * A label's width as headless Vega reckons it (no canvas: 0.8 of the font size a character, two for
+ * a wide one), so that the lines it is broken into are those Vega lays out, every one whole.
+ */
+const reckoned = (size: number) => (text: string) => 0.8 * size * stringWidth(text);
+
+/** The room left of the bars for a unit's name and result, in lines of at most this many pixels. */
+const NAMES = 240;
 
 /**
  * Odds bars: one bar per unit, the chance of each result stacked in the ladder's order (best
@@ -44,7 +54,11 @@ async function oddsChart(action: ActionReport, ladder: ReadonlyArray<readonly st
     const rank = (label: string) => { const i = order.indexOf(label); return i < 0 ? order.length : i; };
     const values = action.odds.units.flatMap(u => Object.entries(u.probabilities)
         .filter(([, p]) => p > 1e-12)
-        .map(([label, p]) => ({ unit: u.id + (got.has(u.id) ? ` — ${got.get(u.id)}` : ''), label, p, rank: rank(label), got: got.get(u.id) === label })));
+        .map(([label, p]) => {
+            const unit = u.id + (got.has(u.id) ? ` — ${got.get(u.id)}` : '');
+            return { unit, row: labelLines(unit, NAMES, reckoned(12)).join('\n'), label, p, rank: rank(label), got: got.get(u.id) === label };
+        }));
+    const tallest = Math.max(1, ...values.map(v => v.row.split('\n').length));
     const labels = [...new Set(values.map(v => v.label))].sort((a, b) => rank(a) - rank(b));
     // The Odds view's colours: each result's severity on the scale every rule set shares.
     const severities = new Map(action.results.map(r => [r.label, r.severity]));
@@ -54,10 +68,12 @@ async function oddsChart(action: ActionReport, ladder: ReadonlyArray<readonly st
         config: CONFIG,
         title: `${action.kind} ${action.name}: the odds faced (outlined: the result written)`,
         width: 520,
+        // Each name in as many lines as it takes (joined by line breaks, which the axis splits again).
+        height: { step: Math.max(20, 15 * tallest + 6) },
         data: { values },
         mark: { type: 'bar', strokeWidth: 2.5 },
         encoding: {
-            y: { field: 'unit', type: 'nominal', sort: null, title: null },
+            y: { field: 'row', type: 'nominal', sort: null, title: null, axis: { labelExpr: "split(datum.label, '\\n')" } },
             x: { field: 'p', type: 'quantitative', stack: 'zero', title: 'chance', axis: { format: '.0%' }, scale: { domain: [0, 1] } },
             color: { field: 'label', type: 'nominal', sort: labels, title: 'result', scale: { domain: labels, range } },
             order: { field: 'rank', type: 'quantitative' },

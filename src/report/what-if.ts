@@ -70,7 +70,7 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
  * The edits of the text that make the change, each at its place in `text` (none overlap), or why it
  * cannot be made. `placeBefore` reads a place in the changed text back through them.
  */
-export function whatIfEdits(model: ScenarioModel, action: ActionModel, change: WhatIf, text: string): Edit[] | { problem: string } {
+function whatIfEdits(model: ScenarioModel, action: ActionModel, change: WhatIf, text: string): Edit[] | { problem: string } {
     const node = action.node;
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
     switch (change.kind) {
@@ -149,6 +149,46 @@ export function placeBefore(edits: readonly Edit[], offset: number): { offset: n
         shift += e.text.length - (e.end - e.offset);
     }
     return { offset: offset - shift, added: false };
+}
+
+/** One what-if made: the change as asked, the text it was made on, and its edits of that text. */
+export interface WhatIfStep {
+    change: string;
+    before: string;
+    edits: Edit[];
+}
+
+/** The text `change` makes of `text`, its step recorded (for `placeOnDisk`), or why it cannot be made. */
+export function madeStep(model: ScenarioModel, action: ActionModel, change: WhatIf, asked: string, text: string): { step: WhatIfStep, text: string } | { problem: string } {
+    const edits = whatIfEdits(model, action, change, text);
+    return 'problem' in edits ? edits : { step: { change: asked, before: text, edits }, text: applyEdits(text, edits) };
+}
+
+/**
+ * Where a place (0-based line and column) of the text the what-ifs made lies in the file on disk
+ * (the text the first step was made on), read back through each step's edits; a place in text a
+ * what-if put in is the place it went in, and `addedBy` names that what-if, the change to blame.
+ */
+export function placeOnDisk(steps: readonly WhatIfStep[], edited: string, position: { line: number, character: number }): { line: number, character: number, addedBy?: string } {
+    let offset = offsetAt(edited, position);
+    let addedBy: string | undefined;
+    for (const step of [...steps].reverse()) {
+        const place = placeBefore(step.edits, offset);
+        offset = place.offset;
+        if (place.added) addedBy = step.change;
+    }
+    const before = (steps[0]?.before ?? edited).slice(0, offset);
+    return { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1), ...(addedBy !== undefined ? { addedBy } : {}) };
+}
+
+function offsetAt(text: string, position: { line: number, character: number }): number {
+    let offset = 0;
+    for (let line = 0; line < position.line; line++) {
+        const next = text.indexOf('\n', offset);
+        if (next < 0) return text.length;
+        offset = next + 1;
+    }
+    return Math.min(text.length, offset + position.character);
 }
 
 /** Whether a facts line is about `target` as written (`Greeks.Companions`, spaces ignored). */

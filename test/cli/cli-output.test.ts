@@ -34,6 +34,28 @@ engagement 長篠 {
 }
 `;
 
+/** Dice of a d8 entered on the table: without the option, they are faces a d6 does not have. */
+const EIGHTS = `scenario "Eights"
+rules scrud
+option die d8
+
+grade Line 0
+
+force French {
+  unit Ligne foot Line
+}
+
+force Prussian {
+  unit Fusiliers foot Line
+}
+
+engagement Guns {
+  French.Ligne attacks Prussian.Fusiliers
+  dice French.Ligne 8
+  dice Prussian.Fusiliers 7
+}
+`;
+
 function umpire(...args: string[]) {
     const r = spawnSync(process.execPath, ['bin/umpire.cjs', ...args], { encoding: 'utf8' });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -105,6 +127,19 @@ describe('problems of a what-if\'s changed set-up', () => {
         // The added factor goes after `seed 1806`, line 47 of the file (line 46 of the copy without Uphill).
         expect(problem).toBe("examples/scrud-ridge.battle:47:12 error unknown-reference There is no force named 'Nowhere'. (what if without Uphill; with Woods on Nowhere: in what 'with Woods on Nowhere' puts here)");
         expect(stop).toMatch(/the set-up what if without Uphill; with Woods on Nowhere has the errors above$/);
+    });
+
+    it('are told at the line of the file on disk when the change makes an error of a line it left alone (the removed line above moves it up in the copy)', () => {
+        const file = path.join(dir, 'eights.battle');
+        fs.writeFileSync(file, EIGHTS);
+        expect(umpire('check', file).code).toBe(0);
+        const r = umpire('odds', file, '-e', 'Guns', '--what-if', 'without option die');
+        expect(r.code).toBe(1);
+        // The dice lines are 17 and 18 of the file (16 and 17 of the copy without `option die d8`).
+        expect(r.stderr.trimEnd().split('\n').slice(0, 2)).toEqual([
+            `${file}:17:21 error die-face A d6 cannot show 8: its faces are 1, 2, 3, 4, 5, 6. (what if without option die)`,
+            `${file}:18:27 error die-face A d6 cannot show 7: its faces are 1, 2, 3, 4, 5, 6. (what if without option die)`
+        ]);
     });
 
     it('are read back through each edit: a place after a removed line moves up, one in added text is the place it went in', () => {

@@ -5,12 +5,34 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import stringWidth from 'string-width';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportCommand, type ReportCliOptions } from '../../src/cli/report.js';
 import { CliError } from '../../src/cli/load.js';
 import { SEVERITY_COLOURS } from '../../src/protocol.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-report-'));
+
+/** Names longer than any room a chart gives them, in letters and in wide characters. */
+const LONG_NAMES = `rules ancients
+grade Thureophoroi { size medium, weight medium, formation formed, skill 2, leadership 7, move 5 }
+force SuccessorsOfAlexanderUnderAntigonosTheOneEyed {
+  unit ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas infantry Thureophoroi { tokens 2, tested }
+  unit 騎兵隊騎兵隊騎兵隊騎兵隊騎兵隊 infantry { size small, weight light, formation skirmish, skill 1, leadership 5, tokens 1, move 6 }
+}
+force Gauls {
+  unit WarriorsOfTheTectosagesWhoCrossedTheHellespont infantry { size huge, weight light, formation warband, skill 1, leadership 6, shock, move 6 }
+  unit Horse cavalry { size medium, weight light, formation warband, skill 1, leadership 6, shock, move 10 }
+}
+engagement Pass {
+  Gauls attacks SuccessorsOfAlexanderUnderAntigonosTheOneEyed
+  first turn
+  Gauls.WarriorsOfTheTectosagesWhoCrossedTheHellespont: charged
+  Gauls.WarriorsOfTheTectosagesWhoCrossedTheHellespont vs SuccessorsOfAlexanderUnderAntigonosTheOneEyed.ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas
+  Gauls.Horse vs SuccessorsOfAlexanderUnderAntigonosTheOneEyed.騎兵隊騎兵隊騎兵隊騎兵隊騎兵隊
+  seed 12
+}
+`;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function run(file: string, options: ReportCliOptions): Promise<string> {
@@ -123,6 +145,24 @@ describe('what a report says of the forces and each action', () => {
         expect(fs.existsSync(path.join(dir, 'turn-Assault-odds.svg'))).toBe(true);
         const campaign = await run('examples/campaign.battle', {});
         expect(campaign.match(/^Step by step:$/gm)).toHaveLength(3);
+    });
+
+    it('draws every unit\'s name whole in its chart, in as many lines as it takes: none cut with an ellipsis, wide characters too', async () => {
+        const file = path.join(dir, 'long-names.battle');
+        fs.writeFileSync(file, LONG_NAMES);
+        const out = path.join(dir, 'long-names.html');
+        await run(file, { format: 'html', out });
+        const svg = fs.readFileSync(out, 'utf8').match(/<svg class="umpire-chart"[^]*?<\/svg>/)![0];
+        expect(svg).not.toContain('…');
+        // The names left of the bars: one text each, its lines as tspans.
+        const names = [...svg.matchAll(/<text text-anchor="end"[^>]*>((?:<tspan[^>]*>[^<]*<\/tspan>)+|[^<]*)<\/text>/g)].map(m => m[1].match(/<tspan[^>]*>[^<]*<\/tspan>/g)?.map(t => t.replace(/<[^>]+>/g, '')) ?? [m[1]]);
+        for (const id of ['Gauls.WarriorsOfTheTectosagesWhoCrossedTheHellespont', 'SuccessorsOfAlexanderUnderAntigonosTheOneEyed.ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas',
+            'SuccessorsOfAlexanderUnderAntigonosTheOneEyed.騎兵隊騎兵隊騎兵隊騎兵隊騎兵隊', 'Gauls.Horse']) {
+            const lines = names.find(n => n.join('') === id);
+            expect(lines, id).toBeDefined();
+            // Each line within the room the chart gives the names (Vega reckons 0.8 em a letter, two for a wide one).
+            for (const line of lines!) expect(0.8 * 12 * stringWidth(line), line).toBeLessThanOrEqual(240);
+        }
     });
 
     it('gives each chart of the page a caption that says what it shows', async () => {

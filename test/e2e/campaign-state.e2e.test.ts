@@ -1,8 +1,9 @@
 /**
  * The campaign state as a person sees it in the real editor: umpire.vsix in code-server 4.100.3,
  * driven in Debian's Chromium. "Umpire: Show campaign state" on examples/campaign.battle renders the
- * state table in VS Code's Markdown preview beside the file; at 1400, 900 and 640 px the preview never
- * scrolls sideways (a table wider than it scrolls in its own box), no cell is cut and the rows are even. Screenshots:
+ * state table in VS Code's Markdown preview beside the file; at 1400, 900 and 640 px neither the preview
+ * nor the table scrolls sideways, no cell is cut and the rows are even (one line a row where the table
+ * fits, a card a unit, all as tall, where it does not). Screenshots:
  * test-output/e2e/campaign-state-*.png. Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs).
  */
 import type { FrameLocator, Page } from 'playwright-core';
@@ -59,7 +60,7 @@ describe('the campaign state in code-server 4.100.3', () => {
             for (const width of [1400, 900, 640]) {
                 await page.setViewportSize({ width, height: 1000 });
                 await page.waitForTimeout(500);
-                expect(await labelsOutOfPlace(preview().locator('body'), { evenRows: true, scrollingTables: true }), `${file} at ${width} px`).toEqual([]);
+                expect(await labelsOutOfPlace(preview().locator('body'), { evenRows: true }), `${file} at ${width} px`).toEqual([]);
                 if (width !== 900) await workbench.screenshot(page, outputDir, `campaign-state-${file.replace('.battle', '')}-${width}.png`);
             }
             await page.setViewportSize({ width: 1400, height: 1000 });

@@ -2,7 +2,9 @@
  * What a person sees of a table, measured in the page: every row of every table shown must lie within
  * the page (no sideways scroll), every label in it (a cell, a name, a bar and its segments, a figure)
  * within its row, and no label's text may be cut, with or without an ellipsis: a label wider than its
- * box is a label a person cannot read. Hidden rows and labels are skipped. Shared by the real-editor
+ * box is a label a person cannot read. Nor may a word be broken across lines when its row has room for
+ * it (a box squeezed to a few letters a line); a name longer than its whole row may break, and any word
+ * at a hyphen. Hidden rows and labels are skipped. Shared by the real-editor
  * tests of the Odds view, its what-ifs and the campaign state, and the report's test in Chromium.
  */
 import type { Locator } from 'playwright-core';
@@ -45,6 +47,22 @@ export async function labelsOutOfPlace(body: Locator, options: LabelBoxOptions =
                     if (label.scrollWidth > label.clientWidth + 1 && (label.textContent ?? '').trim().length > 0) {
                         problems.push(style.overflowX === 'visible' ? `${name(label)} overflows its box (${label.scrollWidth} > ${label.clientWidth})`
                             : `${name(label)} is cut (${label.scrollWidth} > ${label.clientWidth})`);
+                    }
+                }
+            }
+            for (const row of table.querySelectorAll('tbody tr')) {
+                const room = row.getBoundingClientRect().width;
+                if (room === 0) continue;
+                const texts = doc.createTreeWalker(row, 4 /* NodeFilter.SHOW_TEXT */);
+                for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+                    for (const word of (node.textContent ?? '').matchAll(/[^\s\-‐–—]+/g)) {
+                        const range = doc.createRange();
+                        range.setStart(node, word.index);
+                        range.setEnd(node, word.index + word[0].length);
+                        const rects = [...range.getClientRects()].filter(r => r.width > 0);
+                        const lines = new Set(rects.map(r => Math.round(r.top))).size;
+                        const width = rects.reduce((sum, r) => sum + r.width, 0);
+                        if (lines > 1 && width < room - 16) problems.push(`the word "${word[0]}" is broken over ${lines} lines in ${name(node.parentElement!)}, though its row has room for it (${Math.round(width)} of ${Math.round(room)} px)`);
                     }
                 }
             }

@@ -4,7 +4,8 @@
  * table for the chart (drawn by Vega in the page) and the chance of each result for "this or worse";
  * "Copy as CSV" puts on the clipboard exactly the figures `umpire odds --json` gives; "Save chart as
  * SVG" asks where (VS Code's save dialog) and writes the file. In a narrow panel, with long unit and
- * force names and many results, no label leaves its row. Screenshots: test-output/e2e/odds-*.png.
+ * force names and many results, no label leaves its row, and the chart draws every name whole, in as
+ * many lines as it takes (the saved SVG has no text cut). Screenshots: test-output/e2e/odds-*.png.
  * Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs).
  */
 import { spawnSync } from 'node:child_process';
@@ -160,6 +161,18 @@ describe('the Odds panel in code-server 4.100.3', () => {
         await panel().locator('.chart canvas').first().waitFor({ timeout: 30000 });
         await waitFor('the chart within the panel', chartFits, ok => ok, 10000);
         await workbench.screenshot(page, outputDir, 'odds-narrow-chart.png');
+        // What Vega drew, saved as SVG: every name whole (in lines), no text cut with an ellipsis.
+        await button('Save chart as SVG').first().click();
+        const input = page.locator('.quick-input-widget input');
+        await waitFor('the proposed file name', () => input.inputValue(), v => /long-names-Pass-odds\.svg$/.test(v), 20000);
+        await input.press('Enter');
+        const saved = path.join(workspace, 'long-names-Pass-odds.svg');
+        const svg = await waitFor('the SVG written', () => (fs.existsSync(saved) ? fs.readFileSync(saved, 'utf8') : ''), t => t.trimEnd().endsWith('</svg>'), 20000);
+        // Each text's lines (tspans): a name's joined as they are, the title's with a space.
+        const texts = [...svg.matchAll(/<text[^>]*>([^]*?)<\/text>/g)].map(m => m[1].match(/<tspan[^>]*>[^<]*<\/tspan>/g)?.map(t => t.replace(/<[^>]+>/g, '')) ?? [m[1]]);
+        expect(svg).not.toContain('…');
+        for (const unit of cliOdds(path.join(workspace, 'long-names.battle'))[0].units) expect(texts.map(t => t.join('')), unit.id).toContain(unit.id);
+        expect(texts.map(t => t.join(' '))).toContain('engagement Pass: chance of each result');
         await showTable('Thracians');
         // The SCRUD seed's many results and numbered units, in the narrowest panel.
         await workbench.openFromExplorer(page, 'scrud-seed.battle');

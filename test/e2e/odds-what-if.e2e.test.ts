@@ -151,4 +151,16 @@ describe('the Odds panel\'s what-ifs in code-server 4.100.3', () => {
         });
         await workbench.screenshot(page, outputDir, 'odds-what-if-grade.png');
     });
+
+    it('tells an error the what-if makes at its line and column of the file on disk, and the what-if that put it there', async () => {
+        const other = panel().locator('input[data-whatif-other]');
+        await other.fill('with Woods on Nowhere');
+        await other.press('Enter');
+        const problem = panel().locator('.whatif-problem');
+        await problem.waitFor({ timeout: 60000 });
+        // The added factor goes after `seed 1806`, line 47 of the file on disk, wherever the other changes moved it in the copy.
+        await expect(problem.textContent()).resolves.toContain("line 47, column 12 (in what 'with Woods on Nowhere' puts there): There is no force named 'Nowhere'.");
+        await problem.scrollIntoViewIfNeeded();
+        await workbench.screenshot(page, outputDir, 'odds-what-if-error.png');
+    });
 });

@@ -1,7 +1,7 @@
 /**
  * `umpire report … --format html` opened in Debian's Chromium (playwright-core), offline: the page
  * must show every engagement, its charts and the state table without fetching anything, in light
- * and dark. Screenshots go to test-output/report/ (run by `npm run test:e2e`, which builds out/ first).
+ * and dark. Screenshots go to test-output/e2e/report-*.png (run by `npm run test:e2e`, which builds out/ first).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,7 +13,8 @@ import { recordPid, stopProcessGroup } from './processes.js';
 import { labelsOutOfPlace } from './label-boxes.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outputDir = path.join(repoRoot, 'test-output', 'report');
+// The screenshots beside the editor's (test-output/e2e/report-*.png).
+const outputDir = path.join(repoRoot, 'test-output', 'e2e');
 const reportFile = path.join(outputDir, 'campaign-report.html');
 
 let browserServer: BrowserServer | undefined;
@@ -55,11 +56,13 @@ describe('the HTML battle report in Chromium', () => {
                 caption: f.querySelector('figcaption')?.textContent ?? ''
             })));
             expect(charts).toHaveLength(4);
+            // Every text of every chart whole: none cut with an ellipsis.
+            expect(await page.locator('figure svg text').evaluateAll(texts => texts.map(t => t.textContent ?? '').filter(t => t.includes('…')))).toEqual([]);
             for (const c of charts) {
                 expect(c.right).toBeLessThanOrEqual(c.width + 1);
                 expect(c.caption.length).toBeGreaterThan(20);
             }
-            if (width !== 900) await page.screenshot({ path: path.join(outputDir, `campaign-report-${width}.png`), fullPage: false });
+            if (width !== 900) await page.screenshot({ path: path.join(outputDir, `report-${width}.png`), fullPage: false });
         }
         await context.close();
     });
@@ -95,7 +98,7 @@ describe('the HTML battle report in Chromium', () => {
             if (colorScheme === 'light') expect(lum(fg)).toBeLessThan(lum(bg) - 128); else expect(lum(fg)).toBeGreaterThan(lum(bg) + 128);
             const chartText = await page.evaluate<string>('getComputedStyle(document.querySelector("svg.umpire-chart text")).fill');
             if (colorScheme === 'dark') expect(lum(chartText)).toBeGreaterThan(160); else expect(lum(chartText)).toBeLessThan(100);
-            await page.screenshot({ path: path.join(outputDir, `campaign-report-${colorScheme}.png`), fullPage: true });
+            await page.screenshot({ path: path.join(outputDir, `report-${colorScheme}.png`), fullPage: true });
             expect(elsewhere).toEqual([]);
             await context.close();
         });

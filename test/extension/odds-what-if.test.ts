@@ -69,7 +69,7 @@ describe('the second set-up beside the first', () => {
         expect(html.match(/<div class="bar what-if-bar">/g)).toHaveLength(answer.units.length);
         expect(html.match(/<span class="bar-name">as written<\/span><div class="bar">/g)).toHaveLength(answer.units.length);
         const g = answer.units[0];
-        expect(html).toContain(`won <b>${percent(g.probabilities.won)}</b> → <b>${percent(after0.units[0].probabilities.won)}</b> (${escapeHtml(signedPoints(after0.units[0].probabilities.won - g.probabilities.won))})`);
+        expect(html).toContain(`won <b>${percent(g.probabilities.won)}</b> → <b>${percent(after0.units[0].probabilities.won)}</b> <span class="change-figure">(${escapeHtml(signedPoints(after0.units[0].probabilities.won - g.probabilities.won))})</span>`);
         expect(html).toContain('<span class="bar-name what-if">what if</span> without Uphill');
         // The change comes before the set-ups: the umpire's question answered first.
         expect(html.indexOf('<div class="whatif-change">')).toBeLessThan(html.indexOf('<div class="tables">'));
@@ -101,6 +101,30 @@ describe('the second set-up beside the first', () => {
         expect(html).toMatch(/<p class="whatif-problem" role="alert">No what-if odds: what if with Fog on French: there is no modifier Fog/);
         expect(html).not.toContain('<div class="bar what-if-bar">');
         expect(html).toContain('data-whatif-other value="with Fog on French"');
+    });
+
+    it('tells an error of the changed set-up at the line and column of the file on disk, and names the what-if whose line it is in', async () => {
+        const answer = await ridgeOdds(['without Uphill', 'with Woods on Nowhere']);
+        // The added factor goes after `seed 1806`, line 47 of the file (line 46 of the copy without Uphill).
+        expect(answer.whatIf!.errors).toEqual([{ line: 46, character: 11, message: "There is no force named 'Nowhere'.", addedBy: 'with Woods on Nowhere' }]);
+        expect(answer.whatIf!.problem).toBe("what if without Uphill; with Woods on Nowhere: the changed set-up has an error: line 47, column 12 (in what 'with Woods on Nowhere' puts there): There is no force named 'Nowhere'.");
+        expect(page(answer)).toContain(`<p class="whatif-problem" role="alert">No what-if odds: ${escapeHtml(answer.whatIf!.problem!)}</p>`);
+    });
+
+    it('tells an error the change makes of a line it left alone at that line of the file on disk, below a removed line', async () => {
+        const eights = `scenario "Eights"\nrules scrud\noption die d8\ngrade Line 0\nforce French {\n  unit Ligne foot Line\n}\nforce Prussian {\n  unit Fusiliers foot Line\n}\n` +
+            'engagement Guns {\n  French.Ligne attacks Prussian.Fusiliers\n  dice French.Ligne 8\n  dice Prussian.Fusiliers 7\n}\n';
+        const doc = await openDocument('file:///eights.battle', eights);
+        expect((doc.diagnostics ?? []).filter(d => d.severity === 1)).toEqual([]);
+        const answer = await whatIfOddsCommand(eights, modelOf(doc.parseResult.value), 'Guns', ['without option die'], text => checker.check(text)) as OddsReport;
+        // The dice lines are 13 and 14 of the file, 12 and 13 of the copy without the option line.
+        expect(answer.whatIf!.errors).toEqual([
+            { line: 12, character: 20, message: 'A d6 cannot show 8: its faces are 1, 2, 3, 4, 5, 6.' },
+            { line: 13, character: 26, message: 'A d6 cannot show 7: its faces are 1, 2, 3, 4, 5, 6.' }
+        ]);
+        expect(answer.whatIf!.problem).toBe('what if without option die: the changed set-up has 2 errors: line 13, column 21 of the file: A d6 cannot show 8: its faces are 1, 2, 3, 4, 5, 6.; ' +
+            'line 14, column 27 of the file: A d6 cannot show 7: its faces are 1, 2, 3, 4, 5, 6.');
+        expect(answer.whatIf!.after).toBeUndefined();
     });
 
     it('signs points as an umpire reads them', () => {

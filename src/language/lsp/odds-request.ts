@@ -7,12 +7,12 @@ import { interruptAndCheck } from 'langium';
 import { CancellationToken } from 'vscode-languageserver';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { oddsForAction } from '../../core/odds.js';
-import type { OddsAnswer, OddsReport, OddsUnavailable, WhatIfChoice, WhatIfOdds } from '../../protocol.js';
+import type { OddsAnswer, OddsReport, OddsUnavailable, WhatIfChoice, WhatIfError, WhatIfOdds } from '../../protocol.js';
 import { isUnresolvable } from '../../core/resolve.js';
 import { modelOf } from '../../core/model-cache.js';
 import { resultRanks } from '../../core/severity.js';
 import type { CheckedText } from '../../core/resolve-all.js';
-import { applyWhatIf, oddsDifference, parseWhatIf } from '../../report/what-if.js';
+import { madeStep, oddsDifference, parseWhatIf, placeOnDisk, type WhatIfStep } from '../../report/what-if.js';
 import { isFactor, isFacts } from '../generated/ast.js';
 
 export async function oddsCommand(model: ScenarioModel, action: string | undefined, cancelToken: CancellationToken = CancellationToken.None): Promise<OddsAnswer> {
@@ -37,7 +37,8 @@ export async function oddsCommand(model: ScenarioModel, action: string | undefin
  * each change is made on the text the previous one left (src/report/what-if.ts), the changed text is
  * checked by `check` in a private workspace, and its odds come from the same engine, so that the
  * difference is exactly that of two separate odds runs on the two texts. An unknown change, or a
- * changed set-up with errors, leaves the odds as written with `whatIf.problem` saying why.
+ * changed set-up with errors, leaves the odds as written with `whatIf.problem` saying why; its errors
+ * are told at their places in the file on disk (`whatIf.errors`), the changed copy being nowhere to open.
  */
 export async function whatIfOddsCommand(text: string, model: ScenarioModel, action: string, changes: readonly string[],
     check: (text: string) => Promise<CheckedText>, cancelToken: CancellationToken = CancellationToken.None): Promise<OddsAnswer> {
@@ -48,8 +49,9 @@ export async function whatIfOddsCommand(text: string, model: ScenarioModel, acti
     const report: OddsReport = { ...before, whatIfChoices: whatIfChoices(model, found, before) };
     if (changes.length === 0) return report;
     const said = changes.join('; ');
-    const refuse = (problem: string): OddsReport => ({ ...report, whatIf: { changes: [...changes], problem } });
+    const refuse = (problem: string, errors?: WhatIfError[]): OddsReport => ({ ...report, whatIf: { changes: [...changes], problem, ...(errors ? { errors } : {}) } });
     let edited = text;
+    const steps: WhatIfStep[] = [];
     let current: { model: ScenarioModel, action: ActionModel } = { model, action: found };
     for (const [i, change] of changes.entries()) {
         const parsed = parseWhatIf(change);
@@ -57,29 +59,41 @@ export async function whatIfOddsCommand(text: string, model: ScenarioModel, acti
         if (i > 0) {
             // Each change after the first is made on the text the previous one left, read afresh.
             await interruptAndCheck(cancelToken);
-            const next = await reread(edited, action, check);
-            if ('problem' in next) return refuse(`what if ${changes.slice(0, i).join('; ')}: ${next.problem}`);
+            const next = await reread(edited, steps, action, check);
+            if ('problem' in next) return refuse(`what if ${changes.slice(0, i).join('; ')}: ${next.problem}`, next.errors);
             current = next;
         }
-        const next = applyWhatIf(current.model, current.action, parsed, edited);
-        if (typeof next !== 'string') return refuse(`what if ${change}: ${next.problem}`);
-        edited = next;
+        const made = madeStep(current.model, current.action, parsed, change, edited);
+        if ('problem' in made) return refuse(`what if ${change}: ${made.problem}`);
+        steps.push(made.step);
+        edited = made.text;
     }
     await interruptAndCheck(cancelToken);
-    const changed = await reread(edited, action, check);
-    if ('problem' in changed) return refuse(`what if ${said}: ${changed.problem}`);
+    const changed = await reread(edited, steps, action, check);
+    if ('problem' in changed) return refuse(`what if ${said}: ${changed.problem}`, changed.errors);
     const after = oddsOf(changed.model, changed.action);
     if ('available' in after) return refuse(`what if ${said}: ${after.reason}`);
     const whatIf: WhatIfOdds = { changes: [...changes], after, difference: oddsDifference(before, after) };
     return { ...report, whatIf };
 }
 
-async function reread(text: string, action: string, check: (text: string) => Promise<CheckedText>): Promise<{ model: ScenarioModel, action: ActionModel } | { problem: string }> {
+async function reread(text: string, steps: readonly WhatIfStep[], action: string, check: (text: string) => Promise<CheckedText>):
+    Promise<{ model: ScenarioModel, action: ActionModel } | { problem: string, errors?: WhatIfError[] }> {
     const checked = await check(text);
-    if (checked.errors.length > 0) return { problem: `the changed set-up has ${checked.errors.length === 1 ? 'an error' : 'errors'} (${checked.errors.slice(0, 3).join('; ')})` };
+    if (checked.errors.length > 0) {
+        const errors = checked.placed?.map(e => ({ ...placeOnDisk(steps, text, e), message: e.message }));
+        const told = errors?.map(whereOnDisk) ?? checked.errors;
+        return { problem: `the changed set-up has ${told.length === 1 ? 'an error' : `${told.length} errors`}: ${told.slice(0, 3).join('; ')}${told.length > 3 ? '; …' : ''}`, errors };
+    }
     const model = modelOf(checked.root);
     const found = model.actions.find(a => a.node.name === action);
     return found ? { model, action: found } : { problem: `the changed file has no action ${action}` };
+}
+
+/** "line 47, column 12 (in what 'with Woods on Nowhere' puts there): There is no force named 'Nowhere'." */
+function whereOnDisk(e: WhatIfError): string {
+    const at = `line ${e.line + 1}, column ${e.character + 1}`;
+    return `${e.addedBy ? `${at} (in what '${e.addedBy}' puts there)` : `${at} of the file`}: ${e.message}`;
 }
 
 /**
