@@ -46,7 +46,7 @@ async function load(text: string): Promise<{ model: ScenarioModel, diagnostics: 
 
 /** The diagnostics of a code, each with the text of the line it sits on. */
 function found(file: { diagnostics: Diagnostic[], lines: string[] }, code: string): Array<{ message: string, line: string, severity: number | undefined }> {
-    return file.diagnostics.filter(d => d.code === code).map(d => ({ message: d.message, line: file.lines[d.range.start.line].trim(), severity: d.severity }));
+    return file.diagnostics.filter(d => d.code === code).map(d => ({ message: String(d.message), line: file.lines[d.range.start.line].trim(), severity: d.severity }));
 }
 
 describe('compulsory retreats (L0.1, L3.5–L3.7)', () => {
