@@ -534,6 +534,7 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
     const audit = auditEnteredDice(model, am);
     // A firer that cannot fire (its range or its type already reported) throws no dice to count.
     const cannotThrow = am.node.kind === 'fire' ? firersThatCannotFire(model, am) : new Set<string>();
+    const mislabelled = new Set<string>();
     for (const line of lines) {
         if (labels.length === 0) {
             accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
@@ -541,6 +542,8 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         }
         if (line.label !== undefined && !labels.includes(line.label)) {
             accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
+            // Its dice are the ones meant for a throw: the label is the one mistake, not a throw short of dice too.
+            for (const u of unitsOf(model, line.target)) mislabelled.add(u.id);
             continue;
         }
         if (unitsOf(model, line.target).some(u => cannotThrow.has(u.id))) continue;
@@ -561,7 +564,7 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         });
     }
     for (const { request: s, got } of audit.shortages) {
-        if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
+        if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id) || mislabelled.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
         const unitIds = s.who;
         const who = unitIds.join(', ');
         const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));
