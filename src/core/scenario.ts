@@ -302,7 +302,7 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
         }
     }
     for (const el of root.elements) visit(el, undefined);
-    const rules = root.rules ?? context.rulesets.defaultId;
+    const rules = root.rules ?? misplacedRules(root)?.name ?? context.rulesets.defaultId;
     return {
         title: root.title !== undefined ? unquote(root.title) : undefined,
         rules, ruleset: context.rulesets.get(rules), limits,
@@ -314,6 +314,18 @@ export function buildScenario(root: Scenario, context: { rulesets: RulesetRegist
  * The unit instances a reference names: a whole force, every instance of a unit, or one instance.
  * An index out of range names nothing.
  */
+/**
+ * A `rules` line below the file's first lines (after a force, say), which the grammar cannot read
+ * there: the file is still checked under the rule set it names, and the syntax error on the line says
+ * where it goes, so that one misplaced line does not make every other line wrong.
+ */
+export function misplacedRules(root: Scenario): { name: string, offset: number } | undefined {
+    if (root.rules !== undefined) return undefined;
+    const text = root.$cstNode?.text ?? '';
+    const m = /^[ \t]*rules[ \t]+([A-Za-z_][\w-]*)/m.exec(text);
+    return m ? { name: m[1], offset: m.index + m[0].indexOf('rules') } : undefined;
+}
+
 export function unitsOf(model: ScenarioModel, target: Target | undefined): UnitModel[] {
     // A half-typed statement (`split X 6 on`) leaves its target undefined: it names no unit.
     const force = target && model.forces.get(target.force?.$refText ?? '');

@@ -178,6 +178,10 @@ function lineStart(image: string, span: { start: number, end: number }, foundWor
     if (image === '}') {
         return { ...span, remove: true, message: "This '}' closes nothing: remove it, or look above for a block whose '{' is missing." };
     }
+    if (image === 'rules' || image === 'scenario') {
+        // The file is still read under a misplaced `rules` line (misplacedRules): this is its one error.
+        return { ...span, message: `'${image}' goes at the top of the file: the 'scenario' title first, then 'rules', then options, above every grade, force, action and turn. Move this line up.` };
+    }
     const meant = closeSpellings(image, LINE_STARTS).filter(w => w !== image);
     if (meant.length > 0) {
         return { ...span, replacements: meant, message: `'${image}' cannot start a line here: did you mean ${meant.map(m => `'${m}'`).join(' or ')}?` };

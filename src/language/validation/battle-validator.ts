@@ -10,7 +10,7 @@ import { Codes } from '../../core/codes.js';
 import { checkActionSize, checkDiceLine, checkForceSize, hasSyntaxErrors, isHalfTyped } from './limit-checks.js';
 import { checkImports } from './imports.js';
 import { importGraphOf } from '../battle-imports.js';
-import { keepingSideUnits } from '../../core/scenario.js';
+import { keepingSideUnits, misplacedRules } from '../../core/scenario.js';
 import { checkSeal } from './seal-checks.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
@@ -58,7 +58,8 @@ export class BattleValidator {
                 { node: scenario, property: 'rules', code: Codes.rulesNotSupported, data: { replacements: known } });
             return;
         }
-        if (scenario.rules === undefined) noteDefaultRules(scenario, model.ruleset.title, accept);
+        // A misplaced `rules` line is read, and its syntax error says where it goes.
+        if (scenario.rules === undefined && !misplacedRules(scenario)) noteDefaultRules(scenario, model.ruleset.title, accept);
         model.ruleset.checkScenario?.(model, accept);
     }
 

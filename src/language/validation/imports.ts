@@ -7,7 +7,7 @@ import { UriUtils, type ValidationAcceptor } from 'langium';
 import { isForce, isGrade, isModifier, type Force, type Grade, type Modifier, type Scenario } from '../generated/ast.js';
 import { contextOf } from '../../core/model-cache.js';
 import { Codes } from '../../core/codes.js';
-import { importsOf, unquote } from '../../core/scenario.js';
+import { importsOf, misplacedRules, unquote } from '../../core/scenario.js';
 import type { ImportGraph } from '../battle-imports.js';
 
 type Declaration = Grade | Modifier | Force;
@@ -18,7 +18,7 @@ function declarations(root: Scenario): Declaration[] {
 }
 
 function rulesOf(root: Scenario): string {
-    return root.rules ?? contextOf(root).rulesets.defaultId;
+    return root.rules ?? misplacedRules(root)?.name ?? contextOf(root).rulesets.defaultId;
 }
 
 export function checkImports(root: Scenario, graph: ImportGraph | undefined, accept: ValidationAcceptor): void {

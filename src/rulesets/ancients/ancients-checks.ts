@@ -364,11 +364,17 @@ function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | 
     }
     if (!input || !readable) return;
     const due = new Map<string, number>();
+    let splitWrong = false;
     for (const u of input.units) {
-        const pool = diceSplit(input, u, tables).reduce((x, p) => x + p.dice, 0);
-        due.set(`hit ${u.id}`, pool);
+        const split = diceSplit(input, u, tables).reduce((x, p) => x + p.dice, 0);
+        const pool = diceFor(u, input.firstTurn, tables);
+        // A split that does not add up to the pool is reported on the split (ancients-split-total): the
+        // dice entered are counted against the pool, so the two messages never contradict each other.
+        const wrong = input.splits.some(sp => sp.unit === u.id) && split !== pool;
+        splitWrong ||= wrong;
+        due.set(`hit ${u.id}`, wrong ? pool : split);
     }
-    if (!countsMatch(action, byKey, due, 'hit', accept)) return;
+    if (!countsMatch(action, byKey, due, 'hit', accept) || splitWrong) return;
     // Hits are complete: the dice plan says which saves and tests are due from them, then from the saves (no resolve).
     const taken = walkDicePlan(ancientsDicePlan(input, tables), enteredDiceSource(ancientsEnteredValues(model, action)));
     const dueOf = (kind: string) => {

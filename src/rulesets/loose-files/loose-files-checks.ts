@@ -31,6 +31,7 @@ import { LooseFilesCodes } from './loose-files-codes.js';
 import { CLASS_RANGE, DICE_LABELS, LF_RANGES, LF_STAT_TYPES, LF_STATS, LF_TYPE_WORDS, RELATION, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { checkOrdersAfterCombat } from './loose-files-orders.js';
+import { checkTurnLimits } from './loose-files-turn-limits.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
 type Where = { node: AstNode, property?: string, index?: number, code: string };
@@ -49,6 +50,7 @@ export function checkLooseFilesScenario(model: ScenarioModel, accept: Validation
     };
     scenario.elements.forEach(visit);
     checkOrdersAfterCombat(model, accept);
+    checkTurnLimits(model, accept);
 }
 
 const WORD_STATS: Readonly<Record<string, readonly string[]>> = { guns: GUNS, formation: FORMATIONS, weapon: WEAPONS };
@@ -467,15 +469,17 @@ function problemsOf(model: ScenarioModel): TurnProblems {
 /** L8: each officer's CP spent in a turn, use by use in file order; the use that passes its `cp` is marked. */
 function collectSpends(model: ScenarioModel, actions: readonly ActionModel[], out: Map<AstNode, string>): void {
     const spent = new Map<string, number>();
-    const spend = (officer: UnitModel, node: AstNode, cost: number, action: ActionModel) => {
+    const spend = (officer: UnitModel, node: AstNode, cost: number, action: ActionModel, moves = false) => {
         if (cost === 0) return;
         const c = lfTables(model, action.node).command;
         const budget = lfUnitAt(model, officer, action.node).cp;
-        const total = (spent.get(officer.id) ?? 0) + cost;
+        const before = spent.get(officer.id) ?? 0, total = before + cost;
         spent.set(officer.id, total);
-        if (total > budget && !out.has(node)) {
-            out.set(node, `${officer.id} has ${budget} CP a turn and this brings its spending to ${total} (L8: move ${c.move}, inspire ${c.inspire}, rally ${c['rally-dp']} a DP).`);
-        }
+        if (total <= budget || out.has(node)) return;
+        // L8.1: a commander's move is paid for like any other use, and one without the points does not move.
+        out.set(node, moves
+            ? `${officer.id} has ${Math.max(0, budget - before)} of its ${budget} CP left this turn: "Move own commander up to 1 die … = 1CP" costs ${c.move} (L8.1), so it cannot move.`
+            : `${officer.id} has ${budget} CP a turn and this brings its spending to ${total} (L8: move ${c.move}, inspire ${c.inspire}, rally ${c['rally-dp']} a DP).`);
     };
     for (const a of actions) {
         if (a.node.kind === 'engagement') {
@@ -483,11 +487,15 @@ function collectSpends(model: ScenarioModel, actions: readonly ActionModel[], ou
                 const officer = r.verb === 'inspires' ? firstUnit(model, r.subject) : undefined;
                 if (officer && isOfficer(officer)) spend(officer, r, lfTables(model, a.node).command.inspire, a);
             }
+        } else if (a.node.kind === 'move') {
+            // L8.1: an officer's move is its commander's move, whichever action it is written in.
+            const cost = lfTables(model, a.node).command.move;
+            for (const read of readMoves(model, a)) if (isOfficer(read.unit)) spend(read.unit, read.line, cost, a, true);
         } else if (a.node.kind === 'command') {
             const tables = lfTables(model, a.node);
             for (const use of readCommand(model, a)) {
                 if (!isOfficer(use.officer)) continue;
-                if (use.kind === 'move') spend(use.officer, use.line, tables.command.move, a);
+                if (use.kind === 'move') spend(use.officer, use.line, tables.command.move, a, true);
                 else spend(use.officer, use.relation, resolveRally({ officer: lfUnitAt(model, use.officer, a.node), unit: lfUnitAt(model, use.unit, a.node), dp: use.dp }, tables).cp, a);
             }
         }
@@ -526,6 +534,7 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
     const audit = auditEnteredDice(model, am);
     // A firer that cannot fire (its range or its type already reported) throws no dice to count.
     const cannotThrow = am.node.kind === 'fire' ? firersThatCannotFire(model, am) : new Set<string>();
+    const mislabelled = new Set<string>();
     for (const line of lines) {
         if (labels.length === 0) {
             accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
@@ -533,6 +542,8 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         }
         if (line.label !== undefined && !labels.includes(line.label)) {
             accept('error', `A ${am.node.kind} reads dice labelled ${labels.join(' or ')}, not '${line.label}'.`, { node: line, property: 'label', code: Codes.diceLabel });
+            // Its dice are the ones meant for a throw: the label is the one mistake, not a throw short of dice too.
+            for (const u of unitsOf(model, line.target)) mislabelled.add(u.id);
             continue;
         }
         if (unitsOf(model, line.target).some(u => cannotThrow.has(u.id))) continue;
@@ -553,7 +564,7 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         });
     }
     for (const { request: s, got } of audit.shortages) {
-        if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
+        if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id) || mislabelled.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
         const unitIds = s.who;
         const who = unitIds.join(', ');
         const naming = lines.filter(l => unitsOf(model, l.target).some(u => unitIds.includes(u.id)));

@@ -29,5 +29,11 @@ export const LooseFilesCodes = {
     officerTarget: 'lf-officer-target',
     contradictoryFacts: 'lf-contradictory-facts',
     casualtiesOverStands: 'lf-casualties-over-stands',
-    defenderBayonet: 'lf-defender-bayonet'
+    defenderBayonet: 'lf-defender-bayonet',
+    retreatSpeed: 'lf-retreat-speed',
+    retreatNotCompulsory: 'lf-retreat-not-compulsory',
+    movesTwice: 'lf-moves-twice',
+    fledMoves: 'lf-fled-moves',
+    redressTwice: 'lf-redress-twice',
+    moraleNotRecorded: 'lf-morale-record'
 } as const;

@@ -9,8 +9,8 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import { isFacts, isSides, type Facts, type Turn } from '../../language/generated/ast.js';
-import { resolutionOrder, settledOf, turnsOf } from '../../core/campaign-state.js';
-import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { resolutionOrder, settledOf, turnsOf, unitStateAt } from '../../core/campaign-state.js';
+import { factValue, turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { DEFAULT_CLASS, fightingUnits, has, lfType } from './loose-files-reader.js';
 import { lfTables } from './loose-files-house.js';
 import { pursues } from './engine/loose-files-combat.js';
@@ -25,22 +25,47 @@ interface CombatOrder {
     readonly tables: LfCombatTables;
     /** The unit it fought (the other side's leading unit), for the stand-off pair. */
     readonly opponent: string | undefined;
+    /** The order written for the unit, and whether it fled the field (L9). */
+    readonly order: string | undefined;
+    readonly fled: boolean;
+}
+
+/** One unit's result in one combat, as the record has it. */
+export interface CombatResultRead {
+    readonly unitId: string;
+    readonly result: string;
+    readonly opponent: string | undefined;
+    /** The order written for it (`order "…"`), e.g. a Corlears Hook retreat's. */
+    readonly order: string | undefined;
+    /** It fled the field after this combat (`fled`, L9.4). */
+    readonly fled: boolean;
 }
 
 /** Each unit's last combat result in one engagement: its written outcome lines, else those its dice settle. */
-function combatResults(model: ScenarioModel, action: ActionModel): Array<{ unitId: string, result: string, opponent: string | undefined }> {
-    const out: Array<{ unitId: string, result: string, opponent: string | undefined }> = [];
+export function combatResults(model: ScenarioModel, action: ActionModel): CombatResultRead[] {
+    const out: CombatResultRead[] = [];
     if (action.node.outcome) {
         for (const line of action.node.outcome.lines) {
             if (!line.unit || line.result === undefined) continue;
             const opponent = line.opponent ? unitsOf(model, line.opponent)[0]?.id : undefined;
-            for (const u of unitsOf(model, line.unit)) out.push({ unitId: u.id, result: line.result, opponent });
+            const orderFact = line.facts.find(f => f.key === 'order');
+            const order = orderFact ? factValue(orderFact) : undefined;
+            for (const u of unitsOf(model, line.unit)) {
+                out.push({ unitId: u.id, result: line.result, opponent, order: typeof order === 'string' ? order : undefined, fled: has(line.facts, 'fled') });
+            }
         }
     } else {
-        for (const line of settledOf(model, action)?.lines ?? []) out.push({ unitId: line.unit, result: line.result, opponent: line.opponent });
+        for (const line of settledOf(model, action)?.lines ?? []) {
+            const order = line.facts.find(([k]) => k === 'order')?.[1];
+            out.push({ unitId: line.unit, result: line.result, opponent: line.opponent, order: typeof order === 'string' ? order : undefined, fled: line.facts.some(([k]) => k === 'fled') });
+        }
     }
     return out;
 }
+
+/** L9.3: the order of a side that retreated after a second stand-off in a row (Corlears Hook). */
+export const corlearsRetreated = (o: { result: string, order: string | undefined }): boolean =>
+    o.result === 'stand-off' && o.order !== undefined && o.order.startsWith('retreat');
 
 /** Every unit's order after the combats of a turn, in the order they were resolved. */
 function ordersAfter(model: ScenarioModel, actions: readonly ActionModel[]): Map<string, CombatOrder> {
@@ -48,7 +73,7 @@ function ordersAfter(model: ScenarioModel, actions: readonly ActionModel[]): Map
     for (const a of actions) {
         if (a.node.kind !== 'engagement') continue;
         const tables = lfTables(model, a.node);
-        for (const r of combatResults(model, a)) orders.set(r.unitId, { result: r.result, engagement: a.node.name, opponent: r.opponent, tables });
+        for (const r of combatResults(model, a)) orders.set(r.unitId, { result: r.result, engagement: a.node.name, opponent: r.opponent, order: r.order, fled: r.fled, tables });
     }
     return orders;
 }
@@ -80,9 +105,13 @@ export function checkOrdersAfterCombat(model: ScenarioModel, accept: ValidationA
         const nextActions = byTurn.get(next) ?? [];
         const when = `in turn ${turnLabel(before)}`;
         const reportedPairs = new Set<string>();
-        for (const [unitId, o] of ordersAfter(model, byTurn.get(before) ?? [])) {
+        const orders = ordersAfter(model, byTurn.get(before) ?? []);
+        for (const [unitId, o] of orders) {
             const unit = unitById.get(unitId);
-            if (!unit) continue;
+            // L9.4: a unit that fled the field is off the table; it keeps no order (its move is an error of its own).
+            if (!unit || o.fled || (nextActions[0] && unitStateAt(model, nextActions[0], unit)?.status === 'fled')) continue;
+            // L9.3: a side that retreated after a second stand-off in a row neither halts nor fights on.
+            if (corlearsRetreated(o)) continue;
             const moves = moveLinesOf(model, nextActions, unitId);
             if (MUST_HALT.has(o.result)) {
                 for (const line of moves) {
@@ -90,7 +119,8 @@ export function checkOrdersAfterCombat(model: ScenarioModel, accept: ValidationA
                         { node: line, property: 'target', code: LooseFilesCodes.orderNotKept });
                 }
             }
-            if (o.result === 'stand-off' && o.opponent && !reportedPairs.has([unitId, o.opponent].sort().join(' '))) {
+            const foe = o.opponent ? orders.get(o.opponent) : undefined;
+            if (o.result === 'stand-off' && o.opponent && !(foe && (corlearsRetreated(foe) || foe.fled)) && !reportedPairs.has([unitId, o.opponent].sort().join(' '))) {
                 reportedPairs.add([unitId, o.opponent].sort().join(' '));
                 if (!fightsIn(model, nextActions, unitId) || !fightsIn(model, nextActions, o.opponent)) {
                     accept('warning', `${unitId} and ${o.opponent} fought a stand-off in '${o.engagement}' ${when}: the fight continues this turn, but no engagement here has them both (L3).`,

@@ -325,13 +325,22 @@ export function readMoves(model: ScenarioModel, action: ActionModel): MoveRead[]
                     d6: clamp(numberFact(f, 'd6') ?? (has(f, 'd6') ? 1 : 0), 0, MAX_MOVE_DICE),
                     plus: numberFact(f, 'plus') ?? 0,
                     woods: has(f, 'woods'), uphill: has(f, 'uphill'), charging: has(f, 'charging'), wheel: has(f, 'wheel'),
-                    formationChange: has(f, 'formation-change'), ...newFormationOf(f), retire: has(f, 'retire'), underFire: has(f, 'under-fire'),
+                    formationChange: has(f, 'formation-change'), ...newFormationOf(f), retire: has(f, 'retire'), underFire: has(f, 'under-fire') || firedAtBefore(model, action, u.id, f),
                     stop: textFact(f, 'stop'), ...(has(f, 'obstacle') ? { obstacle: true } : {}), options
                 }
             });
         }
     }
     return out;
+}
+
+/**
+ * L6.11, L6.13: "2 if under fire" without the fact written, as re-dressing reads "shot at" (L8.6): a unit
+ * that changes formation or retires in step 5 after a fire of the same turn (step 3) aimed at it.
+ */
+function firedAtBefore(model: ScenarioModel, action: ActionModel, unitId: string, facts: readonly Fact[]): boolean {
+    if (!has(facts, 'formation-change') && !has(facts, 'retire')) return false;
+    return stepKind(action.node) === 'move' && turnActivity(model, action, unitId).shotAt;
 }
 
 /** L6.11: the formation a `formation-change` ends in, named by its word as a fact (`formation-change, column`). */

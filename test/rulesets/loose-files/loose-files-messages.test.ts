@@ -48,6 +48,16 @@ describe('Loose Files messages that tell the truth once', () => {
         expect(shown(ds, Codes.diceCount)).toEqual([]);
     });
 
+    it('a dice line with a label the action does not read is one error: its throw is not also short of dice', async () => {
+        const text = `${FORCES}move M {\n  B.Foot: average 1\n  dice B.Foot d40 3\n}\n`;
+        const ds = await diagnostics(text);
+        expect(shown(ds, Codes.diceLabel)).toEqual([`${lineOf(text, 'd40')}:15 A move reads dice labelled average or d6, not 'd40'.`]);
+        expect(shown(ds, Codes.diceCount)).toEqual([]);
+        // With the label right and no die entered, the shortage is the one error.
+        const short = `${FORCES}move M {\n  B.Foot: average 1\n  dice B.Foot d6 3\n}\n`;
+        expect(shown(await diagnostics(short), Codes.diceCount)).toHaveLength(2);
+    });
+
     it('a misspelt fact gets its did-you-mean, not the list of every fact', async () => {
         const text = `${FORCES}move M {\n  A.Line: average 1, uphil\n}\n`;
         expect(shown(await diagnostics(text), LooseFilesCodes.unknownFact)).toEqual([`${lineOf(text, 'uphil')}:22 'uphil' means nothing here: did you mean 'uphill'?`]);
