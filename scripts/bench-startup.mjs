@@ -5,18 +5,21 @@
 // - the language server: spawn → initialize answered, and → the first diagnostics of a small file;
 // - the first exact-odds call (`umpire.odds`) in that fresh server.
 // With `--base DIR` (a built checkout of another commit) each figure is measured for it too, in the same
-// rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --file F.
+// rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --file F,
+// --server-node-args "…" (Node options for the servers: a profile of each start).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
-import { arg, machine, root } from './lsp-driver.mjs';
+import { arg, cpuOf, machine, root } from './lsp-driver.mjs';
 
 const runs = Number(arg('runs', '15'));
 const serverRuns = Number(arg('server-runs', '7'));
 const file = path.resolve(arg('file', path.join(root, 'examples', 'scrud-seed.battle')));
 const baseDir = arg('base', undefined);
+/** Node options for the servers, e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile of each start. */
+const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 
 /** The builds measured: this one, and the one given by --base. */
 const builds = [{ name: 'this build', dir: root }, ...baseDir ? [{ name: 'base', dir: path.resolve(baseDir) }] : []]
@@ -31,12 +34,19 @@ for (const b of builds) {
 const median = values => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const fmt = t => `${t < 10 ? t.toFixed(2) : t.toFixed(0)} ms`;
 
-/** Wall time (ms) of one process run to its end, stdout and stderr discarded. */
-function wallOf(args) {
+/** GNU time, when the host has it: the CPU time of each run, which a loaded host stretches less than the wall time. */
+const timeCommand = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Wall and CPU time (ms; CPU NaN without GNU time) of one process run to its end, stdout discarded. */
+function timesOf(args) {
     const started = performance.now();
-    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}`);
-    return performance.now() - started;
+    const r = timeCommand
+        ? spawnSync(timeCommand, ['-f', '%U %S', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+        : spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const wall = performance.now() - started;
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    const [user, system] = timeCommand ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN];
+    return { wall, cpu: (user + system) * 1000 };
 }
 
 /** Each round runs every command once, in an order turned by one each round, so that no command always goes first. */
@@ -46,10 +56,10 @@ function cliRounds() {
     for (let round = 0; round < runs; round++) {
         for (let i = 0; i < commands.length; i++) {
             const c = commands[(round + i) % commands.length];
-            times.get(c.name).push(wallOf(c.args));
+            times.get(c.name).push(timesOf(c.args));
         }
     }
-    return new Map([...times].map(([name, t]) => [name, median(t)]));
+    return new Map([...times].map(([name, t]) => [name, { wall: median(t.map(x => x.wall)), cpu: median(t.map(x => x.cpu)) }]));
 }
 
 /** One fresh server: spawn → initialize answered → first diagnostics of the file → the first odds call answered. */
@@ -57,7 +67,7 @@ async function serverRound(server) {
     const text = fs.readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).toString();
     const started = performance.now();
-    const proc = spawn(process.execPath, [server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const diagnostics = new Promise(resolve => connection.onNotification('textDocument/publishDiagnostics', p => p.uri === uri && resolve(performance.now())));
     connection.onRequest('workspace/configuration', params => params.items.map(() => null));
@@ -69,6 +79,7 @@ async function serverRound(server) {
     connection.sendNotification('initialized', {});
     connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'battle', version: 1, text } });
     const diagnosed = await diagnostics;
+    const cpu = cpuOf(proc.pid);
     const asked = performance.now();
     const odds = await connection.sendRequest('workspace/executeCommand', { command: 'umpire.odds', arguments: [{ uri }] });
     const answered = performance.now();
@@ -78,7 +89,7 @@ async function serverRound(server) {
     connection.sendNotification('exit');
     await exited;
     connection.dispose();
-    return { initialize: initialized - started, diagnostics: diagnosed - started, odds: answered - asked };
+    return { initialize: initialized - started, diagnostics: diagnosed - started, cpu, odds: answered - asked };
 }
 
 async function serverFigures() {
@@ -90,7 +101,7 @@ async function serverFigures() {
         }
     }
     return new Map([...rounds].map(([name, r]) => [name, {
-        initialize: median(r.map(x => x.initialize)), diagnostics: median(r.map(x => x.diagnostics)), odds: median(r.map(x => x.odds))
+        initialize: median(r.map(x => x.initialize)), diagnostics: median(r.map(x => x.diagnostics)), cpu: median(r.map(x => x.cpu)), odds: median(r.map(x => x.odds))
     }]));
 }
 
@@ -100,11 +111,11 @@ const server = await serverFigures();
 const node = cli.get('node -e 0');
 const head = ['figure', 'target', ...builds.map(b => b.name)];
 const rows = [
-    ['`node -e 0`, median wall', '—', ...builds.map(() => fmt(node))],
-    ['`umpire check`, median wall', '—', ...builds.map(b => fmt(cli.get(b.name)))],
-    ['`umpire check` ÷ `node -e 0`', '2×', ...builds.map(b => `${(cli.get(b.name) / node).toFixed(2)}×`)],
+    ['`node -e 0`, median wall (CPU)', '—', ...builds.map(() => `${fmt(node.wall)} (${fmt(node.cpu)})`)],
+    ['`umpire check`, median wall (CPU)', '—', ...builds.map(b => `${fmt(cli.get(b.name).wall)} (${fmt(cli.get(b.name).cpu)})`)],
+    ['`umpire check` ÷ `node -e 0`, wall (CPU)', '2×', ...builds.map(b => `${(cli.get(b.name).wall / node.wall).toFixed(2)}× (${(cli.get(b.name).cpu / node.cpu).toFixed(2)}×)`)],
     ['server spawn → initialize answered', '—', ...builds.map(b => fmt(server.get(b.name).initialize))],
-    ['server spawn → first diagnostics', '300 ms', ...builds.map(b => fmt(server.get(b.name).diagnostics))],
+    ['server spawn → first diagnostics (server CPU by then)', '300 ms', ...builds.map(b => `${fmt(server.get(b.name).diagnostics)} (${fmt(server.get(b.name).cpu)})`)],
     ['first odds call in a fresh server', '5 ms', ...builds.map(b => fmt(server.get(b.name).odds))]
 ];
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
