@@ -28,11 +28,27 @@ const chartsApart = target => ({
         build.onResolve({ filter: /^\.\/charts\.js$/ }, args => {
             if (!/[\\/]src[\\/]report[\\/]charts-loader\.ts$/.test(args.importer)) return undefined;
             return target === 'node'
-                ? { path: '../report/charts.cjs', external: true }
+                ? bundleBeside('../report/charts.cjs')
                 : { path: path.resolve('src/report/charts-in-worker.ts') };
         });
     }
 });
+
+/**
+ * Another of the Node bundles, loaded by `require` when first imported: the CLI's bundle is run from a
+ * code cache (bin/code-cache.cjs) as a vm.Script, where an `import()` left in the code would need an
+ * experimental flag. esbuild turns the `import()` of this small module into a call of it.
+ */
+const bundleBeside = file => ({ path: file, namespace: 'bundle-beside' });
+
+/** The module `bundleBeside` names: `require` of the bundle, beside the importing one in out/. */
+const besideBundles = {
+    name: 'bundle-beside',
+    setup(build) {
+        build.onLoad({ filter: /.*/, namespace: 'bundle-beside' }, args => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
+        build.onResolve({ filter: /^\.\.\/(report|language)\/[\w-]+\.cjs$/ }, args => args.namespace === 'bundle-beside' ? { path: args.path, external: true } : undefined);
+    }
+};
 
 /**
  * `umpire lsp` (src/cli/lsp-command.ts) loads the server bundle the extension ships,
@@ -42,7 +58,7 @@ const serverApart = {
     name: 'server-apart',
     setup(build) {
         build.onResolve({ filter: /^\.\.\/language\/main\.js$/ }, args =>
-            /[\\/]src[\\/]cli[\\/]lsp-command\.ts$/.test(args.importer) ? { path: '../language/main.cjs', external: true } : undefined);
+            /[\\/]src[\\/]cli[\\/]lsp-command\.ts$/.test(args.importer) ? bundleBeside('../language/main.cjs') : undefined);
     }
 };
 
@@ -56,7 +72,7 @@ const node = {
         'cli/main': 'src/cli/main.ts',
         'report/charts': 'src/report/charts.ts'
     },
-    plugins: [chartsApart('node'), serverApart],
+    plugins: [chartsApart('node'), serverApart, besideBundles],
     define: { ...langiumRelease, UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,

@@ -7,9 +7,11 @@
 // Set before the bundle is loaded, so that every compile reads it. The language server keeps V8's defaults.
 // Only on the Node versions whose V8 has these flags: V8 prints an error line for a flag it does not know.
 // Not for `umpire lsp`: the language server lives for hours and keeps V8's defaults.
-if (Number(process.versions.node.split('.')[0]) <= 24 && process.argv[2] !== 'lsp') {
+const inlineLess = Number(process.versions.node.split('.')[0]) <= 24 && process.argv[2] !== 'lsp';
+if (inlineLess) {
     const v8 = require('node:v8');
     v8.setFlagsFromString('--max-inlined-bytecode-size=230');
     v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=230');
 }
-require('../out/cli/main.cjs');
+// The bundle's bytecode from the last run's, when there is one (bin/code-cache.cjs).
+require('./code-cache.cjs').requireWithCodeCache(require('node:path').join(__dirname, '..', 'out', 'cli', 'main.cjs'), inlineLess ? 'inline230' : 'v8', process.argv[2]);

@@ -2,7 +2,8 @@
 // `npm run bench`: how fast the exact odds are, beside brute force and a 10^6-sample Monte Carlo of
 // the real resolvers, and how fast `umpire check` reads a large scenario. Prints Markdown tables
 // (docs/odds.md quotes them). Times are medians of several runs (process.hrtime).
-// Options: --quick (fewer sizes and runs, for a smoke test).
+// Options: --quick (fewer sizes and runs, for a smoke test); --base DIR (the start-up figures of another build beside these).
+import { spawnSync } from 'node:child_process';
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -213,3 +214,12 @@ function longCampaign(n) {
 
 const mem = process.memoryUsage();
 console.log(`Peak memory (maxRSS): ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MiB; heap used at the end ${(mem.heapUsed / 2 ** 20).toFixed(0)} MiB.`);
+
+// What a new user waits for first: `umpire check` of a small file beside `node -e 0`, the server's first
+// diagnostics and first odds (scripts/bench-startup.mjs, also `npm run bench:startup`). `--base DIR` is passed on.
+console.log('');
+const startupArgs = [path.join(root, 'scripts', 'bench-startup.mjs'), ...quick ? ['--runs', '5', '--server-runs', '3'] : []];
+const baseAt = process.argv.indexOf('--base');
+if (baseAt >= 0) startupArgs.push('--base', process.argv[baseAt + 1]);
+const startup = spawnSync(process.execPath, startupArgs, { stdio: 'inherit' });
+if (startup.status !== 0) process.exitCode = startup.status ?? 1;

@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { noNodeBuiltins, noNodeGlobals } from '../esbuild.mjs';
 
@@ -72,6 +73,17 @@ const page = fs.readFileSync(path.join(repoRoot, 'playground', 'index.html'), 'u
     .replace('<link rel="icon" href="icon.png">', `<link rel="icon" href="data:image/png;base64,${icon.toString('base64')}">`);
 fs.writeFileSync(path.join(dist, 'index.html'), page);
 
-const kb = f => `${(fs.statSync(path.join(dist, f)).size / 1024).toFixed(0)} KB`;
-for (const f of fs.readdirSync(dist).sort()) console.log(`[playground] ${f.padEnd(24)} ${kb(f)}`);
+// Each file's size as served and gzipped (what a visitor downloads from a host that compresses), and the page's
+// JavaScript in all: the figure the playground's first answer waits for (docs/performance.md, "Start-up").
+const gzipped = f => gzipSync(fs.readFileSync(path.join(dist, f))).length;
+const kb = bytes => `${(bytes / 1024).toFixed(0)} KB`;
+let scripts = 0, all = 0;
+for (const f of fs.readdirSync(dist).sort()) {
+    if (fs.statSync(path.join(dist, f)).isDirectory()) continue;
+    const zipped = gzipped(f);
+    all += zipped;
+    if (f.endsWith('.js')) scripts += zipped;
+    console.log(`[playground] ${f.padEnd(24)} ${kb(fs.statSync(path.join(dist, f)).size).padStart(8)}, ${kb(zipped)} gzipped`);
+}
+console.log(`[playground] gzipped in all: the page's JavaScript ${kb(scripts)}, every file ${kb(all)}`);
 console.log(`[playground] built ${path.relative(repoRoot, dist)}/ in ${((Date.now() - started) / 1000).toFixed(1)} s`);

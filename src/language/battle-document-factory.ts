@@ -18,6 +18,8 @@ import { reparsePiece, splicedElements } from './incremental-parse.js';
  */
 export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private readonly parsers = new Map<LangiumCoreServices, LangiumParser>();
+    /** The services whose own parser threw once (`dropParser`). */
+    private readonly threw = new WeakSet<LangiumCoreServices>();
     private limits: LimitValues = LIMIT_DEFAULTS;
     private readonly shared: LangiumSharedCoreServices;
     /** The document being updated, by address: its tree is the previous parse that an edit is spliced into. */
@@ -91,7 +93,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             result = reparsePiece(previous, text, piece => this.parserFor(services).parse<Scenario>(piece));
         } catch {
             // A parser that threw is replaced (see parseGuarded); the whole file is parsed by the new one.
-            this.parsers.delete(services);
+            this.dropParser(services);
             return undefined;
         }
         if (!result || !nestingAllowed(previous, result, text, this.limits)) return undefined;
@@ -106,7 +108,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         try {
             return wholeCharacters(this.parserFor(services).parse<T>(text), text);
         } catch (err) {
-            this.parsers.delete(services);
+            this.dropParser(services);
             const message = err instanceof RangeError
                 ? 'This file is too deeply nested or too long to read. Split it, or remove the repeated brackets.'
                 : `This file could not be read: ${err instanceof Error ? err.message : String(err)}`;
@@ -134,13 +136,23 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         return this.parse<T>(uri, text, undefined, version);
     }
 
+    /**
+     * The parser of the language's services, the one Langium's async parser holds too: making one costs a
+     * start-up 50–150 ms (docs/performance.md, "Start-up"), so the first is shared. After a throw, a new one.
+     */
     private parserFor(services: LangiumCoreServices): LangiumParser {
         let parser = this.parsers.get(services);
         if (!parser) {
-            parser = createBattleParser(services);
+            parser = this.threw.has(services) ? createBattleParser(services) : services.parser.LangiumParser;
             this.parsers.set(services, parser);
         }
         return parser;
+    }
+
+    /** A parser that threw may be left mid-rule: it is not used again. */
+    private dropParser(services: LangiumCoreServices): void {
+        this.parsers.delete(services);
+        this.threw.add(services);
     }
 
     /** A well-formed empty scenario carrying one lexing problem, so every service has a tree to work on. */

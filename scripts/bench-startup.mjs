@@ -1,0 +1,123 @@
+/* global process, console, performance */
+// `npm run bench:startup` (and the last part of `npm run bench`): what a new user waits for first.
+// - `umpire check` of a small example, median wall, alternated in one run with `node -e 0` (the host's speed
+//   moves from minute to minute: the ratio to a bare Node start, measured in the same rounds, is the figure);
+// - the language server: spawn → initialize answered, and → the first diagnostics of a small file;
+// - the first exact-odds call (`umpire.odds`) in that fresh server.
+// With `--base DIR` (a built checkout of another commit) each figure is measured for it too, in the same
+// rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --file F,
+// --server-node-args "…" (Node options for the servers: a profile of each start).
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { arg, cpuOf, machine, root } from './lsp-driver.mjs';
+
+const runs = Number(arg('runs', '15'));
+const serverRuns = Number(arg('server-runs', '7'));
+const file = path.resolve(arg('file', path.join(root, 'examples', 'scrud-seed.battle')));
+const baseDir = arg('base', undefined);
+/** Node options for the servers, e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile of each start. */
+const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
+
+/** The builds measured: this one, and the one given by --base. */
+const builds = [{ name: 'this build', dir: root }, ...baseDir ? [{ name: 'base', dir: path.resolve(baseDir) }] : []]
+    .map(b => ({ ...b, cli: path.join(b.dir, 'bin', 'umpire.cjs'), server: path.join(b.dir, 'out', 'language', 'main.cjs') }));
+for (const b of builds) {
+    if (!fs.existsSync(b.server)) {
+        console.error(`bench-startup: ${b.server} is missing: run npm run build in ${b.dir} first.`);
+        process.exit(1);
+    }
+}
+
+const median = values => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const fmt = t => `${t < 10 ? t.toFixed(2) : t.toFixed(0)} ms`;
+
+/** GNU time, when the host has it: the CPU time of each run, which a loaded host stretches less than the wall time. */
+const timeCommand = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
+
+/** Wall and CPU time (ms; CPU NaN without GNU time) of one process run to its end, stdout discarded. */
+function timesOf(args) {
+    const started = performance.now();
+    const r = timeCommand
+        ? spawnSync(timeCommand, ['-f', '%U %S', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
+        : spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const wall = performance.now() - started;
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    const [user, system] = timeCommand ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN];
+    return { wall, cpu: (user + system) * 1000 };
+}
+
+/** Each round runs every command once, in an order turned by one each round, so that no command always goes first. */
+function cliRounds() {
+    const commands = [{ name: 'node -e 0', args: ['-e', '0'] }, ...builds.map(b => ({ name: b.name, args: [b.cli, 'check', file] }))];
+    const times = new Map(commands.map(c => [c.name, []]));
+    for (let round = 0; round < runs; round++) {
+        for (let i = 0; i < commands.length; i++) {
+            const c = commands[(round + i) % commands.length];
+            times.get(c.name).push(timesOf(c.args));
+        }
+    }
+    return new Map([...times].map(([name, t]) => [name, { wall: median(t.map(x => x.wall)), cpu: median(t.map(x => x.cpu)) }]));
+}
+
+/** One fresh server: spawn → initialize answered → first diagnostics of the file → the first odds call answered. */
+async function serverRound(server) {
+    const text = fs.readFileSync(file, 'utf8');
+    const uri = pathToFileURL(file).toString();
+    const started = performance.now();
+    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
+    const diagnostics = new Promise(resolve => connection.onNotification('textDocument/publishDiagnostics', p => p.uri === uri && resolve(performance.now())));
+    connection.onRequest('workspace/configuration', params => params.items.map(() => null));
+    connection.onRequest(() => null);
+    connection.onNotification(() => undefined);
+    connection.listen();
+    await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: { textDocument: { publishDiagnostics: { versionSupport: true } } } });
+    const initialized = performance.now();
+    connection.sendNotification('initialized', {});
+    connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'battle', version: 1, text } });
+    const diagnosed = await diagnostics;
+    const cpu = cpuOf(proc.pid);
+    const asked = performance.now();
+    const odds = await connection.sendRequest('workspace/executeCommand', { command: 'umpire.odds', arguments: [{ uri }] });
+    const answered = performance.now();
+    if (!odds?.available && !odds?.actions?.length) throw new Error(`the odds of ${file} were not given: ${JSON.stringify(odds).slice(0, 200)}`);
+    await connection.sendRequest('shutdown');
+    const exited = new Promise(resolve => proc.once('exit', resolve));
+    connection.sendNotification('exit');
+    await exited;
+    connection.dispose();
+    return { initialize: initialized - started, diagnostics: diagnosed - started, cpu, odds: answered - asked };
+}
+
+async function serverFigures() {
+    const rounds = new Map(builds.map(b => [b.name, []]));
+    for (let round = 0; round < serverRuns; round++) {
+        for (let i = 0; i < builds.length; i++) {
+            const b = builds[(round + i) % builds.length];
+            rounds.get(b.name).push(await serverRound(b.server));
+        }
+    }
+    return new Map([...rounds].map(([name, r]) => [name, {
+        initialize: median(r.map(x => x.initialize)), diagnostics: median(r.map(x => x.diagnostics)), cpu: median(r.map(x => x.cpu)), odds: median(r.map(x => x.odds))
+    }]));
+}
+
+console.log(`## Start-up (${path.relative(root, file)}; ${machine()}; Node ${process.version})\n`);
+const cli = cliRounds();
+const server = await serverFigures();
+const node = cli.get('node -e 0');
+const head = ['figure', 'target', ...builds.map(b => b.name)];
+const rows = [
+    ['`node -e 0`, median wall (CPU)', '—', ...builds.map(() => `${fmt(node.wall)} (${fmt(node.cpu)})`)],
+    ['`umpire check`, median wall (CPU)', '—', ...builds.map(b => `${fmt(cli.get(b.name).wall)} (${fmt(cli.get(b.name).cpu)})`)],
+    ['`umpire check` ÷ `node -e 0`, wall (CPU)', '2×', ...builds.map(b => `${(cli.get(b.name).wall / node.wall).toFixed(2)}× (${(cli.get(b.name).cpu / node.cpu).toFixed(2)}×)`)],
+    ['server spawn → initialize answered', '—', ...builds.map(b => fmt(server.get(b.name).initialize))],
+    ['server spawn → first diagnostics (server CPU by then)', '300 ms', ...builds.map(b => `${fmt(server.get(b.name).diagnostics)} (${fmt(server.get(b.name).cpu)})`)],
+    ['first odds call in a fresh server', '5 ms', ...builds.map(b => fmt(server.get(b.name).odds))]
+];
+console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
+for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+console.log(`\nMedians of ${runs} CLI rounds and ${serverRuns} server rounds, alternated; load average at the end: ${machine()}.`);
