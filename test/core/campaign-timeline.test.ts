@@ -15,6 +15,7 @@ import { CliError } from '../../src/cli/load.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { unitStateAt, waitsOn } from '../../src/core/campaign-state.js';
 import { parse } from '../support/services.js';
+import { UNDECIDED } from '../support/undecided-campaign.js';
 
 let dir: string;
 beforeEach(() => { dir = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-timeline-')); });
@@ -91,33 +92,6 @@ describe('an unwritten but settled outcome takes a unit out of every later fight
     });
 });
 
-/** E1 has neither dice nor seed; E2 sends B.X in again after it; E3 shares no unit with E1. */
-const UNDECIDED = `rules scrud
-force A { unit Foot foot x2 unit Horse horse }
-force B { unit X foot unit Y foot unit Horse horse }
-turn 1 {
-  engagement E1 {
-    A.Foot#1 attacks B.X
-  }
-  engagement E3 {
-    A.Horse attacks B.Horse
-    seed 3
-  }
-}
-turn 2 {
-  engagement E2 {
-    A.Foot#2 attacks B.X
-    dice A.Foot#2 3
-    dice B.X 3
-  }
-}
-turn 3 {
-  engagement E4 {
-    A.Foot#2 attacks B.Y
-    seed 9
-  }
-}
-`;
 
 describe('an action whose start waits on one without dice or seed', () => {
     it('is named by the timeline, directly and through another waiting action', async () => {

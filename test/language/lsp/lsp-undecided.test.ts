@@ -2,44 +2,18 @@
  * An action whose result is not decided yet (docs/campaigns.md#undecided), as the editor shows it:
  * the hover says so, the header hint of one with dice names the action it waits on, Resolve on a waiting action is
  * refused with the reason, and Resolve all resolves them in order — after which every hint is
- * `written` and nothing waits. The same file is the CLI's case in test/core/campaign-timeline.test.ts.
+ * `written` and nothing waits. The same file (test/support/undecided-campaign.ts) is the CLI's case in test/core/campaign-timeline.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { TextDocument, type LangiumDocument } from 'langium';
 import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
 import { OutcomeCommands } from '../../../src/language/lsp/outcome-commands.js';
 import { scratchChecker, services as allServices, openDocument } from '../../support/services.js';
+import { UNDECIDED } from '../../support/undecided-campaign.js';
 
 const { shared, Battle } = allServices;
 const URI_TEXT = 'file:///campaign/undecided.battle';
 
-// E1 has neither dice nor seed; E2 shares B.X with it a turn later; E4 shares A.Foot#2 with E2; E3 has its own seed.
-const UNDECIDED = `rules scrud
-force A { unit Foot foot x2 unit Horse horse }
-force B { unit X foot unit Y foot unit Horse horse }
-turn 1 {
-  engagement E1 {
-    A.Foot#1 attacks B.X
-  }
-  engagement E3 {
-    A.Horse attacks B.Horse
-    seed 3
-  }
-}
-turn 2 {
-  engagement E2 {
-    A.Foot#2 attacks B.X
-    dice A.Foot#2 3
-    dice B.X 3
-  }
-}
-turn 3 {
-  engagement E4 {
-    A.Foot#2 attacks B.Y
-    seed 9
-  }
-}
-`;
 
 async function hoverOn(doc: LangiumDocument, name: string): Promise<string> {
     const at = doc.textDocument.getText().indexOf(`engagement ${name}`);
