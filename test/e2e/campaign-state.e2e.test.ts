@@ -21,25 +21,6 @@ beforeAll(async () => {
 
 afterAll(() => session.stop(), 60000);
 
-/** Runs a command from the palette by its title (again until the starting workbench lists it). */
-async function runCommand(title: string): Promise<void> {
-    const input = page.locator('.quick-input-widget input');
-    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-    const deadline = Date.now() + 90000;
-    for (;;) {
-        try {
-            await page.keyboard.press('F1');
-            await input.waitFor({ timeout: 15000 });
-            await input.fill(`>${title}`, { timeout: 10000 });
-            await row.waitFor({ timeout: 10000 });
-            break;
-        } catch (err) {
-            if (Date.now() > deadline) throw err;
-            await page.keyboard.press('Escape');
-        }
-    }
-    await row.click();
-}
 
 /** The Markdown preview's page (a webview: a frame in a frame). */
 const preview = (): FrameLocator => page.frameLocator('iframe.webview.ready').frameLocator('iframe');
@@ -50,7 +31,7 @@ describe('the campaign state in code-server 4.100.3', () => {
             await page.setViewportSize({ width: 1400, height: 1000 });
             await workbench.openFromExplorer(page, file);
             await workbench.lens(page, 'Odds').first().waitFor({ timeout: 60000 });
-            await runCommand('Umpire: Show campaign state');
+            await workbench.runCommand(page, 'Umpire: Show campaign state');
             const input = page.locator('.quick-input-widget input');
             await input.waitFor({ timeout: 15000 });
             // The state at the end of the file (the first choice).

@@ -31,28 +31,6 @@ async function clickLine(text: string, button: 'left' | 'right' = 'left'): Promi
     await page.locator('.editor-group-container.active .monaco-editor .view-line', { hasText: text }).first().click({ button, position: { x: 40, y: 5 } });
 }
 
-/** Runs a command from the palette by its title (opened again until the starting workbench lists it). */
-async function runCommand(title: string): Promise<void> {
-    const input = page.locator('.quick-input-widget input');
-    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
-    const deadline = Date.now() + 90000;
-    for (;;) {
-        // The palette may not open, or close again, while a page such as the walkthrough takes the focus:
-        // opening it, typing and finding the row are retried together.
-        try {
-            await page.keyboard.press('F1');
-            await input.waitFor({ timeout: 15000 });
-            await input.fill(`>${title}`, { timeout: 10000 });
-            await row.waitFor({ timeout: 10000 });
-            break;
-        } catch (err) {
-            if (Date.now() > deadline) throw err;
-            await page.keyboard.press('Escape');
-            await page.waitForTimeout(2000);
-        }
-    }
-    await input.press('Enter');
-}
 
 /**
  * The hover of the status bar's `{}` (the language status), opened afresh, and its text: the item's
@@ -137,7 +115,7 @@ describe('the editor conventions in code-server 4.100.3', () => {
         await workbench.openFromExplorer(page, 'campaign.battle');
         await workbench.lens(page, 'Resolve').first().waitFor({ timeout: 60000 });
         const dirtyBefore = await page.locator('.tabs-container .tab.dirty').count();
-        await runCommand('Umpire: Show campaign state');
+        await workbench.runCommand(page, 'Umpire: Show campaign state');
         const input = page.locator('.quick-input-widget input');
         await input.waitFor({ timeout: 15000 });
         await input.press('Enter');
@@ -151,14 +129,14 @@ describe('the editor conventions in code-server 4.100.3', () => {
     });
 
     it('opens the walkthrough from the Welcome page', async () => {
-        await runCommand('Welcome: Open Walkthrough...');
+        await workbench.runCommand(page, 'Welcome: Open Walkthrough...');
         const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Umpiring with Umpire' }).first();
         await row.waitFor({ timeout: 15000 });
         await row.click();
         const steps = page.locator('.gettingStartedContainer .getting-started-step');
         await steps.first().waitFor({ timeout: 30000 });
         // The walkthrough's page beside each step shows only when the editor is wide enough.
-        await runCommand('View: Toggle Maximize Editor Group');
+        await workbench.runCommand(page, 'View: Toggle Maximize Editor Group');
         // The step's page (media/walkthrough/new-scenario.md) is rendered in a webview beside the steps.
         const media = page.frameLocator('.getting-started-media iframe.webview.ready').frameLocator('iframe');
         await media.locator('h1', { hasText: 'Start a scenario' }).waitFor({ timeout: 30000 });

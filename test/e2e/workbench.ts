@@ -148,6 +148,31 @@ export async function editorText(page: Page): Promise<string> {
 
 /** A code lens of the active editor, by its exact title. */
 /**
+ * Runs a command from the palette by its title, as an umpire would. The palette may not open, or close
+ * again, while the workbench is still starting or a page such as the walkthrough takes the focus: opening
+ * it, typing and finding the row are retried together, for up to 90 s.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+    const input = page.locator('.quick-input-widget input');
+    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    const deadline = Date.now() + 90000;
+    for (;;) {
+        try {
+            await page.keyboard.press('F1');
+            await input.waitFor({ timeout: 15000 });
+            await input.fill(`>${title}`, { timeout: 10000 });
+            await row.waitFor({ timeout: 10000 });
+            break;
+        } catch (err) {
+            if (Date.now() > deadline) throw err;
+            await page.keyboard.press('Escape');
+            await page.waitForTimeout(2000);
+        }
+    }
+    await row.click();
+}
+
+/**
  * The Odds panel's page (VS Code puts a webview's page in a frame inside a frame), its buttons, and the
  * workbench's notifications; `page` is read when a locator is made, after the session has started.
  */
