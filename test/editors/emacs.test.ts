@@ -8,10 +8,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureServerBundle, repoRoot } from '../protocol/lsp-harness.js';
+import { editorWorkspace, runDriver, type EditorWorkspace } from './editor-workspace.js';
 
 interface Seen {
     steps: string[];
@@ -21,48 +21,34 @@ interface Seen {
     error?: string;
 }
 
-const umpireBin = path.join(repoRoot, 'bin', 'umpire.cjs');
 const emacs = spawnSync('emacs', ['--version'], { encoding: 'utf8' });
 const hasEmacs = emacs.status === 0;
 if (!hasEmacs && process.env.CI) {
     throw new Error('emacs is not installed, and CI must run this test (Debian: apt-get install emacs-nox elpa-eglot; .ci/run installs them)');
 }
 
-let workspace: string;
+let ws: EditorWorkspace | undefined;
 let seen: Seen;
 let examples: string[];
-
-function umpire(...args: string[]): string {
-    return spawnSync(process.execPath, [umpireBin, ...args], { cwd: workspace, encoding: 'utf8' }).stdout;
-}
-
-const read = (name: string) => fs.readFileSync(path.join(workspace, name), 'utf8');
+const umpire = (...args: string[]) => ws!.umpire(...args);
+const read = (name: string) => ws!.read(name);
 
 beforeAll(() => {
     if (!hasEmacs) return;
     ensureServerBundle();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-emacs-'));
-    fs.cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
-    examples = fs.readdirSync(workspace).filter(f => f.endsWith('.battle')).sort();
-    for (const copy of ['acted.battle', 'cli-resolved.battle']) fs.copyFileSync(path.join(workspace, 'scrud-seed.battle'), path.join(workspace, copy));
+    ws = editorWorkspace('umpire-emacs-');
+    examples = ws.examples;
+    for (const copy of ['acted.battle', 'cli-resolved.battle']) fs.copyFileSync(path.join(ws.dir, 'scrud-seed.battle'), path.join(ws.dir, copy));
     umpire('resolve', '--write', 'cli-resolved.battle');
-    const resultFile = path.join(workspace, 'emacs-result.json');
     // Not -Q: Debian's site start-up is what puts elpa-eglot on the load path, as for any Debian user.
-    const run = spawnSync('emacs', ['--batch', '-l', path.join(repoRoot, 'test', 'editors', 'emacs-drive.el')], {
-        cwd: workspace, encoding: 'utf8', timeout: 240_000,
-        env: {
-            ...process.env, UMPIRE_WORKSPACE: workspace, UMPIRE_EMACS_RESULT: resultFile, UMPIRE_NODE: process.execPath, UMPIRE_BIN: umpireBin,
-            UMPIRE_EXAMPLES: examples.join(',')
-        }
-    });
-    if (!fs.existsSync(resultFile)) throw new Error(`emacs wrote no result (exit ${run.status}, signal ${run.signal}): ${run.stderr}${run.stdout}`);
-    seen = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Seen;
+    const { seen: got, run } = runDriver<Seen>(ws, 'emacs', ['--batch', '-l', path.join(repoRoot, 'test', 'editors', 'emacs-drive.el')], 'UMPIRE_EMACS_RESULT');
+    seen = got;
     // Eglot's own warnings (an unsupported registration, a failed request) go to the output.
     seen.messages = [...seen.messages, ...`${run.stderr}\n${run.stdout}`.split('\n').filter(l => /warning|error|fail/i.test(l) && !/^Loading /.test(l))];
 }, 300_000);
 
 afterAll(() => {
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+    if (ws) fs.rmSync(ws.dir, { recursive: true, force: true });
 });
 
 describe.skipIf(!hasEmacs)('Emacs 28 with Eglot and umpire lsp --stdio', () => {

@@ -8,10 +8,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureServerBundle, repoRoot } from '../protocol/lsp-harness.js';
+import { editorWorkspace, runDriver, type EditorWorkspace } from './editor-workspace.js';
 
 interface Seen {
     diagnostics: Record<string, string[]>;
@@ -24,42 +24,27 @@ interface Seen {
     error?: string;
 }
 
-const umpireBin = path.join(repoRoot, 'bin', 'umpire.cjs');
-let workspace: string;
+let ws: EditorWorkspace | undefined;
 let seen: Seen;
 let examples: string[];
-
-function umpire(...args: string[]): string {
-    return spawnSync(process.execPath, [umpireBin, ...args], { cwd: workspace, encoding: 'utf8' }).stdout;
-}
-
-const read = (name: string) => fs.readFileSync(path.join(workspace, name), 'utf8');
+const umpire = (...args: string[]) => ws!.umpire(...args);
+const read = (name: string) => ws!.read(name);
 
 beforeAll(() => {
     ensureServerBundle();
     const nvim = spawnSync('nvim', ['--version'], { encoding: 'utf8' });
     if (nvim.status !== 0) throw new Error('nvim is not installed (Debian: apt-get install neovim; .ci/run installs it)');
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-neovim-'));
-    fs.cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
-    examples = fs.readdirSync(workspace).filter(f => f.endsWith('.battle')).sort();
+    ws = editorWorkspace('umpire-neovim-');
+    examples = ws.examples;
     const seed = read('scrud-seed.battle');
-    fs.writeFileSync(path.join(workspace, 'unindented.battle'), seed.replace(/^[ \t]+/gm, ''));
-    for (const copy of ['renamed.battle', 'lensed.battle', 'acted.battle', 'cli-resolved.battle']) fs.writeFileSync(path.join(workspace, copy), seed);
+    fs.writeFileSync(path.join(ws.dir, 'unindented.battle'), seed.replace(/^[ \t]+/gm, ''));
+    for (const copy of ['renamed.battle', 'lensed.battle', 'acted.battle', 'cli-resolved.battle']) fs.writeFileSync(path.join(ws.dir, copy), seed);
     umpire('resolve', '--write', 'cli-resolved.battle');
-    const resultFile = path.join(workspace, 'neovim-result.json');
-    const run = spawnSync('nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${path.join(repoRoot, 'test', 'editors', 'neovim-drive.lua')}`], {
-        cwd: workspace, encoding: 'utf8', timeout: 240_000,
-        env: {
-            ...process.env, UMPIRE_WORKSPACE: workspace, UMPIRE_NVIM_RESULT: resultFile, UMPIRE_NODE: process.execPath, UMPIRE_BIN: umpireBin,
-            UMPIRE_EXAMPLES: examples.join(',')
-        }
-    });
-    if (!fs.existsSync(resultFile)) throw new Error(`nvim wrote no result (exit ${run.status}, signal ${run.signal}): ${run.stderr}${run.stdout}`);
-    seen = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as Seen;
+    seen = runDriver<Seen>(ws, 'nvim', ['--headless', '-u', 'NONE', '-i', 'NONE', '-n', '-c', `luafile ${path.join(repoRoot, 'test', 'editors', 'neovim-drive.lua')}`], 'UMPIRE_NVIM_RESULT').seen;
 }, 300_000);
 
 afterAll(() => {
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+    if (ws) fs.rmSync(ws.dir, { recursive: true, force: true });
 });
 
 describe('Neovim 0.7 with umpire lsp --stdio', () => {
