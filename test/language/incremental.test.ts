@@ -726,17 +726,16 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(codes(last.doc).filter(c => c === 'unit-not-arrived')).toHaveLength(4);
     });
 
-    it('keeps the keys and campaign checks of the actions an edit leaves alone, and works again those whose starting state it changes', async () => {
-        // The actions' input keys are kept from the document's last model, hashed again only from the first
-        // changed step until the carried key is what it was (src/core/model-cache.ts); the campaign checks
-        // are kept per action by that key (src/language/validation/campaign.ts); the unique names per
-        // element (checkUniqueNames). After each edit: what a cold check gives, and the keys a cold model makes.
-        const uri = 'file:///pieces/chain-kept.battle';
+    /**
+     * Builds each text given as the next version of `uri`, alone in the workspace (Langium checks again every
+     * other file that has an unknown name, at every build), and holds it to a cold check of the same text and
+     * its keys to those a cold model makes; with how many actions' campaign checks were kept.
+     */
+    function keptChecker(uri: string): (now: string) => Promise<{ doc: LangiumDocument, keys: string[], kept: number }> {
         const documents = services.shared.workspace.LangiumDocuments;
         for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
-        const text = await chain('file:///pieces/chain-kept-written.battle', 12);
         let version = 1;
-        const check = async (now: string) => {
+        return async now => {
             const keptBefore = campaignCounts.kept;
             const doc = (await editorBuilds({ [uri]: now }, version++))[uri];
             const coldDoc = await coldDocument(now);
@@ -744,6 +743,14 @@ describe('a file parsed in pieces is the file parsed whole', () => {
             expect(inputKeysOf(doc)).toEqual(inputKeysOf(coldDoc));
             return { doc, keys: inputKeysOf(doc), kept: campaignCounts.kept - keptBefore };
         };
+    }
+
+    it('keeps the keys and campaign checks of the actions an edit leaves alone, and works again those whose starting state it changes', async () => {
+        // The actions' input keys are kept from the document's last model, hashed again only for the steps
+        // whose units' last writers changed (src/core/model-cache.ts); the campaign checks are kept per action
+        // by that key (src/language/validation/campaign.ts); the unique names per element (checkUniqueNames).
+        const text = await chain('file:///pieces/chain-kept-written.battle', 12);
+        const check = keptChecker('file:///pieces/chain-kept.battle');
         const first = await check(text);
         const count = first.keys.length;
         expect(count).toBe(11);
@@ -852,18 +859,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
     }
 
     it('keeps the keys and checks of the actions an early edit cannot reach, and every key when the title changes', async () => {
-        const uri = 'file:///pieces/reach.battle';
-        const documents = services.shared.workspace.LangiumDocuments;
-        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
-        let version = 1;
-        const check = async (now: string) => {
-            const keptBefore = campaignCounts.kept;
-            const doc = (await editorBuilds({ [uri]: now }, version++))[uri];
-            const coldDoc = await coldDocument(now);
-            expect(seen(doc, () => [])).toEqual(seen(coldDoc, () => []));
-            expect(inputKeysOf(doc)).toEqual(inputKeysOf(coldDoc));
-            return { keys: inputKeysOf(doc), kept: campaignCounts.kept - keptBefore };
-        };
+        const check = keptChecker('file:///pieces/reach.battle');
         // The benchmark's campaign: engagement k's units fight nowhere else, but for the two of force k − 1 it
         // attacks, which engagement k − 1 names only in its factor line (a factor changes no unit's state).
         const text: string = benchCampaign(200);
