@@ -16,15 +16,20 @@
 // Then the same for campaigns kept as turns (--turn-sizes, --per-turn engagements in each turn): the
 // edits are made inside the turns only (an edit inside a turn of hundreds of actions).
 //
-// Then the typing run: --keys keystrokes, one every --pace ms, typed into an engagement
-// in the middle of a --typing-lines file (half-typed lines included, as a person types), and it prints
-// how often diagnostics came while typing (the longest gap), how long after the last keystroke the
-// diagnostics of the final text came, and a hover sent right after five quick keystrokes.
+// Then the typing run: --keys keystrokes, one every --pace ms, typed into a --typing-lines file (half-typed
+// lines included, as a person types), and it prints each keystroke's change → diagnostics (p50/p95/max: the
+// time from a keystroke to the first diagnostics of its text or a later one), the server's CPU time per keystroke
+// (which the machine's load does not stretch), how often diagnostics came
+// while typing (the longest gap), how long after the last keystroke the diagnostics of the final text came,
+// and a hover sent right after five quick keystrokes. --typing-at says where: `middle` (a factor line typed
+// into the middle engagement), `top` (the same into the first engagement, every action of the file after
+// it) or `header` (the scenario's title typed longer, in its `scenario "…"` line); a list runs each.
 //
 //   node scripts/bench-lsp.mjs [--sizes 1000,10000,50000,200000] [--edits 50] [--seed 7] [--cold-runs 5]
 //                              [--error-sizes 10000,50000] [--errors 20000] [--error-kinds names,syntax,checks] [--campaign 500/20]
 //                              [--turn-sizes 10000,50000] [--per-turn 200]
-//                              [--keys 300] [--pace 160] [--typing-lines 10000] [--editor-requests 10000,50000]
+//                              [--keys 300] [--pace 160] [--typing-lines 10000] [--typing-at middle,top,header]
+//                              [--editor-requests 10000,50000]
 //                              [--editor-typing 10000,50000] [--editor-edits 40] [--editor-pace 300]
 //                              [--server out/language/main.cjs] [--cli bin/umpire.cjs]
 //                              [--server-node-args "--cpu-prof --cpu-prof-dir=/tmp/prof"]
@@ -56,6 +61,7 @@ const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
 const keys = Number(arg('keys', '300'));
 const pace = Number(arg('pace', '160'));
 const typingLines = Number(arg('typing-lines', '10000'));
+const typingAt = arg('typing-at', 'middle').split(',').filter(Boolean);
 const list = value => value.split(',').filter(Boolean).map(Number);
 const sizes = list(arg('sizes', '1000,10000,50000,200000'));
 const errorSizes = list(arg('error-sizes', '10000,50000'));
@@ -245,26 +251,44 @@ async function openCampaign(lines, label) {
 }
 
 /**
- * Typing at a person's pace: a new factor line typed character by character into an
- * engagement in the middle of the file, over and over, one keystroke every `pace` ms, without waiting
- * for the server. Then five quick keystrokes and a hover at once.
+ * Where the typing run types (`--typing-at`): the line and column of the first keystroke, the text
+ * typed over and over, and the line and column the hover after five quick keystrokes asks about (the
+ * first force of the engagement typed into, or of the first engagement when typing in the header).
  */
-async function typing(lines) {
+function typingPlace(docLines, at) {
+    const engagementAfter = from => docLines.findIndex((l, i) => i > from && l.startsWith('engagement '));
+    if (at === 'header') {
+        const line = docLines.findIndex(l => l.startsWith('scenario "'));
+        return { line, column: docLines[line].lastIndexOf('"'), typed: ' of the northern campaign', hover: { line: engagementAfter(0) + 1, character: 3 } };
+    }
+    if (at !== 'top' && at !== 'middle') throw new Error(`--typing-at: top, middle or header, not ${at}`);
+    // The line after the `F attacks G` line of the engagement: new lines are typed there.
+    const attacks = engagementAfter(at === 'top' ? 0 : docLines.length / 2) + 1;
+    const k = Number(/^ {2}F(\d+)[. ]/.exec(docLines[attacks])?.[1] ?? 1);
+    return { line: attacks + 1, column: 0, typed: `  factor Uphill on F${k}.Line#1\n`, hover: { line: attacks, character: 3 } };
+}
+
+/**
+ * Typing at a person's pace, at `--typing-at`: one keystroke every `pace` ms, over and over, without
+ * waiting for the server. Then five quick keystrokes and a hover at once.
+ */
+async function typing(lines, at) {
     const { s, uri, text, close } = await openCampaign(lines, 'typing');
     const docLines = text.split('\n');
-    // The line after the `F attacks G` line of the middle engagement: new lines are typed there.
-    let line = docLines.findIndex((l, i) => i > docLines.length / 2 && l.startsWith('engagement ')) + 2;
-    const attacks = line - 1;
-    const k = Number(/^ {2}F(\d+)[. ]/.exec(docLines[attacks])?.[1] ?? 1);
-    const typed = `  factor Uphill on F${k}.Line#1\n`;
-    let version = 1, column = 0, i = 0;
+    const place = typingPlace(docLines, at);
+    const typed = place.typed;
+    let { line, column } = place;
+    let version = 1, i = 0;
+    const sentAt = new Map();
     const key = () => {
         const ch = typed[i++ % typed.length];
         version++;
+        sentAt.set(version, performance.now());
         s.change(uri, version, { start: { line, character: column }, end: { line, character: column } }, ch);
         if (ch === '\n') { line++; column = 0; } else column++;
     };
     const from = s.published.length;
+    const cpuBefore = cpuOf(s.proc.pid);
     const first = performance.now();
     let lastKey = first;
     for (let n = 0; n < keys; n++) {
@@ -275,19 +299,26 @@ async function typing(lines) {
     const last = performance.now();
     const final = version;
     await s.diagnosticsFor(uri, final);
+    const cpuPerKey = (cpuOf(s.proc.pid) - cpuBefore) / keys;
     // From the last keystroke to when they were published (which can be before the wait began).
     const caughtUp = s.published.find(p => p.uri === uri && p.version >= final).at - lastKey;
     const during = s.published.slice(from).filter(p => p.uri === uri && p.at <= last);
     const times = [first, ...during.map(p => p.at), last];
     const longestGap = Math.max(...times.slice(1).map((t, j) => t - times[j]));
+    // Each keystroke's change → diagnostics: to the first publication of its version or a later one.
+    const ours = s.published.slice(from).filter(p => p.uri === uri);
+    const changeToDiagnostics = [...sentAt].map(([v, t]) => ours.find(p => p.version >= v).at - t);
     const rss = rssOf(s.proc.pid);
-    // Five quick keystrokes, then at once a hover on the first force of the engagement typed into.
+    // Five quick keystrokes, then at once a hover on a force's reference.
     for (let n = 0; n < 5; n++) key();
     const t = performance.now();
-    await s.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: { line: attacks, character: 3 } });
+    await s.connection.sendRequest('textDocument/hover', { textDocument: { uri }, position: place.hover });
     const hover = performance.now() - t;
     await close();
-    return { lines: docLines.length - 1, keys, publishes: during.length, longestGap, caughtUp, hover, rss };
+    return {
+        lines: docLines.length - 1, keys, publishes: during.length, longestGap, caughtUp, hover, rss, cpuPerKey,
+        p50: percentile(changeToDiagnostics, 0.5), p95: percentile(changeToDiagnostics, 0.95), max: Math.max(...changeToDiagnostics)
+    };
 }
 
 const startedOn = machine();
@@ -335,9 +366,9 @@ if (editorTypingSizes.length > 0) {
         console.log(`  ${String(r.lines).padStart(7)} lines: edit→diag p50/p95 ${pq(r.diagnostics)} ms, CPU/edit ${ms(r.cpuPerEdit)}; requests p50/p95 ms: ${each.join(', ')}; server RSS ${r.rss.toFixed(0)} MB`);
     }
 }
-if (keys > 0) {
-    const r = await typing(typingLines);
-    console.log(`typing into ${r.lines} lines: ${r.keys} keystrokes ${pace} ms apart; diagnostics published ${r.publishes} times while typing, ` +
+for (const at of keys > 0 ? typingAt : []) {
+    const r = await typing(typingLines, at);
+    console.log(`typing into ${r.lines} lines (${at}): ${r.keys} keystrokes ${pace} ms apart; change→diag p50/p95/max ${ms(r.p50)}/${ms(r.p95)}/${ms(r.max)}, server CPU ${ms(r.cpuPerKey)} a keystroke; diagnostics published ${r.publishes} times while typing, ` +
         `longest wait ${ms(r.longestGap)}; final diagnostics ${ms(r.caughtUp)} after the last keystroke; ` +
         `hover right after 5 quick keystrokes ${ms(r.hover)}; server RSS ${r.rss.toFixed(0)} MB`);
 }

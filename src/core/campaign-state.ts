@@ -295,14 +295,16 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
                 // this, so later actions see it (docs/campaigns.md#settled). It is worked out when a later
                 // action, line or view reads one of its units (`settle`): most units of a season fight
                 // once, and resolving every engagement at every edit was most of a check's time. If it needs
-                // a new seed, or one of its units waits on an action that does, nothing is decided yet: its
-                // units wait on that action from here on.
+                // a new seed, or one of its units waits on an action that does, nothing is decided yet: the
+                // units its outcome writes wait on that action from here on (a unit it names only by a
+                // `factor` or `dice` line keeps its state whatever the outcome, and waits on nothing).
                 const blocker = units.map(id => waitsOn.get(id)).find(a => a !== undefined);
                 if (blocker) t.waiting.set(el, blocker);
                 const undecided = blocker ?? (needsNewSeed(model, actionModelOf(model, el)!) ? el : undefined);
+                const written = lineUnits(model, el);
                 if (undecided) {
-                    for (const id of units) if (!waitsOn.has(id)) { waitsOn.set(id, undecided); t.waitsSince.set(id, point); }
-                } else addPending(t, { action: el, point, units: lineUnits(model, el) });
+                    for (const id of written) if (!waitsOn.has(id)) { waitsOn.set(id, undecided); t.waitsSince.set(id, point); }
+                } else addPending(t, { action: el, point, units: written });
             }
         } else if (isUnitState(el)) {
             const point = 2 * k++;

@@ -5,10 +5,10 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Action, Scenario, Turn, UnitState } from '../language/generated/ast.js';
+import type { Action, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
-import { buildScenario, importsOf, type ActionModel, type ScenarioModel } from './scenario.js';
+import { buildScenario, importsOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
 
 export interface ModelContext {
     readonly rulesets: RulesetRegistry;
@@ -120,19 +120,24 @@ let unlisted = 0;
 
 /**
  * A key of everything an action's checks and resolution can read, so that its results can be kept
- * from one parse to the next while the umpire edits elsewhere (docs/performance.md):
+ * from one parse to the next while the umpire edits elsewhere (docs/performance.md#what-an-actions-key-covers):
  * - the rule set, the limits, and the declarations: every element that is not an action, a turn or a
  *   `state`/`ruling` line (forces, grades, modifiers, options, imports, file-wide house rules), as the
- *   parser reads them;
+ *   parser reads them; not the scenario's title, which no check and no result reads;
  * - the whole text of each file it imports, directly or not, in order (their grades, modifiers,
  *   forces and house rules enter the model: docs/campaigns.md#campaigns-across-files);
- * - what the campaign carries to the action: each earlier `state` or `ruling` line and each earlier
- *   action with a written outcome (its whole text: its name and turn appear in the state it leaves);
- *   for a rule set whose actions read other actions (one that carries settled outcomes, or orders a
- *   turn's actions itself), every earlier action and the whole turn the action sits in;
- * - the action itself, and the turn it is in, with the turn's house blocks (tables in force for it).
- * An edit inside one engagement changes the keys of that engagement and, when it carries state, of
- * the actions after it; white space and an edit in an engagement whose results stay put change none.
+ * - the action itself, as the parser reads it (its written outcome included);
+ * - for each unit it names (a whole force names each of its units), the key of the last step before it
+ *   that can write the unit's state: an action whose outcome can name the unit (every unit it names but
+ *   by a `factor` or `dice` line, and those its written lines name) or a `state`/`ruling` line on it.
+ *   That step's key holds, in turn, the keys of the last writers of the units it names, so the chain
+ *   reaches every earlier step the unit's state comes from, and no other;
+ * - inside a turn, the turn as one step: its whole text (its other actions, its house blocks, its
+ *   number), its place among the turns, and the last writers of every unit any of its elements names (a
+ *   rule set may put a turn's actions in its own order, and read what else the turn holds).
+ * An edit inside one engagement changes the keys of that engagement and of the later actions that name
+ * a unit it can change, directly or through others; white space, the title, and an edit in an
+ * engagement whose units nothing later names change none.
  * test/language/incremental.test.ts compares the results kept this way with a cold check.
  */
 export function actionInputsKey(model: ScenarioModel, action: Action): string {
@@ -147,62 +152,42 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
 
 /**
  * What the keys of the last model of a document were made of (by its CST root, which the parse in
- * pieces keeps, as the campaign timeline's `latest`): the next model keeps the keys of the actions
- * before the first changed step and, past the last changed one, of every action from the first whose
- * carried key came out as it was. An edit costs the changed steps, not a hash along every action.
+ * pieces keeps, as the campaign timeline's `latest`): a step the next model holds as the same node,
+ * at the same place among the turns, whose units' last writers have the keys they had, keeps its key
+ * without a hash. An edit costs the steps whose inputs changed, and a look at each step's units.
  */
 interface KeyedSteps {
-    readonly readsOtherActions: boolean;
     /** Everything of the header but the declarations' keys, and the declarations, imports and options as nodes. */
     readonly headerFacts: string;
     readonly declarations: readonly AstNode[];
     readonly imported: readonly Scenario[];
     readonly base: string;
-    /** The actions and `state`/`ruling` lines in file order (a turn's own, in its order), with what each read and left. */
-    readonly steps: readonly KeyedStep[];
-    readonly keys: ReadonlyMap<Action, string>;
+    readonly steps: ReadonlyMap<Step, KeyedStep>;
 }
+
+/** An action or a `state`/`ruling` line outside turns, or a whole turn. */
+type Step = Action | UnitState | Turn;
 
 interface KeyedStep {
-    readonly node: Action | UnitState;
-    /** Its turn's part of the key ('' outside a turn) and whether it carried (an outcome, or a rule set that reads every action). */
-    readonly turnKey: string;
-    readonly carries: boolean;
-    /** The running key before it. */
-    readonly carriedIn: string;
+    /** Its turn's place among the turns ('' outside a turn). */
+    readonly place: string;
+    /** The key of the last writer of each unit it reads, in `unitsOfStep(...).reads` order, when its key was made. */
+    readonly writers: readonly string[];
+    readonly key: string;
+    /** The keys of its actions, in order (one for an action, none for a line, one per action of a turn). */
+    readonly actionKeys: readonly string[];
 }
 
-const keyedSteps = new WeakMap<object, KeyedSteps>();
-
 function computeInputKeys(model: ScenarioModel): Map<Action, string> {
-    const ruleset = model.ruleset;
-    // Every action not written yet carries the outcome its dice settle (src/core/campaign-state.ts): each reads those before it.
-    const readsOtherActions = ruleset !== undefined;
     const declarations: AstNode[] = [];
-    /** The steps with their turns' keys; `carriedIn` filled below. */
-    const found: Array<{ node: Action | UnitState, turnKey: string, carries: boolean, carriedIn: string }> = [];
-    let ordinal = 0;
+    const steps: Step[] = [];
     // By `$type` (no subtypes among the elements): every element is visited on every build.
     for (const el of model.root.elements) {
-        if (el.$type === 'Action') found.push({ node: el as Action, turnKey: '', carries: readsOtherActions || (el as Action).outcome !== undefined, carriedIn: '' });
-        else if (el.$type === 'UnitState') found.push({ node: el as UnitState, turnKey: '', carries: true, carriedIn: '' });
-        else if (el.$type === 'Turn') {
-            const turn = el as Turn;
-            ordinal++;
-            // A turn's house blocks change the tables of every action in it (docs/house-rules.md).
-            let houses = '';
-            if (!readsOtherActions) for (const inner of turn.elements) if (inner.$type === 'House') houses += (houses ? '\n' : '') + keyOf(inner);
-            const turnKey = readsOtherActions
-                ? keyOf(turn)
-                : `${ordinal}:${turn.number ?? ''}:${turn.name ?? ''}:${turn.title ?? ''}${houses ? `:${hash(houses)}` : ''}`;
-            for (const inner of turn.elements) {
-                if (inner.$type === 'Action') found.push({ node: inner as Action, turnKey, carries: readsOtherActions || (inner as Action).outcome !== undefined, carriedIn: '' });
-                else if (inner.$type === 'UnitState') found.push({ node: inner as UnitState, turnKey, carries: true, carriedIn: '' });
-            }
-        } else declarations.push(el);
+        if (el.$type === 'Action' || el.$type === 'UnitState' || el.$type === 'Turn') steps.push(el as Step);
+        else declarations.push(el);
     }
     // The declarations' part: every element's key is kept by its node (`keyOf`), the whole hashed again only when one is another node.
-    const headerFacts = `${model.rules}\n${JSON.stringify(model.limits)}\n${model.root.title ?? ''}`;
+    const headerFacts = `${model.rules}\n${JSON.stringify(model.limits)}`;
     for (const option of model.root.options) declarations.push(option);
     // The files imported as the model was built from them (the same list modelOf reads).
     const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
@@ -211,54 +196,129 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     const sameNodesRead = before !== undefined && before.headerFacts === headerFacts && sameNodes(before.declarations, declarations) && sameNodes(before.imported, imported);
     const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
     // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
-    const sameHeader = before !== undefined && before.readsOtherActions === readsOtherActions && before.base === base;
-    const old = sameHeader ? before.steps : [];
-    const oldKeys = sameHeader ? before.keys : undefined;
-    const same = (a: KeyedStep, b: { node: unknown, turnKey: string, carries: boolean }) => a.node === b.node && a.turnKey === b.turnKey && a.carries === b.carries;
-    // The steps before the first changed one, and after the last, are the same steps.
-    let first = 0;
-    const shortest = Math.min(old.length, found.length);
-    while (first < shortest && same(old[first], found[first])) first++;
-    let tail = 0;
-    while (tail < shortest - first && same(old[old.length - 1 - tail], found[found.length - 1 - tail])) tail++;
+    const old = before !== undefined && before.base === base ? before.steps : undefined;
+    /** Per unit id, the key of the last step so far that can write its state. */
+    const writerOf = new Map<string, string>();
+    const keyed = new Map<Step, KeyedStep>();
     const keys = new Map<Action, string>();
-    // A running key of what the campaign carries along the actions: each step that carries adds its key.
-    let carried = first < old.length ? old[first].carriedIn : first > 0 ? carriedAfter(old[first - 1]) : base;
-    let reused = false;
-    for (let i = 0; i < found.length; i++) {
-        const step = found[i];
-        if (i < first) {
-            step.carriedIn = old[i].carriedIn;
-            if (step.node.$type === 'Action') keys.set(step.node as Action, oldKeys!.get(step.node as Action)!);
-            continue;
-        }
-        const j = i - found.length + old.length;
-        // Past the changed steps, once the running key is what it was there, every later key is too.
-        if (!reused && i >= found.length - tail && old[j].carriedIn === carried) reused = true;
-        if (reused) {
-            step.carriedIn = old[j].carriedIn;
-            if (step.node.$type === 'Action') keys.set(step.node as Action, oldKeys!.get(step.node as Action)!);
-            continue;
-        }
-        step.carriedIn = carried;
-        const own = keyOf(step.node);
-        if (step.node.$type === 'Action') {
+    let ordinal = 0;
+    for (const node of steps) {
+        const place = node.$type === 'Turn' ? String(++ordinal) : '';
+        const units = unitsOfStep(model, node, base);
+        const kept = old?.get(node);
+        let step = kept !== undefined && kept.place === place && sameWriters(kept.writers, units.reads, writerOf) ? kept : undefined;
+        if (!step) {
+            const writers = units.reads.map(id => writerOf.get(id) ?? '');
             // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
             // string is a rope that every comparison flattens again).
-            keys.set(step.node as Action, hash(`${carried}|${step.turnKey}|${own}`));
+            const key = hash(`${base}|${place}|${keyOf(node)}|${units.reads.map((id, i) => `${id}=${writers[i]}`).join(',')}`);
+            step = { place, writers, key, actionKeys: actionKeysOf(node, key) };
         }
-        if (step.carries) carried = carriedAfter(step);
+        for (const id of units.writes) writerOf.set(id, step.key);
+        keyed.set(node, step);
+        if (node.$type === 'Action') keys.set(node as Action, step.actionKeys[0]);
+        else if (node.$type === 'Turn') {
+            let i = 0;
+            for (const inner of (node as Turn).elements) if (inner.$type === 'Action') keys.set(inner as Action, step.actionKeys[i++]);
+        }
     }
-    keyedSteps.set(docKey, { readsOtherActions, headerFacts, declarations, imported, base, steps: found, keys });
+    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, steps: keyed });
     return keys;
 }
 
-/** The running key after a step: the same for the same step and the same key before it. */
-function carriedAfter(step: KeyedStep): string {
-    if (!step.carries) return step.carriedIn;
-    return step.node.$type === 'Action'
-        ? hash(`${step.carriedIn}\n${keyOf(step.node)}\n${step.turnKey}`)
-        : hash(`${step.carriedIn}\n${keyOf(step.node)}`);
+const keyedSteps = new WeakMap<object, KeyedSteps>();
+
+/** The keys of a step's actions: its own for an action; each of a turn's, by its place in the turn and its text (two alike are two). */
+function actionKeysOf(node: Step, key: string): string[] {
+    if (node.$type === 'Action') return [key];
+    if (node.$type !== 'Turn') return [];
+    const out: string[] = [];
+    for (const inner of (node as Turn).elements) if (inner.$type === 'Action') out.push(hash(`${key}|${out.length}|${keyOf(inner)}`));
+    return out;
+}
+
+/** Whether each unit's last writer is the one it was when the step's key was made. */
+function sameWriters(writers: readonly string[], reads: readonly string[], writerOf: ReadonlyMap<string, string>): boolean {
+    if (writers.length !== reads.length) return false;
+    for (let i = 0; i < reads.length; i++) if ((writerOf.get(reads[i]) ?? '') !== writers[i]) return false;
+    return true;
+}
+
+// ─── The units a step reads and writes ──────────────────────────────────────────────────────────
+
+interface StepUnits {
+    /** Every unit it names, by id: their states are what its checks and resolution start from. */
+    readonly reads: readonly string[];
+    /** The units whose state it can change (a subset of `reads`). */
+    readonly writes: readonly string[];
+}
+
+/**
+ * Kept by the step's node, with the declarations' key it was worked out under (unit ids come from
+ * the forces) and the written outcomes of its actions (Resolve all puts new ones in kept nodes).
+ */
+const stepUnitsKept = new WeakMap<Step, { base: string, outcomes: ReadonlyArray<unknown>, units: StepUnits }>();
+
+function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits {
+    const kept = stepUnitsKept.get(node);
+    if (kept && kept.base === base && sameOutcomes(node, kept.outcomes)) return kept.units;
+    const reads = new Set<string>(), writes = new Set<string>();
+    const add = (target: Target, written: boolean) => {
+        for (const u of unitsOf(model, target)) {
+            reads.add(u.id);
+            if (written) writes.add(u.id);
+        }
+    };
+    const visit = (el: AstNode) => {
+        if (el.$type === 'Action') {
+            // A `factor` or `dice` line only adds to a unit the action names otherwise: a unit named only there
+            // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`).
+            for (const st of (el as Action).statements) eachTarget(st, target => add(target, st.$type !== 'Factor' && st.$type !== 'Dice'));
+            if ((el as Action).outcome) eachTarget((el as Action).outcome!, target => add(target, true));
+        } else if (el.$type === 'UnitState') {
+            if ((el as UnitState).target) add((el as UnitState).target, true);
+        }
+    };
+    if (node.$type === 'Turn') for (const inner of (node as Turn).elements) visit(inner);
+    else visit(node);
+    const units = { reads: [...reads], writes: [...writes] };
+    stepUnitsKept.set(node, { base, outcomes: outcomesOf(node), units });
+    return units;
+}
+
+/** Each unit reference (`Force`, `Force.Unit`, `Force.Unit#2`) under a node, read from its child nodes (never through a link). */
+function eachTarget(node: AstNode, each: (target: Target) => void): void {
+    if (node.$type === 'Target') {
+        each(node as Target);
+        return;
+    }
+    for (const [name, value] of Object.entries(node)) {
+        if (name.startsWith('$')) continue;
+        if (Array.isArray(value)) {
+            for (const item of value) if (isNode(item)) eachTarget(item, each);
+        } else if (isNode(value)) eachTarget(value, each);
+    }
+}
+
+function isNode(value: unknown): value is AstNode {
+    return typeof value === 'object' && value !== null && typeof (value as { $type?: unknown }).$type === 'string';
+}
+
+function outcomesOf(node: Step): unknown[] {
+    if (node.$type === 'Action') return [(node as Action).outcome];
+    if (node.$type !== 'Turn') return [];
+    const out: unknown[] = [];
+    for (const inner of (node as Turn).elements) if (inner.$type === 'Action') out.push((inner as Action).outcome);
+    return out;
+}
+
+/** Whether the step's actions hold the outcomes they held (no array made: every kept step is asked at every build). */
+function sameOutcomes(node: Step, outcomes: ReadonlyArray<unknown>): boolean {
+    if (node.$type === 'Action') return outcomes.length === 1 && (node as Action).outcome === outcomes[0];
+    if (node.$type !== 'Turn') return outcomes.length === 0;
+    let i = 0;
+    for (const inner of (node as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || (inner as Action).outcome !== outcomes[i++])) return false;
+    return i === outcomes.length;
 }
 
 function sameNodes(a: readonly unknown[], b: readonly unknown[]): boolean {

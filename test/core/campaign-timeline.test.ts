@@ -104,6 +104,26 @@ describe('an action whose start waits on one without dice or seed', () => {
         expect(waitsOn(model, byName('E4'))?.name).toBe('E1');
     });
 
+    it('waits only through the units its outcome writes: a unit it names only by a factor line does not wait', async () => {
+        // E1 is undecided and names B.Z only in a factor line: its outcome writes no line for B.Z, so E5, where B.Z
+        // fights, starts from B.Z's declared state and is settled; E2, where B.X (on E1's sides) fights again, waits.
+        const text = UNDECIDED
+            .replace('    A.Foot#1 attacks B.X\n', '    A.Foot#1 attacks B.X\n    factor Uphill on B.Z\n')
+            .replace('force A {', 'modifier Uphill -1\nforce A {')
+            .replace('unit Y foot', 'unit Y foot unit Z foot')
+            .concat('turn 4 {\n  engagement E5 {\n    A.Horse attacks B.Z\n    seed 5\n  }\n}\n');
+        const doc = await parse(text);
+        expect(doc.parseResult.parserErrors).toEqual([]);
+        const model = modelOf(doc.parseResult.value);
+        const byName = (n: string) => model.actions.find(a => a.node.name === n)!;
+        expect(waitsOn(model, byName('E2'))?.name).toBe('E1');
+        expect(waitsOn(model, byName('E5'))).toBeUndefined();
+        const p = file('factor-only.battle', text);
+        const preview = (await run(out => resolveCommand(p, {}, out))).lines.join('\n');
+        expect(preview).toContain('engagement E5 (turn 4 · seed 5)');
+        expect(preview).toContain('engagement E2 (turn 2 · not decided)');
+    });
+
     it('resolve says it is not decided and names the action it waits on; the others are previewed', async () => {
         const p = file('undecided.battle', UNDECIDED);
         const preview = await run(out => resolveCommand(p, {}, out));

@@ -19,7 +19,7 @@ import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario, Turn } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
-import { turnsCampaign } from '../../scripts/bench-files.mjs';
+import { campaign as benchCampaign, turnsCampaign } from '../../scripts/bench-files.mjs';
 import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
@@ -726,17 +726,16 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(codes(last.doc).filter(c => c === 'unit-not-arrived')).toHaveLength(4);
     });
 
-    it('keeps the keys and campaign checks of the actions an edit leaves alone, and works again those whose starting state it changes', async () => {
-        // The actions' input keys are kept from the document's last model, hashed again only from the first
-        // changed step until the carried key is what it was (src/core/model-cache.ts); the campaign checks
-        // are kept per action by that key (src/language/validation/campaign.ts); the unique names per
-        // element (checkUniqueNames). After each edit: what a cold check gives, and the keys a cold model makes.
-        const uri = 'file:///pieces/chain-kept.battle';
+    /**
+     * Builds each text given as the next version of `uri`, alone in the workspace (Langium checks again every
+     * other file that has an unknown name, at every build), and holds it to a cold check of the same text and
+     * its keys to those a cold model makes; with how many actions' campaign checks were kept.
+     */
+    function keptChecker(uri: string): (now: string) => Promise<{ doc: LangiumDocument, keys: string[], kept: number }> {
         const documents = services.shared.workspace.LangiumDocuments;
         for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
-        const text = await chain('file:///pieces/chain-kept-written.battle', 12);
         let version = 1;
-        const check = async (now: string) => {
+        return async now => {
             const keptBefore = campaignCounts.kept;
             const doc = (await editorBuilds({ [uri]: now }, version++))[uri];
             const coldDoc = await coldDocument(now);
@@ -744,6 +743,14 @@ describe('a file parsed in pieces is the file parsed whole', () => {
             expect(inputKeysOf(doc)).toEqual(inputKeysOf(coldDoc));
             return { doc, keys: inputKeysOf(doc), kept: campaignCounts.kept - keptBefore };
         };
+    }
+
+    it('keeps the keys and campaign checks of the actions an edit leaves alone, and works again those whose starting state it changes', async () => {
+        // The actions' input keys are kept from the document's last model, hashed again only for the steps
+        // whose units' last writers changed (src/core/model-cache.ts); the campaign checks are kept per action
+        // by that key (src/language/validation/campaign.ts); the unique names per element (checkUniqueNames).
+        const text = await chain('file:///pieces/chain-kept-written.battle', 12);
+        const check = keptChecker('file:///pieces/chain-kept.battle');
         const first = await check(text);
         const count = first.keys.length;
         expect(count).toBe(11);
@@ -813,6 +820,69 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(compared).toBeGreaterThan(60);
         expect(factory.counts.pieces - before).toBeGreaterThan(30);
     }, 300_000);
+
+    it('gives what a cold check gives after edits in the header, near the top, and in an action later ones read', async () => {
+        // The keys follow the units an action names to the last step that can change each (src/core/model-cache.ts):
+        // an edit near the top changes the keys of the later actions that read what it writes, and of no other.
+        // The chain's engagements each read the one before; the benchmark's campaign names the next engagement's
+        // units only in a factor line; the Loose Files examples read their turns as a whole.
+        const campaigns = [await chain('file:///pieces/chain-top-written.battle', 10), benchCampaign(160), ...['campaign', 'loose-files-turn', 'cowpens'].map(name => texts[EXAMPLES.indexOf(name)])];
+        const nearTop = fc.oneof(
+            edit.map(e => ({ ...e, at: e.at * 0.2 })),
+            // A character typed into the scenario's title, or the title's last character deleted.
+            fc.record({ title: fc.constantFrom('a', ' ', '"', '1', ''), where: fc.double({ min: 0, max: 1, noNaN: true }) })
+        );
+        let compared = 0;
+        await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: campaigns.length - 1 }), fc.array(nearTop, { minLength: 1, maxLength: 6 }), async (which, edits) => {
+            const uri = `file:///pieces/top-${which}.battle`;
+            let text = campaigns[which];
+            await editorBuilds({ [uri]: text }, 1);
+            for (const [i, e] of edits.entries()) {
+                text = 'title' in e ? typeInTitle(text, e.title, e.where) : apply(text, e);
+                const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                const coldDoc = await coldDocument(text);
+                expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+                expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
+                compared++;
+            }
+        }), { numRuns: 30, seed: 20261203 });
+        expect(compared).toBeGreaterThan(40);
+    }, 300_000);
+
+    /** `char` typed at a place in the `scenario "…"` line's title (`''`: the character there deleted). */
+    function typeInTitle(text: string, char: string, where: number): string {
+        const open = text.indexOf('scenario "');
+        if (open < 0) return text;
+        const from = open + 'scenario "'.length, to = text.indexOf('"', from);
+        const at = from + Math.floor(where * (to - from));
+        return char === '' ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + char + text.slice(at);
+    }
+
+    it('keeps the keys and checks of the actions an early edit cannot reach, and every key when the title changes', async () => {
+        const check = keptChecker('file:///pieces/reach.battle');
+        // The benchmark's campaign: engagement k's units fight nowhere else, but for the two of force k − 1 it
+        // attacks, which engagement k − 1 names only in its factor line (a factor changes no unit's state).
+        const text: string = benchCampaign(200);
+        const first = await check(text);
+        const count = first.keys.length;
+        expect(count).toBeGreaterThan(15);
+        // E2's seed changed: E2 is worked again; E3, which names E2's units only through their factor line, is not.
+        const e2 = text.indexOf('  seed 2\n');
+        const reseeded = await check(`${text.slice(0, e2)}  seed 12${text.slice(e2 + '  seed 2'.length)}`);
+        expect(reseeded.keys.filter((k, i) => k !== first.keys[i])).toHaveLength(1);
+        expect(reseeded.keys[1]).not.toBe(first.keys[1]);
+        expect(reseeded.kept).toBe(count - 1);
+        // E2 now attacks with the units E3 attacks: E3 reads what E2 writes, and so is worked again too.
+        const sharing = text.replace('  F2.Guard, F2.Line#1 attacks F1.Line#2, F1.Hussars', '  F2.Line#2, F2.Hussars attacks F1.Line#2, F1.Hussars');
+        expect(sharing).not.toBe(text);
+        const shared = await check(sharing);
+        expect(shared.keys.filter((k, i) => k !== first.keys[i])).toHaveLength(2);
+        expect(shared.keys[2]).not.toBe(first.keys[2]);
+        // The title typed longer: no action reads it, and every key stays (the header is parsed whole, so the
+        // campaign checks, kept by node, run again; the rule set's checks are found again by their keys).
+        const titled = await check(sharing.replace('scenario "Benchmark"', 'scenario "Benchmark of the north"'));
+        expect(titled.keys).toEqual(shared.keys);
+    });
 });
 
 /** A tree as plain data: every CST node (offsets, positions, text, kind), every AST node and what its references point at, and the syntax errors. */

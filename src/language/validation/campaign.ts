@@ -96,7 +96,7 @@ export const campaignCounts = { kept: 0 };
 /**
  * What an action's campaign checks read (docs/performance.md#the-per-build-checks-made-proportional-to-the-edit):
  * the state the campaign carries to it and its own text and turn (`actionInputsKey`, which covers every
- * declaration and every earlier outcome or state line), its outcome as the tree holds it, the number of
+ * declaration and the earlier steps its units' states come from), its outcome as the tree holds it, the number of
  * its turn, how many declarations come before it (a force declared further down), and the turns that
  * late units' named `enters` stats name.
  */
