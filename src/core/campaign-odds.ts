@@ -26,7 +26,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Action, Outcome, Turn } from '../language/generated/ast.js';
 import type { OddsReport } from '../protocol.js';
-import { participants, resolutionOrder, stateAfterTurn, stateAtEnd, turnsOf, unitStateAt, type UnitCampaignState } from './campaign-state.js';
+import { participants, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt, type UnitCampaignState } from './campaign-state.js';
 import { MAX_SEED } from './dice.js';
 import { hasOdds, oddsForAction } from './odds.js';
 import type { OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
@@ -132,6 +132,10 @@ interface World {
     readonly p: number;
     readonly n: number;
     readonly installed: ReadonlyMap<Action, Outcome>;
+    /** The model its timeline was built on, kept while the world is walked: the same outcomes give the same timeline. */
+    model?: ScenarioModel;
+    /** The states at the end asked about, when the last action's lines are all that the end reads (`endStates`). */
+    readonly end?: ReadonlyMap<string, UnitCampaignState>;
 }
 
 /** Thrown by the exact path when it would grow past its bounds: the campaign is sampled instead. */
@@ -196,6 +200,7 @@ function selectedActions(model: ScenarioModel, through: string | undefined): Spa
 class CampaignWalk {
     private readonly open: ReadonlySet<Action>;
     private readonly tracked: readonly string[];
+    private readonly trackedIndex: ReadonlyMap<string, number>;
     private readonly saved = new Map<Action, Outcome | undefined>();
     private readonly samples: number;
     private readonly seed: number;
@@ -208,6 +213,7 @@ class CampaignWalk {
         const open = span.actions.filter(a => !options.fromRecord || (!a.node.outcome && needsNewSeed(model, a)));
         this.open = new Set(open.map(a => a.node));
         this.tracked = [...new Set(open.flatMap(a => participants(model, a.node).map(p => p.unit.id)))];
+        this.trackedIndex = new Map(this.tracked.map((id, i) => [id, i]));
         this.samples = Math.max(2, Math.floor(options.samples ?? CAMPAIGN_ODDS_DEFAULTS.samples));
         this.seed = (options.seed ?? CAMPAIGN_ODDS_DEFAULTS.seed) >>> 0;
         this.rng = xoroshiro128plus(this.seed | 0);
@@ -220,8 +226,8 @@ class CampaignWalk {
             const start: World = { p: 1, n: this.method === 'exact' ? 0 : this.samples, installed: new Map() };
             let worlds: World[] = [start];
             const actions: CampaignActionOdds[] = [];
-            for (const action of this.span.actions) {
-                const step = this.step(worlds, action);
+            for (const [i, action] of this.span.actions.entries()) {
+                const step = this.step(worlds, action, i === this.span.actions.length - 1);
                 worlds = step.next;
                 actions.push(step.odds);
             }
@@ -251,7 +257,8 @@ class CampaignWalk {
             setOutcome(node, world.installed.get(node) ?? blank);
         }
         // A new model object: the timeline is cached per model, and it is built again from the first changed outcome.
-        return f({ ...this.model });
+        world.model ??= { ...this.model };
+        return f(world.model);
     }
 
     /** The worlds merged by the state of the units open actions name, as the action sees it. */
@@ -260,7 +267,7 @@ class CampaignWalk {
         for (const w of worlds) {
             const key = this.inWorld(w, m => this.tracked.map(id => stateKey(unitStateAt(m, action, id))).join(';'));
             const seen = groups.get(key);
-            groups.set(key, seen ? { p: seen.p + w.p, n: seen.n + w.n, installed: seen.installed } : w);
+            groups.set(key, seen ? { ...seen, p: seen.p + w.p, n: seen.n + w.n } : w);
         }
         this.states = Math.max(this.states, groups.size);
         if (this.method === 'exact' && groups.size > (this.options.maxWorlds ?? CAMPAIGN_ODDS_DEFAULTS.maxWorlds)) {
@@ -269,9 +276,9 @@ class CampaignWalk {
         return [...groups.values()];
     }
 
-    private step(worlds: readonly World[], action: ActionModel): { next: World[], odds: CampaignActionOdds } {
+    private step(worlds: readonly World[], action: ActionModel, last: boolean): { next: World[], odds: CampaignActionOdds } {
         const groups = this.merged(worlds, action);
-        const next: World[] = [];
+        const next = new Map<string, World>();
         const isOpen = this.open.has(action.node);
         const out: Record<string, number> = {};
         const fought: Array<{ p: number, n: number, report: OddsReport }> = [];
@@ -280,11 +287,13 @@ class CampaignWalk {
         let foughtP = 0, problem: string | undefined;
         for (const w of groups) {
             this.inWorld(w, m => {
+                const before = this.tracked.map(id => unitStateAt(m, action, id));
+                const end = last && isOpen ? this.endAfter(m, action) : undefined;
                 const absent = outOfTheFight(m, action);
                 if (absent.length > 0) {
                     for (const id of absent) out[id] = (out[id] ?? 0) + w.p;
                     // It writes nothing in this world: an empty outcome, so that no later action waits on it.
-                    next.push(isOpen ? withOutcome(w, action, []) : w);
+                    keep(next, before.map(stateKey), isOpen ? withOutcome(w, action, []) : w);
                     return;
                 }
                 foughtP += w.p;
@@ -294,12 +303,15 @@ class CampaignWalk {
                     if (!r) odds.set(start, r = oddsForAction(m, action));
                     if (isUnresolvable(r)) problem ??= r.problem; else fought.push({ p: w.p, n: w.n, report: r });
                 }
-                if (!isOpen) { next.push(w); return; }
-                if (this.method === 'exact') {
-                    let law = laws.get(start);
-                    if (!law) laws.set(start, law = this.lawOf(m, action));
-                    for (const entry of law) next.push(withOutcome(w, action, entry.lines, w.p * entry.p));
-                } else next.push(...this.sampled(m, action, w));
+                if (!isOpen) { keep(next, this.tracked.map(id => stateKey(unitStateAfter(m, action, id))), w); return; }
+                const falls = this.method === 'exact' ? this.cachedLaw(laws, start, m, action).map(e => ({ p: w.p * e.p, n: 0, lines: e.lines })) : this.sampled(m, action, w);
+                const keys = before.map(stateKey);
+                for (const fall of falls) {
+                    const fellKeys = [...keys];
+                    const states = this.after(before, fellKeys, action, fall.lines);
+                    const fell = { p: fall.p, n: fall.n, installed: w.installed };
+                    keep(next, fellKeys, fell, () => (end ? { ...fell, end: this.withStates(end, states) } : withOutcome(w, action, fall.lines, fall.p, fall.n)));
+                }
             });
         }
         const report: CampaignActionOdds = {
@@ -312,7 +324,49 @@ class CampaignWalk {
             report.odds = mix(parts) as OddsReport;
             if (this.method === 'monte-carlo') report.oddsSe = spread(parts, report.odds);
         } else if (problem) report.problem = problem;
-        return { next, odds: report };
+        return { next: [...next.values()], odds: report };
+    }
+
+    /** The law of the action from this start, listed once for every world that starts alike. */
+    private cachedLaw(laws: Map<string, OutcomeLaw>, start: string, model: ScenarioModel, action: ActionModel): OutcomeLaw {
+        let law = laws.get(start);
+        if (!law) laws.set(start, law = this.lawOf(model, action));
+        return law;
+    }
+
+    /**
+     * The tracked units' states once the action's lines are carried, as the timeline carries them;
+     * `keys` (their state keys before) are changed in place for the units the lines name.
+     */
+    private after(before: ReadonlyArray<UnitCampaignState | undefined>, keys: string[], action: ActionModel, lines: readonly OutcomeLineText[]): Array<UnitCampaignState | undefined> {
+        const states = [...before];
+        for (const line of lines) {
+            const i = this.trackedIndex.get(line.unit);
+            if (i !== undefined && states[i]) keys[i] = stateKey(states[i] = stateAfterLine(this.model, states[i]!, action.node, line));
+        }
+        return states;
+    }
+
+    /**
+     * The states at the end asked about, when nothing after this action (the last one asked about) changes
+     * any unit's state in this world: then, whatever the action writes, the end holds just what its lines
+     * leave, and no timeline need be built for each way it falls. Undefined when something does (a `state`
+     * or `ruling` line after it): each world's timeline is read at the end.
+     */
+    private endAfter(model: ScenarioModel, action: ActionModel): ReadonlyMap<string, UnitCampaignState> | undefined {
+        const end = this.endStates(model);
+        for (const u of this.reportedUnits()) if (end.get(u.id) !== unitStateAfter(model, action, u)) return undefined;
+        return end;
+    }
+
+    private endStates(model: ScenarioModel): ReadonlyMap<string, UnitCampaignState> {
+        return (this.span.turn ? stateAfterTurn(model, turnLabel(this.span.turn)!)?.states : stateAtEnd(model)) ?? stateAtEnd(model);
+    }
+
+    private withStates(end: ReadonlyMap<string, UnitCampaignState>, states: ReadonlyArray<UnitCampaignState | undefined>): ReadonlyMap<string, UnitCampaignState> {
+        const out = new Map(end);
+        states.forEach((st, i) => { if (st) out.set(this.tracked[i], st); });
+        return out;
     }
 
     /** The open action's exact law in this world: the rule set's, or one outcome when it throws no dice. */
@@ -331,7 +385,7 @@ class CampaignWalk {
     }
 
     /** Each of the world's campaigns throws the action from its own seed; those that fall alike are one world. */
-    private sampled(model: ScenarioModel, action: ActionModel, w: World): World[] {
+    private sampled(model: ScenarioModel, action: ActionModel, w: World): Array<{ p: number, n: number, lines: OutcomeLineText[] }> {
         const byLines = new Map<string, { n: number, lines: OutcomeLineText[] }>();
         for (let i = 0; i < w.n; i++) {
             const seed = uniformInt(this.rng, 0, MAX_SEED - 1);
@@ -341,7 +395,7 @@ class CampaignWalk {
             const seen = byLines.get(key);
             if (seen) seen.n++; else byLines.set(key, { n: 1, lines });
         }
-        return [...byLines.values()].map(({ n, lines }) => withOutcome({ ...w, n }, action, lines, n / this.samples));
+        return [...byLines.values()].map(({ n, lines }) => ({ p: n / this.samples, n, lines }));
     }
 
     /** Each unit's and each force's chances at the end, from the last worlds. */
@@ -357,7 +411,7 @@ class CampaignWalk {
         const forces = [...new Set(reported.map(u => u.force))];
         const sides = forces.map(() => ({ atLeastOne: Object.fromEntries(kinds.map(k => [k, 0])), m1: Object.fromEntries(kinds.map(k => [k, 0])), m2: Object.fromEntries(kinds.map(k => [k, 0])) }));
         for (const w of worlds) {
-            const states = this.inWorld(w, m => (this.span.turn ? stateAfterTurn(m, turnLabel(this.span.turn)!)?.states : stateAtEnd(m)) ?? stateAtEnd(m));
+            const states = w.end ?? this.inWorld(w, m => this.endStates(m));
             const lost = forces.map(() => Object.fromEntries(kinds.map(k => [k, 0])) as Record<string, number>);
             reported.forEach((u, i) => {
                 const s = states.get(u.id);
@@ -396,9 +450,12 @@ class CampaignWalk {
     }
 
     /** The units the actions asked about name, in the order of their forces' declarations. */
+    private reported?: UnitModel[];
+
     private reportedUnits(): UnitModel[] {
+        if (this.reported) return this.reported;
         const ids = new Set(this.span.actions.flatMap(a => participants(this.model, a.node).map(p => p.unit.id)));
-        return [...this.model.forces.values()].flatMap(f => f.units.filter(u => ids.has(u.id)));
+        return this.reported = [...this.model.forces.values()].flatMap(f => f.units.filter(u => ids.has(u.id)));
     }
 }
 
@@ -407,13 +464,25 @@ function setOutcome(action: Action, outcome: Outcome | undefined): void {
 }
 
 /** The world with the action's outcome written: its lines as an outcome block without a fingerprint (one the timeline carries as written). */
-function withOutcome(w: World, action: ActionModel, lines: readonly OutcomeLineText[], p = w.p): World {
+function withOutcome(w: World, action: ActionModel, lines: readonly OutcomeLineText[], p = w.p, n = w.n): World {
     const resolution = { json: { summary: '' }, lines: [...lines], text: [] } as unknown as Resolution;
     const node = outcomeNode(action.node, resolution, { kind: 'entered' });
     (node as { check?: string }).check = undefined;
     const installed = new Map(w.installed);
     installed.set(action.node, node);
-    return { p, n: w.n, installed };
+    return { p, n, installed };
+}
+
+/**
+ * Adds the world to those that leave the tracked units in these states (their keys): worlds that leave the same
+ * states are one (the first one's outcomes stand for all), so the work grows with the states, not the
+ * throws. `make` writes the world's outcome only when it is the first of its states.
+ */
+function keep(worlds: Map<string, World>, keys: readonly string[], w: World, make?: () => World): void {
+    const key = keys.join(';');
+    const seen = worlds.get(key);
+    if (seen) worlds.set(key, { ...seen, p: seen.p + w.p, n: seen.n + w.n });
+    else worlds.set(key, make ? make() : w);
 }
 
 /** The units that fight in the action (or are shot at) but are out of the fight as it starts. */

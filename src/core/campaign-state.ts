@@ -549,6 +549,17 @@ function applyOutcomeLine(state: UnitCampaignState, last: NonNullable<UnitCampai
     return next;
 }
 
+/**
+ * A unit's state after one line of an action's outcome, as the timeline carries it (`carry`): a
+ * campaign's odds tell the many ways an action can fall apart by the states they leave, without a
+ * timeline for each.
+ */
+export function stateAfterLine(model: ScenarioModel, state: UnitCampaignState, action: Action, line: { result: string, facts: ReadonlyArray<readonly [string, StatValue]> }): UnitCampaignState {
+    const turn = isTurn(action.$container) ? action.$container : undefined;
+    const where = `${action.kind} ${action.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
+    return applyOutcomeLine(state, { result: line.result, action: action.name, turn: turnLabel(turn) }, line.facts, where, model.ruleset?.campaign.outResults ?? {});
+}
+
 /** A hand-set `state` or an umpire's `ruling`: each key sets its value outright (not added). */
 function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitModel): UnitCampaignState {
     let next: UnitCampaignState = state;

@@ -4,7 +4,8 @@
  * timeline settles each action from its entered dice through the rule set's own resolver, and the end
  * states tallied with each throw's chance. Nothing of src/core/campaign-odds.ts is used: the throws
  * come from the action's dice plan, walked die by die. Throws that leave the units in the same state
- * are followed once (their chances added), which changes no sum.
+ * are followed once (their chances added), which changes no sum; so are throws that the rule set's own
+ * engine resolves alike, where a chain has too many throws to read the file again for each.
  */
 import { describe, expect, it } from 'vitest';
 import { parse } from '../support/services.js';
@@ -15,13 +16,21 @@ import { faceDistribution } from '../../src/core/dice.js';
 import { walkDicePlan } from '../../src/core/dice-plan.js';
 import type { DiceRequest, DiceSource } from '../../src/core/dice-source.js';
 import type { ScenarioModel } from '../../src/core/scenario.js';
+import { effectiveStats } from '../../src/core/campaign-state.js';
+import { buildAncientsInput } from '../../src/rulesets/ancients/ancients-reader.js';
+import { resolveAncients } from '../../src/rulesets/ancients/engine/ancients-engine.js';
 
 async function modelFor(text: string): Promise<ScenarioModel> {
     return modelOf((await parse(text)).parseResult.value);
 }
 
 /** Every throw of the action's dice plan, with its chance: a depth-first walk over a prefix of faces. */
-function throwsOf(model: ScenarioModel, actionIndex: number): Array<{ p: number, taken: Array<{ request: DiceRequest, values: readonly number[] }> }> {
+type Taken = Array<{ request: DiceRequest, values: readonly number[] }>;
+
+/** What a throw of the action comes to, as a key: throws with the same key leave the same outcome. */
+type ThrowKey = (model: ScenarioModel, actionIndex: number, taken: Taken) => string;
+
+function throwsOf(model: ScenarioModel, actionIndex: number): Array<{ p: number, taken: Taken }> {
     const plan = model.ruleset!.dicePlan!(model, model.actions[actionIndex])!;
     const out: Array<{ p: number, taken: Array<{ request: DiceRequest, values: readonly number[] }> }> = [];
     const walk = (prefix: number[], p: number) => {
@@ -55,6 +64,29 @@ function diceLines(taken: ReadonlyArray<{ request: DiceRequest, values: readonly
     return [...lines].filter(([, v]) => v.length > 0).map(([k, v]) => `    dice ${k} ${v.join(' ')}`).join('\n');
 }
 
+/** The throws with the same key as one, the first standing for all, their chances added. */
+function collapsed(throws: ReadonlyArray<{ p: number, taken: Taken }>, key: (taken: Taken) => string): Array<{ p: number, taken: Taken }> {
+    const byKey = new Map<string, { p: number, taken: Taken }>();
+    for (const t of throws) {
+        const k = key(t.taken);
+        const seen = byKey.get(k);
+        if (seen) seen.p += t.p; else byKey.set(k, { ...t });
+    }
+    return [...byKey.values()];
+}
+
+/** An Ancients melee thrown with these dice through the engine: each unit's result, whether it tested, the tokens it gained (A7, A8). */
+const ancientsThrow: ThrowKey = (model, i, taken) => {
+    const action = model.actions[i];
+    const reading = buildAncientsInput(model, action.node, u => effectiveStats(model, action.node, u));
+    if ('problem' in reading) throw new Error(reading.problem);
+    const queues = new Map<string, number[]>();
+    for (const t of taken) queues.set(`${t.request.label} ${t.request.who[0]}`, [...(queues.get(`${t.request.label} ${t.request.who[0]}`) ?? []), ...t.values]);
+    const source = { roll: (kind: string, unit: string, count: number) => queues.get(`${kind} ${unit}`)!.splice(0, count) };
+    const o = resolveAncients(reading.input, source, reading.tables);
+    return JSON.stringify(o.units.map(u => [u.id, u.result, u.tested, u.tokensGained]));
+};
+
 interface Tally {
     status: Map<string, Record<string, number>>;
     counters: Map<string, Map<string, number[]>>;
@@ -65,7 +97,7 @@ interface Tally {
  * Brute force over a chain: `template` holds `{{k}}` in the k-th action's block, where its dice go.
  * An action one of whose fighting units is out of the fight gets no dice (it is not fought).
  */
-async function bruteForce(template: (dice: readonly string[]) => string, actions: number, columns: readonly string[]): Promise<Tally> {
+async function bruteForce(template: (dice: readonly string[]) => string, actions: number, columns: readonly string[], alike?: ThrowKey): Promise<Tally> {
     let worlds: Array<{ p: number, dice: string[] }> = [{ p: 1, dice: [] }];
     for (let i = 0; i < actions; i++) {
         const byState = new Map<string, { p: number, dice: string[] }>();
@@ -83,7 +115,7 @@ async function bruteForce(template: (dice: readonly string[]) => string, actions
             const action = model.actions[i];
             const out = participants(model, action.node).some(p => p.role === 'fights' && unitStateAt(model, action, p.unit)?.status !== 'ready');
             if (out) { next.push({ p: w.p, dice: [...w.dice, ''] }); continue; }
-            for (const t of throwsOf(model, i)) next.push({ p: w.p * t.p, dice: [...w.dice, diceLines(t.taken)] });
+            for (const t of alike ? collapsed(throwsOf(model, i), t => alike(model, i, t)) : throwsOf(model, i)) next.push({ p: w.p * t.p, dice: [...w.dice, diceLines(t.taken)] });
         }
         worlds = next;
     }
@@ -206,5 +238,37 @@ ${d[2]}
 }
 `;
         expectSame(await exact(chain, 3), await bruteForce(chain, 3, ['dp', 'casualties']), ['dp', 'casualties']);
+    }, 120_000);
+
+    // Small units (one die, a threshold of one hit, a 1d6 test) so that every fight can test and destroy.
+    const ancientsChain = (fights: ReadonlyArray<1 | 2>) => (d: readonly string[]) => `scenario "Chain"
+rules ancients
+house {
+  pool small 1
+  threshold small 1
+  break d6 1
+}
+grade Levy { size small, weight light, formation formed, skill 1, leadership 4, move 4 }
+force A {
+  unit X infantry Levy
+  unit W infantry Levy
+}
+force B {
+  unit Y infantry Levy
+}
+${fights.map((f, i) => (f === 1 ? `turn 1 {\n  engagement E1 {\n    A.X attacks B.Y\n${d[i]}\n  }\n}` : `turn 2 {\n  engagement E2 {\n    B.Y attacks A.W\n${d[i]}\n  }\n}`)).join('\n')}
+`;
+
+    it('Ancients: the tokens and the break test of a first fight change the second (A7, A8)', async () => {
+        const chain = ancientsChain([1, 2]);
+        const report = await exact(chain, 2);
+        expectSame(report, await bruteForce(chain, 2, ['tokens'], ancientsThrow), ['tokens']);
+        // The Boii of the example in small: Y carries its token and its test into the second fight.
+        const y = report.units.find(u => u.id === 'B.Y')!;
+        expect(y.counters.tokens.law[2]).toBeGreaterThan(0.01);
+        // Were the state dropped, Y would meet W fresh: destroyed in the first fight, or else fresh in the second.
+        const first = (await exact(ancientsChain([1]), 1)).units.find(u => u.id === 'B.Y')!.status.destroyed;
+        const fresh = (await exact(ancientsChain([2]), 1)).units.find(u => u.id === 'B.Y')!.status.destroyed;
+        expect(Math.abs(y.status.destroyed - (first + (1 - first) * fresh))).toBeGreaterThan(0.01);
     }, 120_000);
 });

@@ -46,30 +46,31 @@ function unitEnds(unit: AncientsUnit, m: number, winner: AncientsSide | null, ro
     });
 }
 
-/** The exact joint law of a melee's outcome lines, as the campaign carries them. */
-export function ancientsOutcomeLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined {
-    const reading = buildAncientsInput(model, action.node, u => effectiveStats(model, action.node, u));
-    if ('problem' in reading) return reading;
-    const badSplit = splitProblem(reading.input, reading.tables);
-    if (badSplit) return { problem: badSplit };
-    const { input, tables } = reading;
-    const odds = ancientsOdds(input, tables);
-    // (attacker hits − defender hits, each unit's m so far) → chance.
-    let cells = new Map<string, { d: number, ms: number[], p: number }>([['0|', { d: 0, ms: [], p: 1 }]]);
-    input.units.forEach((u, i) => {
-        const hits = odds.units[i].hits;
-        const threshold = thresholdFor(u.size, tables);
+/**
+ * (the winning side, each unit's m) → chance, from each unit's law of unsaved hits. The hits are walked
+ * as (attacker hits − defender hits, the units' m so far), each cell numbered: the difference, and the
+ * m's in mixed radix (each unit's m is at most its most hits over its threshold).
+ */
+function winnerCells(units: readonly AncientsUnit[], hitLaws: ReadonlyArray<readonly number[]>, tables: AncientsTables): Array<{ winner: AncientsSide | null, ms: number[], p: number }> {
+    const thresholds = units.map(u => thresholdFor(u.size, tables));
+    const span = hitLaws.reduce((s, h) => s + h.length, 0);
+    let cells = new Map<number, { d: number, ms: number[], p: number }>([[0, { d: 0, ms: [], p: 1 }]]);
+    let radix = 1;
+    units.forEach((u, i) => {
+        const hits = hitLaws[i], threshold = thresholds[i];
         const sign = u.side === 'attacker' ? 1 : -1;
-        const next = new Map<string, { d: number, ms: number[], p: number }>();
-        for (const cell of cells.values()) {
+        const next = new Map<number, { d: number, ms: number[], p: number }>();
+        for (const [code, cell] of cells) {
+            const codeMs = Math.floor(code / (2 * span + 1));
             hits.forEach((q, h) => {
                 if (q === 0) return;
-                const d = cell.d + sign * h, ms = [...cell.ms, Math.floor(h / threshold)];
-                const key = `${d}|${ms.join(',')}`;
+                const d = cell.d + sign * h, m = Math.floor(h / threshold);
+                const key = (codeMs + m * radix) * (2 * span + 1) + d + span;
                 const seen = next.get(key);
-                if (seen) seen.p += cell.p * q; else next.set(key, { d, ms, p: cell.p * q });
+                if (seen) seen.p += cell.p * q; else next.set(key, { d, ms: [...cell.ms, m], p: cell.p * q });
             });
         }
+        radix *= Math.floor((hits.length - 1) / threshold) + 1;
         cells = next;
     });
     // The winning side reads only the sign of the difference (A7: fewer hits wins; a tie gives none).
@@ -80,23 +81,54 @@ export function ancientsOutcomeLaw(model: ScenarioModel, action: ActionModel, bu
         const seen = byWinner.get(key);
         if (seen) seen.p += c.p; else byWinner.set(key, { winner, ms: c.ms, p: c.p });
     }
+    return [...byWinner.values()];
+}
+
+/** The exact joint law of a melee's outcome lines, as the campaign carries them. */
+export function ancientsOutcomeLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined {
+    const reading = buildAncientsInput(model, action.node, u => effectiveStats(model, action.node, u));
+    if ('problem' in reading) return reading;
+    const badSplit = splitProblem(reading.input, reading.tables);
+    if (badSplit) return { problem: badSplit };
+    const { input, tables } = reading;
+    const odds = ancientsOdds(input, tables);
+    const byWinner = winnerCells(input.units, odds.units.map(u => u.hits), tables);
     const roll = rollLaw(input.breakDice);
     // Results that leave the same state (holds and gives ground, with the same tokens) are one way to fall:
-    // the campaign carries a result only when it takes the unit out of the fight (A7 destroyed).
-    const joint = new Map<string, { p: number, lines: OutcomeLineText[] }>();
-    for (const { winner, ms, p } of byWinner.values()) {
-        let ways: Array<{ key: string, p: number, lines: OutcomeLineText[] }> = [{ key: '', p, lines: [] }];
-        input.units.forEach((u, i) => {
-            const ends = carriedEnds(unitEnds(u, ms[i], winner, roll, tables));
-            ways = ways.flatMap(j => ends.map(([key, line, q]) => ({ key: `${j.key}|${key}`, p: j.p * q, lines: [...j.lines, line] })));
-        });
-        for (const w of ways) {
-            const seen = joint.get(w.key);
-            if (seen) seen.p += w.p; else joint.set(w.key, { p: w.p, lines: w.lines });
+    // the campaign carries a result only when it takes the unit out of the fight (A7 destroyed). Each
+    // unit's ends are numbered once, and a joint way is the list of its units' numbers.
+    const numbered = input.units.map(() => ({ index: new Map<string, number>(), lines: [] as OutcomeLineText[] }));
+    const endsOf = new Map<string, Array<[number, number]>>();
+    const unitLaw = (i: number, m: number, winner: AncientsSide | null): Array<[number, number]> => {
+        const key = `${i}|${m}|${winner}`;
+        let law = endsOf.get(key);
+        if (!law) {
+            const own = numbered[i];
+            law = carriedEnds(unitEnds(input.units[i], m, winner, roll, tables)).map(([k, line, q]): [number, number] => {
+                let n = own.index.get(k);
+                if (n === undefined) { own.index.set(k, n = own.lines.length); own.lines.push(line); }
+                return [n, q];
+            });
+            endsOf.set(key, law);
         }
+        return law;
+    };
+    const joint = new Map<string, { p: number, ends: number[] }>();
+    for (const { winner, ms, p } of byWinner) {
+        const laws = input.units.map((_, i) => unitLaw(i, ms[i], winner));
+        const walk = (i: number, q: number, ends: number[]): void => {
+            if (i === laws.length) {
+                const key = ends.join(',');
+                const seen = joint.get(key);
+                if (seen) seen.p += q; else joint.set(key, { p: q, ends: [...ends] });
+                return;
+            }
+            for (const [n, r] of laws[i]) { ends.push(n); walk(i + 1, q * r, ends); ends.pop(); }
+        };
+        walk(0, p, []);
         if (joint.size > budget) return undefined;
     }
-    return [...joint.values()];
+    return [...joint.values()].map(({ p, ends }) => ({ p, lines: ends.map((n, i) => numbered[i].lines[n]) }));
 }
 
 /** A unit's ends merged by what the campaign carries of them: destroyed or not, tested, the tokens gained. */

@@ -3,19 +3,64 @@
  * results (S4–S6), of which a campaign carries only the routs. Listed throw by throw through the
  * engine, each unit's die as it is thrown (S1, S2), while the throws stay within the budget; a pursuit
  * throw (S-ex.6) changes no state, so it is left to the sampled path.
+ *
+ * Arm fights arm (S3): each arm's units are ranked and paired among themselves, on dice of their own,
+ * so the arms' results are independent. Each arm is listed alone and the laws multiplied: a line of
+ * four foot and a horse pair is 6⁴ + 6² throws, not 6⁶. With S3's pooling, one arm of all.
  */
 import { everyThrow } from '../../core/campaign-throws.js';
+import { faceDistribution } from '../../core/dice.js';
+import type { DiceSource } from '../../core/dice-source.js';
 import type { OutcomeLaw } from '../../core/ruleset.js';
-import type { Unresolvable } from '../../core/resolution.js';
+import type { OutcomeLineText, Unresolvable } from '../../core/resolution.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
-import { resolveScrud } from './engine/scrud-engine.js';
+import { armsOf, resolveScrud, type ScrudInput } from './engine/scrud-engine.js';
+import type { ScrudTables } from './engine/scrud-tables.js';
 import { buildScrudInput, pursuitRuleOf, scrudCombatDice, scrudTables } from './scrud-reader.js';
+
+/** One arm's law: each way its units' results fall (unit id → result), ways with the same results merged. */
+function armLaw(input: ScrudInput, tables: ScrudTables, budget: number): Array<{ p: number, results: Map<string, string> }> | undefined {
+    if (throwsOf(input) > budget) return undefined;
+    const throws = everyThrow(source => resolveScrud(input, scrudCombatDice(input, source), tables), budget);
+    if (!throws) return undefined;
+    const byResults = new Map<string, { p: number, results: Map<string, string> }>();
+    for (const { p, value } of throws) {
+        const key = value.units.map(u => u.result).join(',');
+        const seen = byResults.get(key);
+        if (seen) seen.p += p; else byResults.set(key, { p, results: new Map(value.units.map(u => [u.id, u.result])) });
+    }
+    return [...byResults.values()];
+}
+
+/** How many ways the arm's dice can fall: every unit throws one die, whatever the others show (S1). */
+function throwsOf(input: ScrudInput): number {
+    let ways = 1;
+    const counting: DiceSource = {
+        taken: [],
+        take(request) {
+            ways *= faceDistribution(request.die).length ** request.count;
+            return Array.from({ length: request.count }, () => request.die.faces[0]);
+        }
+    };
+    scrudCombatDice(input, counting);
+    return ways;
+}
 
 export function scrudOutcomeLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined {
     const input = buildScrudInput(model, action.node);
     if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
     if (pursuitRuleOf(model, action.node)) return undefined;
     const tables = scrudTables(model, action.node);
-    const throws = everyThrow(source => resolveScrud(input, scrudCombatDice(input, source), tables), budget);
-    return throws?.map(({ p, value }) => ({ p, lines: value.units.map(u => ({ unit: u.id, result: u.result, facts: [] })) }));
+    const arms = armsOf(input).map(arm => {
+        const inArm = (units: ScrudInput['attacker']['units']) => units.filter(u => input.pooled || u.arm === arm);
+        return { ...input, attacker: { ...input.attacker, units: inArm(input.attacker.units) }, defender: { ...input.defender, units: inArm(input.defender.units) } };
+    });
+    let joint: Array<{ p: number, results: Map<string, string> }> = [{ p: 1, results: new Map() }];
+    for (const arm of arms) {
+        const law = armLaw(arm, tables, budget);
+        if (!law || joint.length * law.length > budget) return undefined;
+        joint = joint.flatMap(j => law.map(w => ({ p: j.p * w.p, results: new Map([...j.results, ...w.results]) })));
+    }
+    const order = [...input.attacker.units, ...input.defender.units].map(u => u.id);
+    return joint.map(({ p, results }) => ({ p, lines: order.map((id): OutcomeLineText => ({ unit: id, result: results.get(id)!, facts: [] })) }));
 }
