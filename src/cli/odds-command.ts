@@ -259,12 +259,13 @@ function printUnits(report: CampaignOddsReport, out: (line: string) => void): vo
     out(`Units ${report.through === null ? 'at the end of the file' : `after turn ${report.through}`}:`);
     const statuses = ['ready', 'routed', 'destroyed', 'fled'].filter(s => s === 'ready' || report.units.some(u => (u.status[s] ?? 0) > 1e-12));
     const counters = Object.keys(report.units[0]?.counters ?? {});
-    const tested = report.units.some(u => u.tested !== undefined);
-    const head = ['unit', ...statuses, ...counters.map(c => `${c} (mean ± sd)`), ...(tested ? ['tested'] : [])];
+    // A rule set's flags (a break test taken) are the unit's own chances, beside its status and counters.
+    const flags = Object.keys(report.units[0] ?? {}).filter(k => typeof report.units[0][k] === 'number');
+    const head = ['unit', ...statuses, ...counters.map(c => `${c} (mean ± sd)`), ...flags];
     table([head, ...report.units.map(u => [
         u.id, ...statuses.map(s => chance(u.status[s] ?? 0, u.se?.status[s])),
         ...counters.map(c => meanSd(u.counters[c])),
-        ...(tested ? [chance(u.tested ?? 0, u.se?.tested)] : [])
+        ...flags.map(f => chance(Number(u[f] ?? 0), u.se?.[f] as number | undefined))
     ])], out);
     for (const u of report.units) {
         for (const c of counters) {

@@ -26,13 +26,15 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Action, Outcome, Turn } from '../language/generated/ast.js';
 import type { OddsReport } from '../protocol.js';
-import { participants, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt, type UnitCampaignState } from './campaign-state.js';
+import { participants, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt } from './campaign-state.js';
+import { counterKeys } from './campaign-counters.js';
+import type { UnitCampaignState } from './unit-campaign-state.js';
 import { MAX_SEED } from './dice.js';
 import { hasOdds, oddsForAction } from './odds.js';
 import type { OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import { outcomeNode } from './resolve-all.js';
 import { isUnresolvable, needsNewSeed } from './resolve.js';
-import type { OutcomeLaw, StateColumn } from './ruleset.js';
+import type { OutcomeLaw, Ruleset } from './ruleset.js';
 import { turnLabel, unquote, type ActionModel, type ScenarioModel, type UnitModel } from './scenario.js';
 import { resolveSizeProblem } from './size-guards.js';
 
@@ -73,12 +75,12 @@ interface CampaignUnitOdds {
     id: string;
     /** P(each status at the end): ready, routed, destroyed, fled. */
     status: Record<string, number>;
-    /** The rule set's counters at the end (dp, casualties, stands, tokens, cp), each as a law. */
+    /** The rule set's count columns at the end (`Ruleset.campaign.columns`), each as a law. */
     counters: Record<string, CountLaw>;
-    /** P(it has taken a break test), where the rule set keeps one. */
-    tested?: number;
-    /** Standard errors of `status` and `tested` (a sampled campaign). */
-    se?: { status: Record<string, number>, tested?: number };
+    /** Standard errors of `status` and of each flag's chance (a sampled campaign). */
+    se?: { status: Record<string, number>, [flag: string]: number | Record<string, number> };
+    /** P(each of the rule set's flag columns is set at the end), by its name, where the rule set keeps one. */
+    [flag: string]: unknown;
 }
 
 interface CampaignSideOdds {
@@ -141,17 +143,24 @@ interface World {
 /** Thrown by the exact path when it would grow past its bounds: the campaign is sampled instead. */
 class TooLarge extends Error {}
 
-/** The facts of an outcome line that the campaign state reads (`applyOutcomeLine` in campaign-state.ts). */
-const CARRIED = new Set(['dp', 'casualties', 'deserted', 'tokens', 'cp', 'tested', 'fled', 'formation']);
+const carriedFacts = new WeakMap<Ruleset, ReadonlySet<string>>();
+
+/** The facts of an outcome line that the campaign state reads (`applyOutcomeLine` in unit-campaign-state.ts): the rule set's counters', its out-of-the-fight facts, the formation. */
+function carriedBy(ruleset: Ruleset): ReadonlySet<string> {
+    let found = carriedFacts.get(ruleset);
+    if (!found) carriedFacts.set(ruleset, found = new Set([...counterKeys(ruleset.campaign.counters).facts, ...Object.keys(ruleset.campaign.outFacts ?? {}), 'formation']));
+    return found;
+}
 
 /** A line as the campaign carries it: its unit, its result, and only the facts the state reads. */
-function carried(line: OutcomeLineText): OutcomeLineText {
-    return { unit: line.unit, result: line.result, facts: line.facts.filter(([key]) => CARRIED.has(key)) };
+function carried(line: OutcomeLineText, ruleset: Ruleset): OutcomeLineText {
+    const keys = carriedBy(ruleset);
+    return { unit: line.unit, result: line.result, facts: line.facts.filter(([key]) => keys.has(key)) };
 }
 
 function stateKey(s: UnitCampaignState | undefined): string {
     if (!s) return '-';
-    return `${s.status}|${s.dp}|${s.casualties}|${s.standsLost}|${s.tokens}|${s.tested ? 1 : 0}|${s.cpSpent}|${s.formation ?? ''}`;
+    return `${s.status}|${Object.values(s.counters).map(v => (v === true ? 1 : v === false ? 0 : v)).join('|')}|${s.formation ?? ''}`;
 }
 
 /** The odds of a campaign, or why there are none. Never throws on a file's content. */
@@ -379,7 +388,7 @@ class CampaignWalk {
         if (law) throw new TooLarge(`${action.node.kind} ${action.node.name} cannot be read: ${law.problem}`);
         if (model.ruleset!.dicePlan?.(model, action)?.steps.length === 0) {
             const r = resolved(model, action, { kind: 'entered' });
-            if (!isUnresolvable(r)) return [{ p: 1, lines: r.lines.map(carried) }];
+            if (!isUnresolvable(r)) return [{ p: 1, lines: r.lines.map(l => carried(l, model.ruleset!)) }];
         }
         throw new TooLarge(`the joint law of ${action.node.kind} ${action.node.name} has more than ${budget} ways to fall, or its rules give none`);
     }
@@ -390,7 +399,7 @@ class CampaignWalk {
         for (let i = 0; i < w.n; i++) {
             const seed = uniformInt(this.rng, 0, MAX_SEED - 1);
             const r = resolved(model, action, { kind: 'seed', seed });
-            const lines = isUnresolvable(r) ? [] : r.lines.map(carried);
+            const lines = isUnresolvable(r) ? [] : r.lines.map(l => carried(l, model.ruleset!));
             const key = lawKey(lines, model);
             const seen = byLines.get(key);
             if (seen) seen.n++; else byLines.set(key, { n: 1, lines });
@@ -401,13 +410,13 @@ class CampaignWalk {
     /** Each unit's and each force's chances at the end, from the last worlds. */
     private tally(worlds: readonly World[]): { units: CampaignUnitOdds[], sides: CampaignSideOdds[] } {
         const ruleset = this.model.ruleset!;
-        const columns = ruleset.campaign.columns.filter(c => c !== 'tested');
-        const keepsTests = ruleset.campaign.columns.includes('tested');
+        const columns = ruleset.campaign.columns.filter(c => c.kind === 'count');
+        const flags = ruleset.campaign.columns.filter(c => c.kind === 'flag');
         const kinds = [...new Set(Object.values(ruleset.campaign.outResults))];
         const reported = this.reportedUnits();
         const status = reported.map(() => ({ ready: 0, routed: 0, destroyed: 0, fled: 0 } as Record<string, number>));
-        const counts = reported.map(() => new Map<StateColumn, number[]>(columns.map(c => [c, []])));
-        const tested = reported.map(() => 0);
+        const counts = reported.map(() => new Map<string, number[]>(columns.map(c => [c.name, []])));
+        const flagged = reported.map(() => flags.map(() => 0));
         const forces = [...new Set(reported.map(u => u.force))];
         const sides = forces.map(() => ({ atLeastOne: Object.fromEntries(kinds.map(k => [k, 0])), m1: Object.fromEntries(kinds.map(k => [k, 0])), m2: Object.fromEntries(kinds.map(k => [k, 0])) }));
         for (const w of worlds) {
@@ -417,8 +426,8 @@ class CampaignWalk {
                 const s = states.get(u.id);
                 if (!s) return;
                 status[i][s.status] += w.p;
-                if (s.tested) tested[i] += w.p;
-                for (const c of columns) add(counts[i].get(c)!, counterOf(this.model, u, s, c), w.p);
+                flags.forEach((c, f) => { if (c.value(s.counters, u) === true) flagged[i][f] += w.p; });
+                for (const c of columns) add(counts[i].get(c.name)!, Number(c.value(s.counters, u)), w.p);
                 if (s.status in lost[forces.indexOf(u.force)]) lost[forces.indexOf(u.force)][s.status]++;
             });
             forces.forEach((_, f) => {
@@ -434,9 +443,9 @@ class CampaignWalk {
         const seP = (p: number) => Math.sqrt(Math.max(0, p * (1 - p)) / (this.samples - 1));
         const units = reported.map((u, i): CampaignUnitOdds => ({
             force: u.force, unit: u.id.slice(u.force.length + 1), id: u.id, status: status[i],
-            counters: Object.fromEntries(columns.map(c => [c, countLaw(counts[i].get(c)!, sampled ? this.samples : 0)])),
-            ...(keepsTests ? { tested: tested[i] } : {}),
-            ...(sampled ? { se: { status: mapValues(status[i], seP), ...(keepsTests ? { tested: seP(tested[i]) } : {}) } } : {})
+            counters: Object.fromEntries(columns.map(c => [c.name, countLaw(counts[i].get(c.name)!, sampled ? this.samples : 0)])),
+            ...Object.fromEntries(flags.map((c, f) => [c.name, flagged[i][f]])),
+            ...(sampled ? { se: { status: mapValues(status[i], seP), ...Object.fromEntries(flags.map((c, f) => [c.name, seP(flagged[i][f])])) } } : {})
         }));
         const sideOdds = forces.map((force, f): CampaignSideOdds => {
             const sd = (k: string) => Math.sqrt(Math.max(0, sides[f].m2[k] - sides[f].m1[k] ** 2));
@@ -516,28 +525,12 @@ function mergeLaw(law: OutcomeLaw, model: ScenarioModel): OutcomeLaw {
     const byKey = new Map<string, { p: number, lines: OutcomeLineText[] }>();
     for (const entry of law) {
         if (entry.p === 0) continue;
-        const lines = entry.lines.map(carried);
+        const lines = entry.lines.map(l => carried(l, model.ruleset!));
         const key = lawKey(lines, model);
         const seen = byKey.get(key);
         if (seen) seen.p += entry.p; else byKey.set(key, { p: entry.p, lines });
     }
     return [...byKey.values()];
-}
-
-/** A counter of the state as `umpire status` shows it. */
-function counterOf(model: ScenarioModel, unit: UnitModel, s: UnitCampaignState, column: StateColumn): number {
-    switch (column) {
-        case 'dp': return s.dp;
-        case 'casualties': return s.casualties;
-        case 'tokens': return s.tokens;
-        case 'cp': return s.cpSpent;
-        case 'stands': {
-            const declared = unit.stats.get('stands');
-            const stands = (typeof declared === 'number' ? declared : 0) - s.standsLost - (model.ruleset?.campaign.casualtiesAreStands ? s.casualties : 0);
-            return Math.max(0, stands);
-        }
-        default: return 0;
-    }
 }
 
 function add(law: number[], k: number, p: number): void {

@@ -3,16 +3,14 @@
  *
  * The file is the campaign's record, so the state comes from it alone. Walking the file in order,
  * each hand-set `state` line and each `ruling` line sets what it names, and each written outcome
- * changes the units its lines name (docs/campaigns.md lists every key):
- * - SCRUD (S6): the result label; `rout` leaves the unit routed.
- * - Ancients (A7, A8): `tokens N` adds permanent damage tokens, `tested` records a break test,
- *   `destroyed` removes the unit.
- * - Loose Files (L3–L9): `dp N` adds disorder points (negative removes them), `casualties N`,
- *   `deserted N` stands lost, `fled` leaves the field, `cp N` command points spent; `routed` routs.
+ * changes the units its lines name (docs/campaigns.md lists every key): a result the rule set names
+ * in `campaign.outResults` takes a unit out of the fight, and each fact or key changes the counters
+ * the rule set declares (`campaign.counters`, src/core/campaign-counters.ts); one unit's state and
+ * how one line changes it are in src/core/unit-campaign-state.ts.
  *
- * A unit's declared stats (`dp 1`, `tokens 1`, `tested`) are its state at the start of the file.
+ * A unit's declared stats are its counters at the start of the file, as the rule set's counters say.
  * Rule sets read a unit's stats through `effectiveStats`, which lays the state carried to that action
- * over the declared stats, so a later engagement sees the DPs, casualties and tokens of earlier ones.
+ * over the declared stats, so a later engagement sees what earlier ones left.
  *
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
@@ -22,43 +20,7 @@ import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
 import { actionModelOf } from './model-cache.js';
 import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
-
-/** Whether a unit can still fight: routed, destroyed and fled units cannot until rallied. */
-export type UnitStatus = 'ready' | 'routed' | 'destroyed' | 'fled';
-
-export interface UnitCampaignState {
-    readonly unit: string;
-    readonly status: UnitStatus;
-    /** What set the status, e.g. "routed in engagement Ridge (turn 1)"; undefined while ready from the start. */
-    readonly statusSource?: string;
-    /** The last written result for the unit and where it was written. */
-    readonly lastResult?: { readonly result: string, readonly action: string, readonly turn?: string, readonly settled?: true };
-    /** Loose Files disorder points (L2, L8). */
-    readonly dp: number;
-    /** Loose Files casualties (L2, L3). */
-    readonly casualties: number;
-    /** Stands lost to desertion (L7). */
-    readonly standsLost: number;
-    /** Ancients permanent damage tokens (A8). */
-    readonly tokens: number;
-    /** Ancients: the unit has made a break test this game (A7). */
-    readonly tested: boolean;
-    /** Loose Files command points spent (L8), for the record. */
-    readonly cpSpent: number;
-    /**
-     * The formation the unit has taken since the file began (a written `formation X` fact, or a `state`
-     * line); undefined while it keeps its declared one. The rule set gives the words their meaning.
-     */
-    readonly formation?: string;
-    /** Reasons and notes from rulings and hand-set states, in file order. */
-    readonly notes: readonly string[];
-}
-
-/** Keys a `state` or `ruling` line may set (docs/campaigns.md). */
-export const STATE_KEYS: readonly string[] = [
-    'dp', 'casualties', 'stands', 'tokens', 'tested', 'untested',
-    'routed', 'destroyed', 'fled', 'rallied', 'formation', 'reason', 'note'
-];
+import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 
 // ─── The timeline ────────────────────────────────────────────────────────────────────────────────
 
@@ -169,30 +131,17 @@ function timeline(model: ScenarioModel): Timeline {
     return t;
 }
 
-function num(value: StatValue | undefined): number {
-    return typeof value === 'number' ? value : 0;
-}
-
-const initialStates = new WeakMap<UnitModel, UnitCampaignState>();
+const initialStates = new WeakMap<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>();
 
 /**
  * A unit's state before anything is written about it: what its declaration says. Kept by the unit's
  * model, which is kept with its force's (src/core/scenario.ts): an edit elsewhere makes none again.
  */
-function initialState(unit: UnitModel): UnitCampaignState {
-    let state = initialStates.get(unit);
-    if (!state) initialStates.set(unit, state = declaredState(unit));
-    return state;
-}
-
-function declaredState(unit: UnitModel): UnitCampaignState {
-    const tested = unit.stats.get('tested');
-    return {
-        unit: unit.id, status: 'ready',
-        dp: num(unit.stats.get('dp')), casualties: num(unit.stats.get('casualties')),
-        standsLost: 0, tokens: num(unit.stats.get('tokens')),
-        tested: tested !== undefined && tested !== 0, cpSpent: 0, notes: []
-    };
+function initialState(model: ScenarioModel, unit: UnitModel): UnitCampaignState {
+    let kept = initialStates.get(unit);
+    // The rule set's counters decide it: a `rules` line changed over a kept force makes it again.
+    if (!kept || kept.ruleset !== model.ruleset) initialStates.set(unit, kept = { ruleset: model.ruleset, state: declaredState(unit, model.ruleset) });
+    return kept.state;
 }
 
 /** Whether the element's actions hold the outcomes they held (no array made: every kept element is asked). */
@@ -310,7 +259,7 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
             const point = 2 * k++;
             t.statePoint.set(el, point);
             named(t, el.target, point);
-            for (const u of el.target ? unitsOf(model, el.target) : []) setState(t, point, applyStateLine(currentOf(model, t, u), el, u));
+            for (const u of el.target ? unitsOf(model, el.target) : []) setState(t, point, applyStateLine(model.ruleset, currentOf(model, t, u), el, u));
         } else if (isTurn(el)) {
             resolutionOrderOfTurn(model, el).forEach(visit);
             t.turnEnd.set(el, 2 * k);
@@ -403,22 +352,20 @@ function currentOf(model: ScenarioModel, t: Timeline, unit: UnitModel): UnitCamp
     const pending = t.pendingOf.get(unit.id);
     if (pending) settle(model, t, pending);
     const h = t.history.get(unit.id);
-    return h && h.length > 0 ? h[h.length - 1].state : initialState(unit);
+    return h && h.length > 0 ? h[h.length - 1].state : initialState(model, unit);
 }
 
 /** One outcome line carried to the units it names, from the point after its action. */
 function carry(model: ScenarioModel, t: Timeline, el: Action, turn: Turn | undefined, point: number, unitsOfLine: readonly UnitModel[], result: string,
     facts: ReadonlyArray<readonly [string, StatValue]>): void {
-    const where = `${el.kind} ${el.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
+    const at = { kind: el.kind, name: el.name, turn: turnLabel(turn) };
     // Settled, not written yet: the same result, said to be not written where it is shown.
     const last = { result, action: el.name, turn: turnLabel(turn), ...(el.outcome ? {} : { settled: true as const }) };
-    // Results that take a unit out of the fight, as the rule set says (S6 rout, A7 destroyed, L3 routed, L9 fled).
-    const outResults = model.ruleset?.campaign.outResults ?? {};
     for (const u of unitsOfLine) {
         const h = t.history.get(u.id);
         // A line for a unit its action does not name (no rule set writes one): laid in at its point.
         const before = h && h.length > 0 && h[h.length - 1].point > point + 1 ? stateBefore(model, t, u.id, point + 2) : currentOf(model, t, u);
-        setState(t, point + 1, applyOutcomeLine(before, last, facts, where, outResults));
+        setState(t, point + 1, applyOutcomeLine(model.ruleset, before, last, facts, at));
     }
 }
 
@@ -524,31 +471,6 @@ export function resolutionOrder(model: ScenarioModel): ActionModel[] {
     return [...model.actions].sort((a, b) => (t.actionPoint.get(a.node) ?? 0) - (t.actionPoint.get(b.node) ?? 0));
 }
 
-/** One written outcome line: the result label and the facts the rule sets agreed on. */
-function applyOutcomeLine(state: UnitCampaignState, last: NonNullable<UnitCampaignState['lastResult']>, facts: ReadonlyArray<readonly [string, StatValue]>, where: string,
-    outResults: Readonly<Record<string, UnitStatus>>): UnitCampaignState {
-    const result = last.result;
-    let next: UnitCampaignState = { ...state, lastResult: last };
-    const out = Object.hasOwn(outResults, result) ? outResults[result] : undefined;
-    if (out) next = { ...next, status: out, statusSource: `${out} in ${where}` };
-    // An officer's rally (L8) that finds the unit out of the fight brings it back; otherwise it only removed DPs.
-    if (result === 'rallied' && next.status !== 'ready') next = { ...next, status: 'ready', statusSource: `rallied in ${where}` };
-    for (const [key, value] of facts) {
-        const n = num(value);
-        switch (key) {
-            case 'dp': next = { ...next, dp: Math.max(0, next.dp + n) }; break;
-            case 'casualties': next = { ...next, casualties: Math.max(0, next.casualties + n) }; break;
-            case 'deserted': next = { ...next, standsLost: Math.max(0, next.standsLost + n) }; break;
-            case 'tokens': next = { ...next, tokens: Math.max(0, next.tokens + n) }; break;
-            case 'cp': next = { ...next, cpSpent: next.cpSpent + n }; break;
-            case 'tested': next = { ...next, tested: true }; break;
-            case 'fled': next = { ...next, status: 'fled', statusSource: `fled in ${where}` }; break;
-            case 'formation': if (typeof value === 'string') next = { ...next, formation: value }; break;
-        }
-    }
-    return next;
-}
-
 /**
  * A unit's state after one line of an action's outcome, as the timeline carries it (`carry`): a
  * campaign's odds tell the many ways an action can fall apart by the states they leave, without a
@@ -556,37 +478,8 @@ function applyOutcomeLine(state: UnitCampaignState, last: NonNullable<UnitCampai
  */
 export function stateAfterLine(model: ScenarioModel, state: UnitCampaignState, action: Action, line: { result: string, facts: ReadonlyArray<readonly [string, StatValue]> }): UnitCampaignState {
     const turn = isTurn(action.$container) ? action.$container : undefined;
-    const where = `${action.kind} ${action.name}${turn ? ` (turn ${turnLabel(turn)})` : ''}`;
-    return applyOutcomeLine(state, { result: line.result, action: action.name, turn: turnLabel(turn) }, line.facts, where, model.ruleset?.campaign.outResults ?? {});
-}
-
-/** A hand-set `state` or an umpire's `ruling`: each key sets its value outright (not added). */
-function applyStateLine(state: UnitCampaignState, line: UnitState, unit: UnitModel): UnitCampaignState {
-    let next: UnitCampaignState = state;
-    const by = line.kind === 'ruling' ? 'by ruling' : 'by hand';
-    for (const fact of line.facts) {
-        const value = factValue(fact);
-        const n = num(value);
-        switch (fact.key) {
-            case 'dp': next = { ...next, dp: Math.max(0, n) }; break;
-            case 'casualties': next = { ...next, casualties: Math.max(0, n) }; break;
-            case 'tokens': next = { ...next, tokens: Math.max(0, n) }; break;
-            case 'stands': {
-                const declared = num(unit.stats.get('stands'));
-                next = { ...next, standsLost: Math.max(0, declared - n) };
-                break;
-            }
-            case 'tested': next = { ...next, tested: value !== 0 }; break;
-            case 'untested': next = { ...next, tested: false }; break;
-            case 'routed': case 'destroyed': case 'fled':
-                next = { ...next, status: fact.key, statusSource: `${fact.key} ${by}` }; break;
-            case 'rallied': next = { ...next, status: 'ready', statusSource: `rallied ${by}` }; break;
-            case 'formation': if (typeof value === 'string') next = { ...next, formation: value }; break;
-            case 'reason': case 'note':
-                next = { ...next, notes: [...next.notes, `${line.kind === 'ruling' ? 'Ruling' : 'State'}: ${String(value)}`] }; break;
-        }
-    }
-    return next;
+    const at = { kind: action.kind, name: action.name, turn: turnLabel(turn) };
+    return applyOutcomeLine(model.ruleset, state, { result: line.result, action: action.name, turn: at.turn }, line.facts, at);
 }
 
 function lookup(model: ScenarioModel, t: Timeline, unit: UnitModel | string, point: number): UnitCampaignState | undefined {
@@ -609,7 +502,7 @@ function lookup(model: ScenarioModel, t: Timeline, unit: UnitModel | string, poi
 /** A unit's state at the start of the file, by its id; undefined for a unit the model does not have. */
 function initialOf(model: ScenarioModel, id: string): UnitCampaignState | undefined {
     const unit = unitWithId(model, id);
-    return unit && initialState(unit);
+    return unit && initialState(model, unit);
 }
 
 function allAt(model: ScenarioModel, point: number): Map<string, UnitCampaignState> {
@@ -688,30 +581,14 @@ export function stateAfterTurn(model: ScenarioModel, label: string): { turn: Tur
 
 /**
  * The unit's stats as the rules read them at this action: its declared stats with the state carried
- * to this point laid over them. `dp`, `casualties` and `tokens` hold the current totals; `tested`
- * is present only when a break test has been made; `stands` is the declared stands less those lost.
+ * to this point laid over them, as the rule set's counters say (`CampaignCounter.stat`: a total, a
+ * flag present only while set, or a declared stat less what was lost), and its formation.
  * Every rule set reads unit stats through here, so that earlier outcomes change later fights.
  */
 export function effectiveStats(model: ScenarioModel, action: ActionModel | Action, unit: UnitModel): ReadonlyMap<string, StatValue> {
     const state = unitStateAt(model, action, unit);
     if (!state) return unit.stats;
-    return overlay(unit.stats, state);
-}
-
-/** The declared stats with a state laid over them (see `effectiveStats`). */
-function overlay(stats: ReadonlyMap<string, StatValue>, state: UnitCampaignState): ReadonlyMap<string, StatValue> {
-    const out = new Map(stats);
-    const setCount = (key: string, value: number) => {
-        if (value !== 0 || out.has(key)) out.set(key, value);
-    };
-    setCount('dp', state.dp);
-    setCount('casualties', state.casualties);
-    setCount('tokens', state.tokens);
-    if (state.tested) out.set('tested', true); else out.delete('tested');
-    if (state.formation !== undefined) out.set('formation', state.formation);
-    const stands = stats.get('stands');
-    if (typeof stands === 'number') out.set('stands', Math.max(0, stands - state.standsLost));
-    return out;
+    return overlay(model.ruleset, unit.stats, state);
 }
 
 // ─── Who takes part in an action ─────────────────────────────────────────────────────────────────

@@ -6,7 +6,8 @@
 import type { ValidationAcceptor } from 'langium';
 import type { Action, Dice, House } from '../language/generated/ast.js';
 import type { TableSchemas, TablesInForce } from './house-rules.js';
-import type { UnitStatus } from './campaign-state.js';
+import type { UnitStatus } from './unit-campaign-state.js';
+import type { CampaignCounter, StateColumn } from './campaign-counters.js';
 import type { OddsReport, ResultSeverity } from '../protocol.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import type { DicePlan } from './dice-plan.js';
@@ -81,17 +82,19 @@ export interface StatRange {
     readonly why: string;
 }
 
-/** A counter of the campaign state shown in `umpire status` and hovers. */
-export type StateColumn = 'dp' | 'casualties' | 'stands' | 'tokens' | 'tested' | 'cp';
-
 /** What a written outcome means for the next fight (docs/campaigns.md). */
 interface CampaignKeys {
-    /** The state columns worth showing for this rule set. */
+    /**
+     * The counters each unit's campaign state keeps for this rule set, declared in a file of its own in its
+     * folder (`<id>-counters.ts`): what changes them, their start and the stats they lay over.
+     */
+    readonly counters: readonly CampaignCounter[];
+    /** What `umpire status`, hovers and the campaign's odds show of the counters, in their order. */
     readonly columns: readonly StateColumn[];
     /** Result labels that take a unit out of the fight, with the status they leave it in. */
     readonly outResults: Readonly<Record<string, UnitStatus>>;
-    /** A casualty is one stand lost: the stands shown are net of casualties as well as of stands lost. */
-    readonly casualtiesAreStands?: boolean;
+    /** Outcome facts that take a unit out of the fight whatever its result (a unit that flees the field), with the status. */
+    readonly outFacts?: Readonly<Record<string, UnitStatus>>;
     /**
      * The action kinds a unit fights in at most once a turn (docs/campaigns.md#one-fight-a-turn): a
      * second one in the same turn is `unit-fights-twice`. None when absent.

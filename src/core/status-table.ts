@@ -1,13 +1,14 @@
 /**
  * The forces' state as a table: for `umpire status`, the editor's "Show campaign state"
- * command, and a campaign blog (the markdown pastes as is). Columns follow the rule set: SCRUD has
- * the results only; Ancients adds damage tokens and break tests; Loose Files DPs, casualties, stands, CP.
+ * command, and a campaign blog (the markdown pastes as is). Columns follow the rule set: its
+ * counters as it declares them (`Ruleset.campaign.columns`, src/core/campaign-counters.ts).
  */
 import stringWidth from 'string-width';
-import { turnLabel, unquote, type ScenarioModel, type UnitModel } from './scenario.js';
+import { turnLabel, unquote, type ScenarioModel } from './scenario.js';
 import { rerolledText } from './outcome-block.js';
-import { stateAfterTurn, stateAtEnd, turnsOf, type UnitCampaignState } from './campaign-state.js';
-import type { StateColumn } from './ruleset.js';
+import { stateAfterTurn, stateAtEnd, turnsOf } from './campaign-state.js';
+import type { StatusCause, UnitCampaignState } from './unit-campaign-state.js';
+import type { StateColumn } from './campaign-counters.js';
 
 export interface StatusTable {
     /** "after turn 1 "Dawn"" or "at the end of the file". */
@@ -15,8 +16,6 @@ export interface StatusTable {
     header: string[];
     rows: string[][];
 }
-
-const HEADERS = { dp: 'DP', casualties: 'Casualties', stands: 'Stands', tokens: 'Tokens', tested: 'Break test', cp: 'CP spent' } as const;
 
 /** The table at the end of a turn (`at`: its number, name or title), or at the end of the file. */
 export function statusTable(model: ScenarioModel, at?: string): StatusTable | { problem: string } {
@@ -29,16 +28,14 @@ export function statusTable(model: ScenarioModel, at?: string): StatusTable | { 
         when = `after turn ${turnLabel(found.turn)}${found.turn.title ? ` "${unquote(found.turn.title)}"` : ''}`;
     } else states = stateAtEnd(model);
     const columns = stateColumns(model);
-    const header = ['Force', 'Unit', 'Status', 'Last result', ...columns.map(c => HEADERS[c]), 'Notes'];
+    const header = ['Force', 'Unit', 'Status', 'Last result', ...columns.map(c => c.header), 'Notes'];
     const rows: string[][] = [];
     for (const force of model.forces.values()) {
         for (const unit of force.units) {
             const s = states.get(unit.id);
             if (!s) continue;
-            const cells = columns.map(c => c === 'stands' ? standsText(model, unit, s)
-                : c === 'tested' ? (s.tested ? 'taken' : '—')
-                : c === 'cp' ? String(s.cpSpent) : String(s[c]));
-            const source = s.status !== 'ready' && s.statusSource ? [s.statusSource] : [];
+            const cells = columns.map(c => c.cell(s.counters, unit));
+            const source = s.status !== 'ready' && s.statusCause ? [causeText(s.statusCause)] : [];
             rows.push([force.name, unit.id.slice(force.name.length + 1), statusText(s), lastResultText(s) + rerolls(model, s), ...cells, [...source, ...s.notes].join('; ')]);
         }
     }
@@ -91,21 +88,17 @@ export function stateColumns(model: ScenarioModel): readonly StateColumn[] {
 }
 
 export function statusText(state: UnitCampaignState): string {
-    return state.status === 'ready' ? (state.statusSource?.startsWith('rallied') ? 'rallied' : 'ready') : state.status;
+    return state.status === 'ready' ? (state.statusCause?.what === 'rallied' ? 'rallied' : 'ready') : state.status;
+}
+
+/** What set a status, as the table, hovers and checks say it: "routed in engagement Ridge (turn 1)", "rallied by ruling". */
+export function causeText(cause: StatusCause): string {
+    if (cause.action) return `${cause.what} in ${cause.action.kind} ${cause.action.name}${cause.action.turn !== undefined ? ` (turn ${cause.action.turn})` : ''}`;
+    return `${cause.what} ${cause.line === 'ruling' ? 'by ruling' : 'by hand'}`;
 }
 
 export function lastResultText(state: UnitCampaignState): string {
     const r = state.lastResult;
     if (!r) return '—';
     return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''}${r.settled ? ', not written yet' : ''})`;
-}
-
-/**
- * The stands a unit has left, as text: "3 of 4", or "—" when it has no `stands` stat. Net of
- * casualties too when the rule set counts a casualty as a stand (`casualtiesAreStands`).
- */
-export function standsText(model: ScenarioModel, unit: UnitModel, state: UnitCampaignState): string {
-    const stands = unit.stats.get('stands');
-    const lost = state.standsLost + (model.ruleset?.campaign.casualtiesAreStands ? state.casualties : 0);
-    return typeof stands === 'number' ? `${Math.max(0, stands - lost)} of ${stands}` : (lost > 0 ? `−${lost}` : '—');
 }

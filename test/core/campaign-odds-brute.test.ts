@@ -105,7 +105,7 @@ async function bruteForce(template: (dice: readonly string[]) => string, actions
             const model = await modelFor(template([...w.dice, ...Array(actions - w.dice.length).fill('')]));
             const action = model.actions[i];
             const key = JSON.stringify([...model.forces.values()].flatMap(f => f.units.map(u => unitStateAt(model, action, u)))
-                .map(s => s && [s.status, s.dp, s.casualties, s.standsLost, s.tokens, s.tested, s.formation]));
+                .map(s => s && [s.status, s.counters, s.formation]));
             const seen = byState.get(key);
             if (seen) seen.p += w.p; else byState.set(key, { ...w });
         }
@@ -129,7 +129,7 @@ async function bruteForce(template: (dice: readonly string[]) => string, actions
             tally.status.set(id, status);
             const counters = tally.counters.get(id) ?? new Map(columns.map(c => [c, [] as number[]]));
             for (const c of columns) {
-                const v = c === 'dp' ? s.dp : c === 'casualties' ? s.casualties : c === 'tokens' ? s.tokens : 0;
+                const v = c === 'dp' || c === 'casualties' || c === 'tokens' ? s.counters[c] as number : 0;
                 const law = counters.get(c)!;
                 while (law.length <= v) law.push(0);
                 law[v] += w.p;

@@ -14,6 +14,7 @@ import { resolveWriteCommand } from '../../src/cli/resolve-write.js';
 import { CliError } from '../../src/cli/load.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { unitStateAt, waitsOn } from '../../src/core/campaign-state.js';
+import { causeText } from '../../src/core/status-table.js';
 import { parse } from '../support/services.js';
 import { UNDECIDED } from '../support/undecided-campaign.js';
 
@@ -73,7 +74,8 @@ describe('an unwritten but settled outcome takes a unit out of every later fight
         // Written by hand with E2 taken out, the outcome of E1 is the one its dice settled.
         const alone = file('alone.battle', SCRUD_ROUT.replace(/turn 2 \{[^]*$/, ''));
         const statuses = modelOf((await parse(SCRUD_ROUT)).parseResult.value);
-        expect(unitStateAt(statuses, statuses.actions[1], 'B.X')).toMatchObject({ status: 'routed', statusSource: 'routed in engagement E1 (turn 1)' });
+        const x = unitStateAt(statuses, statuses.actions[1], 'B.X')!;
+        expect([x.status, causeText(x.statusCause!)]).toEqual(['routed', 'routed in engagement E1 (turn 1)']);
         expect((await run(out => resolveWriteCommand(alone, {}, out))).code).toBe(0);
         expect(fs.readFileSync(alone, 'utf8')).toContain('B.X: rout, die 1');
     });

@@ -122,7 +122,7 @@ force B { unit Foot foot }
 turn 1 { engagement E1 { A attacks C } }
 force C { unit Foot foot }
 turn 2 { engagement E2 { A attacks C } }
-state C.Foot: dp 1
+state C.Foot: note "held the mill"
 `);
         expect(p.map(x => [x.at, x.code, x.text])).toEqual([['4:36', 'force-declared-later', 'C']]);
     });

@@ -11,7 +11,7 @@ import { excludedBy } from '../validation/exclusive-facts.js';
 import { seedText } from '../../core/house-rules.js';
 import { unitCount } from '../../core/scenario.js';
 import { contextOf, modelOf } from '../../core/model-cache.js';
-import { STATE_KEYS } from '../../core/campaign-state.js';
+import { stateKeys } from '../../core/unit-campaign-state.js';
 import type { RulesetVocabulary } from '../../core/ruleset.js';
 import { signedValue as signed } from '../../core/signed.js';
 import { NAME_SOURCE } from './names.js';
@@ -278,7 +278,7 @@ function armsOf(root: Scenario): Set<string> {
 /** The facts a line may state where the cursor is: a state or ruling line, or a unit line of an action. */
 export function factsAt(node: AstNode | undefined, root: Scenario): readonly string[] {
     if (!node) return [];
-    if (AstUtils.getContainerOfType(node, isUnitState)) return STATE_KEYS;
+    if (AstUtils.getContainerOfType(node, isUnitState)) return stateKeys(modelOf(root).ruleset);
     const action = AstUtils.getContainerOfType(node, isAction);
     return action ? vocabularyOf(root)?.facts[action.kind] ?? [] : [];
 }

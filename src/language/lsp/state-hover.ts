@@ -3,7 +3,7 @@
  * timeline (src/core/campaign-state.ts), in the words of the status table (src/core/status-table.ts).
  */
 import { stateAtEnd, unitStateAt } from '../../core/campaign-state.js';
-import { lastResultText, standsText, stateColumns, statusText } from '../../core/status-table.js';
+import { causeText, lastResultText, stateColumns, statusText } from '../../core/status-table.js';
 import type { Action } from '../generated/ast.js';
 import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.js';
 
@@ -20,16 +20,13 @@ export function stateHoverMarkdown(model: ScenarioModel, unit: UnitModel, atActi
     if (!state) return '';
     const where = atAction ? `before **${actionNode(atAction).name}**` : 'at the end of the file';
     const parts = [`Campaign state ${where}: **${statusText(state)}**`];
-    if (state.statusSource && state.status !== 'ready') parts[0] += ` — ${state.statusSource}`;
+    if (state.statusCause && state.status !== 'ready') parts[0] += ` — ${causeText(state.statusCause)}`;
     const facts: string[] = [];
     if (state.lastResult) facts.push(`last result ${lastResultText(state)}`);
+    // Each counter in the rule set's words (`Ruleset.campaign.columns`).
     for (const c of stateColumns(model)) {
-        if (c === 'dp') facts.push(`DP ${state.dp}`);
-        else if (c === 'casualties') facts.push(`casualties ${state.casualties}`);
-        else if (c === 'stands') facts.push(`stands ${standsText(model, unit, state)}`);
-        else if (c === 'tokens') facts.push(`damage tokens ${state.tokens}`);
-        else if (c === 'tested') facts.push(state.tested ? 'has made a break test' : 'no break test yet (+1)');
-        else if (c === 'cp' && state.cpSpent > 0) facts.push(`CP spent ${state.cpSpent}`);
+        const words = c.hover(state.counters, unit);
+        if (words !== undefined) facts.push(words);
     }
     if (facts.length > 0) parts.push(facts.join(' · '));
     for (const note of state.notes) parts.push(`_${note}_`);

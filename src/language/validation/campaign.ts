@@ -10,9 +10,12 @@ import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { eachRole, names, roles, STATE_KEYS, unitsEverOut, unitStateAt, waitsOn, type Role, type UnitCampaignState } from '../../core/campaign-state.js';
+import { eachRole, names, roles, unitsEverOut, unitStateAt, waitsOn, type Role } from '../../core/campaign-state.js';
+import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
+import { causeText } from '../../core/status-table.js';
 import { needsNewSeed } from '../../core/resolve.js';
 import { Codes } from '../../core/codes.js';
+import type { Ruleset } from '../../core/ruleset.js';
 import { checkOneFightATurn } from './one-fight.js';
 
 /**
@@ -70,7 +73,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
     }
     // After the actions, as before: the order the problems are reported in stays that of a cold check.
     for (const { node, turn } of states) {
-        checkStateLine(node, model.ruleset?.vocabulary.stats.formation?.values, accept);
+        checkStateLine(node, model.ruleset, accept);
         if (node.target) checkExists(topOf(node), node.target, late, turn, byLabel, accept);
     }
     checkOrder(model, accept);
@@ -160,7 +163,7 @@ function checkOutOfAction(model: ScenarioModel, action: Action, refs: ReadonlyAr
             if (role === 'fights' || state.status !== 'routed') list.push({ unit, state });
         }
         if (list.length === 0) continue;
-        const what = list.map(({ unit, state }) => `${unit.id} ${state.statusSource ?? state.status}`).join('; ');
+        const what = list.map(({ unit, state }) => `${unit.id} ${state.statusCause ? causeText(state.statusCause) : state.status}`).join('; ');
         const first = list[0].unit.id;
         const whole = target.unit === undefined || (target.index === undefined && list[0].unit.index !== undefined);
         const fix = whole
@@ -225,14 +228,14 @@ function reportNotArrived(target: Target, late: readonly UnitModel[], turn: numb
     }
 }
 
-const COUNT_KEYS = new Set(['dp', 'casualties', 'stands', 'tokens']);
-
-/** `formations`: the words the rule set's `formation` stat takes; none when it has no formations. */
-function checkStateLine(line: UnitState, formations: readonly string[] | undefined, accept: ValidationAcceptor): void {
+/** The keys a state line may set, as the file's rule set counts them (its counters' keys, then the core's). */
+function checkStateLine(line: UnitState, ruleset: Ruleset | undefined, accept: ValidationAcceptor): void {
+    const formations = ruleset?.vocabulary.stats.formation?.values;
+    const known = stateKeys(ruleset), counts = countStateKeys(ruleset);
     for (const fact of line.facts) {
         if (fact.key === undefined) continue; // half-typed: the parser reports it
-        if (!STATE_KEYS.includes(fact.key)) {
-            accept('warning', `'${fact.key}' is not part of a unit's campaign state, so it changes nothing. Known: ${STATE_KEYS.join(', ')}.`,
+        if (!known.includes(fact.key)) {
+            accept('warning', `'${fact.key}' is not part of a unit's campaign state, so it changes nothing. Known: ${known.join(', ')}.`,
                 { node: fact, property: 'key', code: Codes.stateUnknownKey });
             continue;
         }
@@ -245,7 +248,7 @@ function checkStateLine(line: UnitState, formations: readonly string[] | undefin
             }
             continue;
         }
-        const needsCount = COUNT_KEYS.has(fact.key);
+        const needsCount = counts.includes(fact.key);
         const needsText = fact.key === 'reason' || fact.key === 'note';
         if ((needsCount && (typeof value !== 'number' || value < 0)) || (needsText && typeof value !== 'string')) {
             accept('error', needsCount ? `'${fact.key}' needs a count of 0 or more: '${fact.key} 2'.` : `'${fact.key}' needs a text: '${fact.key} "…"'.`,

@@ -13,6 +13,7 @@ import { ancientsActionDicePlan, DEFENSIVE_COUNTERCHARGE, ANCIENTS_EXCLUSIVE, AN
 import { resolveAncientsAction } from './ancients-report.js';
 import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
 import { ANCIENTS_TABLES, AncientsHouseCodes, checkAncientsTables } from './ancients-house.js';
+import { ANCIENTS_COLUMNS, ANCIENTS_COUNTERS } from './ancients-counters.js';
 
 export const ancientsRuleset: Ruleset = {
     id: 'ancients',
@@ -49,9 +50,9 @@ export const ancientsRuleset: Ruleset = {
         exclusive: ANCIENTS_EXCLUSIVE,
         ranges: ANCIENTS_RANGES
     },
-    // A7, A8: damage tokens and the first break test carry on; a destroyed unit is gone.
+    // A7, A8: damage tokens and the first break test carry on (ancients-counters.ts); a destroyed unit is gone.
     // A unit fights in one melee a turn, its dice split within it (docs/rules/ancients.md#one-melee-a-turn).
-    campaign: { columns: ['tokens', 'tested'], outResults: { destroyed: 'destroyed' }, fightsOnceATurn: ['engagement'] },
+    campaign: { counters: ANCIENTS_COUNTERS, columns: ANCIENTS_COLUMNS, outResults: { destroyed: 'destroyed' }, fightsOnceATurn: ['engagement'] },
     codes: { ...AncientsCodes, ...AncientsHouseCodes },
     tables: ANCIENTS_TABLES,
     checkTables: checkAncientsTables,

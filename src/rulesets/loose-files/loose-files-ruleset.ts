@@ -15,6 +15,7 @@ import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loo
 import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';
+import { LOOSE_FILES_COLUMNS, LOOSE_FILES_COUNTERS } from './loose-files-counters.js';
 
 const KINDS = ['engagement', 'fire', 'move', 'morale', 'redress', 'command'];
 
@@ -50,9 +51,13 @@ export const looseFilesRuleset: Ruleset = {
         ranges: LF_RANGES
     },
     // L2–L9: disorder points, casualties, stands and command points carry on; routed and fled units are out.
-    // A casualty is one stand (L1.2): the stands shown are net of casualties and deserters.
+    // Its counters (DPs, casualties, stands lost, CP spent) and their columns: loose-files-counters.ts.
+    // A unit that flees the field (L9) is gone, whatever its result.
     // A unit fights one combat a turn (docs/rules/loose-files.md#one-combat-a-turn); it may still fire in the fire phase.
-    campaign: { columns: ['dp', 'casualties', 'stands', 'cp'], outResults: { routed: 'routed', fled: 'fled' }, casualtiesAreStands: true, fightsOnceATurn: ['engagement'] },
+    campaign: {
+        counters: LOOSE_FILES_COUNTERS, columns: LOOSE_FILES_COLUMNS,
+        outResults: { routed: 'routed', fled: 'fled' }, outFacts: { fled: 'fled' }, fightsOnceATurn: ['engagement']
+    },
     codes: { ...LooseFilesCodes, ...LooseFilesHouseCodes },
     // L2, L3, L9: the combat tables and flee thresholds as data (docs/house-rules.md#loose-files).
     tables: LOOSE_FILES_TABLES,

@@ -12,6 +12,8 @@ import type { ValidationAcceptor } from 'langium';
 import type { Facts, UnitState } from '../../language/generated/ast.js';
 import { names, resolutionOrder, unitStateAfter, unitStateAt } from '../../core/campaign-state.js';
 import { turnLabel, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { countOf } from '../../core/campaign-counters.js';
+import { causeText } from '../../core/status-table.js';
 import { allowedMoveDice, redressAllowance, type MoveInput } from './engine/loose-files-engine.js';
 import { has, readMorale, readMoves, readRedress, turnKeyOf, type MoveRead } from './loose-files-reader.js';
 import { lfTables } from './loose-files-house.js';
@@ -84,7 +86,7 @@ function checkMoveAgainstRecord(model: ScenarioModel, a: ActionModel, point: num
     for (const read of readMoves(model, a)) {
         const state = unitStateAt(model, a, read.unit);
         if (state?.status === 'fled') {
-            accept('error', `${read.unit.id} ${state.statusSource ?? 'fled the field'}: it is off the table ("flee the field, remove from table", L9.4) and cannot move. Write 'ruling ${read.unit.id}: rallied, reason "…"' before this move if the umpire brings it back.`,
+            accept('error', `${read.unit.id} ${state.statusCause ? causeText(state.statusCause) : 'fled the field'}: it is off the table ("flee the field, remove from table", L9.4) and cannot move. Write 'ruling ${read.unit.id}: rallied, reason "…"' before this move if the umpire brings it back.`,
                 { node: read.line, property: 'target', code: LooseFilesCodes.fledMoves });
             continue;
         }
@@ -178,7 +180,8 @@ function checkRedressOnce(model: ScenarioModel, actions: readonly ActionModel[],
         for (const read of readRedress(model, a)) {
             if (seen.has(read.unit.id)) continue;
             seen.add(read.unit.id);
-            const before = unitStateAt(model, a, read.unit)?.dp, after = unitStateAfter(model, a, read.unit)?.dp;
+            const was = unitStateAt(model, a, read.unit), is = unitStateAfter(model, a, read.unit);
+            const before = was && countOf(was.counters, 'dp'), after = is && countOf(is.counters, 'dp');
             const now = before !== undefined && after !== undefined ? Math.max(0, before - after) : 0;
             const earlier = removed.get(read.unit.id);
             const allowance = redressAllowance(read.input.unit.class, read.input.shotAt, lfTables(model, a.node));

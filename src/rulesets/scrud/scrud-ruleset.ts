@@ -44,7 +44,7 @@ export const scrudRuleset: Ruleset = {
     },
     // S6: a rout takes the unit out of the fight; SCRUD keeps no counters.
     // A unit throws its die in one engagement a turn (docs/rules/scrud.md#one-engagement-a-turn).
-    campaign: { columns: [], outResults: { rout: 'routed' }, fightsOnceATurn: ['engagement'] },
+    campaign: { counters: [], columns: [], outResults: { rout: 'routed' }, fightsOnceATurn: ['engagement'] },
     codes: { ...ScrudCodes, ...ScrudHouseCodes },
     tables: SCRUD_TABLES,
     checkTables: checkScrudTables,

@@ -10,6 +10,8 @@ import type { OddsBody, Ruleset } from '../../../src/core/ruleset.js';
 import { D6, SeededDice } from '../../../src/core/dice.js';
 import { fingerprint, nameAliases } from '../../../src/core/fingerprint.js';
 import type { DiceChoice, Resolution, Unresolvable } from '../../../src/core/resolution.js';
+import { effectiveStats } from '../../../src/core/campaign-state.js';
+import { HIGHEST_DIE_COLUMNS, HIGHEST_DIE_COUNTERS } from './highest-die-counters.js';
 import { sideUnits, turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../../src/core/scenario.js';
 
 export const HighestDieCodes = { noSides: 'highest-die-no-sides' } as const;
@@ -48,9 +50,10 @@ function resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): R
             name: action.node.name, kind: action.node.kind, rules: model.rules, turn: turnLabel(action.turn) ?? null,
             seed: dice.kind === 'seed' ? dice.seed : null, summary,
             check: fingerprint({ rules: 'highest-die', units: units.map(x => x.u.id), dice: dice.kind === 'seed' ? dice.seed : [a, d] }, nameAliases(model)),
-            units: units.map(x => ({ force: x.u.force, unit: x.u.id.slice(x.u.force.length + 1), result: x.result, die: x.die }))
+            units: units.map(x => ({ force: x.u.force, unit: x.u.id.slice(x.u.force.length + 1), result: x.result, die: x.die, scars: effectiveStats(model, action, x.u).get('scars') ?? 0 }))
         },
-        lines: units.map(x => ({ unit: x.u.id, result: x.result, facts: [['die', x.die]] })),
+        // A loser takes a scar, which its campaign state keeps (highest-die-counters.ts).
+        lines: units.map(x => ({ unit: x.u.id, result: x.result, facts: x.result === 'lost' ? [['die', x.die], ['scars', 1]] : [['die', x.die]] })),
         text: units.map(x => `${x.u.id} ${x.die}: ${x.result}`)
     };
 }
@@ -82,14 +85,17 @@ export const highestDieRuleset: Ruleset = {
     kinds: ['engagement'],
     oddsKinds: ['engagement'],
     vocabulary: {
-        stats: { veteran: { doc: 'Nothing in this rule set reads it; completion offers it.' } },
+        stats: {
+            veteran: { doc: 'Nothing in this rule set reads it; completion offers it.' },
+            scars: { doc: 'The fights the unit has lost before the file begins; each lost fight adds one.' }
+        },
         facts: { engagement: ['brave'] },
         options: ['loud'],
         arms: ['spearmen'],
         results: ['won', 'tie', 'lost'],
         diceLabels: () => []
     },
-    campaign: { columns: [], outResults: { lost: 'routed' } },
+    campaign: { counters: HIGHEST_DIE_COUNTERS, columns: HIGHEST_DIE_COLUMNS, outResults: { lost: 'routed' } },
     codes: HighestDieCodes,
     checkAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),

@@ -1,7 +1,8 @@
 /**
  * A rule set added from the test folder alone ("highest die wins", highest-die-ruleset.ts) gets
  * everything the built-in ones get: validation with its own codes, completion from its vocabulary,
- * code lenses, Resolve writing its outcome into the file, exact odds, and campaign status.
+ * code lenses, Resolve writing its outcome into the file, exact odds, and campaign status, with a
+ * counter of its own in the campaign state.
  */
 import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
@@ -14,6 +15,8 @@ import { RulesetRegistry } from '../../../src/core/ruleset.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { oddsForAction } from '../../../src/core/odds.js';
 import { statusTable } from '../../../src/core/status-table.js';
+import { effectiveStats, unitStateAfter, unitStateAt } from '../../../src/core/campaign-state.js';
+import { stateHoverMarkdown } from '../../../src/language/lsp/state-hover.js';
 import { Codes } from '../../../src/core/codes.js';
 import type { Scenario } from '../../../src/language/generated/ast.js';
 import { HighestDieCodes, highestDieRuleset } from './highest-die-ruleset.js';
@@ -116,5 +119,60 @@ describe('a rule set registered from the test folder alone', () => {
         expect(spear.probabilities.won).toBeCloseTo(red / 216, 12);
         expect(spear.probabilities.tie).toBeCloseTo(tie / 216, 12);
         expect(spear.probabilities.won + spear.probabilities.tie + spear.probabilities.lost).toBeCloseTo(1, 12);
+    });
+});
+
+describe('a rule set\'s own counter, declared in its folder (highest-die-counters.ts)', () => {
+    const CAMPAIGN = `scenario "Crossing"
+rules highest-die
+
+force Red {
+  unit Spear spearmen x2
+}
+force Blue {
+  unit Axe spearmen { scars 1 }
+}
+
+engagement Ford {
+  Red attacks Blue
+  dice Red 6 5
+  dice Blue 2
+}
+ruling Blue.Axe: rallied, scars 3, reason "IMP: the ferryman's tale"
+state Blue.Axe: tokens 2
+engagement Bridge {
+  Blue attacks Red
+  dice Blue 6
+  dice Red 1 1
+}
+`;
+
+    it('starts from its declared stat, is added to by outcomes, set by rulings, and read by the next fight', async () => {
+        const { document, diagnostics } = await validate(CAMPAIGN);
+        const model = modelOf(document.parseResult.value);
+        const [ford, bridge] = model.actions;
+        const axe = model.forces.get('Blue')!.units[0];
+        expect(unitStateAt(model, ford, axe)!.counters).toEqual({ scars: 1 });
+        // Ford's dice are entered: its settled outcome gives the loser a scar and routs it.
+        expect(unitStateAfter(model, ford, axe)).toMatchObject({ status: 'routed', counters: { scars: 2 } });
+        expect(unitStateAt(model, bridge, axe)).toMatchObject({ status: 'ready', counters: { scars: 3 } });
+        // The rules read it as a stat, laid over the declared one.
+        expect(effectiveStats(model, bridge, axe).get('scars')).toBe(3);
+        const r = highestDieRuleset.resolve(model, bridge, { kind: 'entered' });
+        if ('problem' in r) throw new Error(r.problem);
+        expect(r.json.units.map(u => [u.unit, u.scars])).toEqual([['Axe', 3], ['Spear#1', 0], ['Spear#2', 0]]);
+        // A key this rule set does not count changes nothing, and says so with the keys it does count.
+        expect(diagnostics.map(d => [d.code, d.message])).toEqual([[Codes.stateUnknownKey,
+            '\'tokens\' is not part of a unit\'s campaign state, so it changes nothing. Known: scars, routed, destroyed, fled, rallied, formation, reason, note.']]);
+    });
+
+    it('is shown in the status table and the hover in the words it declares', async () => {
+        const { document } = await validate(CAMPAIGN);
+        const model = modelOf(document.parseResult.value);
+        const table = statusTable(model);
+        if ('problem' in table) throw new Error(table.problem);
+        expect(table.header).toEqual(['Force', 'Unit', 'Status', 'Last result', 'Scars', 'Notes']);
+        expect(table.rows.map(r => [r[1], r[2], r[4]])).toEqual([['Spear#1', 'routed', '1'], ['Spear#2', 'routed', '1'], ['Axe', 'rallied', '3']]);
+        expect(stateHoverMarkdown(model, model.forces.get('Blue')!.units[0])).toContain('scars 3');
     });
 });

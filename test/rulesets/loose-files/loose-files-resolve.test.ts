@@ -217,7 +217,7 @@ command Rally {
         expect((doc.diagnostics ?? []).map(d => d.code)).toEqual([]);
         const after = modelOf(doc.parseResult.value);
         const state = unitStateAt(after, after.actions[1], 'American.Militia')!;
-        expect([state.dp, state.casualties, state.status]).toEqual([5, 2, 'fled']);
+        expect([state.counters.dp, state.counters.casualties, state.status]).toEqual([5, 2, 'fled']);
         expect(lineFacts(resolved(after, 'Seen'), 'American.Line')).toEqual([['unmoved', 'dp 0']]);
         expect(lineFacts(resolved(after, 'Rally'), 'American.Militia')).toEqual([['rallied', 'dp -1']]);
         expect(lineFacts(resolved(after, 'Rally'), 'American.Pickens')).toEqual([['rally', 'cp 2']]);

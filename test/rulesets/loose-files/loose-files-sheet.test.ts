@@ -13,7 +13,7 @@ import type { ScenarioModel } from '../../../src/core/scenario.js';
 import { actionOffsets, applyEdits, resolutionEdit } from '../../../src/core/outcome-edit.js';
 import { oddsForAction } from '../../../src/core/odds.js';
 import { stateAtEnd } from '../../../src/core/campaign-state.js';
-import { standsText } from '../../../src/core/status-table.js';
+import { LOOSE_FILES_COLUMNS } from '../../../src/rulesets/loose-files/loose-files-counters.js';
 import { Codes } from '../../../src/core/codes.js';
 import { LooseFilesCodes } from '../../../src/rulesets/loose-files/loose-files-codes.js';
 import { resolveFire, type FireInput } from '../../../src/rulesets/loose-files/engine/loose-files-fire.js';
@@ -158,8 +158,8 @@ describe('a casualty is a stand (L1.3)', () => {
         ]);
         // The state caps: one casualty, no stand left.
         const end = stateAtEnd(model).get('B.Solo')!;
-        expect(end.casualties).toBe(1);
-        expect(standsText(model, model.forces.get('B')!.byName.get('Solo')![0], end)).toBe('0 of 1');
+        expect(end.counters.casualties).toBe(1);
+        expect(LOOSE_FILES_COLUMNS.find(c => c.name === 'stands')!.cell(end.counters, model.forces.get('B')!.byName.get('Solo')![0])).toBe('0 of 1');
     });
 
     it('a written outcome line that takes more stands than the unit has is flagged on its casualties', async () => {
