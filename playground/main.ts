@@ -4,7 +4,7 @@
  * be shared as a link (its text compressed into the URL fragment) or downloaded as a .battle file.
  * Static files only: nothing on the page reaches a server.
  */
-import 'monaco-editor/features/register.all.js';
+import './editor-features.js';
 import * as monaco from 'monaco-editor/editor/editor.api.js';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import type { CodeLens, Diagnostic } from 'vscode-languageserver-protocol/browser';
