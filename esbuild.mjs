@@ -62,6 +62,24 @@ const serverApart = {
     }
 };
 
+/**
+ * Fails the build when the CLI's bundle holds the editor's code: Umpire's providers (src/language/lsp/),
+ * Langium's LSP layer or vscode-languageserver. A command makes the language's core services only
+ * (src/language/battle-core-module.ts); evaluating the editor's modules cost a small check about 100 ms.
+ */
+const cliWithoutEditor = {
+    name: 'cli-without-editor',
+    setup(build) {
+        build.initialOptions.metafile = true;
+        build.onEnd(result => {
+            const cli = result.metafile && Object.entries(result.metafile.outputs).find(([file]) => /[\\/]cli[\\/]main\.cjs$/.test(file));
+            if (!cli) return undefined;
+            const editor = Object.keys(cli[1].inputs).filter(file => /^src\/language\/lsp\/|node_modules\/(langium\/lib\/lsp|vscode-languageserver)\//.test(file));
+            return { errors: editor.map(file => ({ text: `out/cli/main.cjs holds ${file}: the command line must not load the editor's code (src/language/battle-core-module.ts)` })) };
+        });
+    }
+};
+
 /** The version of package.json, for `umpire --version`. */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 
@@ -72,7 +90,7 @@ const node = {
         'cli/main': 'src/cli/main.ts',
         'report/charts': 'src/report/charts.ts'
     },
-    plugins: [chartsApart('node'), serverApart, besideBundles],
+    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor],
     define: { ...langiumRelease, UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,

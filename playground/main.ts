@@ -4,7 +4,7 @@
  * be shared as a link (its text compressed into the URL fragment) or downloaded as a .battle file.
  * Static files only: nothing on the page reaches a server.
  */
-import 'monaco-editor/features/register.all.js';
+import './editor-features.js';
 import * as monaco from 'monaco-editor/editor/editor.api.js';
 import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
 import type { CodeLens, Diagnostic } from 'vscode-languageserver-protocol/browser';
@@ -138,7 +138,15 @@ const editor = monaco.editor.create(byId('editor'), {
     stickyScroll: { enabled: false }
 });
 
-const server = new UmpireServer(new Worker('./main-browser.js', { name: 'Umpire language server' }), {
+/** The language server's worker, started by boot.ts before this script loaded (a new one if that did not run). */
+function serverWorker(): Worker {
+    const booted = window as unknown as { umpireServerWorker?: Worker };
+    const worker = booted.umpireServerWorker ?? new Worker('./main-browser.js', { name: 'Umpire language server' });
+    booted.umpireServerWorker = undefined;
+    return worker;
+}
+
+const server = new UmpireServer(serverWorker(), {
     diagnostics: (uri, diagnostics) => {
         if (state.timings.firstDiagnosticsMs === undefined) state.timings.firstDiagnosticsMs = Math.round(performance.now());
         if (model && uri === model.uri.toString()) showProblems(diagnostics);

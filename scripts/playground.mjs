@@ -62,6 +62,8 @@ await esbuild.build({
     loader: { '.ttf': 'file' },
     plugins: [...common.plugins, examplesPlugin]
 });
+// The page's first script, which starts the language server's worker before main.js has loaded (playground/boot.ts).
+await esbuild.build({ ...common, entryPoints: { boot: 'playground/boot.ts' }, outdir: dist, format: 'iife' });
 // Monaco's own worker (word suggestions, diffs): a classic script, as the page starts it.
 await esbuild.build({ ...common, entryPoints: { 'editor.worker': 'monaco-editor/editor/editor.worker.js' }, outdir: dist, format: 'iife' });
 fs.copyFileSync(serverBundle, path.join(dist, 'main-browser.js'));

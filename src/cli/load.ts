@@ -7,23 +7,24 @@ import * as path from 'node:path';
 import { URI, type LangiumDocument } from 'langium';
 import { NodeFileSystem } from 'langium/node';
 import type { Diagnostic } from 'vscode-languageserver';
-import { createBattleServices, type BattleServices } from '../language/battle-module.js';
+// The language's services without the editor's providers: a command loads no LSP code (battle-core-module.ts).
+import { createBattleCoreServices, type BattleCoreServices } from '../language/battle-core-module.js';
 import type { Scenario } from '../language/generated/ast.js';
 
-let services: BattleServices | undefined;
-let oneShotServices: BattleServices | undefined;
+let services: BattleCoreServices | undefined;
+let oneShotServices: BattleCoreServices | undefined;
 
 /**
  * `once`: the file is checked and never edited in this process (`umpire check`), so the services
  * keep nothing for a next build of it. The commands that check edited texts again (`resolve
  * --write`, `odds` of an engagement) share the others, which keep each action's problems.
  */
-function battleServices(once = false): BattleServices {
+function battleServices(once = false): BattleCoreServices {
     if (once) {
-        oneShotServices ??= createBattleServices({ ...NodeFileSystem, oneShot: true }).Battle;
+        oneShotServices ??= createBattleCoreServices({ ...NodeFileSystem, oneShot: true }).Battle;
         return oneShotServices;
     }
-    services ??= createBattleServices(NodeFileSystem).Battle;
+    services ??= createBattleCoreServices(NodeFileSystem).Battle;
     return services;
 }
 

@@ -18,6 +18,7 @@ import { atCursor } from './cursor-commands.js';
 import { languageStatus } from './language-status.js';
 import { newScenario } from './new-scenario.js';
 import { CampaignStatePreview } from './campaign-preview.js';
+import { FirstAnswers } from './first-answers.js';
 import { UmpireCommands, type ReportArgs, type ReportResult, type StatusArgs, type StatusResult } from '../protocol.js';
 
 /** Makes a (not yet started) client for these options: over Node IPC, or to a web worker. */
@@ -26,6 +27,8 @@ export type ClientFactory = (context: vscode.ExtensionContext, options: Language
 let client: BaseLanguageClient | undefined;
 let newClient: ClientFactory;
 let statePreview: CampaignStatePreview;
+/** The start-up's waits, logged once a session (first-answers.ts). */
+let firstAnswers: FirstAnswers | undefined;
 
 /**
  * How often a crashed server is restarted before giving up. The restart policy is
@@ -41,6 +44,7 @@ export async function activateWith(context: vscode.ExtensionContext, factory: Cl
     // panel's gear), and the language client logs the server's messages at theirs.
     const output = vscode.window.createOutputChannel('Umpire', { log: true });
     context.subscriptions.push(output);
+    firstAnswers = new FirstAnswers(output);
     statePreview = CampaignStatePreview.register(context);
     context.subscriptions.push(
         vscode.commands.registerCommand(UmpireCommands.showOdds, (target?: OddsTarget) => showOdds(target, output)),
@@ -76,10 +80,12 @@ const clientCommandsFeature = {
 };
 
 async function start(context: vscode.ExtensionContext, output: vscode.LogOutputChannel): Promise<void> {
-    client = newClient(context, clientOptions(output));
+    client = newClient(context, clientOptions(output, firstAnswers));
     client.registerFeature(clientCommandsFeature);
     try {
         await client.start();
+        firstAnswers?.serverReady();
+        firstAnswers = undefined;
     } catch (err) {
         failed(output, `The Umpire language server failed to start: ${String(err)}`);
     }
@@ -178,7 +184,7 @@ function activeBattle(): vscode.TextEditor | undefined {
 }
 
 /** What both clients ask for: .battle files, the "Umpire" output, the crash handling, the palette's Resolve all. */
-export function clientOptions(output: vscode.LogOutputChannel): LanguageClientOptions {
+export function clientOptions(output: vscode.LogOutputChannel, firstAnswers?: FirstAnswers): LanguageClientOptions {
     return {
         documentSelector: [{ language: 'battle' }],
         outputChannel: output,
@@ -188,6 +194,7 @@ export function clientOptions(output: vscode.LogOutputChannel): LanguageClientOp
             return false;
         },
         middleware: {
+            ...firstAnswers?.middleware,
             // From the palette, "Resolve all engagements" has no arguments: it means the active file.
             executeCommand: (command, args, next) => {
                 if (command === UmpireCommands.resolveAll && args.length === 0) {

@@ -1,8 +1,9 @@
 import {
-    AstUtils, DefaultDocumentValidator, DocumentValidator, interruptAndCheck, isOperationCancelled, type AstNode, type LangiumCoreServices,
+    AstUtils, Cancellation, DefaultDocumentValidator, DocumentValidator, interruptAndCheck, isOperationCancelled, type AstNode, type LangiumCoreServices,
     type LangiumDocument, type ParseResult, type RootCstNode, type Scope, type ScopeProvider, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
-import { CancellationToken, type Diagnostic } from 'vscode-languageserver';
+// Types only: the command line's bundle leaves out vscode-languageserver (battle-core-module.ts).
+import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
 import { Codes } from '../core/codes.js';
 import { LIMIT_MARK } from './battle-document-factory.js';
 import { closeSpellings } from '../core/spelling.js';
@@ -79,7 +80,7 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
         this.scopes = services.references.ScopeProvider;
     }
 
-    override async validateDocument(document: LangiumDocument, options: ValidationOptions = {}, cancelToken = CancellationToken.None): Promise<Diagnostic[]> {
+    override async validateDocument(document: LangiumDocument, options: ValidationOptions = {}, cancelToken = Cancellation.CancellationToken.None): Promise<Diagnostic[]> {
         const parseResult = document.parseResult;
         const problems = new Problems();
         await interruptAndCheck(cancelToken);

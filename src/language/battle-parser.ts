@@ -148,13 +148,21 @@ export class BattleParser extends LangiumParserWithInternals {
 }
 
 class BattleCompletionParser extends CompletionParserWithInternals {
-    constructor(services: LangiumCoreServices) {
+    /** The grammar's rules and their lookahead, made at the first completion (the server's start does not wait for them). */
+    private rulesMade = false;
+
+    constructor(private readonly services: LangiumCoreServices) {
         super(services);
         // The completion parser reads text cut short at the cursor (Langium's `incomplete`).
         this.wrapper = keptRecoveryWrapper(this.wrapper, services, services.parser.Lexer, true);
     }
 
     override parse(input: string): CompletionParserResult {
+        if (!this.rulesMade) {
+            createParser(this.services.Grammar, this as unknown as LangiumCompletionParser, this.services.parser.Lexer.definition);
+            this.finalize();
+            this.rulesMade = true;
+        }
         const limit = Error.stackTraceLimit;
         Error.stackTraceLimit = 0;
         try {
@@ -167,12 +175,9 @@ class BattleCompletionParser extends CompletionParserWithInternals {
     }
 }
 
-/** Langium's `createCompletionParser`, with the parser above. */
+/** Langium's `createCompletionParser`, with the parser above (its rules made at its first parse). */
 export function createBattleCompletionParser(services: LangiumCoreServices): LangiumCompletionParser {
-    const parser = new BattleCompletionParser(services) as unknown as LangiumCompletionParser;
-    createParser(services.Grammar, parser, services.parser.Lexer.definition);
-    parser.finalize();
-    return parser;
+    return new BattleCompletionParser(services) as unknown as LangiumCompletionParser;
 }
 
 /** Langium's `linkContentToContainer(node, { deep: true })` (utils/ast-utils), without an entry array per property. */

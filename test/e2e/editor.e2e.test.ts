@@ -4,6 +4,7 @@
  * (scripts/e2e/e2e-run.mjs installs code-server, builds and packages, then runs this file).
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,6 +35,14 @@ const editorText = () => workbench.editorText(page);
 const lens = (title: string) => workbench.lens(page, title);
 const screenshot = (name: string) => workbench.screenshot(page, outputDir, name);
 
+/** The "Start-up:" lines the extension wrote to its "Umpire" log (src/extension/first-answers.ts), read from code-server's log folder. */
+function startUpLines(): string[] {
+    const logs = path.join(path.dirname(workspace), 'user-data', 'logs');
+    if (!fs.existsSync(logs)) return [];
+    const files = (fs.readdirSync(logs, { recursive: true }) as string[]).filter(f => path.basename(f) === 'Umpire.log');
+    return files.flatMap(f => fs.readFileSync(path.join(logs, f), 'utf8').split('\n')).filter(l => l.includes('Start-up:'));
+}
+
 describe('umpire.vsix in code-server 4.100.3', () => {
     const seedFile = () => path.join(workspace, 'scrud-seed.battle');
     let savedOnce = '';
@@ -47,6 +56,20 @@ describe('umpire.vsix in code-server 4.100.3', () => {
         // The inlay hints come after the lenses and redraw the lines: the clicks below wait for them.
         await waitFor('the inlay hints', editorText, t => /engagement Example \{\s*not written — /.test(t), 30000);
         await screenshot('01-opened.png');
+    });
+
+    it('logs how long the start took: the server ready after activation, the first diagnostics and lenses after the open', async () => {
+        const lines = await waitFor('the three start-up lines in the Umpire log', startUpLines, l => l.length >= 3, 30000);
+        const ms = (pattern: RegExp) => Number(lines.find(l => pattern.test(l))?.match(/ (\d+) ms /)?.[1]);
+        const figures = {
+            'extension activation → server ready': ms(/server was ready/),
+            'didOpen of scrud-seed.battle → first diagnostics': ms(/first diagnostics of scrud-seed\.battle/),
+            'didOpen of scrud-seed.battle → first code lenses': ms(/first code lenses of scrud-seed\.battle/)
+        };
+        for (const [what, value] of Object.entries(figures)) {
+            console.log(`[e2e] start-up: ${what}: ${value} ms (load average ${os.loadavg().map(l => l.toFixed(1)).join(' ')})`);
+            expect(value).toBeGreaterThanOrEqual(0);
+        }
     });
 
     it('writes the seed\'s outcome into the editor when Resolve is clicked', async () => {
