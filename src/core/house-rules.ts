@@ -9,7 +9,8 @@
  */
 import { isTurn, type Action, type House, type HouseEntry, type Turn } from '../language/generated/ast.js';
 import { bandText, inBand, parseBand, type Band } from './bands.js';
-import { dieNamed } from './dice.js';
+import { dieNamed, MAX_DIE_SIDES } from './dice.js';
+import { closeSpellings } from './spelling.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
 
 export type TableValue = number | string;
@@ -118,7 +119,11 @@ export function entryProblem(schema: TableSchema, entry: HouseEntry, grades: Rea
     if (keys.kind === 'words') {
         if ('band' in key) return { on: 'key', message: `Its keys are ${keys.doc}, not numbers.`, expected: knownWords(keys, grades) };
         const known = knownWords(keys, grades);
-        if (!known.includes(key.word)) return { on: 'key', message: `'${key.word}' is not one of its keys (${keys.doc}): ${known.join(', ') || 'none in this file'}.`, expected: known };
+        if (!known.includes(key.word)) {
+            const close = closeSpellings(key.word, known);
+            const hint = close.length > 0 ? ` Did you mean ${close.map(k => `'${k}'`).join(' or ')}?` : '';
+            return { on: 'key', message: `'${key.word}' is not one of its keys (${keys.doc}): ${known.join(', ') || 'none in this file'}.${hint}`, expected: known };
+        }
     }
     const value = entryValue(entry);
     if (value === undefined) return { on: 'value', message: 'This entry has no value.' };
@@ -144,7 +149,7 @@ function valueProblem(values: TableValues, value: TableValue): { on: 'value', me
         case 'die':
             return typeof value === 'string' && dieNamed(value)
                 ? undefined
-                : { on: 'value', message: `its values are dice (d6, d4, d10, average), not '${value}'.` };
+                : { on: 'value', message: `its values are dice (d6, or dN for N from 2 to ${MAX_DIE_SIDES}, or average), not '${value}'.` };
     }
 }
 

@@ -9,12 +9,12 @@ import {
     type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Stat, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
-    ANCIENTS_FACTS, ANCIENTS_RANGES, ANCIENTS_STATS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
+    ANCIENTS_FACTS, ANCIENTS_RANGES, ANCIENTS_STATS, DICE_LABELS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
     oneUnit, pairingStatements, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
-import { diceFor, diceSplit, opponentsOf, type AncientsInput, type AncientsPosition } from './engine/ancients-engine.js';
+import { attackPlan, diceFor, diceSplit, opponentsOf, type AncientsInput, type AncientsPosition, type AncientsThrow } from './engine/ancients-engine.js';
 import { enteredDiceSource } from '../../core/dice-source.js';
 import { walkDicePlan } from '../../core/dice-plan.js';
 import { Codes } from '../../core/codes.js';
@@ -314,98 +314,107 @@ function checkSplits(model: ScenarioModel, action: Action, sideOf: ReadonlyMap<s
 /**
  * Dice entered from the table: `dice U hit …` (its whole pool, in split order), `dice U save …`
  * (one per hit received), `dice U test …` (2 or 1 per break test). How many saves and tests are due
- * depends on the dice before them, so the counts are checked by running the rules on the hits entered.
+ * depends on the dice before them, so the counts are checked by walking the dice plan over the dice
+ * entered (docs/rules/ancients.md#one-round). Each unit's throw is judged on its own: a wrong hit line
+ * or split leaves in doubt only the saves of the units those dice were thrown at, and a wrong save line
+ * only that unit's break test, so every other count is reported in the same check.
  */
 function checkDice(model: ScenarioModel, action: Action, input: AncientsInput | undefined, accept: ValidationAcceptor): void {
     const lines = action.statements.filter(isDice);
     if (lines.length === 0) return;
-    const tables = ancientsTables(tablesFor(model, action));
     for (const seed of action.statements.filter(isSeed)) {
         accept('warning', 'The dice entered from the table are used; this seed is ignored.', { node: seed, code: Codes.seedWithDice });
     }
+    const read = readDiceLines(model, action, lines, input, accept);
+    if (!input) return;
+    const tables = ancientsTables(tablesFor(model, action));
+    const check = (kind: AncientsThrow, unitId: string, expected: number) => {
+        const key = `${kind} ${unitId}`;
+        const line = read.byKey.get(key);
+        if (!line && (expected === 0 || read.unread.has(kind))) return expected === 0;
+        if (!line) {
+            accept('error', `No ${kind} dice entered for ${unitId}: add 'dice ${unitId} ${kind}' with ${expected} ${expected === 1 ? 'die' : 'dice'}.`,
+                { node: action, property: 'name', code: Codes.diceCount, data: { expected } });
+            return false;
+        }
+        if (line.values.length !== expected) {
+            accept('error', countMessage(kind, unitId, expected, line.values.length), { node: line, property: 'values', index: Math.min(line.values.length, expected), code: Codes.diceCount, data: { expected } });
+            return false;
+        }
+        return !read.badFaces.has(key);
+    };
+    // Attackers whose hit dice do not settle the hits they land: a wrong split, count or face.
+    const doubtfulHits = new Set<string>();
+    for (const u of input.units) {
+        const split = diceSplit(input, u, tables).reduce((x, p) => x + p.dice, 0);
+        const pool = diceFor(u, input.firstTurn, tables);
+        // A split that does not add up to the pool is reported on the split (ancients-split-total): the
+        // dice entered are counted against the pool, so the two messages never contradict each other.
+        const splitWrong = input.splits.some(sp => sp.unit === u.id) && split !== pool;
+        if (!check('hit', u.id, splitWrong ? pool : split) || splitWrong) doubtfulHits.add(u.id);
+    }
+    // The dice plan says which saves and tests are due from the dice before them (no resolve); a face
+    // no d6 shows is read as a 1, which hits nothing, so it makes no save due.
+    const taken = walkDicePlan(ancientsDicePlan(input, tables), enteredDiceSource(ancientsEnteredValues(model, action), { audit: true }));
+    const dueOf = (kind: AncientsThrow, unitId: string) => taken.find(t => t.request.label === kind && t.request.who[0] === unitId)?.request.count ?? 0;
+    const attacks = attackPlan(input, tables).filter(a => a.dice > 0);
+    for (const u of input.units) {
+        const doubt = attacks.filter(a => a.target === u.id && doubtfulHits.has(a.attacker)).map(a => a.attacker);
+        if (doubt.length === 0) {
+            if (check('save', u.id, dueOf('save', u.id))) check('test', u.id, dueOf('test', u.id));
+        } else if (dueOf('save', u.id) > 0 && !read.byKey.has(`save ${u.id}`) && !read.unread.has('save')) {
+            // The hits it took hang on dice to be put right first: that saves are due is known, not how many.
+            accept('error', `No save dice entered for ${u.id}: add 'dice ${u.id} save' with one die for each hit it received (A5), counted once the dice of ${[...new Set(doubt)].join(', ')} are right.`,
+                { node: action, property: 'name', code: Codes.diceCount });
+        }
+    }
+}
+
+/** The dice lines of a melee by throw and unit, each line's own mistakes reported on it. */
+interface DiceLinesRead {
+    readonly byKey: Map<string, Dice>;
+    /** Throws with a line that could not be read for a unit of the melee: a line missing may be that one. */
+    readonly unread: Set<AncientsThrow | undefined>;
+    /** Lines with a face no d6 shows. */
+    readonly badFaces: Set<string>;
+}
+
+function readDiceLines(model: ScenarioModel, action: Action, lines: readonly Dice[], input: AncientsInput | undefined, accept: ValidationAcceptor): DiceLinesRead {
     const inMelee = new Set(input?.units.map(u => u.id) ?? []);
-    const byKey = new Map<string, Dice>();
-    // A line that cannot be read (bad throw, bad unit, a repeat) makes the counts meaningless: skip them.
-    let readable = true;
+    const read: DiceLinesRead = { byKey: new Map(), unread: new Set(), badFaces: new Set() };
     for (const line of lines) {
         const kind = diceThrow(line);
         if (!kind) {
-            readable = false;
+            DICE_LABELS.forEach(k => read.unread.add(k));
             accept('error', `Say which throw these dice are: 'dice ${targetLabel(line.target)} hit …', 'save …' or 'test …'.`,
                 line.label !== undefined ? { node: line, property: 'label', code: Codes.diceLabel } : { node: line, property: 'target', code: Codes.diceLabel });
             continue;
         }
         const unit = oneUnit(model, line.target);
         if (!unit) {
-            readable = false;
+            read.unread.add(kind);
             if (line.target.force?.ref && (!line.target.unit || line.target.unit.ref)) {
                 accept('error', `${targetLabel(line.target)} is not one unit: enter each unit's dice on its own line.`, { node: line, property: 'target', code: AncientsCodes.notOneUnit });
             }
             continue;
         }
         if (input && !inMelee.has(unit.id)) {
-            readable = false;
             accept('error', `Dice for ${unit.id}, which does not fight in engagement '${action.name}'.`, { node: line, property: 'target', code: Codes.diceNotInEngagement });
             continue;
         }
         const key = `${kind} ${unit.id}`;
-        if (byKey.has(key)) {
-            readable = false;
+        if (read.byKey.has(key)) {
             accept('error', `${unit.id} already has a '${kind}' line: enter each throw once.`, { node: line, property: 'label', code: Codes.diceCount });
             continue;
         }
-        byKey.set(key, line);
+        read.byKey.set(key, line);
         line.values.forEach((v, i) => {
-            if (v < 1 || v > 6) {
-                readable = false;
-                accept('error', `A d6 cannot show ${v}: its faces are 1 to 6.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
-            }
+            if (v >= 1 && v <= 6) return;
+            read.badFaces.add(key);
+            accept('error', `A d6 cannot show ${v}: its faces are 1 to 6.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: 1, max: 6 } });
         });
     }
-    if (!input || !readable) return;
-    const due = new Map<string, number>();
-    let splitWrong = false;
-    for (const u of input.units) {
-        const split = diceSplit(input, u, tables).reduce((x, p) => x + p.dice, 0);
-        const pool = diceFor(u, input.firstTurn, tables);
-        // A split that does not add up to the pool is reported on the split (ancients-split-total): the
-        // dice entered are counted against the pool, so the two messages never contradict each other.
-        const wrong = input.splits.some(sp => sp.unit === u.id) && split !== pool;
-        splitWrong ||= wrong;
-        due.set(`hit ${u.id}`, wrong ? pool : split);
-    }
-    if (!countsMatch(action, byKey, due, 'hit', accept) || splitWrong) return;
-    // Hits are complete: the dice plan says which saves and tests are due from them, then from the saves (no resolve).
-    const taken = walkDicePlan(ancientsDicePlan(input, tables), enteredDiceSource(ancientsEnteredValues(model, action)));
-    const dueOf = (kind: string) => {
-        const due = new Map(input.units.map(u => [`${kind} ${u.id}`, 0]));
-        for (const t of taken) if (t.request.label === kind) due.set(`${kind} ${t.request.who[0]}`, t.request.count);
-        return due;
-    };
-    if (!countsMatch(action, byKey, dueOf('save'), 'save', accept)) return;
-    countsMatch(action, byKey, dueOf('test'), 'test', accept);
-}
-
-/** Each line of one throw holds exactly the dice due; a throw due with no line is reported on the action. */
-function countsMatch(action: Action, lines: ReadonlyMap<string, Dice>, due: ReadonlyMap<string, number>, kind: string, accept: ValidationAcceptor): boolean {
-    let ok = true;
-    for (const [key, expected] of due) {
-        const line = lines.get(key);
-        const unitId = key.slice(kind.length + 1);
-        if (!line) {
-            if (expected > 0) {
-                ok = false;
-                accept('error', `No ${kind} dice entered for ${unitId}: add 'dice ${unitId} ${kind}' with ${expected} ${expected === 1 ? 'die' : 'dice'}.`,
-                    { node: action, property: 'name', code: Codes.diceCount, data: { expected } });
-            }
-            continue;
-        }
-        if (line.values.length !== expected) {
-            ok = false;
-            accept('error', countMessage(kind, unitId, expected, line.values.length), { node: line, property: 'values', index: Math.min(line.values.length, expected), code: Codes.diceCount, data: { expected } });
-        }
-    }
-    return ok;
+    return read;
 }
 
 function countMessage(kind: string, unitId: string, expected: number, got: number): string {

@@ -535,7 +535,14 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
     // A firer that cannot fire (its range or its type already reported) throws no dice to count.
     const cannotThrow = am.node.kind === 'fire' ? firersThatCannotFire(model, am) : new Set<string>();
     const mislabelled = new Set<string>();
+    // A line for a name that does not resolve (reported by the linker) was meant for some unit here:
+    // its dice are not "unused", and no throw is short of dice beside it.
+    let unresolved = false;
     for (const line of lines) {
+        if (!line.target?.force?.ref || (line.target.unit && !line.target.unit.ref)) {
+            unresolved = true;
+            continue;
+        }
         if (labels.length === 0) {
             accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
             continue;
@@ -563,7 +570,7 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
             }
         });
     }
-    for (const { request: s, got } of audit.shortages) {
+    for (const { request: s, got } of unresolved ? [] : audit.shortages) {
         if (s.label === 'retreat' || s.who.some(id => cannotThrow.has(id) || mislabelled.has(id))) continue; // Corlears Hook retreat dice are optional: the order then says "one average die".
         const unitIds = s.who;
         const who = unitIds.join(', ');

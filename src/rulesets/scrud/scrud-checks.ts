@@ -199,8 +199,11 @@ function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, ac
     const lines = diceLinesFor(model, action, side.units);
     const fedCount = new Map<string, number>();
     const arms = new Set(side.units.map(u => u.arm));
+    // A line whose label names no arm of the side was meant for some of its units: one error, on the label.
+    let mislabelled = false;
     for (const line of lines) {
         if (line.label !== undefined && !arms.has(line.label)) {
+            mislabelled = true;
             accept('error', `${side.force} has no ${line.label}: its arms are ${[...arms].join(', ')}.`, { node: line, property: 'label', code: Codes.diceLabel });
             continue;
         }
@@ -216,13 +219,15 @@ function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, ac
             accept('error', diceCountMessage(line, fed.length), { node: line, property: 'values', index: Math.min(line.values.length, fed.length), code: Codes.diceCount, data: { expected: fed.length } });
         }
         line.values.forEach((v, i) => {
-            const die = fed[i]?.die;
+            // A die beyond the units fed is read as the line's last unit's die: its face is checked too.
+            const die = fed[Math.min(i, fed.length - 1)]?.die;
             if (die && !canShow(die, v)) {
                 accept('error', `A ${die.name} cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }
     const missing = side.units.filter(u => !fedCount.has(u.id));
+    if (mislabelled) return;
     if (missing.length > 0 && lines.length > 0) {
         const byArm = new Map<string, number>();
         for (const u of missing) byArm.set(u.arm, (byArm.get(u.arm) ?? 0) + 1);

@@ -92,7 +92,7 @@ const cases: Case[] = [
     },
     // Entered dice
     { name: 'a throw that is not hit, save or test', code: Codes.diceLabel, text: `${DUEL}  dice G.Hop «volley» 1 2\n}\n` },
-    { name: 'too few hit dice', code: Codes.diceCount, text: `${DUEL}  dice G.Hop hit 1 2 «3»\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n}\n` },
+    { name: 'too few hit dice', code: Codes.diceCount, text: `${DUEL}  dice G.Hop hit 1 1 «1»\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n}\n` },
     { name: 'too many hit dice', code: Codes.diceCount, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1 «1»\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n}\n` },
     { name: 'a unit with no hit dice', code: Codes.diceCount, text: `${DECL}engagement «E» {\n  G.Hop attacks P.Imm\n  dice G.Hop hit 1 1 1 1 1 1 1 1 1 1\n}\n` },
     { name: 'a 7 on a d6', code: Codes.dieFace, text: `${DUEL}  dice G.Hop hit 1 1 1 1 1 1 1 1 1 «7»\n  dice P.Imm hit 1 1 1 1 1 1 1 1 1 1\n}\n` },

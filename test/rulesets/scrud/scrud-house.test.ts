@@ -176,8 +176,8 @@ force Red { unit Foot foot }
 `);
         expect(diagnostics).toEqual([
             "house-unknown-table: SCRUD has no table 'reslt': did you mean 'result'? Its tables: result, die, clamp, runs-and-pursues.",
-            "house-key: 'die': 'Rwa' is not one of its keys (grade names, or `all`): all, Raw.",
-            "house-value: 'die': its values are dice (d6, d4, d10, average), not 'dd'.",
+            "house-key: 'die': 'Rwa' is not one of its keys (grade names, or `all`): all, Raw. Did you mean 'Raw'?",
+            "house-value: 'die': its values are dice (d6, or dN for N from 2 to 100, or average), not 'dd'.",
             "house-value: 'clamp': its values are yes, no, not 'maybe'.",
             "house-band-overlap: 'result': the band 2..4 overlaps 2: each number may fall in one band only.",
             "house-band-gap: 'result': no band covers 0: a house table replaces the seed's whole, so its bands must cover 0 or more.",
