@@ -44,7 +44,7 @@ type BattleAddedServices = {
 export type BattleServices = LangiumServices & BattleAddedServices;
 
 /** Wires the language's own services into Langium's by dependency injection. */
-const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumServices & BattleAddedServices> => ({
+const battleModule = (oneShot: boolean, rulesets: RulesetRegistry): Module<BattleServices, PartialLangiumServices & BattleAddedServices> => ({
     // Chevrotain's checks of the grammar (ambiguities, left recursion) are skipped when the lexer and
     // parser are made: they cost every process (the CLI, the server, resolve all's checker) 50–80 ms
     // and find nothing in a grammar that does not change at run time. test/language/parser-fixes.test.ts
@@ -63,7 +63,8 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
         CompletionParser: services => createBattleCompletionParser(services),
         // Its tokens are the parse tree's leaves (battle-lexer.ts).
         Lexer: services => new BattleLexer(services),
-        TokenBuilder: () => new BattleTokenBuilder()
+        // The rule sets' action kinds and verbs are lexed as such (KIND, VERB in battle.langium).
+        TokenBuilder: () => new BattleTokenBuilder(rulesets)
     },
     lsp: {
         Formatter: () => new BattleFormatter(),
@@ -130,8 +131,9 @@ export function createBattleServices(context: BattleModuleContext): {
 } {
     // The parser's classes subclass Langium's and read some of its private fields: only on the release they were written for.
     checkLangiumRelease();
-    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(context.rulesets ?? builtInRulesets(), context.oneShot ?? false, context.writeScratchFile));
-    const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, battleModule(context.oneShot ?? false));
+    const rulesets = context.rulesets ?? builtInRulesets();
+    const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedModule(rulesets, context.oneShot ?? false, context.writeScratchFile));
+    const Battle = inject(createDefaultModule({ shared }), BattleGeneratedModule, battleModule(context.oneShot ?? false, rulesets));
     shared.ServiceRegistry.register(Battle);
     registerValidationChecks(Battle.validation.ValidationRegistry, Battle.validation.BattleValidator);
     if (context.connection) readClientSupport(shared);
