@@ -153,8 +153,17 @@ export interface Ruleset {
     readonly title: string;
     /** The umpire's rules reference (docs/rules/…), linked from hovers and docs. */
     readonly reference: string;
-    /** The action kinds (`engagement`, `fire`, …) it resolves. */
+    /**
+     * The action kinds (`engagement`, `fire`, …) it resolves: the words that start an action
+     * (`engagement Ridge { … }`). The grammar takes any kind a known rule set declares
+     * (src/language/battle-token-builder.ts); completion, highlighting and the checks read them here.
+     */
     readonly kinds: readonly string[];
+    /**
+     * The verbs of its relations (`A vs B`, `A fires at B`, `O inspires U`); none when absent. Like the
+     * kinds, the grammar takes the verbs a known rule set declares.
+     */
+    readonly verbs?: readonly string[];
     /** The action kinds it gives exact odds for (a subset of `kinds`). */
     readonly oddsKinds: readonly string[];
     readonly vocabulary: RulesetVocabulary;
@@ -180,7 +189,7 @@ export interface Ruleset {
     checkTables?(model: ScenarioModel, tables: TablesInForce, house: House, accept: ValidationAcceptor): void;
     /** Checks of the whole file (options, unit stats), once per file. */
     checkScenario?(model: ScenarioModel, accept: ValidationAcceptor): void;
-    /** Checks of one action, which has parsed whole. */
+    /** Checks of one action of one of its kinds, which has parsed whole. */
     checkAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void;
     /**
      * Whether the action's dice come from the table, or it throws none: then no seed is needed,
@@ -238,13 +247,29 @@ export interface RulesetCommand {
 /** The rule sets a file may name; the first is the one a file without a `rules` line is checked as. */
 export class RulesetRegistry {
     private readonly byId = new Map<string, Ruleset>();
+    private kindWords = new Set<string>();
+    private verbWords = new Set<string>();
 
     constructor(rulesets: readonly Ruleset[]) {
         for (const r of rulesets) this.register(r);
     }
 
+    /** Adds a rule set (or replaces the one of its id): files may name it from then on, and its kinds and verbs lex as such. */
     register(ruleset: Ruleset): void {
         this.byId.set(ruleset.id, ruleset);
+        const all = this.all();
+        this.kindWords = new Set(all.flatMap(r => r.kinds));
+        this.verbWords = new Set(all.flatMap(r => r.verbs ?? []));
+    }
+
+    /** Every action kind some rule set declares: the words the lexer reads as a kind. */
+    get kinds(): ReadonlySet<string> {
+        return this.kindWords;
+    }
+
+    /** Every relation verb some rule set declares. */
+    get verbs(): ReadonlySet<string> {
+        return this.verbWords;
     }
 
     get(id: string): Ruleset | undefined {

@@ -31,7 +31,7 @@ export type BattleAddedServices = {
 export type BattleCoreServices = LangiumCoreServices & BattleAddedServices;
 
 /** Wires the language's own services into Langium's by dependency injection. */
-export const battleCoreModule = (oneShot: boolean): Module<BattleCoreServices, PartialLangiumCoreServices & BattleAddedServices> => ({
+export const battleCoreModule = (oneShot: boolean, rulesets: RulesetRegistry): Module<BattleCoreServices, PartialLangiumCoreServices & BattleAddedServices> => ({
     // Chevrotain's checks of the grammar (ambiguities, left recursion) are skipped when the lexer and
     // parser are made: they cost every process (the CLI, the server, resolve all's checker) 50–80 ms
     // and find nothing in a grammar that does not change at run time. test/language/parser-fixes.test.ts
@@ -50,7 +50,8 @@ export const battleCoreModule = (oneShot: boolean): Module<BattleCoreServices, P
         CompletionParser: services => createBattleCompletionParser(services),
         // Its tokens are the parse tree's leaves (battle-lexer.ts).
         Lexer: services => new BattleLexer(services),
-        TokenBuilder: () => new BattleTokenBuilder()
+        // The rule sets' action kinds and verbs are lexed as such (KIND, VERB in battle.langium).
+        TokenBuilder: () => new BattleTokenBuilder(rulesets)
     },
     workspace: {
         ReferenceDescriptionProvider: (services) => new BattleReferenceDescriptionProvider(services)
@@ -108,8 +109,9 @@ export function createBattleCoreServices(context: BattleCoreModuleContext): {
     // The parser's classes subclass Langium's and read some of its private fields: only on the release they were written for.
     checkLangiumRelease();
     const oneShot = context.oneShot ?? false;
-    const shared = inject(createDefaultSharedCoreModule(context), BattleGeneratedSharedModule, battleSharedCoreModule(rulesetsOf(context), oneShot));
-    const Battle = registerBattle(shared, inject(createDefaultCoreModule({ shared }), BattleGeneratedModule, battleCoreModule(oneShot)));
+    const rulesets = rulesetsOf(context);
+    const shared = inject(createDefaultSharedCoreModule(context), BattleGeneratedSharedModule, battleSharedCoreModule(rulesets, oneShot));
+    const Battle = registerBattle(shared, inject(createDefaultCoreModule({ shared }), BattleGeneratedModule, battleCoreModule(oneShot, rulesets)));
     // Without a language server, nothing else would build the configuration.
     shared.workspace.ConfigurationProvider.initialized({});
     return { shared, Battle };

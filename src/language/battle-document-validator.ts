@@ -5,6 +5,8 @@ import {
 // Types only: the command line's bundle leaves out vscode-languageserver (battle-core-module.ts).
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
 import { Codes } from '../core/codes.js';
+import { contextOf } from '../core/model-cache.js';
+import type { Scenario } from './generated/ast.js';
 import { LIMIT_MARK } from './battle-document-factory.js';
 import { closeSpellings } from '../core/spelling.js';
 import { describeSyntaxError, lexingMessage, syntaxErrorStart, type OpenedBlock, type ParserErrorLike } from './syntax-messages.js';
@@ -124,13 +126,14 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
         const lines = lineStartsOf(text);
         let blocks: OpenedBlock[] | undefined;
         const opened = () => blocks ??= openedBlocks(parseResult.value, lines);
+        const words = contextOf(parseResult.value as Scenario).rulesets;
         for (const error of parseResult.parserErrors as ParserErrorLike[]) {
             if (problems.full) {
                 // Past the cap only the line is needed, to count one error a line.
-                problems.countSyntax(positionAt(lines, syntaxErrorStart(error, text)).line);
+                problems.countSyntax(positionAt(lines, syntaxErrorStart(error, text, words)).line);
                 continue;
             }
-            const problem = describeSyntaxError(error, text, opened);
+            const problem = describeSyntaxError(error, text, opened, words);
             const start = positionAt(lines, problem.start);
             problems.addSyntax(start.line, () => withLink({
                 severity: 1, range: { start, end: positionAt(lines, problem.end) },

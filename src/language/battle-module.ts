@@ -71,7 +71,7 @@ export function createBattleServices(context: BattleModuleContext): {
     const rulesets = rulesetsOf(context);
     const oneShot = context.oneShot ?? false;
     const shared = inject(createDefaultSharedModule(context), BattleGeneratedSharedModule, battleSharedCoreModule(rulesets, oneShot), battleSharedLspModule(rulesets, context.writeScratchFile));
-    const Battle = registerBattle(shared, inject(createDefaultModule({ shared }), BattleGeneratedModule, battleCoreModule(oneShot), battleLspModule));
+    const Battle = registerBattle(shared, inject(createDefaultModule({ shared }), BattleGeneratedModule, battleCoreModule(oneShot, rulesets), battleLspModule));
     if (context.connection) readClientSupport(shared);
     else {
         // Without a language server, nothing else would build the configuration.

@@ -14,28 +14,44 @@
  * attempt, a name's or a keyword's (whose longer alternative a name is), 150,000 of them at 50,000 lines.
  * Chevrotain reads only the matched text (`[0]`) and `payload`: the function here tests the expression and
  * returns the text in one array kept for the purpose (docs/performance.md, "The parser's costs per node").
+ *
+ * The action kinds and relation verbs are the rule sets' own words (`Ruleset.kinds`, `Ruleset.verbs`): the
+ * terminals KIND and VERB are names, as ID is, that this builder lexes as such only when a rule set of the
+ * registry declares them (read at each match, so a rule set registered later counts too). So the grammar
+ * lists none of them, and a rule set's new kind of action is lexed, parsed, completed and highlighted from its
+ * declaration alone; the parser still sees a token of its own at the start of every action, as it saw a keyword.
+ * The three terminals share one match of the name at each place (the lexer tries KIND, then VERB, then ID).
  */
 import { DefaultTokenBuilder, GrammarUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
 import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, TokenVocabulary } from 'chevrotain';
+import type { RulesetRegistry } from '../core/ruleset.js';
 
 /**
  * What can start each terminal lexed by a function: one UTF-16 code unit, a class of a regular expression
  * with the `u` flag. A letter of any script or `_`; a letter outside the Basic Multilingual Plane starts
  * with a high surrogate.
  */
-const STARTS: Record<string, RegExp> = {
-    ID: /[_\p{L}\uD800-\uDBFF]/u,
-    COUNT: /x/u
-};
+const NAME_START = /[_\p{L}\uD800-\uDBFF]/u;
+const STARTS: Record<string, RegExp> = { ID: NAME_START, KIND: NAME_START, VERB: NAME_START, COUNT: /x/u };
 
 /** Terminals that never span a line. */
-const ONE_LINE = new Set(['ID', 'COUNT']);
+const ONE_LINE = new Set(['ID', 'KIND', 'VERB', 'COUNT']);
+
+/** The terminals that are names: ID any, KIND and VERB only the words the rule sets declare. */
+const NAMES = new Set(['ID', 'KIND', 'VERB']);
 
 export class BattleTokenBuilder extends DefaultTokenBuilder {
     /** The regular expression behind each terminal token lexed by a function, anchored at both ends. */
     private readonly wholeMatch = new Map<TokenType, RegExp>();
     /** Every code unit, while the tokens are built (`startCharacters`). */
     private codeUnits: CodeUnitText[] | undefined;
+    /** The name at a place, shared by the name terminals (made with the first of them). */
+    private nameAt: ((text: string, offset: number) => string | undefined) | undefined;
+
+    /** `rulesets`: whose kinds and verbs are lexed as KIND and VERB. */
+    constructor(private readonly rulesets: RulesetRegistry) {
+        super();
+    }
 
     override buildTokens(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenVocabulary {
         try {
@@ -53,7 +69,25 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         const starts = STARTS[terminal.name];
         if (starts) token.START_CHARS_HINT = startCharacters(starts, this.codeUnits ??= codeUnitTexts());
         if (ONE_LINE.has(terminal.name)) token.LINE_BREAKS = false;
+        if (NAMES.has(terminal.name)) token.PATTERN = this.namePattern(terminal.name, token.PATTERN);
         return token;
+    }
+
+    /**
+     * A name terminal's matcher: the name at the place, found once for the three (the last place asked is
+     * kept), and for KIND and VERB only when a rule set declares it.
+     */
+    private namePattern(terminal: string, find: CustomPatternMatcherFunc): CustomPatternMatcherFunc {
+        const nameAt = this.nameAt ??= lastNameKept(find);
+        const rulesets = this.rulesets;
+        const match: CustomPatternMatcherReturn = [''];
+        const declared = terminal === 'KIND' ? () => rulesets.kinds : terminal === 'VERB' ? () => rulesets.verbs : undefined;
+        return (text: string, offset: number): CustomPatternMatcherReturn | null => {
+            const name = nameAt(text, offset);
+            if (name === undefined || (declared && !declared().has(name))) return null;
+            match[0] = name;
+            return match;
+        };
     }
 
     /**
@@ -87,6 +121,19 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         }
         return alternatives;
     }
+}
+
+/** `find`'s text at a place, the last place's kept: the lexer asks up to three name terminals at each. */
+function lastNameKept(find: CustomPatternMatcherFunc): (text: string, offset: number) => string | undefined {
+    let lastText: string | undefined, lastOffset = -1, lastName: string | undefined;
+    return (text, offset) => {
+        if (offset !== lastOffset || text !== lastText) {
+            lastText = text;
+            lastOffset = offset;
+            lastName = (find(text, offset, [], {}) as CustomPatternMatcherReturn | null)?.[0];
+        }
+        return lastName;
+    };
 }
 
 /**

@@ -13,7 +13,8 @@ import { inText } from './syntax-messages.js';
  *
  * The result must be the tree a full parse of the new text gives, node for node (offsets, lines,
  * hidden comment nodes, syntax errors). The grammar makes that provable at the top level: every
- * element starts with a keyword that no element can continue with, and an element without errors is
+ * element starts with a keyword, or an action with its kind (a token of its own, KIND, in battle-token-builder.ts),
+ * that no element can continue with, and an element without errors is
  * decided by its own tokens and the keyword after it. So the piece parsed again is whole elements,
  * from the element before the change to the element after it, parsed together with the next element
  * as a guard: when that one comes out exactly as it stood (same place, no error in or after it), the

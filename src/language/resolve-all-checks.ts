@@ -7,6 +7,7 @@
 import type { ValidationAcceptor } from 'langium';
 import type { InMemoryChecks } from '../core/resolve-all.js';
 import { checkCampaignOf } from './validation/campaign.js';
+import { checkActionInRules } from './validation/action-kind.js';
 
 export function inMemoryChecks(): InMemoryChecks {
     return {
@@ -15,7 +16,7 @@ export function inMemoryChecks(): InMemoryChecks {
             const accept: ValidationAcceptor = (severity, message) => { if (severity === 'error') errors.push(message); };
             checkCampaignOf(model, accept);
             model.ruleset?.checkScenario?.(model, accept);
-            for (const action of model.actions) model.ruleset?.checkAction(model, action.node, accept);
+            for (const action of model.actions) checkActionInRules(model, action.node, accept);
             return errors;
         }
     };

@@ -49,16 +49,32 @@ export interface SyntaxProblem {
     readonly remove?: boolean;
 }
 
-/** The words that start a line outside braces. */
-const LINE_STARTS = ['scenario', 'rules', 'option', 'import', 'grade', 'modifier', 'force', 'engagement', 'fire', 'move',
-    'morale', 'redress', 'command', 'turn', 'state', 'ruling', 'house'];
+/**
+ * The words the known rule sets declare (a `RulesetRegistry`): the action kinds, which start a line as
+ * keywords do, and the verbs of relations.
+ */
+export interface DeclaredWords {
+    readonly kinds: ReadonlySet<string>;
+    readonly verbs: ReadonlySet<string>;
+}
 
-/** The words that relate two sides or units in an action line. */
-const VERBS = ['attacks', 'vs', 'fires', 'sees', 'inspires', 'rallies'];
+/** The keywords that start a line outside braces, before and after the actions' kinds. */
+const LINE_STARTS_BEFORE_ACTIONS = ['scenario', 'rules', 'option', 'import', 'grade', 'modifier', 'force'];
+const LINE_STARTS_AFTER_ACTIONS = ['turn', 'state', 'ruling', 'house'];
+
+/** The words that start a line outside braces. */
+function lineStarts(words: DeclaredWords): string[] {
+    return [...LINE_STARTS_BEFORE_ACTIONS, ...words.kinds, ...LINE_STARTS_AFTER_ACTIONS];
+}
+
+/** The words that relate two sides or units in an action line: the grammar's `attacks`, then the rule sets' verbs. */
+function verbsOf(words: DeclaredWords): string[] {
+    return ['attacks', ...words.verbs];
+}
 
 /** Token names as an umpire would say them. */
 const TOKEN_WORDS: Record<string, string> = {
-    ID: 'a name', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file',
+    ID: 'a name', KIND: 'the kind of an action', VERB: 'a verb', INT: 'a number', DECIMAL: 'a number', STRING: 'a quoted text', COUNT: 'a count such as x2', EOF: 'the end of the file',
     BAND: 'a band such as 3..4'
 };
 
@@ -89,7 +105,7 @@ const LINE_SHAPES: Record<string, string> = {
     Seed: "a seed is a whole number: 'seed 4'",
     Split: "a split is 'split Blue.Foot 6 on Red.Foot, 4 on Red.Horse'",
     Facts: "a unit's facts are 'Blue.Foot: charged, range 9'",
-    Relation: "a pairing is 'Blue.Foot vs Red.Foot' (or fires at, sees, inspires, rallies)",
+    Relation: 'a relation of two units',
     Outcome: 'the outcome block is written by the tool: resolve again to rewrite it',
     OutcomeLine: 'the outcome block is written by the tool: resolve again to rewrite it',
     UnitState: "a state line is 'state Blue.Foot: dp 2'",
@@ -130,33 +146,41 @@ function read(error: ParserErrorLike, text: string): ReadError {
  * Where the error of `describeSyntaxError` starts (its `start`), without its words: for counting,
  * one a line, the errors past those listed (docs/limits.md).
  */
-export function syntaxErrorStart(error: ParserErrorLike, text: string): number {
+export function syntaxErrorStart(error: ParserErrorLike, text: string, words: DeclaredWords): number {
     const { span, kind } = read(error, text);
-    return kind === 'actionLine' ? (misspeltVerb(error.token, text, span.end)?.start ?? span.start) : span.start;
+    return kind === 'actionLine' ? (misspeltVerb(error.token, text, span.end, words)?.start ?? span.start) : span.start;
 }
 
-/** The umpire's words for one parser error of the text `text`. */
-export function describeSyntaxError(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[]): SyntaxProblem {
+/** The umpire's words for one parser error of the text `text`, with the known rule sets' kinds and verbs. */
+export function describeSyntaxError(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[], words: DeclaredWords): SyntaxProblem {
     const found = error.token;
     const { span, rules, expected, kind } = read(error, text);
     const atEnd = span.start === span.end;
     const foundWords = atEnd ? 'the end of the file' : `'${found.image}'`;
-    const problem = describe(error, text, blocks, span, rules, foundWords, expected, kind);
+    const problem = describe({ error, text, blocks, words }, span, rules, foundWords, expected, kind);
     // A fraction where the grammar wants a whole number (a die face, a count, a seed, a stat).
     return found.tokenType?.name === 'DECIMAL'
         ? { ...problem, message: `${problem.message} Only a distance fact (such as \`range 9.5\`) takes a fraction; dice, counts and stats are whole numbers.` }
         : problem;
 }
 
-function describe(error: ParserErrorLike, text: string, blocks: () => readonly OpenedBlock[], span: { start: number, end: number },
+/** An error and what it is read with: the text, the blocks opened in it, the rule sets' words. */
+interface ErrorInText {
+    readonly error: ParserErrorLike;
+    readonly text: string;
+    readonly blocks: () => readonly OpenedBlock[];
+    readonly words: DeclaredWords;
+}
+
+function describe({ error, text, blocks, words }: ErrorInText, span: { start: number, end: number },
     rules: readonly string[], foundWords: string, expected: string | undefined, kind: ReadError['kind']): SyntaxProblem {
     const found = error.token;
     const rule = rules[rules.length - 1];
-    if (kind === 'lineStart') return lineStart(found.image, span, foundWords);
-    if (kind === 'unclosed') return unclosed(rule, error, blocks, span, foundWords);
-    if (kind === 'actionLine') return actionLine(found, text, span);
+    if (kind === 'lineStart') return lineStart(found.image, span, foundWords, words);
+    if (kind === 'unclosed') return unclosed(rule, error, blocks, span, foundWords, words);
+    if (kind === 'actionLine') return actionLine(found, text, span, words);
     if (kind === 'expected') {
-        const shape = LINE_SHAPES[contextRule(rules)];
+        const shape = shapeOf(contextRule(rules), words);
         const previous = error.previousToken;
         if (previous?.image === ',' && /[\r\n]/.test(text.slice(previous.startOffset, span.start))) {
             return { ...span, message: `Expected ${tokenWords(expected!)} after the ',' that ends the line above, not ${foundWords}: a ',' continues a list; remove it if the list has ended.` };
@@ -165,7 +189,7 @@ function describe(error: ParserErrorLike, text: string, blocks: () => readonly O
         return { ...span, message: `Expected ${tokenWords(expected!)}${after} here, not ${foundWords}${shape ? `: ${shape}` : ''}.` };
     }
     if (kind === 'noViable') {
-        const shape = LINE_SHAPES[contextRule(rules)];
+        const shape = shapeOf(contextRule(rules), words);
         const options = alternatives(error.message);
         const wanted = rule === 'Word' ? 'a word' : options.length > 0 ? options.join(' or ') : '';
         return { ...span, message: `Unexpected ${foundWords} here${wanted ? `: expected ${wanted}` : ''}${shape ? ` (${shape})` : ''}.` };
@@ -174,7 +198,7 @@ function describe(error: ParserErrorLike, text: string, blocks: () => readonly O
 }
 
 /** A word where a line must start, outside any braces. */
-function lineStart(image: string, span: { start: number, end: number }, foundWords: string): SyntaxProblem {
+function lineStart(image: string, span: { start: number, end: number }, foundWords: string, words: DeclaredWords): SyntaxProblem {
     if (image === '}') {
         return { ...span, remove: true, message: "This '}' closes nothing: remove it, or look above for a block whose '{' is missing." };
     }
@@ -182,7 +206,7 @@ function lineStart(image: string, span: { start: number, end: number }, foundWor
         // The file is still read under a misplaced `rules` line (misplacedRules): this is its one error.
         return { ...span, message: `'${image}' goes at the top of the file: the 'scenario' title first, then 'rules', then options, above every grade, force, action and turn. Move this line up.` };
     }
-    const meant = closeSpellings(image, LINE_STARTS).filter(w => w !== image);
+    const meant = closeSpellings(image, lineStarts(words)).filter(w => w !== image);
     if (meant.length > 0) {
         return { ...span, replacements: meant, message: `'${image}' cannot start a line here: did you mean ${meant.map(m => `'${m}'`).join(' or ')}?` };
     }
@@ -193,9 +217,10 @@ function lineStart(image: string, span: { start: number, end: number }, foundWor
  * A block's '}' expected where something else stands: when a new block starts (or the file ends), the
  * open block was never closed; otherwise the line does not belong in this block.
  */
-function unclosed(rule: string, error: ParserErrorLike, blocks: () => readonly OpenedBlock[], span: { start: number, end: number }, foundWords: string): SyntaxProblem {
+function unclosed(rule: string, error: ParserErrorLike, blocks: () => readonly OpenedBlock[], span: { start: number, end: number }, foundWords: string,
+    words: DeclaredWords): SyntaxProblem {
     const atEnd = span.start === span.end;
-    if (atEnd || LINE_STARTS.includes(error.token.image)) {
+    if (atEnd || lineStarts(words).includes(error.token.image)) {
         const opener = openerOf(rule, blocks(), span.start);
         const where = opener ? `The ${opener.kind}${opener.name ? ` '${opener.name}'` : ''} (line ${opener.line})` : `This ${BLOCKS[rule].replace(/^an? /, '')}`;
         const before = atEnd ? 'at the end of the file' : 'before this line';
@@ -206,8 +231,8 @@ function unclosed(rule: string, error: ParserErrorLike, blocks: () => readonly O
 }
 
 /** A line of an action that starts with no statement the language knows: often a misspelt verb (`Blue attack Red`). */
-function actionLine(found: TokenLike, text: string, span: { start: number, end: number }): SyntaxProblem {
-    const verb = misspeltVerb(found, text, span.end);
+function actionLine(found: TokenLike, text: string, span: { start: number, end: number }, words: DeclaredWords): SyntaxProblem {
+    const verb = misspeltVerb(found, text, span.end, words);
     if (verb) {
         return { start: verb.start, end: verb.start + verb.word.length, replacements: verb.meant,
             message: `'${verb.word}' is not a word of .battle: did you mean ${verb.meant.map(m => `'${m}'`).join(' or ')}?` };
@@ -217,11 +242,18 @@ function actionLine(found: TokenLike, text: string, span: { start: number, end: 
 }
 
 /** The word after a name that is one or two letters off a verb (`Blue attack Red`), and the verbs it may be. */
-function misspeltVerb(found: TokenLike, text: string, end: number): { word: string, start: number, meant: string[] } | undefined {
+function misspeltVerb(found: TokenLike, text: string, end: number, words: DeclaredWords): { word: string, start: number, meant: string[] } | undefined {
     const next = found.tokenType?.name === 'ID' ? wordAfter(text, end) : undefined;
     if (!next) return undefined;
-    const meant = closeSpellings(next.word, VERBS).filter(w => w !== next.word);
+    const meant = closeSpellings(next.word, verbsOf(words)).filter(w => w !== next.word);
     return meant.length > 0 ? { ...next, meant } : undefined;
+}
+
+/** What a line of the rule looks like; a relation's with the rule sets' verbs, the first as the example. */
+function shapeOf(rule: string, words: DeclaredWords): string | undefined {
+    if (rule !== 'Relation') return LINE_SHAPES[rule];
+    const [first = 'vs', ...others] = words.verbs;
+    return `a relation is 'Blue.Foot ${first} Red.Foot'${others.length > 0 ? ` (or ${others.join(', ')}; 'at' may follow the verb)` : ''}`;
 }
 
 /** The rule whose shape explains the error: the innermost one that is a whole line, not a piece of one. */

@@ -18,6 +18,8 @@ import { Lexer, type IToken } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { baseOf, shiftBase, type PositionBase } from '../../src/language/battle-cst.js';
 import { BattleGeneratedModule, BattleGeneratedSharedModule } from '../../src/language/generated/module.js';
+import { BattleTokenBuilder } from '../../src/language/battle-token-builder.js';
+import { builtInRulesets } from '../../src/rulesets/registry.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign } from '../../scripts/bench-files.mjs';
 
@@ -179,7 +181,9 @@ describe('the grammar', () => {
     it('passes Chevrotain\'s checks, which the services skip (production mode)', () => {
         expect(services.LanguageMetaData.mode).toBe('production');
         const shared = createDefaultSharedModule(EmptyFileSystem);
-        const checked = inject(createDefaultModule({ shared: inject(shared, BattleGeneratedSharedModule) }), BattleGeneratedModule);
+        // Langium's own services but for the token builder, which lexes the rule sets' kinds and verbs (KIND, VERB).
+        const checked = inject(createDefaultModule({ shared: inject(shared, BattleGeneratedSharedModule) }), BattleGeneratedModule,
+            { parser: { TokenBuilder: () => new BattleTokenBuilder(builtInRulesets()) } });
         expect(checked.LanguageMetaData.mode).toBe('development');
         // Chevrotain throws when the grammar has definition errors; Langium's parser made this way gives the services' tree.
         const checkedParser = createLangiumParser(checked);

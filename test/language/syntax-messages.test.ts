@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadText } from '../../src/cli/load.js';
 import { describeSyntaxError, syntaxErrorStart, type ParserErrorLike } from '../../src/language/syntax-messages.js';
 import { parse } from '../support/services.js';
+import { builtInRulesets } from '../../src/rulesets/registry.js';
 
 /** The syntax errors of a text: line:column and message, in the order the tool reports them. */
 async function syntaxErrors(text: string): Promise<string[]> {
@@ -119,11 +120,12 @@ describe('syntax errors past the ones listed', () => {
             'unit Foot foot Line x', 'factor on Blue', '"open', 'turn {', 'dice Blue foot', '\n', '\n', '\n'];
         const texts = [engagement('Blue attack Red'), engagement('Blue attacks Red', 'seed x'), `${HEAD}engagment E {\n}\nforce {\n`,
             ...Array.from({ length: 40 }, () => HEAD + Array.from({ length: 30 }, () => pieces[Math.floor(random() * pieces.length)]).join(' '))];
+        const words = builtInRulesets();
         let seen = 0;
         for (const text of texts) {
             const document = await parse(text);
             for (const error of document.parseResult.parserErrors as ParserErrorLike[]) {
-                expect(syntaxErrorStart(error, text)).toBe(describeSyntaxError(error, text, () => []).start);
+                expect(syntaxErrorStart(error, text, words)).toBe(describeSyntaxError(error, text, () => [], words).start);
                 seen++;
             }
         }

@@ -112,6 +112,8 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
             case 'StatValue.word': return this.completeStatValues(context, root, acceptor);
             case 'Fact.key': return this.completeWords(context, factsOffered(context.node, root, context.offset), 'fact', acceptor);
             case 'Scenario.rules': return this.completeWords(context, contextOf(root).rulesets.ids(), 'rule set', acceptor);
+            case 'Action.kind': return this.completeKeywords(context, declaredOf(root, 'kinds'), 'action', acceptor);
+            case 'Relation.verb': return this.completeKeywords(context, declaredOf(root, 'verbs'), 'verb', acceptor);
             case 'HouseRow.table': return this.completeTables(context, root, acceptor);
             case 'HouseEntry.key': return this.completeHouseWords(context, root, 'key', acceptor);
             case 'HouseEntry.word': return this.completeHouseWords(context, root, 'value', acceptor);
@@ -203,6 +205,11 @@ export class BattleCompletionProvider extends DefaultCompletionProvider {
     private completeWords(context: CompletionContext, words: Iterable<string>, detail: string, acceptor: CompletionAcceptor): void {
         for (const word of words) acceptor(context, { label: word, kind: CompletionItemKind.Value, detail, sortText: '0' });
     }
+
+    /** The rule set's action kinds and verbs, offered as the grammar's keywords are (they start a line or relate two units as keywords do). */
+    private completeKeywords(context: CompletionContext, words: Iterable<string>, detail: string, acceptor: CompletionAcceptor): void {
+        for (const word of words) acceptor(context, { label: word, kind: CompletionItemKind.Keyword, detail, sortText: '1' });
+    }
 }
 
 /**
@@ -231,6 +238,8 @@ function featureOf(next: NextFeature, node: AstNode | undefined): string | undef
     const rule = AstUtils.getContainerOfType(next.feature, GrammarAST.isParserRule);
     // `rules NAME`: any name parses; the registry knows which there are.
     if (rule?.name === 'RulesetName') return 'Scenario.rules';
+    // A relation's verb: the rule set's (`vs` is also a keyword of the grammar, for outcome lines).
+    if (rule?.name === 'Verb') return 'Relation.verb';
     if ((rule?.name === 'Word' || rule?.name === 'Signed') && next.property && node && AstUtils.getContainerOfType(node, isHouse)) {
         switch (next.property) {
             case 'table': return 'HouseRow.table';
@@ -257,6 +266,15 @@ function featureOf(next: NextFeature, node: AstNode | undefined): string | undef
 function isInsideWord(keyword: GrammarAST.Keyword): boolean {
     const rule = AstUtils.getContainerOfType(keyword, GrammarAST.isParserRule);
     return rule?.name === 'Word';
+}
+
+/**
+ * The action kinds or relation verbs of the file's rule set; of every known rule set when the file names
+ * an unknown one (each of them lexes as a kind or verb).
+ */
+function declaredOf(root: Scenario, words: 'kinds' | 'verbs'): Iterable<string> {
+    const ruleset = modelOf(root).ruleset;
+    return ruleset ? ruleset[words] ?? [] : contextOf(root).rulesets[words];
 }
 
 /** The words of the file's rule set, or undefined when the file names an unknown one. */

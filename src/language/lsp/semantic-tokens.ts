@@ -2,7 +2,9 @@
  * Semantic highlighting: what a name is, not just that it is a name. Forces, units, grades and
  * modifiers are coloured the same where they are declared and wherever they are used (with the
  * `declaration` modifier at the declaration), result labels in written outcomes stand out, and every
- * number (dice, seeds, grade values, counts, `#k`) is a number.
+ * number (dice, seeds, grade values, counts, `#k`) is a number. An action's kind and a relation's verb are
+ * the rule sets' words, not the grammar's (`Ruleset.kinds`, `Ruleset.verbs`): they are coloured here, as a
+ * keyword and an operator, for a rule set of any name.
  *
  * Each request gets its own token list. Langium's base class keeps the document, range and token
  * builder of "the current request" in fields and yields between nodes, so requests that interleave
@@ -17,7 +19,7 @@ import {
     type SemanticTokensParams, type SemanticTokensRangeParams
 } from 'vscode-languageserver';
 import {
-    isAction, isDice, isFact, isFactor, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isSeed, isSplitPart, isStat, isStatValue, isTarget, isTurn, isUnit,
+    isAction, isDice, isFact, isFactor, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isRelation, isSeed, isSplitPart, isStat, isStatValue, isTarget, isTurn, isUnit,
     type Scenario, type Target
 } from '../generated/ast.js';
 import { KeptPerElement, startOf, unitsOf, watchParses } from './kept-per-element.js';
@@ -30,6 +32,8 @@ export const TOKEN_TYPES = {
     grade: SemanticTokenTypes.type,
     modifier: SemanticTokenTypes.decorator,
     action: SemanticTokenTypes.function,
+    actionKind: SemanticTokenTypes.keyword,
+    verb: SemanticTokenTypes.operator,
     result: SemanticTokenTypes.enumMember,
     stat: SemanticTokenTypes.property,
     number: SemanticTokenTypes.number
@@ -264,7 +268,10 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
         } else if (isModifier(node)) {
             acceptor({ node, property: 'name', type: TOKEN_TYPES.modifier, modifier: DECLARATION });
             acceptor({ node, property: 'value', type: TOKEN_TYPES.number });
-        } else if (isAction(node)) acceptor({ node, property: 'name', type: TOKEN_TYPES.action, modifier: DECLARATION });
+        } else if (isAction(node)) {
+            acceptor({ node, property: 'kind', type: TOKEN_TYPES.actionKind });
+            acceptor({ node, property: 'name', type: TOKEN_TYPES.action, modifier: DECLARATION });
+        } else if (isRelation(node)) acceptor({ node, property: 'verb', type: TOKEN_TYPES.verb });
         else if (isTurn(node) && node.number !== undefined) acceptor({ node, property: 'number', type: TOKEN_TYPES.number });
         else if (isTarget(node)) this.highlightTarget(node, acceptor);
         else if (isFactor(node)) node.modifiers.forEach((_, index) => acceptor({ node, property: 'modifiers', index, type: TOKEN_TYPES.modifier }));

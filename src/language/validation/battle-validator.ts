@@ -12,6 +12,7 @@ import { checkImports } from './imports.js';
 import { importGraphOf } from '../battle-imports.js';
 import { keepingSideUnits, misplacedRules } from '../../core/scenario.js';
 import { checkSeal } from './seal-checks.js';
+import { checkActionInRules } from './action-kind.js';
 
 export function registerValidationChecks(registry: ValidationRegistry, validator: BattleValidator): void {
     const checks: ValidationChecks<BattleAstType> = {
@@ -77,7 +78,7 @@ export class BattleValidator {
         const halfTyped = isHalfTyped(action);
         if (this.oneShot) {
             checkActionSize(action, accept);
-            if (!halfTyped) model.ruleset?.checkAction(model, action, accept);
+            if (!halfTyped) checkActionInRules(model, action, accept);
             if (!halfTyped) checkExclusiveFacts(model, action, accept);
             if (!halfTyped) checkOutcome(model, action, accept);
             return;
@@ -109,7 +110,7 @@ export class BattleValidator {
         };
         checkActionSize(action, record);
         if (!halfTyped) {
-            model.ruleset?.checkAction(model, action, record);
+            checkActionInRules(model, action, record);
             checkExclusiveFacts(model, action, record);
             checkOutcome(model, action, record);
         }

@@ -99,10 +99,6 @@ function checkUnitStats(model: ScenarioModel, unit: Unit, accept: ValidationAcce
 // ─── One melee ───────────────────────────────────────────────────────────────────────────────────
 
 export function checkAncientsAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
-    if (action.kind !== 'engagement') {
-        accept('error', `Ancients has engagements only; '${action.kind}' belongs to Loose Files.`, { node: action, property: 'kind', code: Codes.actionNotInRules });
-        return;
-    }
     for (const st of action.statements) {
         if (isFactor(st) || (isFlag(st) && st.name === 'pooled') || (isRelation(st) && st.verb !== 'vs')) {
             accept('warning', 'The Ancients rules do not use this: it belongs to another rule set.', { node: st, code: Codes.statementNotUsed });

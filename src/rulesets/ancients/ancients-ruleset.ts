@@ -21,6 +21,8 @@ export const ancientsRuleset: Ruleset = {
     reference: 'docs/rules/ancients.md',
     newScenario: ANCIENTS_NEW_SCENARIO,
     kinds: ['engagement'],
+    // A pairing of two units in a melee, each with its position: `Greeks.Hoplites flank vs Persians.Immortals` (A4).
+    verbs: ['vs'],
     oddsKinds: ['engagement'],
     vocabulary: {
         stats: {

@@ -13,7 +13,7 @@ import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { looseFilesOutcomeLaw } from './loose-files-campaign-odds.js';
 import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
 import { stepKind } from './loose-files-reader.js';
-import { DICE_LABELS, factsOf, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
+import { DICE_LABELS, factsOf, RELATION_VERBS, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';
 import { LOOSE_FILES_COLUMNS, LOOSE_FILES_COUNTERS } from './loose-files-counters.js';
 
@@ -25,6 +25,8 @@ export const looseFilesRuleset: Ruleset = {
     reference: 'docs/rules/loose-files.md',
     newScenario: LOOSE_FILES_NEW_SCENARIO,
     kinds: KINDS,
+    // Fire, morale and the officers' lines, each in its own kind of action (RELATION, loose-files-vocabulary.ts).
+    verbs: RELATION_VERBS,
     // Morale, re-dressing and command points throw no dice worth odds (docs/odds.md).
     oddsKinds: ['engagement', 'fire', 'move'],
     vocabulary: {

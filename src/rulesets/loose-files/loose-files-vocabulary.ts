@@ -34,6 +34,10 @@ export const RELATION: Readonly<Record<string, { verb: string, facts: readonly s
     morale: { verb: 'sees', facts: ['routs', 'retreats', 'distance', 'fled', 'reason', 'note'] },
     command: { verb: 'rallies', facts: ['dp', 'contact', 'reason', 'note'] }
 };
+
+/** The verbs of those relations, as `Ruleset.verbs`. */
+export const RELATION_VERBS: readonly string[] = ['fires', 'sees', 'inspires', 'rallies'];
+
 export const DICE_LABELS: Readonly<Record<string, readonly string[]>> = {
     engagement: ['average', 'retreat'], fire: ['d6', 'reroll'], move: ['average', 'd6'], command: ['average', 'd6'], morale: [], redress: []
 };

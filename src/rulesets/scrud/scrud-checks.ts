@@ -20,10 +20,6 @@ import { onePairOfSides } from '../../core/sides-check.js';
  * cold check of 50,000 lines, after a deopt; docs/performance.md).
  */
 export function checkScrudAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void {
-    if (action.kind !== 'engagement') {
-        accept('error', `SCRUD has engagements only; '${action.kind}' belongs to Loose Files.`, { node: action, property: 'kind', code: Codes.actionNotInRules });
-        return;
-    }
     let notScrud = false, factorsOrDice = false, dice = false;
     for (const st of action.statements) {
         switch (st.$type) {

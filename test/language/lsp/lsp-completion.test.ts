@@ -35,7 +35,11 @@ force Austrian {
 describe('completion', () => {
     it('offers the top-level keywords at the start of a declaration', async () => {
         const labels = await labelsAt(`${HEAD}<|>`);
-        for (const k of ['grade', 'modifier', 'force', 'engagement', 'turn', 'state', 'ruling', 'fire', 'move']) expect(labels).toContain(k);
+        for (const k of ['grade', 'modifier', 'force', 'engagement', 'turn', 'state', 'ruling']) expect(labels).toContain(k);
+        // The action kinds are the file's rule set's: SCRUD has engagements only, Loose Files its order of play.
+        expect(labels).not.toContain('fire');
+        const loose = await labelsAt(`${HEAD.replace('rules scrud', 'rules loose-files')}<|>`);
+        for (const k of ['engagement', 'fire', 'move', 'morale', 'redress', 'command']) expect(loose).toContain(k);
         // Words that are only stat keys or values are not proposed as statements.
         expect(labels).not.toContain('front');
         expect(labels).not.toContain('loose-files');
