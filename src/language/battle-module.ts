@@ -74,7 +74,7 @@ const battleModule = (oneShot: boolean): Module<BattleServices, PartialLangiumSe
         SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
         RenameProvider: (services) => new BattleRenameProvider(services),
         CodeLensProvider: (services) => new BattleCodeLensProvider(services),
-        HoverProvider: () => new BattleHoverProvider(),
+        HoverProvider: (services) => new BattleHoverProvider(services.shared),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     },
     workspace: {
