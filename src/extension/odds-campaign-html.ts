@@ -42,7 +42,7 @@ function statusLegend(view: CampaignOddsView, styles: StyleSheet): string {
 
 /** "exact, over 192 joint states at most" or "Monte Carlo: 2,000 campaigns, seed 1; ± is the standard error". */
 function methodText(view: CampaignOddsView): string {
-    return view.method === 'exact' ? `exact, over ${view.states.toLocaleString('en')} joint states at most`
+    return view.method === 'exact' ? `exact, over ${view.states.toLocaleString('en')} joint state${view.states === 1 ? '' : 's'} at most`
         : `Monte Carlo: ${(view.samples ?? 0).toLocaleString('en')} campaigns, seed ${view.seed ?? 1}; ±N is the standard error of a figure`;
 }
 

@@ -399,6 +399,8 @@ const BASE_CSS = `
 .tabs [role=tab] { border-radius: 2px 2px 0 0; }
 .width-probe { position: fixed; left: 0; right: 0; top: 0; height: 1px; opacity: 0; pointer-events: none; }
 .campaign-tables { container-type: inline-size; }
+/* A campaign's three columns share a narrow panel badly: there, each unit's name, bar and counters stand one under the other. */
+@container (max-width: 36em) { table.campaign, table.campaign tbody, table.campaign tr, table.campaign td { display: block; width: auto; } table.campaign thead { display: none; } table.campaign td { border-top: none; padding-top: 1px; } table.campaign td.unit { border-top: 1px solid var(--vscode-editorWidget-border, #ddd); padding-top: 4px; } }
 .counters .count, .counters .count-law { display: block; overflow-wrap: anywhere; }
 .counters .count-law, .count-spread { font-size: 0.8em; opacity: 0.8; }
 .se { opacity: 0.75; font-weight: normal; white-space: nowrap; }

@@ -106,7 +106,7 @@ function chanceText(p: number, se: number | undefined): string {
 function campaignBlocks(campaign: NonNullable<BattleReport['campaign']>): Block[] {
     if ('problem' in campaign) return [{ kind: 'h', level: 2, text: 'Campaign odds' }, { kind: 'p', text: `No campaign odds: ${campaign.problem}` }];
     const when = campaign.through === null ? 'at the end of the file' : `at the end of turn ${campaign.through}`;
-    const how = campaign.method === 'exact' ? `exact, over ${campaign.states} joint states at most`
+    const how = campaign.method === 'exact' ? `exact, over ${campaign.states} joint state${campaign.states === 1 ? '' : 's'} at most`
         : `Monte Carlo over ${campaign.samples} campaigns from seed ${campaign.seed}; ±N is the standard error of a figure`;
     const statuses = ['ready', 'routed', 'destroyed', 'fled'].filter(s => campaign.units.some(u => (u.status[s] ?? 0) > 0));
     const counters = [...new Set(campaign.units.flatMap(u => Object.keys(u.counters)))];

@@ -18,7 +18,7 @@ export function turnOddsHover(model: ScenarioModel, turn: Turn, link?: { uri: st
     if (!view.available) return `${head}\n\nNo campaign odds: ${view.reason}`;
     const lines = view.sides.map(side => `- **${side.force}**: ${sideText(view, side)}`);
     const how = view.method === 'exact' ? 'exact' : `Monte Carlo, ${view.samples} campaigns, ± the standard error`;
-    const out = [head, `**Campaign odds at the end of this turn** (every action's dice open; ${how}):`, ...lines];
+    const out = [head, '', `**Campaign odds at the end of this turn** (every action's dice open; ${how}):`, ...lines];
     if (link) {
         const args = encodeURIComponent(JSON.stringify([{ uri: link.uri, campaign: { through: label } }]));
         out.push('', `[Show the campaign's odds through turn ${label}](command:${UmpireCommands.showOdds}?${args})`);
