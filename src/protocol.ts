@@ -19,6 +19,8 @@ export const UmpireCommands = {
     resolveAll: 'umpire.resolveAll',
     /** Server: exact odds of one action or of all (arguments: [OddsArgs]); answers an OddsAnswer. */
     odds: 'umpire.odds',
+    /** Server: the odds of the whole campaign through a turn (arguments: [CampaignOddsArgs]); answers a CampaignOddsAnswer. */
+    campaignOdds: 'umpire.campaignOdds',
     /** Server: the campaign state as markdown (arguments: [StatusArgs]); answers a StatusResult. */
     status: 'umpire.status',
     /** Server: a battle report of the file (arguments: [ReportArgs]); answers a ReportResult. */
@@ -293,6 +295,62 @@ export interface OddsUnavailable {
 
 /** What `umpire.odds` answers: one report, a reason there is none, or every action's. */
 export type OddsAnswer = OddsReport | OddsUnavailable | { actions: Array<OddsReport | OddsUnavailable> };
+
+/** The campaign's odds (docs/odds.md#campaign-odds): at the end of a turn, or of the file without `through`. */
+export interface CampaignOddsArgs {
+    uri: string;
+    /** A turn's number, name or title. */
+    through?: string;
+}
+
+/** A count's law (`law[k]` = P(k)), its mean and standard deviation; sampled, their standard errors. */
+export interface CampaignCountLaw {
+    law: number[];
+    mean: number;
+    sd: number;
+    se?: { law: number[], mean: number };
+}
+
+/** One unit's chances at the end: of each status, its counters' laws, of having taken a break test. */
+export interface CampaignUnitChances {
+    force: string;
+    unit: string;
+    id: string;
+    status: Record<string, number>;
+    counters: Record<string, CampaignCountLaw>;
+    tested?: number;
+    se?: { status: Record<string, number>, tested?: number };
+}
+
+/** One side's chance of at least one unit in each out-of-the-fight status, and the number of them. */
+export interface CampaignSideChances {
+    force: string;
+    atLeastOne: Record<string, number>;
+    losses: Record<string, { mean: number, sd: number }>;
+    se?: { atLeastOne: Record<string, number>, losses: Record<string, number> };
+}
+
+/** What the Odds view's Campaign tab shows (`umpire.campaignOdds`), the shape of `umpire odds --campaign --json` without each action's odds. */
+export interface CampaignOddsView {
+    available: true;
+    rules: string;
+    /** The turn asked about, as the file names it; null for the end of the file. */
+    through: string | null;
+    method: 'exact' | 'monte-carlo';
+    samples?: number;
+    seed?: number;
+    states: number;
+    /** The turns the campaign can be asked through, in the file's order. */
+    turns: Array<{ label: string, title?: string }>;
+    actions: Array<{ name: string, kind: string, turn: string | null, open: boolean, fought: number }>;
+    units: CampaignUnitChances[];
+    sides: CampaignSideChances[];
+    /** The statuses on the one scale of severities, best to worst, for the client's colours. */
+    statuses: ResultRank[];
+    notes: string[];
+}
+
+export type CampaignOddsAnswer = CampaignOddsView | OddsUnavailable;
 
 export interface StatusArgs {
     uri: string;

@@ -119,7 +119,7 @@ function showOdds(target: OddsTarget | undefined, output: vscode.LogOutputChanne
         void vscode.window.showInformationMessage('Open a .battle file to see its odds.');
         return;
     }
-    OddsPanel.show(() => client, { uri, action: target?.action }, output);
+    OddsPanel.show(() => client, { uri, action: target?.action, campaign: target?.campaign }, output);
 }
 
 /**
@@ -188,6 +188,8 @@ export function clientOptions(output: vscode.LogOutputChannel, firstAnswers?: Fi
     return {
         documentSelector: [{ language: 'battle' }],
         outputChannel: output,
+        // A turn's hover links to the Odds view's Campaign tab: that one command may run from a hover.
+        markdown: { isTrusted: { enabledCommands: [UmpireCommands.showOdds] } },
         connectionOptions: { maxRestartCount: MAX_RESTARTS },
         initializationFailedHandler: err => {
             failed(output, `The Umpire language server could not initialise: ${String(err)}`);

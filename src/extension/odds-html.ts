@@ -43,17 +43,29 @@ export function renderOddsHtml(answer: OddsAnswer | undefined, options: { nonce:
     else body = report(answer, styles, tools ? 0 : undefined);
     // One legend for the page, at its top and kept in view as it scrolls (with the toolbar, when there is one).
     const legend = shown.length > 0 ? pageLegend(shown, styles) : '';
+    let head = legend;
+    if (options.script) {
+        const hasOdds = answer !== undefined && !isUnavailable(answer) && (!isMany(answer) || answer.actions.some(a => !isUnavailable(a)));
+        head = `${tabBar('actions')}\n${hasOdds ? `${TOOLBAR}\n${legend}` : ''}`;
+    }
+    if (head) body = `<header class="page-head">\n${head}</header>\n${body}`;
+    return oddsPage(options, answer ?? null, styles.text(), body);
+}
+
+/**
+ * The page around `body`: its Content-Security-Policy (the nonce'd style sheet and, with `script`, the
+ * page's script and `data` as JSON for it; nothing else), the base style sheet and the page's own `css`.
+ */
+export function oddsPage(options: { nonce: string, title: string, script?: OddsScript }, data: unknown, css: string, body: string): string {
     let csp = `default-src 'none'; style-src 'nonce-${options.nonce}';`;
     if (options.script) {
         csp += ` script-src 'nonce-${options.nonce}' ${options.script.cspSource}; img-src data:;`;
-        const hasOdds = answer !== undefined && !isUnavailable(answer) && (!isMany(answer) || answer.actions.some(a => !isUnavailable(a)));
         // JSON in a script element: `<` escaped so that nothing in a name can close the element.
-        const data = JSON.stringify(answer ?? null).replace(/</g, '\\u003c');
-        body = `${hasOdds ? `<header class="page-head">\n${TOOLBAR}\n${legend}</header>` : ''}
-${body}
-<script type="application/json" id="odds-data" nonce="${options.nonce}">${data}</script>
+        const json = JSON.stringify(data).replace(/</g, '\\u003c');
+        body = `${body}
+<script type="application/json" id="odds-data" nonce="${options.nonce}">${json}</script>
 <script nonce="${options.nonce}" src="${escapeHtml(options.script.src)}"></script>`;
-    } else if (legend) body = `<header class="page-head">\n${legend}</header>\n${body}`;
+    }
     return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -63,13 +75,19 @@ ${body}
 <title>${escapeHtml(options.title)}</title>
 <style nonce="${options.nonce}">
 ${BASE_CSS}
-${styles.text()}
+${css}
 </style>
 </head>
 <body>
 ${body}
 </body>
 </html>`;
+}
+
+/** The panel's two tabs: each action's odds, and the whole campaign's (odds-campaign-html.ts). */
+export function tabBar(shown: 'actions' | 'campaign'): string {
+    const tab = (id: 'actions' | 'campaign', text: string) => `<button type="button" role="tab" data-tab="${id}" aria-selected="${id === shown}">${text}</button>`;
+    return `<div class="tabs" role="tablist" aria-label="Odds of">${tab('actions', 'Actions')}${tab('campaign', 'Campaign')}</div>`;
 }
 
 /** The page's script: its address in the webview, and the webview's CSP source for it. */
@@ -268,7 +286,7 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
             const text = `${escapeHtml(orWorseShort(l, u))} ${percent(p)}`;
             return `<span class="atleast" title="${text}">${escapeHtml(orWorseShort(l, u))} <b>${percent(p)}</b></span>`;
         }).join(' ');
-        return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
+        return `<tr>${name}<td class="results">${bar(u, labels, styles)}<div class="figures">${figures}</div>${countSpreads(u)}</td><td class="or-worse">${atLeast || '—'}</td></tr>`;
     }
     const moved = (was: number, now: number | undefined) => now === undefined ? `<b>${percent(was)}</b> → —`
         : `<b>${percent(was)}</b> → <b>${percent(now)}</b> <span class="change-figure">(${escapeHtml(signedPoints(now - was))})</span>`;
@@ -278,6 +296,20 @@ function unitRow(u: UnitOdds, labels: string[], styles: StyleSheet, after?: Unit
         `<span class="atleast" title="${escapeHtml(orWorseShort(l, u))} ${percent(p)} → ${after ? percent(after.atLeast?.[l] ?? 0) : '—'}">${escapeHtml(orWorseShort(l, u))} ${moved(p, after ? after.atLeast?.[l] ?? 0 : undefined)}</span>`).join(' ');
     const second = after ? bar(after, labels, styles, ' what-if-bar') : '<div class="why">not in the fight with the what-if</div>';
     return `<tr>${name}<td class="results"><div class="pair"><span class="bar-name">as written</span>${bar(u, labels, styles)}</div><div class="pair"><span class="bar-name what-if">what if</span>${second}</div><div class="figures">${figures}</div></td><td class="or-worse">${atLeast || '—'}</td></tr>`;
+}
+
+/**
+ * Each count the engine gives a law of (Ancients' unsaved hits, Loose Files' DPs and casualties), as
+ * its mean and standard deviation: `hits: mean 1.50, sd 1.02`.
+ */
+function countSpreads(u: UnitOdds): string {
+    const counts = Object.entries(u).filter((e): e is [string, number[]] => Array.isArray(e[1]) && e[1].length > 0 && e[1].every(p => typeof p === 'number'));
+    const spreads = counts.map(([name, law]) => {
+        const mean = law.reduce((sum, p, k) => sum + p * k, 0);
+        const sd = Math.sqrt(Math.max(0, law.reduce((sum, p, k) => sum + p * k * k, 0) - mean * mean));
+        return `${escapeHtml(name)}: mean <b>${mean.toFixed(2)}</b>, sd ${sd.toFixed(2)}`;
+    });
+    return spreads.length === 0 ? '' : `<div class="count-spread">${spreads.join(' · ')}</div>`;
 }
 
 /** "retire+" (retire or worse) in the "At least" column; the worst result, which has nothing worse, alone. */
@@ -290,7 +322,7 @@ function orWorseShort(label: string, u: UnitOdds): string {
  * the nonce'd sheet: the CSP forbids inline style attributes. A result's colour is its severity's
  * (`ranks`, from the server), the same for every rule set (`resultColours`).
  */
-class StyleSheet {
+export class StyleSheet {
     private readonly rules = new Map<string, string>();
     private readonly severities: ReadonlyMap<string, ResultSeverity>;
     private colours: Map<string, { fill: string, text: string }>;
@@ -363,6 +395,17 @@ class StyleSheet {
 }
 
 const BASE_CSS = `
+.tabs { display: flex; flex-wrap: wrap; gap: 2px; padding-top: 0.6em; }
+.tabs [role=tab] { border-radius: 2px 2px 0 0; }
+.width-probe { position: fixed; left: 0; right: 0; top: 0; height: 1px; opacity: 0; pointer-events: none; }
+.campaign-tables { container-type: inline-size; }
+/* A campaign's three columns share a narrow panel badly: there, each unit's name, bar and counters stand one under the other. */
+@container (max-width: 36em) { table.campaign, table.campaign tbody, table.campaign tr, table.campaign td { display: block; width: auto; } table.campaign thead { display: none; } table.campaign td { border-top: none; padding-top: 1px; } table.campaign td.unit { border-top: 1px solid var(--vscode-editorWidget-border, #ddd); padding-top: 4px; } }
+.counters .count, .counters .count-law { display: block; overflow-wrap: anywhere; }
+.counters .count-law, .count-spread { font-size: 0.8em; opacity: 0.8; }
+.se { opacity: 0.75; font-weight: normal; white-space: nowrap; }
+.fought { margin: 0.2em 0; padding-left: 1.2em; overflow-wrap: anywhere; }
+.tabs [aria-selected=true] { color: var(--vscode-button-foreground, #fff); background: var(--vscode-button-background, #0e639c); }
 body { font-family: var(--vscode-font-family, sans-serif); color: var(--vscode-foreground, #222); padding: 0 1em 1em; }
 h2 small { font-weight: normal; opacity: 0.7; font-size: 0.7em; margin-left: 0.5em; }
 h3 { margin: 1.2em 0 0.3em; }

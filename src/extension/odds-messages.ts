@@ -11,7 +11,11 @@ export type OddsPageMessage =
     | { type: 'save', format: 'svg' | 'png', action: string, data: string }
     | { type: 'problem', text: string }
     /** The what-ifs now on (none: the set-up as written only). */
-    | { type: 'whatIf', changes: string[] };
+    | { type: 'whatIf', changes: string[] }
+    /** The tab shown: each action's odds, or the whole campaign's. */
+    | { type: 'tab', tab: 'actions' | 'campaign' }
+    /** The Campaign tab's turn (empty: the end of the file). */
+    | { type: 'through', through: string };
 
 /** Extension → page: the palette's "Save odds chart as …". */
 export type OddsPanelMessage = { type: 'save', format: 'svg' | 'png' };

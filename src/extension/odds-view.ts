@@ -9,9 +9,10 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type BaseLanguageClient } from 'vscode-languageclient';
 import { renderOddsHtml } from './odds-html.js';
+import { renderCampaignHtml } from './odds-campaign-html.js';
 import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 import { oddsCsv, oddsMarkdown, oddsTable, type OddsDistribution } from './odds-table.js';
-import { UmpireCommands, type OddsAnswer, type OddsArgs } from '../protocol.js';
+import { UmpireCommands, type CampaignOddsAnswer, type CampaignOddsArgs, type OddsAnswer, type OddsArgs } from '../protocol.js';
 
 /** The extension's own id (package.json publisher.name): where the page's script is. */
 const EXTENSION_ID = 'umpire-dev.umpire';
@@ -24,6 +25,8 @@ export interface OddsTarget {
     action?: string;
     /** What-ifs on the action's set-up, as the page's toggles set them (docs/reports.md#what-if). */
     whatIf?: string[];
+    /** The Campaign tab (docs/odds.md#campaign-odds) instead of the actions' odds, through `through` (the end of the file without it). */
+    campaign?: { through?: string };
 }
 
 export class OddsPanel {
@@ -80,23 +83,30 @@ export class OddsPanel {
     private async refresh(): Promise<void> {
         const ask = ++this.asked;
         const target = this.target;
-        let answer: OddsAnswer | undefined;
-        try {
-            const client = this.client();
-            answer = client
-                ? await client.sendRequest(ExecuteCommandRequest.type, { command: UmpireCommands.odds, arguments: [oddsArgs(target)] }) as OddsAnswer
-                : { available: false, reason: 'the Umpire language server is not running.' };
-        } catch (err) {
-            this.output.appendLine(`Odds for ${target.action ?? target.uri}: ${String(err)}`);
-            answer = { available: false, action: target.action, reason: `the language server could not compute them (${String(err)}).` };
-        }
+        const answer = await this.ask<OddsAnswer | CampaignOddsAnswer>(target, target.campaign ? UmpireCommands.campaignOdds : UmpireCommands.odds,
+            target.campaign ? campaignArgs(target) : oddsArgs(target));
         // A later refresh has started meanwhile: its answer is the one to show.
         if (ask !== this.asked || OddsPanel.current !== this) return;
-        this.answer = answer;
+        // What the palette's Copy copies: the actions' figures only.
+        this.answer = target.campaign ? undefined : answer as OddsAnswer;
         this.panel.title = title(target);
         const webview = this.panel.webview;
         const script = this.scriptRoot ? { src: webview.asWebviewUri(vscode.Uri.joinPath(this.scriptRoot, 'odds-webview.js')).toString(), cspSource: webview.cspSource } : undefined;
-        webview.html = renderOddsHtml(answer, { nonce: freshNonce(), title: title(target), script });
+        const page = { nonce: freshNonce(), title: title(target), script };
+        webview.html = target.campaign ? renderCampaignHtml(answer as CampaignOddsAnswer, page) : renderOddsHtml(answer as OddsAnswer, page);
+    }
+
+    /** The server's answer to `command`, or why there is none (never a throw: the page says why). */
+    private async ask<T>(target: OddsTarget, command: string, args: OddsArgs | CampaignOddsArgs): Promise<T | { available: false, action?: string, reason: string }> {
+        try {
+            const client = this.client();
+            return client
+                ? await client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [args] }) as T
+                : { available: false, reason: 'the Umpire language server is not running.' };
+        } catch (err) {
+            this.output.appendLine(`Odds for ${target.action ?? target.uri}: ${String(err)}`);
+            return { available: false, action: target.action, reason: `the language server could not compute them (${String(err)}).` };
+        }
     }
 
     private async onMessage(m: OddsPageMessage): Promise<void> {
@@ -105,7 +115,13 @@ export class OddsPanel {
             else if (m.type === 'copy') await this.copy(m.format === 'csv' ? 'csv' : 'markdown', m.distribution === 'orWorse' ? 'orWorse' : 'results');
             else if (m.type === 'save') await this.save(m.format === 'png' ? 'png' : 'svg', String(m.action), String(m.data));
             else if (m.type === 'problem') void vscode.window.showWarningMessage(String(m.text));
-            else if (m.type === 'whatIf' && this.target.action !== undefined) {
+            else if (m.type === 'tab') {
+                this.target = { ...this.target, campaign: m.tab === 'campaign' ? this.target.campaign ?? {} : undefined };
+                await this.refresh();
+            } else if (m.type === 'through') {
+                this.target = { ...this.target, campaign: { through: String(m.through) || undefined } };
+                await this.refresh();
+            } else if (m.type === 'whatIf' && this.target.action !== undefined) {
                 const changes = Array.isArray(m.changes) ? m.changes.map(String).filter(c => c.trim().length > 0) : [];
                 this.target = { ...this.target, whatIf: changes.length > 0 ? changes : undefined };
                 await this.refresh();
@@ -181,6 +197,12 @@ function oddsArgs(target: OddsTarget): OddsArgs {
     return target.action === undefined ? { uri: target.uri } : { uri: target.uri, action: target.action, whatIf: target.whatIf ?? [] };
 }
 
+function campaignArgs(target: OddsTarget): CampaignOddsArgs {
+    const through = target.campaign?.through;
+    return through === undefined ? { uri: target.uri } : { uri: target.uri, through };
+}
+
 function title(target: OddsTarget): string {
+    if (target.campaign) return `Campaign odds: ${target.uri.split('/').pop() ?? 'file'}`;
     return target.action ? `Odds: ${target.action}` : `Odds: ${target.uri.split('/').pop() ?? 'file'}`;
 }

@@ -7,6 +7,8 @@
  *   "Copy as Markdown" / "Copy as CSV"  ask the extension to copy the figures shown (odds-table.ts);
  *   "Save chart as SVG" / "Save chart as PNG"  send Vega's image to the extension, which asks where
  *                                   to save it: the page itself never writes files;
+ *   "Actions" / "Campaign"          the tabs: the extension draws the page again with the other figures;
+ *   "Through"                       the Campaign tab's turn, asked of the extension likewise;
  *   "What if…"                      the toggles, grade pickers and "Other change" box: each change
  *                                   sends the what-ifs now on to the extension, which asks the server
  *                                   for both set-ups and draws the page again (the control keeps focus).
@@ -32,13 +34,20 @@ interface El {
     focus(): void;
     classList: { toggle(name: string, on: boolean): void };
     setAttribute(name: string, value: string): void;
+    getAttribute(name: string): string | null;
     addEventListener(type: string, listener: (e: unknown) => void): void;
 }
+/** What an IntersectionObserver tells of the width probe: the whole of it, and the part in the window. */
+interface Seen { isIntersecting: boolean, boundingClientRect: { width: number }, intersectionRect: { width: number } }
+type Observer = new (report: (entries: Seen[]) => void, options: { threshold: number[] }) => { observe(el: unknown): void };
 interface Canvas2d { font: string, measureText(text: string): { width: number } }
 interface Page {
     document: {
-        body: El, getElementById(id: string): El | null, querySelectorAll(selector: string): Iterable<El>,
-        createElement(tag: 'canvas'): { getContext(kind: '2d'): Canvas2d | null }
+        getElementById(id: string): El | null, querySelectorAll(selector: string): Iterable<El>,
+        documentElement: { style: Record<string, string> },
+        createElement(tag: 'canvas'): { getContext(kind: '2d'): Canvas2d | null },
+        createElement(tag: 'div'): { className: string },
+        body: El & { appendChild(el: unknown): void }
     };
     acquireVsCodeApi(): { postMessage(message: OddsPageMessage): void, getState(): unknown, setState(state: unknown): void };
     addEventListener(type: 'message', listener: (e: { data: OddsPanelMessage }) => void): void;
@@ -245,6 +254,21 @@ function askWhatIf(focus: string, changes = whatIfChanges()): void {
     vscode.postMessage({ type: 'whatIf', changes });
 }
 
+for (const b of doc.querySelectorAll('button[data-tab]')) {
+    b.addEventListener('click', () => {
+        if (b.getAttribute('aria-selected') === 'true') return;
+        askAgain(`tab:${b.dataset.tab}`, { type: 'tab', tab: b.dataset.tab === 'campaign' ? 'campaign' : 'actions' });
+    });
+}
+for (const s of doc.querySelectorAll('select[data-through]')) s.addEventListener('change', () => askAgain('through:', { type: 'through', through: s.value ?? '' }));
+
+/** Asks the extension for other figures; the page is drawn again, with `focus` on the control that asked. */
+function askAgain(focus: string, message: OddsPageMessage): void {
+    state.focus = focus;
+    vscode.setState(state);
+    vscode.postMessage(message);
+}
+
 for (const b of doc.querySelectorAll('input[data-whatif]')) b.addEventListener('change', () => askWhatIf(`whatif:${b.dataset.whatif}`));
 for (const s of doc.querySelectorAll('select[data-grade]')) s.addEventListener('change', () => askWhatIf(`grade:${s.dataset.grade}`));
 for (const o of doc.querySelectorAll('input[data-whatif-other]')) o.addEventListener('keydown', e => { if ((e as { key?: string }).key === 'Enter') askWhatIf('other'); });
@@ -260,6 +284,8 @@ function restoreFocus(): void {
     vscode.setState(state);
     const [kind, value] = [key.slice(0, key.indexOf(':') < 0 ? key.length : key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
     const candidates = kind === 'whatif' ? [...doc.querySelectorAll('input[data-whatif]')].filter(b => b.dataset.whatif === value)
+        : kind === 'tab' ? [...doc.querySelectorAll('button[data-tab]')].filter(b => b.dataset.tab === value)
+        : kind === 'through' ? [...doc.querySelectorAll('select[data-through]')]
         : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
             : [...doc.querySelectorAll('input[data-whatif-other]')];
     candidates[0]?.focus();
@@ -280,6 +306,35 @@ function foldWhatIfs(): void {
     }
 }
 
+/**
+ * The page as wide as the part of the panel a person sees. A workbench narrower than its parts' least
+ * widths (640 px with the Explorer open) lays the editor groups out past the window's right edge, and
+ * the panel's page is then wider than what shows of it: its key and buttons would run off the edge.
+ * A probe as wide as the page, watched with the window as the root (a frame's observer is clipped by
+ * every frame above it and by the window), tells how much shows; the page is made that wide, and a
+ * chart drawn again for it.
+ */
+function fitShownWidth(): void {
+    const observer = (globalThis as unknown as { IntersectionObserver?: Observer }).IntersectionObserver;
+    if (!observer) return;
+    const probe = doc.createElement('div');
+    probe.className = 'width-probe';
+    doc.body.appendChild(probe);
+    const root = doc.documentElement.style;
+    new observer(entries => {
+        const seen = entries.at(-1);
+        if (!seen) return;
+        const shown = Math.floor(seen.intersectionRect.width);
+        const cut = seen.isIntersecting && shown > 0 && shown < seen.boundingClientRect.width - 1;
+        const width = cut ? `${shown}px` : '';
+        if (root.width === width) return;
+        root.width = width;
+        drawnFor = undefined;
+        if (state.showAs === 'chart') void drawCharts();
+    }, { threshold: Array.from({ length: 101 }, (_, i) => i / 100) }).observe(probe);
+}
+
+fitShownWidth();
 foldWhatIfs();
 show();
 restoreFocus();

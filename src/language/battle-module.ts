@@ -39,7 +39,7 @@ const battleLspModule: Module<BattleServices, PartialLangiumServices> = {
         SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
         RenameProvider: (services) => new BattleRenameProvider(services),
         CodeLensProvider: (services) => new BattleCodeLensProvider(services),
-        HoverProvider: () => new BattleHoverProvider(),
+        HoverProvider: (services) => new BattleHoverProvider(services.shared),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     }
 };

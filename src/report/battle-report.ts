@@ -2,13 +2,14 @@
  * A battle report (docs/reports.md): what the file records, gathered once, whatever the
  * rule set. The forces, each fought action's set-up, dice, pair-by-pair results and summary (replayed
  * from the written outcome through src/core/resolve.ts), the exact odds faced beforehand
- * (src/core/odds.ts) and how lucky the written result was (./luck.ts), and the campaign state after
- * (src/core/status-table.ts). Rendering is separate (./render.ts): this is plain data.
+ * (src/core/odds.ts) and how lucky the written result was (./luck.ts), the campaign's odds over every
+ * way its dice can fall (src/core/campaign-odds.ts) and the campaign state after (src/core/status-table.ts). Rendering is separate (./render.ts): this is plain data.
  */
 import type { OddsReport, ResultRank } from '../protocol.js';
 import type { Stat } from '../language/generated/ast.js';
 import { resultRanks } from '../core/severity.js';
 import { oddsForAction } from '../core/odds.js';
+import { campaignOdds, type CampaignOddsReport } from '../core/campaign-odds.js';
 import { rerolledText } from '../core/outcome-block.js';
 import { isUnresolvable, outcomeStatus, replayOutcome, type OutcomeStatus } from '../core/resolve.js';
 import { statusTable, type StatusTable } from '../core/status-table.js';
@@ -53,6 +54,11 @@ export interface BattleReport {
     actions: ActionReport[];
     /** Per side over every action reported: the campaign's luck (`umpire report --luck`). */
     luck: SideLuck[];
+    /**
+     * Where each unit stands at the end of the turn reported (or of the file) over every way the
+     * campaign's dice can fall; only for a report of more than one action, where the campaign is the question.
+     */
+    campaign?: CampaignOddsReport | { problem: string };
     state: StatusTable | { problem: string };
 }
 
@@ -153,8 +159,9 @@ export function battleReport(model: ScenarioModel, options: ReportOptions = {}):
         for (const [k, v] of Object.entries(s.expected)) t.expected[k] = (t.expected[k] ?? 0) + v;
         for (const [k, v] of Object.entries(s.actual)) t.actual[k] = (t.actual[k] ?? 0) + v;
     }
+    const campaign = options.engagement === undefined && actions.length > 1 ? campaignOdds(model, options.turn === undefined ? {} : { through: options.turn }) : undefined;
     return {
         title: model.title ?? 'Battle report', rules: model.ruleset?.title ?? model.rules,
-        forces: forceRows(model), actions: reports, luck: [...luck.values()], state
+        forces: forceRows(model), actions: reports, luck: [...luck.values()], ...(campaign ? { campaign } : {}), state
     };
 }

@@ -93,6 +93,48 @@ function luckBlocks(report: BattleReport, charts: Charts): Block[] {
     return blocks;
 }
 
+/** A chance, with the Monte Carlo's standard error when the campaign was sampled: `41.7% ±0.8`. */
+function chanceText(p: number, se: number | undefined): string {
+    return se === undefined ? pct(p) : `${pct(p)} ±${(100 * se).toFixed(1)}`;
+}
+
+/**
+ * The campaign's odds: each unit's chance of each end state, its counters' mean ± sd, and each side's
+ * chance of at least one loss of each kind and its expected losses. Tables only: each unit's few end
+ * states are read at a glance as figures, and a chart of them would repeat the table.
+ */
+function campaignBlocks(campaign: NonNullable<BattleReport['campaign']>): Block[] {
+    if ('problem' in campaign) return [{ kind: 'h', level: 2, text: 'Campaign odds' }, { kind: 'p', text: `No campaign odds: ${campaign.problem}` }];
+    const when = campaign.through === null ? 'at the end of the file' : `at the end of turn ${campaign.through}`;
+    const how = campaign.method === 'exact' ? `exact, over ${campaign.states} joint state${campaign.states === 1 ? '' : 's'} at most`
+        : `Monte Carlo over ${campaign.samples} campaigns from seed ${campaign.seed}; ±N is the standard error of a figure`;
+    const statuses = ['ready', 'routed', 'destroyed', 'fled'].filter(s => campaign.units.some(u => (u.status[s] ?? 0) > 0));
+    const counters = [...new Set(campaign.units.flatMap(u => Object.keys(u.counters)))];
+    const tested = campaign.units.some(u => u.tested !== undefined);
+    const blocks: Block[] = [{ kind: 'h', level: 2, text: `Campaign odds ${when}` }];
+    blocks.push({ kind: 'p', text: `Where each unit stands ${when} over every way the campaign's dice can fall, every action's dice open (${how}):` });
+    blocks.push({
+        kind: 'table', header: ['Unit', ...statuses, ...counters.map(c => `${c} (mean ± sd)`), ...(tested ? ['tested'] : [])],
+        rows: campaign.units.map(u => [u.id, ...statuses.map(s => chanceText(u.status[s] ?? 0, u.se?.status[s])),
+            ...counters.map(c => u.counters[c] ? `${u.counters[c].mean.toFixed(2)} ± ${u.counters[c].sd.toFixed(2)}` : '—'),
+            ...(tested ? [u.tested === undefined ? '—' : chanceText(u.tested, u.se?.tested)] : [])])
+    });
+    const lost = [...new Set(campaign.sides.flatMap(s => Object.keys(s.atLeastOne)))];
+    if (lost.length > 0) {
+        blocks.push({ kind: 'p', text: 'Per side, the chance of losing at least one unit in each way, and the number lost:' });
+        blocks.push({
+            kind: 'table', header: ['Side', ...lost.flatMap(l => [`P(at least one ${l})`, `${l} (mean ± sd)`])],
+            rows: campaign.sides.map(s => [s.force, ...lost.flatMap(l => [chanceText(s.atLeastOne[l] ?? 0, s.se?.atLeastOne[l]),
+                s.losses[l] ? `${s.losses[l].mean.toFixed(2)} ± ${s.losses[l].sd.toFixed(2)}` : '—'])])
+        });
+    }
+    for (const a of campaign.actions.filter(x => x.fought < 1 - 1e-12)) {
+        blocks.push({ kind: 'p', text: `${a.kind} ${a.name} is fought as written ${pct(a.fought)} of the time (a unit of it is out of the fight by then otherwise).` });
+    }
+    for (const n of campaign.notes) blocks.push({ kind: 'p', text: `Note: ${n}` });
+    return blocks;
+}
+
 function reportBlocks(report: BattleReport, charts: Charts): Block[] {
     const blocks: Block[] = [{ kind: 'h', level: 1, text: `${report.title} — battle report` }];
     blocks.push({ kind: 'p', text: `Rules: ${report.rules}. Written by umpire from the file's recorded outcomes; odds are exact.` });
@@ -102,6 +144,7 @@ function reportBlocks(report: BattleReport, charts: Charts): Block[] {
     if (report.actions.length === 0) blocks.push({ kind: 'p', text: 'No action matches.' });
     for (const a of report.actions) blocks.push(...actionBlocks(a, charts));
     blocks.push(...luckBlocks(report, charts));
+    if (report.campaign) blocks.push(...campaignBlocks(report.campaign));
     if ('problem' in report.state) blocks.push({ kind: 'p', text: `No state table: ${report.state.problem}` });
     else {
         blocks.push({ kind: 'h', level: 2, text: `Campaign state ${report.state.when}` });

@@ -4,16 +4,29 @@
  * within its row, and no label's text may be cut, with or without an ellipsis: a label wider than its
  * box is a label a person cannot read. Nor may a word be broken across lines when its row has room for
  * it (a box squeezed to a few letters a line); a name longer than its whole row may break, and any word
- * at a hyphen. Hidden rows and labels are skipped. Shared by the real-editor
+ * at a hyphen. Hidden rows and labels are skipped. The page's head (its tabs, buttons and colour key) must
+ * lie within the page too. A page in a frame is measured against the part of the frame the window shows
+ * (`shownWidth`): a workbench narrower than its parts' least widths lays an editor group out past the
+ * window's edge, and the page inside then measures itself wider than a person sees it. Shared by the real-editor
  * tests of the Odds view, its what-ifs and the campaign state, and the report's test in Chromium.
  */
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 
 export interface LabelBoxOptions {
     /** Also require every row of each table to be as tall as the others (the campaign state). */
     evenRows?: boolean;
     /** A table wider than the page may scroll inside its own box (the report's wide odds tables). */
     scrollingTables?: boolean;
+    /** How much of the page's width the window shows (`shownWidth`); the page's own width without it. */
+    shownWidth?: number;
+}
+
+/** How many pixels of `frame`'s width the window shows: less than its width where it runs past the window's right edge. */
+export async function shownWidth(page: Page, frame: Locator): Promise<number> {
+    const box = await frame.boundingBox();
+    const window = page.viewportSize();
+    if (!box || !window) throw new Error('the frame or the window has no size');
+    return Math.max(0, Math.min(box.x + box.width, window.width) - Math.max(box.x, 0));
 }
 
 /** The problems found in the page `body` belongs to; empty when every label is whole and in place. */
@@ -21,10 +34,18 @@ export async function labelsOutOfPlace(body: Locator, options: LabelBoxOptions =
     return body.evaluate((el, opts) => {
         const doc = el.ownerDocument;
         const view = doc.defaultView!;
-        const width = doc.documentElement.clientWidth;
+        const width = Math.min(doc.documentElement.clientWidth, opts.shownWidth ?? Infinity);
         const problems: string[] = [];
         const name = (e: typeof el) => `${e.getAttribute('class') || e.tagName.toLowerCase()} "${(e.textContent ?? '').trim().slice(0, 40)}"`;
-        if (doc.documentElement.scrollWidth > width + 1) problems.push(`the page scrolls sideways: ${doc.documentElement.scrollWidth} > ${width}`);
+        if (doc.documentElement.scrollWidth > doc.documentElement.clientWidth + 1) problems.push(`the page scrolls sideways: ${doc.documentElement.scrollWidth} > ${doc.documentElement.clientWidth}`);
+        const page = doc.body.getBoundingClientRect();
+        if (page.right > width + 0.5) problems.push(`the page is ${Math.round(page.right)} px wide, but the window shows ${Math.round(width)} px of it`);
+        for (const part of doc.querySelectorAll('.page-head *, h2, h3')) {
+            const b = part.getBoundingClientRect();
+            const display = view.getComputedStyle(part).display;
+            if (b.width === 0 || display === 'inline' || display === 'none') continue;
+            if (b.right > width + 0.5) problems.push(`${name(part)} reaches past the right edge of what shows (${Math.round(b.right)} > ${Math.round(width)})`);
+        }
         let rows = 0;
         for (const table of doc.querySelectorAll('table')) {
             const box = table.getBoundingClientRect();

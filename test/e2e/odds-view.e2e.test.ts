@@ -5,7 +5,9 @@
  * "Copy as CSV" puts on the clipboard exactly the figures `umpire odds --json` gives; "Save chart as
  * SVG" asks where (VS Code's save dialog) and writes the file. In a narrow panel, with long unit and
  * force names and many results, no label leaves its row, and the chart draws every name whole, in as
- * many lines as it takes (the saved SVG has no text cut). Screenshots: test-output/e2e/odds-*.png.
+ * many lines as it takes (the saved SVG has no text cut). Its Campaign tab, opened from its tab or a
+ * turn's hover, shows every unit's end states and each side's losses through the turn picked, whole at
+ * 1400, 900 and 640 px. Screenshots: test-output/e2e/odds-*.png.
  * Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs).
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as workbench from './workbench.js';
 import { CodeServerSession, oddsPanelOf, copyExamples, outputDir, repoRoot, waitFor } from './workbench.js';
-import { labelsOutOfPlace } from './label-boxes.js';
+import { labelsOutOfPlace, shownWidth } from './label-boxes.js';
 import type { OddsReport } from '../../src/protocol.js';
 
 // Ancients' results (gives-ground), long unit names and a long force name: labels that would overflow.
@@ -42,7 +44,7 @@ engagement Pass {
 const session = new CodeServerSession({
     name: 'odds', clipboard: true,
     prepare: workspace => {
-        copyExamples(workspace, ['scrud-seed.battle', 'ancients-flank.battle', 'loose-files-turn.battle']);
+        copyExamples(workspace, ['scrud-seed.battle', 'ancients-flank.battle', 'loose-files-turn.battle', 'campaign.battle']);
         fs.writeFileSync(path.join(workspace, 'long-names.battle'), LONG_NAMES);
     }
 });
@@ -58,8 +60,11 @@ afterAll(() => session.stop(), 60000);
 
 const { panel, button, notification } = oddsPanelOf(() => page);
 
-/** What in the panel's page is cut or leaves its row (test/e2e/label-boxes.ts). Empty when all is well. */
-const labelsOutsideTheirRows = () => labelsOutOfPlace(panel().locator('body'));
+/**
+ * What in the panel's page is cut, leaves its row, or reaches past the part of the panel the window
+ * shows (test/e2e/label-boxes.ts). Empty when all is well.
+ */
+const labelsOutsideTheirRows = async () => labelsOutOfPlace(panel().locator('body'), { shownWidth: await shownWidth(page, page.locator('iframe.webview.ready')) });
 
 /** The chart lies within the panel, which does not scroll sideways. */
 const chartFits = () => panel().locator('body').evaluate(body => {
@@ -209,4 +214,40 @@ describe('the Odds panel in code-server 4.100.3', () => {
             await page.setViewportSize({ width: 1400, height: 1000 });
         });
     }
+
+    it("shows the campaign's odds in the Campaign tab, through the turn picked, whole at 1400, 900 and 640 px", async () => {
+        await page.setViewportSize({ width: 1400, height: 1000 });
+        await workbench.openFromExplorer(page, 'campaign.battle');
+        await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
+        await panel().getByRole('tab', { name: 'Campaign' }).click({ timeout: 60000 });
+        await panel().locator('h2', { hasText: 'Campaign at the end of the file' }).waitFor({ timeout: 120000 });
+        const cli = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'umpire.cjs'), 'odds', path.join(workspace, 'campaign.battle'), '--campaign', '--json'], { encoding: 'utf8' });
+        const lost = (JSON.parse(cli.stdout) as { units: Array<{ id: string, status: Record<string, number> }> }).units.find(u => u.id === 'Successors.Thureophoroi')!;
+        await expect(panel().locator('tr', { hasText: 'Thureophoroi' }).locator('.figures').textContent()).resolves.toContain(`destroyed ${(100 * lost.status.destroyed).toFixed(1)}%`);
+        for (const width of [1400, 900, 640]) {
+            await page.setViewportSize({ width, height: 1000 });
+            await page.waitForTimeout(600);
+            expect(await labelsOutsideTheirRows(), `the Campaign tab at ${width} px`).toEqual([]);
+            await expect(panel().locator('.page-head .legend').isVisible()).resolves.toBe(true);
+            await workbench.screenshot(page, outputDir, `odds-campaign-${width}.png`);
+        }
+        await page.setViewportSize({ width: 1400, height: 1000 });
+        await panel().locator('select[data-through]').selectOption('1');
+        await panel().locator('h2', { hasText: 'Campaign at the end of turn 1' }).waitFor({ timeout: 60000 });
+        await workbench.screenshot(page, outputDir, 'odds-campaign-through-1.png');
+    }, 400000);
+
+    it("shows a turn's campaign odds in its hover, whose link opens the Campaign tab through that turn", async () => {
+        await page.setViewportSize({ width: 1400, height: 1000 });
+        await workbench.openFromExplorer(page, 'campaign.battle');
+        const turn = page.locator('.editor-group-container.active .view-line', { hasText: 'turn 2 "The pass"' }).first();
+        const hover = page.locator('.monaco-hover', { hasText: 'Campaign odds at the end of this turn' });
+        await waitFor('the hover of turn 2', async () => {
+            await turn.locator('span').first().hover();
+            return hover.isVisible().catch(() => false);
+        }, v => v, 120000);
+        await workbench.screenshot(page, outputDir, 'odds-campaign-hover.png');
+        await hover.getByRole('link', { name: "Show the campaign's odds through turn 2" }).click();
+        await panel().locator('h2', { hasText: 'Campaign at the end of turn 2' }).waitFor({ timeout: 120000 });
+    }, 400000);
 });

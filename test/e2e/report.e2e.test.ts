@@ -1,7 +1,7 @@
 /**
  * `umpire report … --format html` opened in Debian's Chromium (playwright-core), offline: the page
  * must show every engagement, its charts and the state table without fetching anything, in light
- * and dark. Screenshots go to test-output/e2e/report-*.png (run by `npm run test:e2e`, which builds out/ first).
+ * and dark, and its campaign odds (each unit's end states, each side's losses) whole at every width. Screenshots go to test-output/e2e/report-*.png (run by `npm run test:e2e`, which builds out/ first).
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -103,4 +103,28 @@ describe('the HTML battle report in Chromium', () => {
             await context.close();
         });
     }
+
+    it("shows the campaign's odds, the figures of `umpire odds --campaign`, whole at 1400, 900 and 640 px", async () => {
+        const cli = spawnSync(process.execPath, [path.join(repoRoot, 'out', 'cli', 'main.cjs'), 'odds', 'examples/campaign.battle', '--campaign', '--json'], { cwd: repoRoot, encoding: 'utf8' });
+        const units = (JSON.parse(cli.stdout) as { units: Array<{ id: string, status: Record<string, number> }> }).units;
+        const context = await browser!.newContext({ viewport: { width: 1400, height: 900 } });
+        const page = await context.newPage();
+        await page.goto(pathToFileURL(reportFile).href);
+        const heading = page.locator('h2', { hasText: 'Campaign odds at the end of the file' });
+        await expect.poll(() => heading.count()).toBe(1);
+        const table = page.locator('h2:has-text("Campaign odds") ~ div.table-scroll table').first();
+        expect(await table.locator('thead th').allTextContents()).toEqual(['Unit', 'ready', 'destroyed', 'tokens (mean ± sd)', 'tested']);
+        for (const u of units) {
+            const row = table.locator('tbody tr', { hasText: u.id });
+            expect(await row.locator('td').nth(2).textContent(), u.id).toBe(`${(100 * u.status.destroyed).toFixed(1)}%`);
+        }
+        for (const width of [1400, 900, 640]) {
+            await page.setViewportSize({ width, height: 900 });
+            await page.waitForTimeout(200);
+            expect(await labelsOutOfPlace(page.locator('body'), { scrollingTables: true }), `at ${width} px`).toEqual([]);
+            await heading.evaluate(h => h.scrollIntoView({ block: 'start' }));
+            await page.screenshot({ path: path.join(outputDir, `report-campaign-${width}.png`), fullPage: false });
+        }
+        await context.close();
+    });
 });

@@ -18,7 +18,7 @@ describe('the Odds panel page with its script', () => {
     it('has the toolbar buttons, a chart place per action with odds, and the figures as JSON', () => {
         const html = renderOddsHtml({ actions: [report('Ford</script><b>'), { available: false, action: 'Camp', reason: 'no sides' }, report('Pass')] }, { nonce: 'N0', title: 'Odds', script });
         for (const label of ['Table', 'Chart', 'Each result', 'This or worse', 'Copy as Markdown', 'Copy as CSV']) expect(html).toContain(`>${label}</button>`);
-        expect(html.match(/<button type="button"/g)!.length).toBe(6 + 2 * 2);
+        expect(html.match(/<button type="button"/g)!.length).toBe(2 + 6 + 2 * 2);
         expect(html).toContain('data-save="svg" data-index="0"');
         expect(html).toContain('data-save="png" data-index="2"');
         expect(html).not.toContain('data-index="1"');

@@ -57,10 +57,16 @@ describe('the battle report\'s Markdown in a Markdown previewer', () => {
         const shown = tables(html);
         const withOdds = report.actions.filter(a => !('problem' in a.odds));
         const withLuck = report.actions.filter(a => a.sides.length > 0);
-        expect(shown).toHaveLength(1 + withOdds.length + withLuck.length + (report.luck.length > 0 ? 1 : 0) + ('problem' in report.state ? 0 : 1));
+        // The campaign's odds: a table of its units and one of its sides.
+        const campaign = report.campaign && !('problem' in report.campaign) ? report.campaign : undefined;
+        expect(campaign).toBeDefined();
+        expect(shown).toHaveLength(1 + withOdds.length + withLuck.length + (report.luck.length > 0 ? 1 : 0) + 2 + ('problem' in report.state ? 0 : 1));
         expect(shown[0].header).toEqual(['Force', 'Unit', 'Arm', 'Grade', 'Stats']);
         expect(shown[0].rows.map(r => `${r[0]}.${r[1]}`)).toEqual(report.forces.map(f => `${f.force}.${f.unit}`));
-        const odds = shown.filter(t => t.header[0] === 'Unit');
+        const odds = shown.filter(t => t.header[0] === 'Unit' && t.header.includes('Got'));
+        const [units, sides] = shown.filter(t => t.header[0] === 'Unit' || t.header[0] === 'Side').filter(t => !t.header.includes('Got') && !t.header.includes('Units'));
+        expect(units.rows.map(r => r[0])).toEqual(campaign!.units.map(u => u.id));
+        expect(sides.rows.map(r => r[0])).toEqual(campaign!.sides.map(s => s.force));
         expect(odds.map(t => t.rows.map(r => r[0]))).toEqual(withOdds.map(a => (a.odds as { units: Array<{ id: string }> }).units.map(u => u.id)));
         for (const t of shown) for (const row of t.rows) expect(row).toHaveLength(t.header.length);
         const state = shown.at(-1)!;

@@ -4,10 +4,10 @@
  * the result; on forces, grades and modifiers, what they were declared as.
  */
 import { AstUtils, CstUtils, GrammarUtils, interruptAndCheck, type AstNode, type CstNode, type LangiumDocument } from 'langium';
-import type { HoverProvider } from 'langium/lsp';
+import type { HoverProvider, LangiumSharedServices } from 'langium/lsp';
 import { CancellationToken, type Hover, type HoverParams } from 'vscode-languageserver';
 import {
-    isAction, isFacts, isFactor, isForce, isGrade, isHouseEntry, isHouseRow, isModifier, isOutcomeLine, isTarget, isUnit,
+    isAction, isFacts, isFactor, isForce, isGrade, isHouseEntry, isHouseRow, isModifier, isOutcomeLine, isTarget, isTurn, isUnit,
     type Action, type Grade, type HouseEntry, type HouseRow, type Scenario, type Target
 } from '../generated/ast.js';
 import type { Band } from '../../core/bands.js';
@@ -22,14 +22,23 @@ import type { DiceChoice, Resolution } from '../../core/resolution.js';
 import { isUnresolvable, needsNewSeed, outcomeStatus, replayOutcome, resolveAction, resolverOf } from '../../core/resolve.js';
 import { signedTypeset as signed } from '../../core/signed.js';
 import { oddsSummary } from './odds-request.js';
+import { turnOddsHover } from './turn-odds-hover.js';
+import { clientSupport } from './client-support.js';
+import { UmpireCommands } from '../../protocol.js';
 
 export class BattleHoverProvider implements HoverProvider {
+    constructor(private readonly shared?: LangiumSharedServices) {}
+
     async getHoverContent(document: LangiumDocument, params: HoverParams, cancelToken: CancellationToken = CancellationToken.None): Promise<Hover | undefined> {
         const root = document.parseResult.value as Scenario;
         if (!root.$cstNode) return undefined;
         const leaf = CstUtils.findLeafNodeAtOffset(root.$cstNode, document.textDocument.offsetAt(params.position));
         if (!leaf) return undefined;
-        const markdown = await hoverMarkdown(document, modelOf(root), leaf, cancelToken);
+        const turn = AstUtils.getContainerOfType(leaf.astNode, isTurn);
+        // On a turn's own line (its keyword, number, name or title): the campaign's odds through it.
+        const markdown = turn && leaf.astNode === turn && leaf.range.start.line === turn.$cstNode?.range.start.line
+            ? turnOddsHover(modelOf(root), turn, clientSupport(this.shared).commands.has(UmpireCommands.showOdds) ? { uri: document.uri.toString() } : undefined)
+            : await hoverMarkdown(document, modelOf(root), leaf, cancelToken);
         return markdown ? { contents: { kind: 'markdown', value: markdown }, range: leaf.range } : undefined;
     }
 }
