@@ -117,7 +117,7 @@ function campaignBlocks(campaign: NonNullable<BattleReport['campaign']>): Block[
         kind: 'table', header: ['Unit', ...statuses, ...counters.map(c => `${c} (mean ± sd)`), ...(tested ? ['tested'] : [])],
         rows: campaign.units.map(u => [u.id, ...statuses.map(s => chanceText(u.status[s] ?? 0, u.se?.status[s])),
             ...counters.map(c => u.counters[c] ? `${u.counters[c].mean.toFixed(2)} ± ${u.counters[c].sd.toFixed(2)}` : '—'),
-            ...(tested ? [u.tested === undefined ? '—' : chanceText(u.tested, u.se?.tested)] : [])])
+            ...(tested ? [u.tested === undefined ? '—' : chanceText(u.tested as number, u.se?.tested as number | undefined)] : [])])
     });
     const lost = [...new Set(campaign.sides.flatMap(s => Object.keys(s.atLeastOne)))];
     if (lost.length > 0) {
