@@ -121,7 +121,8 @@ export function entryProblem(schema: TableSchema, entry: HouseEntry, grades: Rea
         const known = knownWords(keys, grades);
         if (!known.includes(key.word)) {
             const close = closeSpellings(key.word, known);
-            const hint = close.length > 0 ? ` Did you mean ${close.map(k => `'${k}'`).join(' or ')}?` : '';
+            // Every key is listed already: a guess is worth adding only when one key stands out (`Rwa` → `Raw`, not `class-6` → three classes).
+            const hint = close.length === 1 ? ` Did you mean '${close[0]}'?` : '';
             return { on: 'key', message: `'${key.word}' is not one of its keys (${keys.doc}): ${known.join(', ') || 'none in this file'}.${hint}`, expected: known };
         }
     }

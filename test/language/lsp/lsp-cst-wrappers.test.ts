@@ -42,7 +42,7 @@ async function build(services: ReturnType<typeof createBattleServices>, text: st
     }
 }
 
-const plain = (value: unknown, doc: LangiumDocument) => JSON.parse(JSON.stringify(value ?? null).replaceAll(doc.uri.toString(), 'URI').replace(/"version":\d+/g, '"version":0')) as unknown;
+const plain = (value: unknown, doc: LangiumDocument) => JSON.parse(JSON.stringify(value ?? null).replaceAll(doc.uri.toString(), 'URI').replaceAll(encodeURIComponent(doc.uri.toString()), 'URI').replace(/"version":\d+/g, '"version":0')) as unknown;
 
 /** The whole-file answers, the diagnostics, and the answers at each of `offsets`. */
 async function answers(services: LangiumServices, doc: LangiumDocument, offsets: readonly number[]) {

@@ -99,7 +99,7 @@ describe('code lenses', () => {
 
     it('advertises the server commands, and not the client-side odds panel or report export', () => {
         const names = shared.lsp.ExecuteCommandHandler!.commands;
-        expect(names.sort()).toEqual(['umpire.actionAt', 'umpire.fileSummary', 'umpire.odds', 'umpire.oddsText', 'umpire.report', 'umpire.reroll', 'umpire.resolve',
+        expect(names.sort()).toEqual(['umpire.actionAt', 'umpire.campaignOdds', 'umpire.fileSummary', 'umpire.odds', 'umpire.oddsText', 'umpire.report', 'umpire.reroll', 'umpire.resolve',
             'umpire.resolveAll', 'umpire.scenarioTemplates', 'umpire.status', 'umpire.verify']);
     });
 });
