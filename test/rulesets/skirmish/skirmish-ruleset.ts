@@ -6,15 +6,20 @@
  *
  * The rule: in a skirmish one unit harries another (`Red.Slingers harries Blue.Spears`). The harrier throws
  * one d6, one more when it is `bold`; on 4 or more the harried unit is shaken (out of the fight), otherwise it
- * stands.
+ * stands. Every harrying leaves the harried unit one `harried` more, a campaign counter of this rule set
+ * alone, carried from fight to fight and shown in the campaign's status.
  */
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isRelation, type Action, type Relation } from '../../../src/language/generated/ast.js';
 import type { OddsBody, Ruleset } from '../../../src/core/ruleset.js';
+import { countColumn, type CampaignCounter } from '../../../src/core/campaign-counters.js';
 import { D6, SeededDice } from '../../../src/core/dice.js';
 import { fingerprint, nameAliases } from '../../../src/core/fingerprint.js';
 import type { DiceChoice, Resolution, Unresolvable } from '../../../src/core/resolution.js';
 import { turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../../src/core/scenario.js';
+
+/** How often a unit has been harried: each written or settled skirmish adds one; a `ruling` may set it. */
+const HARRIED: CampaignCounter = { name: 'harried', kind: 'count', facts: ['harried'], keys: ['harried'] };
 
 export const SkirmishCodes = { oneHarrying: 'skirmish-one-harrying' } as const;
 
@@ -60,7 +65,7 @@ function resolve(model: ScenarioModel, action: ActionModel, dice: DiceChoice): R
             check: fingerprint({ rules: 'skirmish', units: [read.harrier.id, read.harried.id], bonus: read.bonus, dice: dice.kind === 'seed' ? dice.seed : [die] }, nameAliases(model)),
             units: [{ force: read.harried.force, unit: read.harried.id.slice(read.harried.force.length + 1), result, score }]
         },
-        lines: [{ unit: read.harried.id, result, facts: [['score', score]] }],
+        lines: [{ unit: read.harried.id, result, facts: [['score', score], ['harried', 1]] }],
         text: [`${read.harrier.id} throws ${die}${read.bonus ? ' +1 bold' : ''}: ${read.harried.id} ${result}`]
     };
 }
@@ -93,7 +98,7 @@ export const skirmishRuleset: Ruleset = {
         results: ['shaken', 'stands'],
         diceLabels: () => []
     },
-    campaign: { counters: [], columns: [], outResults: { shaken: 'routed' } },
+    campaign: { counters: [HARRIED], columns: [countColumn('harried', 'Harried', 'harried')], outResults: { shaken: 'routed' } },
     codes: SkirmishCodes,
     checkAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),

@@ -14,6 +14,8 @@ import { TextChecker } from '../../../src/language/text-checker.js';
 import { builtInRulesets } from '../../../src/rulesets/registry.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { oddsForAction } from '../../../src/core/odds.js';
+import { stateAtEnd } from '../../../src/core/campaign-state.js';
+import { statusMarkdown, statusTable } from '../../../src/core/status-table.js';
 import { Codes } from '../../../src/core/codes.js';
 import type { Scenario } from '../../../src/language/generated/ast.js';
 import { SHAKEN_AT, SkirmishCodes, skirmishRuleset } from './skirmish-ruleset.js';
@@ -143,5 +145,17 @@ describe('a rule set with its own action kind and verb, registered at run time',
             expect(report.units[0].probabilities.shaken).toBeCloseTo(faces / 6, 12);
             expect(report.units[0].probabilities.stands).toBeCloseTo(1 - faces / 6, 12);
         }
+    });
+
+    it('brings a campaign counter of its own: carried from fight to fight, set by a ruling, shown in the status', async () => {
+        const campaign = FILE.replace(/skirmish Ford \{[\s\S]*$/, '') + [1, 2, 3].map(n =>
+            `turn ${n} {\n  skirmish F${n} {\n    Red.Slingers harries Blue.Spears\n    seed ${n}\n  }\n}\n`).join('');
+        const model = modelOf((await validate(campaign)).document.parseResult.value);
+        expect(stateAtEnd(model).get('Blue.Spears')!.counters).toEqual({ harried: 3 });
+        const ruled = modelOf((await validate(campaign.replace('turn 3 {', 'turn 3 {\n  ruling Blue.Spears: harried 0, reason "a new day"'))).document.parseResult.value);
+        expect(stateAtEnd(ruled).get('Blue.Spears')!.counters).toEqual({ harried: 1 });
+        const table = statusTable(model);
+        if ('problem' in table) throw new Error(table.problem);
+        expect(statusMarkdown(model, table)).toMatch(/\| Harried \|[\s\S]*\| Blue \| Spears \|[^\n]*\| 3 \|/);
     });
 });
