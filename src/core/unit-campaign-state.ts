@@ -101,8 +101,10 @@ export function applyStateLine(ruleset: Ruleset | undefined, state: UnitCampaign
                 next = { ...next, status: fact.key, statusCause: { what: fact.key, line: by } }; break;
             case 'rallied': next = { ...next, status: 'ready', statusCause: { what: 'rallied', line: by } }; break;
             case 'formation': if (typeof value === 'string') next = { ...next, formation: value }; break;
+            // A note without its text is an error of the line (state-value): it adds no note.
             case 'reason': case 'note':
-                next = { ...next, notes: [...next.notes, `${line.kind === 'ruling' ? 'Ruling' : 'State'}: ${String(value)}`] }; break;
+                if (value !== true) next = { ...next, notes: [...next.notes, `${line.kind === 'ruling' ? 'Ruling' : 'State'}: ${String(value)}`] };
+                break;
         }
     }
     return next;
