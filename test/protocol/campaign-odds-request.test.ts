@@ -6,28 +6,22 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MarkupContent } from 'vscode-languageserver-protocol/node';
-import { ensureServerBundle, LspSession, repoRoot } from './lsp-harness.js';
+import { type LspSession, repoRoot, startScratchSession, stopScratchSession } from './lsp-harness.js';
 import type { CampaignOddsAnswer, CampaignOddsView } from '../../src/protocol.js';
 
 let workspace: string;
 let session: LspSession;
 
 beforeAll(async () => {
-    ensureServerBundle();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-campaign-odds-'));
-    for (const f of ['campaign.battle', 'house-rules-scrud.battle']) fs.copyFileSync(path.join(repoRoot, 'examples', f), path.join(workspace, f));
-    session = new LspSession(workspace);
-    await session.initialize();
+    ({ workspace, session } = await startScratchSession('umpire-campaign-odds-', workspace => {
+        for (const f of ['campaign.battle', 'house-rules-scrud.battle']) fs.copyFileSync(path.join(repoRoot, 'examples', f), path.join(workspace, f));
+    }));
 }, 60000);
 
-afterAll(() => {
-    session?.kill();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => stopScratchSession(workspace, session));
 
 /** `umpire odds FILE --campaign [--through T] --json` from the CLI of the same build. */
 function cliCampaign(file: string, through?: string): CampaignOddsView {

@@ -8,11 +8,10 @@
  * these engagements answers in under 20 ms, before any cancellation could arrive, so it is not timed here.)
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancellationTokenSource, ExecuteCommandRequest, LSPErrorCodes } from 'vscode-languageserver-protocol/node';
-import { ensureServerBundle, LspSession } from './lsp-harness.js';
+import { type LspSession, startScratchSession, stopScratchSession } from './lsp-harness.js';
 
 /** `forces` forces of 20 units ×2, each fighting the next: forces − 1 engagements with seeds. */
 function campaign(forces: number): string {
@@ -30,16 +29,10 @@ let workspace: string;
 let session: LspSession;
 
 beforeAll(async () => {
-    ensureServerBundle();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-cancel-'));
-    session = new LspSession(workspace);
-    await session.initialize();
+    ({ workspace, session } = await startScratchSession('umpire-cancel-'));
 }, 120_000);
 
-afterAll(() => {
-    session?.kill();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => stopScratchSession(workspace, session));
 
 /** Sends a request, cancels it after `afterMs`, and returns how long the answer took after the cancel. */
 async function cancelledAfter<T>(afterMs: number, send: (source: CancellationTokenSource) => Promise<T>): Promise<{ latencyMs: number, code?: number }> {

@@ -7,13 +7,12 @@
  * answers. Order, not milliseconds: the server writes both on one stream.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
     CodeLensRequest, DocumentSymbolRequest, FoldingRangeRequest, InlayHintRequest, SemanticTokensRequest
 } from 'vscode-languageserver-protocol/node';
-import { ensureServerBundle, LspSession } from './lsp-harness.js';
+import { type LspSession, startScratchSession, stopScratchSession } from './lsp-harness.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign } from '../../scripts/bench-files.mjs';
 
@@ -21,18 +20,13 @@ let workspace: string;
 let session: LspSession;
 
 beforeAll(async () => {
-    ensureServerBundle();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-order-'));
-    // Big enough that a whole-file answer made cold takes a while (about 10,000 lines).
-    fs.writeFileSync(path.join(workspace, 'season.battle'), campaign(10000) as string);
-    session = new LspSession(workspace);
-    await session.initialize();
+    ({ workspace, session } = await startScratchSession('umpire-order-', workspace => {
+        // Big enough that a whole-file answer made cold takes a while (about 10,000 lines).
+        fs.writeFileSync(path.join(workspace, 'season.battle'), campaign(10000) as string);
+    }));
 }, 60_000);
 
-afterAll(() => {
-    session?.kill();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => stopScratchSession(workspace, session));
 
 describe('the editor\'s whole-file requests after an edit', () => {
     it('are answered after the edit\'s diagnostics are published, at the open and after each edit', async () => {

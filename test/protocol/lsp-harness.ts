@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
@@ -339,4 +340,22 @@ export class LspSession {
         if (this.process.exitCode === null && this.process.signalCode === null) this.process.kill('SIGKILL');
         this.connection.dispose();
     }
+}
+
+/**
+ * A server over a scratch workspace, started and initialized once for a test file: `fill` puts the
+ * files it needs in the folder first. `stopScratchSession` stops the server and removes the folder.
+ */
+export async function startScratchSession(prefix: string, fill: (workspace: string) => void = () => {}): Promise<{ workspace: string, session: LspSession }> {
+    ensureServerBundle();
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    fill(workspace);
+    const session = new LspSession(workspace);
+    await session.initialize();
+    return { workspace, session };
+}
+
+export function stopScratchSession(workspace: string | undefined, session: LspSession | undefined): void {
+    session?.kill();
+    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
 }

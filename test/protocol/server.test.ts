@@ -5,12 +5,11 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TextDocumentEdit, type CodeLens, type MarkupContent } from 'vscode-languageserver-protocol/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { ensureServerBundle, LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult } from './lsp-harness.js';
+import { type LspSession, repoRoot, type ResolveAllResult, type ResolveCommandResult, startScratchSession, stopScratchSession } from './lsp-harness.js';
 import type { ReportResult } from '../../src/protocol.js';
 
 // The worked example's result, as the SCRUD seed (docs/rules/scrud.md) states it.
@@ -20,18 +19,13 @@ let workspace: string;
 let session: LspSession;
 
 beforeAll(async () => {
-    ensureServerBundle();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-protocol-'));
-    fs.cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
-    fs.copyFileSync(path.join(repoRoot, 'test', 'fixtures', 'protocol', 'broken.battle'), path.join(workspace, 'broken.battle'));
-    session = new LspSession(workspace);
-    await session.initialize();
+    ({ workspace, session } = await startScratchSession('umpire-protocol-', workspace => {
+        fs.cpSync(path.join(repoRoot, 'examples'), workspace, { recursive: true });
+        fs.copyFileSync(path.join(repoRoot, 'test', 'fixtures', 'protocol', 'broken.battle'), path.join(workspace, 'broken.battle'));
+    }));
 }, 60000);
 
-afterAll(() => {
-    session?.kill();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => stopScratchSession(workspace, session));
 
 function lensTitles(lenses: CodeLens[] | null): string[] {
     return (lenses ?? []).map(l => l.command?.title ?? '(unresolved)');

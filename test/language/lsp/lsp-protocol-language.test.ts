@@ -4,27 +4,21 @@
  * tokens answered for a real document.
  */
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAction, CompletionList, DocumentSymbol, SemanticTokens, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol/node';
-import { ensureServerBundle, LspSession, repoRoot } from '../../protocol/lsp-harness.js';
+import { type LspSession, repoRoot, startScratchSession, stopScratchSession } from '../../protocol/lsp-harness.js';
 
 let workspace: string;
 let session: LspSession;
 
 beforeAll(async () => {
-    ensureServerBundle();
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-language-'));
-    fs.copyFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), path.join(workspace, 'scrud-seed.battle'));
-    session = new LspSession(workspace);
-    await session.initialize();
+    ({ workspace, session } = await startScratchSession('umpire-language-', workspace => {
+        fs.copyFileSync(path.join(repoRoot, 'examples', 'scrud-seed.battle'), path.join(workspace, 'scrud-seed.battle'));
+    }));
 }, 60000);
 
-afterAll(() => {
-    session?.kill();
-    if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
-});
+afterAll(() => stopScratchSession(workspace, session));
 
 describe('language features over the protocol', () => {
     it('advertises them', () => {
