@@ -131,9 +131,20 @@ export async function openWorkbench(page: Page, url: string, folder: string): Pr
 export async function openFromExplorer(page: Page, name: string): Promise<void> {
     const row = page.locator('.explorer-folders-view .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) });
-    await row.click({ timeout: 30000 });
     // The first: a file may be open in two editor groups (the Odds panel's group opens files too).
-    await page.locator('.tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 30000 });
+    const tab = page.locator('.tabs-container .tab.active', { hasText: name }).first();
+    // A click that lands while the workbench is taking focus back (from a webview or a dialog just closed) only
+    // selects the row: the umpire would click again, and so does this.
+    for (let attempt = 1; ; attempt++) {
+        await row.click({ timeout: 30000 });
+        try {
+            await tab.waitFor({ timeout: attempt < 3 ? 10000 : 30000 });
+            return;
+        } catch (error) {
+            if (attempt === 3) throw error;
+            await page.keyboard.press('Escape');
+        }
+    }
 }
 
 /** The active editor's visible text, line by line, top to bottom (Monaco renders spaces as U+00A0). */
