@@ -12,9 +12,11 @@ import { oddsForAction } from '../core/odds.js';
 import { campaignOdds, type CampaignOddsReport } from '../core/campaign-odds.js';
 import { rerolledText } from '../core/outcome-block.js';
 import { isUnresolvable, outcomeStatus, replayOutcome, type OutcomeStatus } from '../core/resolve.js';
+import type { Unresolvable } from '../core/resolution.js';
 import { statusTable, type StatusTable } from '../core/status-table.js';
-import { targetText, turnLabel, unquote, type ActionModel, type ScenarioModel } from '../core/scenario.js';
-import { sideLuck, unitLuck, type SideLuck, type UnitLuck } from './luck.js';
+import { turnLabel, unquote, type ActionModel, type ScenarioModel } from '../core/scenario.js';
+import { measuredLuck, sideLuck, type SideLuck, type UnitLuck } from './luck.js';
+import { seasonLuck, type SeasonLuck } from './season-luck.js';
 
 interface ForceRow {
     force: string;
@@ -54,6 +56,8 @@ export interface BattleReport {
     actions: ActionReport[];
     /** Per side over every action reported: the campaign's luck (`umpire report --luck`). */
     luck: SideLuck[];
+    /** Per side, the written dice of the actions reported ranked among every way they could have fallen. */
+    season: SeasonLuck | Unresolvable;
     /**
      * Where each unit stands at the end of the turn reported (or of the file) over every way the
      * campaign's dice can fall; only for a report of more than one action, where the campaign is the question.
@@ -119,16 +123,7 @@ export function actionReport(model: ScenarioModel, action: ActionModel): ActionR
     }
     const odds = oddsForAction(model, action);
     const results = isUnresolvable(odds) ? [] : resultRanks(model.ruleset, odds.units.flatMap(u => Object.keys(u.probabilities)));
-    const ladder = model.ruleset?.vocabulary.resultLadder ?? [];
-    const luck: Array<UnitLuck & { probabilities: Record<string, number> }> = [];
-    if (outcome && !isUnresolvable(odds)) {
-        const byId = new Map(odds.units.map(u => [u.id, u]));
-        for (const line of outcome.lines) {
-            const u = byId.get(targetText(line.unit));
-            const l = u && unitLuck(ladder, u.probabilities, line.result);
-            if (u && l) luck.push({ id: u.id, force: u.force, result: line.result, ...l, probabilities: u.probabilities });
-        }
-    }
+    const luck = measuredLuck(model, action, odds);
     return {
         name: node.name, kind: node.kind, turn: turnText(action), setup, dice,
         record: status.kind, lines, summary: outcome?.summary !== undefined ? unquote(outcome.summary) : undefined,
@@ -162,6 +157,6 @@ export function battleReport(model: ScenarioModel, options: ReportOptions = {}):
     const campaign = options.engagement === undefined && actions.length > 1 ? campaignOdds(model, options.turn === undefined ? {} : { through: options.turn }) : undefined;
     return {
         title: model.title ?? 'Battle report', rules: model.ruleset?.title ?? model.rules,
-        forces: forceRows(model), actions: reports, luck: [...luck.values()], ...(campaign ? { campaign } : {}), state
+        forces: forceRows(model), actions: reports, luck: [...luck.values()], season: seasonLuck(model, actions), ...(campaign ? { campaign } : {}), state
     };
 }

@@ -8,7 +8,16 @@
  * The mid-rank percentile has expectation exactly ½ under the unit's own law, whatever the law
  * (Σ p(x)·(F(x−) + p(x)/2) = (Σ p)²/2), so a side's mean over its units, or over a campaign, is
  * exactly 50% on average even though the units' results are not independent.
+ *
+ * Over a whole campaign, the percentile of a side's sum of these percentiles among every way the written
+ * actions' dice could have fallen is ./season-luck.ts.
  */
+import type { ScenarioModel, ActionModel } from '../core/scenario.js';
+import { targetText } from '../core/scenario.js';
+import { oddsForAction } from '../core/odds.js';
+import { isUnresolvable } from '../core/resolve.js';
+import type { Unresolvable } from '../core/resolution.js';
+import type { OddsReport } from '../protocol.js';
 
 export interface UnitLuck {
     id: string;
@@ -62,4 +71,23 @@ export function sideLuck(units: ReadonlyArray<UnitLuck & { probabilities: Readon
         s.actual[u.result] = (s.actual[u.result] ?? 0) + 1;
     }
     return [...sides.values()].map(({ sum, ...s }) => ({ ...s, meanPercentile: s.units ? sum / s.units : 0.5 }));
+}
+
+/** A unit's luck with the law it was measured against. */
+export type MeasuredLuck = UnitLuck & { probabilities: Readonly<Record<string, number>> };
+
+/** The luck of each written result of the action that its odds rank: none without a written outcome or odds. */
+export function measuredLuck(model: ScenarioModel, action: ActionModel, odds: OddsReport | Unresolvable = oddsForAction(model, action)): MeasuredLuck[] {
+    const outcome = action.node.outcome;
+    if (!outcome) return [];
+    if (isUnresolvable(odds)) return [];
+    const ladder = model.ruleset?.vocabulary.resultLadder ?? [];
+    const byId = new Map(odds.units.map(u => [u.id, u]));
+    const luck: MeasuredLuck[] = [];
+    for (const line of outcome.lines) {
+        const u = byId.get(targetText(line.unit));
+        const l = u && unitLuck(ladder, u.probabilities, line.result);
+        if (u && l) luck.push({ id: u.id, force: u.force, result: line.result, ...l, probabilities: u.probabilities });
+    }
+    return luck;
 }

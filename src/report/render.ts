@@ -4,7 +4,9 @@
  * Both are written from the same blocks, so they say the same thing.
  */
 import type { BattleReport, ActionReport } from './battle-report.js';
+import { isUnresolvable } from '../core/resolve.js';
 import type { SideLuck } from './luck.js';
+import { SEASON_HEADER, seasonHeading, seasonRows } from './season-luck.js';
 
 type Block =
     | { kind: 'h', level: number, text: string }
@@ -83,6 +85,8 @@ function luckBlocks(report: BattleReport, charts: Charts): Block[] {
     if (report.luck.length === 0) return [...blocks, { kind: 'p', text: 'No written outcome has odds to measure luck against.' }];
     blocks.push({ kind: 'p', text: 'How each side\'s dice ran against the exact odds over every written outcome reported. A unit\'s percentile is P(a worse result) + ½ P(as good), under the odds it faced: 50% is par, and the mean over any set of results is exactly 50% on average.' });
     blocks.push({ kind: 'table', header: LUCK_HEADER, rows: luckRows(report.luck) });
+    blocks.push({ kind: 'p', text: seasonHeading(report.season) });
+    if (!isUnresolvable(report.season) && report.season.method !== 'none') blocks.push({ kind: 'table', header: SEASON_HEADER, rows: seasonRows(report.season) });
     const svg = charts.get('luck.svg');
     if (svg) {
         blocks.push({

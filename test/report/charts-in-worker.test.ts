@@ -12,7 +12,7 @@ const scope = globalThis as unknown as { importScripts?: (url: string) => void, 
 afterAll(() => { delete scope.importScripts; delete scope.umpireCharts; });
 
 const report: BattleReport = {
-    title: 't', rules: 'r', forces: [], state: { problem: 'none' }, luck: [],
+    title: 't', rules: 'r', forces: [], state: { problem: 'none' }, luck: [], season: { method: 'none', actions: 0, sides: [] },
     actions: [{ name: 'Ford', kind: 'engagement', turn: undefined, setup: '', dice: 'seed 1', record: 'current', lines: [], summary: undefined,
         odds: { problem: 'no odds' }, results: [], luck: [], sides: [{ force: 'Gauls', units: 1, meanPercentile: 0.3, expected: {}, actual: {} }] }]
 };

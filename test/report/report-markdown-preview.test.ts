@@ -60,11 +60,15 @@ describe('the battle report\'s Markdown in a Markdown previewer', () => {
         // The campaign's odds: a table of its units and one of its sides.
         const campaign = report.campaign && !('problem' in report.campaign) ? report.campaign : undefined;
         expect(campaign).toBeDefined();
-        expect(shown).toHaveLength(1 + withOdds.length + withLuck.length + (report.luck.length > 0 ? 1 : 0) + 2 + ('problem' in report.state ? 0 : 1));
+        // The luck over the season: one row a side.
+        const seasonShown = !('problem' in report.season) && report.season.method !== 'none';
+        const season = shown.filter(t => t.header.includes('Season percentile'));
+        expect(season.map(t => t.rows.map(r => r[0]))).toEqual(seasonShown && !('problem' in report.season) ? [report.season.sides.map(s => s.force)] : []);
+        expect(shown).toHaveLength(1 + withOdds.length + withLuck.length + (report.luck.length > 0 ? 1 : 0) + (seasonShown ? 1 : 0) + 2 + ('problem' in report.state ? 0 : 1));
         expect(shown[0].header).toEqual(['Force', 'Unit', 'Arm', 'Grade', 'Stats']);
         expect(shown[0].rows.map(r => `${r[0]}.${r[1]}`)).toEqual(report.forces.map(f => `${f.force}.${f.unit}`));
         const odds = shown.filter(t => t.header[0] === 'Unit' && t.header.includes('Got'));
-        const [units, sides] = shown.filter(t => t.header[0] === 'Unit' || t.header[0] === 'Side').filter(t => !t.header.includes('Got') && !t.header.includes('Units'));
+        const [units, sides] = shown.filter(t => t.header[0] === 'Unit' || t.header[0] === 'Side').filter(t => !t.header.includes('Got') && !t.header.includes('Units') && !t.header.includes('Season percentile'));
         expect(units.rows.map(r => r[0])).toEqual(campaign!.units.map(u => u.id));
         expect(sides.rows.map(r => r[0])).toEqual(campaign!.sides.map(s => s.force));
         expect(odds.map(t => t.rows.map(r => r[0]))).toEqual(withOdds.map(a => (a.odds as { units: Array<{ id: string }> }).units.map(u => u.id)));
