@@ -38,7 +38,19 @@ import type { OutcomeLaw, Ruleset } from './ruleset.js';
 import { turnLabel, unquote, type ActionModel, type ScenarioModel, type UnitModel } from './scenario.js';
 import { resolveSizeProblem } from './size-guards.js';
 
-export interface CampaignOddsOptions {
+/** How a figure over many actions is found: exactly while it stays small, else by seeded sampling. */
+export interface SampledOddsOptions {
+    /** `exact` fails rather than sample; `monte-carlo` samples; `auto` (the default) is exact while it stays small. */
+    method?: 'auto' | 'exact' | 'monte-carlo';
+    /** Campaigns (or seasons) sampled (Monte Carlo), 2000 by default. */
+    samples?: number;
+    /** The seed of the sampling stream, 1 by default: the same seed gives the same figures. */
+    seed?: number;
+    /** The most ways one action's outcome may fall on the exact path (50,000 by default). */
+    lawBudget?: number;
+}
+
+export interface CampaignOddsOptions extends SampledOddsOptions {
     /** The turn whose end is asked about (its number, name or title); the end of the file without it. */
     through?: string;
     /**
@@ -47,16 +59,8 @@ export interface CampaignOddsOptions {
      * campaign's odds before its first die.
      */
     fromRecord?: boolean;
-    /** `exact` fails rather than sample; `monte-carlo` samples; `auto` (the default) is exact while it stays small. */
-    method?: 'auto' | 'exact' | 'monte-carlo';
-    /** Campaigns sampled (Monte Carlo), 2000 by default. */
-    samples?: number;
-    /** The seed of the sampling stream, 1 by default: the same seed gives the same figures. */
-    seed?: number;
     /** The most joint states the exact path keeps at once (4096 by default). */
     maxWorlds?: number;
-    /** The most ways one action's outcome may fall on the exact path (50,000 by default). */
-    lawBudget?: number;
 }
 
 const CAMPAIGN_ODDS_DEFAULTS = { samples: 2000, seed: 1, maxWorlds: 4096, lawBudget: 50_000 } as const;

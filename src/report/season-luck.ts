@@ -22,19 +22,12 @@ import { MAX_SEED } from '../core/dice.js';
 import type { OutcomeLineText, Unresolvable } from '../core/resolution.js';
 import { isUnresolvable } from '../core/resolve.js';
 import { resolveSizeProblem } from '../core/size-guards.js';
+import type { SampledOddsOptions } from '../core/campaign-odds.js';
 import type { OutcomeLaw } from '../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../core/scenario.js';
 import { measuredLuck, unitLuck, type MeasuredLuck } from './luck.js';
 
-export interface SeasonLuckOptions {
-    /** `exact` fails rather than sample; `monte-carlo` samples; `auto` (the default) is exact while it stays small. */
-    method?: 'auto' | 'exact' | 'monte-carlo';
-    /** Seasons sampled (Monte Carlo), 2000 by default. */
-    samples?: number;
-    /** The seed of the sampling stream, 1 by default. */
-    seed?: number;
-    /** The most ways one action's outcome may fall on the exact path (50,000 by default). */
-    lawBudget?: number;
+export interface SeasonLuckOptions extends SampledOddsOptions {
     /** The most values a side's law of T may take on the exact path (100,000 by default). */
     maxPoints?: number;
 }
