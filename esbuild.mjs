@@ -46,19 +46,20 @@ const besideBundles = {
     name: 'bundle-beside',
     setup(build) {
         build.onLoad({ filter: /.*/, namespace: 'bundle-beside' }, args => ({ contents: `module.exports = require(${JSON.stringify(args.path)});`, loader: 'js' }));
-        build.onResolve({ filter: /^\.\.\/(report|language)\/[\w-]+\.cjs$/ }, args => args.namespace === 'bundle-beside' ? { path: args.path, external: true } : undefined);
+        build.onResolve({ filter: /^\.\.\/(report|language|\.\.\/bin)\/[\w-]+\.cjs$/ }, args => args.namespace === 'bundle-beside' ? { path: args.path, external: true } : undefined);
     }
 };
 
 /**
- * `umpire lsp` (src/cli/lsp-command.ts) loads the server bundle the extension ships,
- * out/language/main.cjs, beside the CLI's own bundle, instead of a second copy of the server inside it.
+ * `umpire lsp` (src/cli/lsp-command.ts) starts the server as the extension does, through its loader
+ * (bin/language-server.cjs: out/language/main.cjs from V8's code cache), instead of a second copy of
+ * the server inside the CLI's bundle.
  */
 const serverApart = {
     name: 'server-apart',
     setup(build) {
         build.onResolve({ filter: /^\.\.\/language\/main\.js$/ }, args =>
-            /[\\/]src[\\/]cli[\\/]lsp-command\.ts$/.test(args.importer) ? bundleBeside('../language/main.cjs') : undefined);
+            /[\\/]src[\\/]cli[\\/]lsp-command\.ts$/.test(args.importer) ? bundleBeside('../../bin/language-server.cjs') : undefined);
     }
 };
 

@@ -43,8 +43,11 @@ function runCached(file, folder, flags, command) {
     const code = fs.readFileSync(file, 'utf8');
     const stat = fs.statSync(file);
     // One cache per command: each compiles functions of its own, and a cache V8 accepts is not written again.
-    const stamp = `${path.basename(file)}-${process.version}-${process.arch}-${flags}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
-    const cacheFile = path.join(folder, `${stamp}-${command}.v8`);
+    // Named by its folder too: the CLI's bundle and the server's are both main.cjs (out/cli, out/language).
+    const bundle = `${path.basename(path.dirname(file))}-${path.basename(file)}`;
+    // The build of the bundle (and the Node it runs on): the caches of any other build are old.
+    const stamp = `${bundle}-${process.version}-${process.arch}-${stat.size}-${Math.floor(stat.mtimeMs)}`;
+    const cacheFile = path.join(folder, `${stamp}-${flags}-${command}.v8`);
     let cachedData;
     try {
         cachedData = fs.readFileSync(cacheFile);
@@ -52,7 +55,7 @@ function runCached(file, folder, flags, command) {
         cachedData = undefined;
     }
     const script = new vm.Script(Module.wrap(code), { filename: file, cachedData });
-    if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => writeCache(script, folder, path.basename(file), stamp, cacheFile));
+    if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => writeCache(script, folder, bundle, stamp, cacheFile));
     const module = new Module(file, require.main);
     module.filename = file;
     module.paths = Module._nodeModulePaths(path.dirname(file));
@@ -79,4 +82,15 @@ function writeCache(script, folder, bundle, stamp, cacheFile) {
     }
 }
 
-module.exports = { requireWithCodeCache };
+/**
+ * The V8 flag the language server sets at its start (src/language/main.ts, where the reason is), set
+ * before its bundle is compiled: V8 accepts a cache only under the flags it was made with, and one
+ * made at the end of a run that set the flag midway would be refused at the next start. Answers the
+ * flags' name for `requireWithCodeCache`.
+ */
+function useServerFlags() {
+    require('node:v8').setFlagsFromString('--heap-growing-percent=100');
+    return 'heap100';
+}
+
+module.exports = { requireWithCodeCache, useServerFlags };

@@ -13,5 +13,8 @@ if (inlineLess) {
     v8.setFlagsFromString('--max-inlined-bytecode-size=230');
     v8.setFlagsFromString('--max-inlined-bytecode-size-cumulative=230');
 }
-// The bundle's bytecode from the last run's, when there is one (bin/code-cache.cjs).
-require('./code-cache.cjs').requireWithCodeCache(require('node:path').join(__dirname, '..', 'out', 'cli', 'main.cjs'), inlineLess ? 'inline230' : 'v8', process.argv[2]);
+// The bundle's bytecode from the last run's, when there is one (bin/code-cache.cjs). `umpire lsp` sets the
+// server's flag first: the CLI's bundle is compiled, and its cache made, under the flags the server runs with.
+const codeCache = require('./code-cache.cjs');
+const flags = inlineLess ? 'inline230' : process.argv[2] === 'lsp' ? codeCache.useServerFlags() : 'v8';
+codeCache.requireWithCodeCache(require('node:path').join(__dirname, '..', 'out', 'cli', 'main.cjs'), flags, process.argv[2]);

@@ -23,10 +23,12 @@ const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 
 /** The builds measured: this one, and the one given by --base. */
 const builds = [{ name: 'this build', dir: root }, ...baseDir ? [{ name: 'base', dir: path.resolve(baseDir) }] : []]
-    .map(b => ({ ...b, cli: path.join(b.dir, 'bin', 'umpire.cjs'), server: path.join(b.dir, 'out', 'language', 'main.cjs') }));
+    .map(b => ({ ...b, cli: path.join(b.dir, 'bin', 'umpire.cjs'), bundle: path.join(b.dir, 'out', 'language', 'main.cjs') }))
+    // The server as the extension starts it: through its loader (the code cache) where the build has one.
+    .map(b => ({ ...b, server: fs.existsSync(path.join(b.dir, 'bin', 'language-server.cjs')) ? path.join(b.dir, 'bin', 'language-server.cjs') : b.bundle }));
 for (const b of builds) {
-    if (!fs.existsSync(b.server)) {
-        console.error(`bench-startup: ${b.server} is missing: run npm run build in ${b.dir} first.`);
+    if (!fs.existsSync(b.bundle)) {
+        console.error(`bench-startup: ${b.bundle} is missing: run npm run build in ${b.dir} first.`);
         process.exit(1);
     }
 }

@@ -20,7 +20,8 @@ export async function deactivate(): Promise<void> {
 }
 
 export function createClient(context: vscode.ExtensionContext, clientOptions: LanguageClientOptions): LanguageClient {
-    const serverModule = context.asAbsolutePath(path.join('out', 'language', 'main.cjs'));
+    // The server bundle, run from V8's code cache by its loader (bin/language-server.cjs).
+    const serverModule = context.asAbsolutePath(path.join('bin', 'language-server.cjs'));
     const serverOptions: ServerOptions = {
         run: { module: serverModule, transport: TransportKind.ipc },
         debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6009'] } }

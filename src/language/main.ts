@@ -18,7 +18,9 @@ import { watchImportedFiles } from './watch-imported-files.js';
 // collections its resident memory grew to 400-450 MB of mostly garbage (docs/performance.md,
 // "Memory"). 1.5 times saved more but cost a file with
 // thousands of errors (parsed whole at each edit) a quarter more CPU per edit. Set here, not as a launch
-// flag, so that every client that starts the server gets it; V8 reads it at each collection.
+// flag, so that every client that starts the server gets it; V8 reads it at each collection. The server's
+// loader (bin/language-server.cjs, `useServerFlags` in bin/code-cache.cjs) sets the same before this
+// bundle is compiled, so that the code cache is made and read under one set of flags.
 setFlagsFromString('--heap-growing-percent=100');
 
 /** Generated documents (the odds as Markdown, for editors without the Odds view) go to a folder of the system's temporary files. */
