@@ -9,7 +9,7 @@
 import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey } from '../../core/model-cache.js';
-import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { eachRole, names, roles, unitsEverOut, unitStateAt, waitsOn, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
 import { causeText } from '../../core/status-table.js';
@@ -272,7 +272,7 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
     let gap: Action | undefined;
     let gapTurn: Turn | undefined;
     for (const action of model.actions) {
-        const outcome = action.node.outcome;
+        const outcome = outcomeOf(model, action.node);
         // Once there is a gap, an action without outcome changes nothing (asked first: it is most of them).
         if (!outcome && gap) continue;
         if (!ruleset.kinds.includes(action.node.kind)) continue;
