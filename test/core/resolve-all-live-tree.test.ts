@@ -136,6 +136,19 @@ function answers(model: ScenarioModel) {
     };
 }
 
+/** The tree of `source` as checked, its model, and what its caches answer before any run. */
+async function liveTree(source: string) {
+    const { root } = await check(source);
+    const live = modelOf(root);
+    return { root, live, was: answers(live) };
+}
+
+/** The model the editor holds and a next model of the same tree (the caches it carries) answer as before the run. */
+function expectSameAnswers(live: ScenarioModel, was: ReturnType<typeof answers>): void {
+    expect(answers(live)).toEqual(was);
+    expect(answers({ ...live })).toEqual(was);
+}
+
 describe('Resolve all leaves the live tree as it was', () => {
     const sources: Array<[string, () => string | Promise<string>]> = [
         ['a chain with its seeds', () => chain(10, true)],
@@ -146,17 +159,14 @@ describe('Resolve all leaves the live tree as it was', () => {
 
     it.each(sources)('%s: the same nodes and outcomes before, during and after, and the caches answer as before', async (_name, make) => {
         const source = await make();
-        const { root } = await check(source);
-        const live = modelOf(root);
-        const was = answers(live);
+        const { root, live, was } = await liveTree(source);
         const run = watched(root);
         const result = await resolveAll(source, () => Promise.reject(new Error('no check of the written text: the run verifies in memory')), run.options);
         expect(result.text).not.toBe(source);
         expect(run.looks()).toBeGreaterThan(0);
         expectSameTree(root, run.before, 'after the run');
         // The model the editor holds, a next model of the same tree (carried caches), and a cold parse all answer as before.
-        expect(answers(live)).toEqual(was);
-        expect(answers({ ...live })).toEqual(was);
+        expectSameAnswers(live, was);
         expect(answers(modelOf((await check(source)).root))).toEqual(was);
         // And the text written reads as resolved: nothing left to write.
         const after = modelOf((await check(result.text)).root);
@@ -167,26 +177,21 @@ describe('Resolve all leaves the live tree as it was', () => {
 describe('Resolve all that fails halfway leaves the live tree as it was', () => {
     it('an error thrown at the third seed drawn', async () => {
         const source = chain(10, false);
-        const { root } = await check(source);
-        const live = modelOf(root);
-        const was = answers(live);
+        const { root, live, was } = await liveTree(source);
         const run = watched(root, { failAtSeed: 3 });
         await expect(resolveAll(source, check, run.options)).rejects.toThrow(/injected: no dice/);
         expect(run.seeds()).toBe(3);
         expectSameTree(root, run.before, 'after the failed run');
-        expect(answers(live)).toEqual(was);
-        expect(answers({ ...live })).toEqual(was);
+        expectSameAnswers(live, was);
     }, 60_000);
 
     it('an error thrown by the in-memory checks, every outcome already worked out', async () => {
         const source = chain(10, true);
-        const { root } = await check(source);
-        const live = modelOf(root);
-        const was = answers(live);
+        const { root, live, was } = await liveTree(source);
         const run = watched(root, { failInChecks: true });
         await expect(resolveAll(source, check, run.options)).rejects.toThrow(/injected: the in-memory checks failed/);
         expectSameTree(root, run.before, 'after the failed run');
-        expect(answers(live)).toEqual(was);
+        expectSameAnswers(live, was);
     }, 60_000);
 
     it('a file whose second pass has errors: the in-memory check finds them, the slow way fails', async () => {
@@ -194,30 +199,24 @@ describe('Resolve all that fails halfway leaves the live tree as it was', () => 
         const routs = 'scenario "Pozzo"\nrules scrud\ngrade Veteran +1\nforce French { unit Line foot Veteran x2 unit Hussars horse }\n' +
             'force Austrian { unit Grenz foot x2 unit Dragoons horse }\nturn 1 "Dawn" {\n  engagement Ridge { French attacks Austrian }\n}\n' +
             'turn 2 "Noon" {\n  engagement Mill { French.Line#1 attacks Austrian.Grenz#2\n    seed 11 }\n}\n';
-        const { root } = await check(routs);
-        const live = modelOf(root);
-        const was = answers(live);
+        const { root, live, was } = await liveTree(routs);
         const run = watched(root);
         const drawn = { ...run.options, newSeed: (a: Parameters<ResolveAllOptions['newSeed']>[0], r: number) => (run.options.newSeed(a, r), 7) };
         await expect(resolveAll(routs, check, drawn)).rejects.toThrow(/after writing the outcome of 'Ridge', the file has errors/);
         expect(run.seeds()).toBeGreaterThan(0);
         expectSameTree(root, run.before, 'after the failed run');
-        expect(answers(live)).toEqual(was);
-        expect(answers({ ...live })).toEqual(was);
+        expectSameAnswers(live, was);
     }, 60_000);
 
     it('a run cancelled at the fifth engagement', async () => {
         const source = chain(10, false);
-        const { root } = await check(source);
-        const live = modelOf(root);
-        const was = answers(live);
+        const { root, live, was } = await liveTree(source);
         const token = { isCancellationRequested: false };
         let pauses = 0;
         const run = watched(root, { token, pause: async () => { if (++pauses === 5) token.isCancellationRequested = true; } });
         await expect(resolveAll(source, check, run.options)).rejects.toBeInstanceOf(ResolveAllCancelled);
         expect(run.seeds()).toBe(4);
         expectSameTree(root, run.before, 'after the cancelled run');
-        expect(answers(live)).toEqual(was);
-        expect(answers({ ...live })).toEqual(was);
+        expectSameAnswers(live, was);
     }, 60_000);
 });
