@@ -18,6 +18,7 @@ import { needsOutcome, resolveAll, ResolveAllCancelled, type CheckedText, type I
 import { outcomeStatus } from '../../src/core/resolve.js';
 import { resolutionOrder, settledOf, stateAt, waitsOn } from '../../src/core/campaign-state.js';
 import { statusTable } from '../../src/core/status-table.js';
+import { campaignOdds } from '../../src/core/campaign-odds.js';
 import { factValue, unquote, type ScenarioModel } from '../../src/core/scenario.js';
 import { isAction, isTurn, type Action, type Outcome, type Scenario, type Target } from '../../src/language/generated/ast.js';
 import { inMemoryChecks } from '../../src/language/resolve-all-checks.js';
@@ -217,6 +218,20 @@ describe('Resolve all that fails halfway leaves the live tree as it was', () => 
         await expect(resolveAll(source, check, run.options)).rejects.toBeInstanceOf(ResolveAllCancelled);
         expect(run.seeds()).toBe(4);
         expectSameTree(root, run.before, 'after the cancelled run');
+        expectSameAnswers(live, was);
+    }, 60_000);
+});
+
+describe('The campaign odds leave the live tree as they found it', () => {
+    it('every world laid over the tree, none written into it', async () => {
+        const source = chain(5, false);
+        const { root, live, was } = await liveTree(source);
+        const before = snapshot(root);
+        const report = campaignOdds(live);
+        if ('problem' in report) throw new Error(report.problem);
+        // Four open engagements, each fought in every world the ones before it leave.
+        expect(report.actions.map(a => a.name)).toEqual(['E1', 'E2', 'E3', 'E4']);
+        expectSameTree(root, before, 'after the campaign odds');
         expectSameAnswers(live, was);
     }, 60_000);
 });

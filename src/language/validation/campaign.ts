@@ -19,11 +19,13 @@ import type { Ruleset } from '../../core/ruleset.js';
 import { checkOneFightATurn } from './one-fight.js';
 
 /**
- * The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory).
+ * The campaign checks of a model (Resolve all runs them on a model with its new outcomes laid over the tree).
  * `keep`: each action's problems are kept on its node with what they read, and reported again while
- * that is the same (`KeptCampaignChecks`), so a build works out only the actions an edit can have changed.
+ * that is the same (`KeptCampaignChecks`), so a build works out only the actions an edit can have changed;
+ * never for a model with an overlay, whose outcomes are not the node's.
  */
-export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor, keep = false): void {
+export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor, keepAsked = false): void {
+    const keep = keepAsked && !model.overlay;
     const scenario = model.root;
     const byLabel = turnsByLabel(scenario);
     const late = lateUnits(model);
