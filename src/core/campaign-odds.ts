@@ -3,10 +3,11 @@
  * actions before it that are not decided can fall, and each unit's chances at the end of a turn or
  * of the file.
  *
- * A *world* is one way the open actions so far have fallen: the outcome lines each wrote, put into
- * the parse tree in memory as Resolve all puts new outcomes there (`outcomeNode`), so that the one
- * campaign timeline (src/core/campaign-state.ts) carries them and the rules read each later start
- * through `effectiveStats`, as they always do. No second way of laying a state over a unit's stats
+ * A *world* is one way the open actions so far have fallen: the outcome lines each wrote, laid over
+ * the parse tree on a model of its own as Resolve all lays new outcomes there (`outcomeNode`,
+ * `withOutcomes`; the tree is never changed), so that the one campaign timeline
+ * (src/core/campaign-state.ts) carries them and the rules read each later start through
+ * `effectiveStats`, as they always do. No second way of laying a state over a unit's stats
  * exists, so a campaign's odds cannot read a start that Resolve would not.
  *
  * The worlds are walked through the actions in the order they are resolved (`resolutionOrder`).
@@ -35,7 +36,7 @@ import type { OutcomeLineText, Resolution, Unresolvable } from './resolution.js'
 import { outcomeNode } from './resolve-all.js';
 import { isUnresolvable, needsNewSeed } from './resolve.js';
 import type { OutcomeLaw, Ruleset } from './ruleset.js';
-import { turnLabel, unquote, type ActionModel, type ScenarioModel, type UnitModel } from './scenario.js';
+import { outcomeOf, turnLabel, unquote, withOutcomes, type ActionModel, type ScenarioModel, type UnitModel } from './scenario.js';
 import { resolveSizeProblem } from './size-guards.js';
 
 /** How a figure over many actions is found: exactly while it stays small, else by seeded sampling. */
@@ -214,7 +215,8 @@ class CampaignWalk {
     private readonly open: ReadonlySet<Action>;
     private readonly tracked: readonly string[];
     private readonly trackedIndex: ReadonlyMap<string, number>;
-    private readonly saved = new Map<Action, Outcome | undefined>();
+    /** What this run's worlds' models keep their timelines by (`OutcomeOverlay.run`): not the document's. */
+    private readonly runKey = {};
     private readonly samples: number;
     private readonly seed: number;
     private readonly rng;
@@ -223,7 +225,7 @@ class CampaignWalk {
 
     constructor(private readonly model: ScenarioModel, private readonly span: Span, private readonly options: CampaignOddsOptions,
         private readonly method: 'exact' | 'monte-carlo', why?: string) {
-        const open = span.actions.filter(a => !options.fromRecord || (!a.node.outcome && needsNewSeed(model, a)));
+        const open = span.actions.filter(a => !options.fromRecord || (!outcomeOf(model, a.node) && needsNewSeed(model, a)));
         this.open = new Set(open.map(a => a.node));
         this.tracked = [...new Set(open.flatMap(a => participants(model, a.node).map(p => p.unit.id)))];
         this.trackedIndex = new Map(this.tracked.map((id, i) => [id, i]));
@@ -234,43 +236,42 @@ class CampaignWalk {
     }
 
     run(): CampaignOddsReport {
-        for (const node of this.open) this.saved.set(node, node.outcome);
-        try {
-            const start: World = { p: 1, n: this.method === 'exact' ? 0 : this.samples, installed: new Map() };
-            let worlds: World[] = [start];
-            const actions: CampaignActionOdds[] = [];
-            for (const [i, action] of this.span.actions.entries()) {
-                const step = this.step(worlds, action, i === this.span.actions.length - 1);
-                worlds = step.next;
-                actions.push(step.odds);
-            }
-            const { units, sides } = this.tally(worlds);
-            return {
-                rules: this.model.rules, through: this.span.turn ? turnLabel(this.span.turn)! : null, fromRecord: this.options.fromRecord === true,
-                method: this.method, ...(this.method === 'monte-carlo' ? { samples: this.samples, seed: this.seed } : {}),
-                states: this.states, actions, units, sides, notes: this.notes
-            };
-        } finally {
-            for (const [node, outcome] of this.saved) setOutcome(node, outcome);
+        const start: World = { p: 1, n: this.method === 'exact' ? 0 : this.samples, installed: new Map() };
+        let worlds: World[] = [start];
+        const actions: CampaignActionOdds[] = [];
+        for (const [i, action] of this.span.actions.entries()) {
+            const step = this.step(worlds, action, i === this.span.actions.length - 1);
+            worlds = step.next;
+            actions.push(step.odds);
         }
+        const { units, sides } = this.tally(worlds);
+        return {
+            rules: this.model.rules, through: this.span.turn ? turnLabel(this.span.turn)! : null, fromRecord: this.options.fromRecord === true,
+            method: this.method, ...(this.method === 'monte-carlo' ? { samples: this.samples, seed: this.seed } : {}),
+            states: this.states, actions, units, sides, notes: this.notes
+        };
     }
 
     /** An outcome with no lines for each open action: what it holds until the world has thrown it. */
     private readonly blank = new Map<Action, Outcome>();
 
     /**
-     * Runs `f` on a model whose open actions hold the world's outcomes. Those the world has not thrown yet
-     * hold a blank one: the states read are all from before them, and the timeline then neither resolves
-     * them (an action's own seed) nor makes later ones wait on them.
+     * Runs `f` on a model whose open actions read the world's outcomes, laid over the tree (`withOutcomes`:
+     * the tree is never changed). Those the world has not thrown yet read a blank one: the states read are
+     * all from before them, and the timeline then neither resolves them (an action's own seed) nor makes
+     * later ones wait on them.
      */
     private inWorld<T>(world: World, f: (model: ScenarioModel) => T): T {
-        for (const node of this.open) {
-            let blank = this.blank.get(node);
-            if (!blank) this.blank.set(node, blank = withOutcome(world, { node, turn: undefined }, []).installed.get(node)!);
-            setOutcome(node, world.installed.get(node) ?? blank);
+        if (!world.model) {
+            const outcomes = new Map<Action, Outcome>();
+            for (const node of this.open) {
+                let blank = this.blank.get(node);
+                if (!blank) this.blank.set(node, blank = withOutcome(world, { node, turn: undefined }, []).installed.get(node)!);
+                outcomes.set(node, world.installed.get(node) ?? blank);
+            }
+            // A model of its own: the timeline is cached per model, and built again from the first outcome that differs from the last world's.
+            world.model = withOutcomes(this.model, outcomes, this.runKey);
         }
-        // A new model object: the timeline is cached per model, and it is built again from the first changed outcome.
-        world.model ??= { ...this.model };
         return f(world.model);
     }
 
@@ -470,10 +471,6 @@ class CampaignWalk {
         const ids = new Set(this.span.actions.flatMap(a => participants(this.model, a.node).map(p => p.unit.id)));
         return this.reported = [...this.model.forces.values()].flatMap(f => f.units.filter(u => ids.has(u.id)));
     }
-}
-
-function setOutcome(action: Action, outcome: Outcome | undefined): void {
-    (action as { outcome?: Outcome }).outcome = outcome;
 }
 
 /** The world with the action's outcome written: its lines as an outcome block without a fingerprint (one the timeline carries as written). */

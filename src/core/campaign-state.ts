@@ -19,7 +19,7 @@ import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
 import { actionModelOf } from './model-cache.js';
-import { factValue, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
+import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 
 // ─── The timeline ────────────────────────────────────────────────────────────────────────────────
@@ -84,7 +84,7 @@ interface Pending {
 interface Step {
     readonly node: Action | UnitState | Turn;
     readonly start: number;
-    /** The written outcomes of its actions when it was read: Resolve all puts new ones in kept nodes. */
+    /** The outcomes of its actions when it was read, as its model read them (`outcomeOf`: an overlay's too). */
     readonly outcomes: ReadonlyArray<Outcome | undefined>;
 }
 
@@ -92,7 +92,9 @@ const timelines = new WeakMap<ScenarioModel, Timeline>();
 
 /**
  * The timeline last built for each document's tree (by its CST root, which the parse in pieces
- * keeps): the next model of the same document keeps its part before the first change.
+ * keeps), or for each run of models with outcomes laid over the tree (`carriedKey`): the next model
+ * keeps its part before the first change. A run's first model starts from the document's timeline,
+ * which it reads and leaves as it was.
  */
 const latest = new WeakMap<object, Built>();
 
@@ -124,8 +126,8 @@ function timeline(model: ScenarioModel): Timeline {
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
         // state of the points before it from this same timeline, already built that far.
         timelines.set(model, t);
-        const key = model.root.$cstNode ?? model.root;
-        buildTimeline(model, t, latest.get(key));
+        const key = carriedKey(model);
+        buildTimeline(model, t, latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined));
         latest.set(key, { declared: declaredOf(model), timeline: t });
     }
     return t;
@@ -144,19 +146,19 @@ function initialState(model: ScenarioModel, unit: UnitModel): UnitCampaignState 
     return kept.state;
 }
 
-/** Whether the element's actions hold the outcomes they held (no array made: every kept element is asked). */
-function sameOutcomes(el: Action | UnitState | Turn, outcomes: ReadonlyArray<Outcome | undefined>): boolean {
+/** Whether the element's actions hold the outcomes they held, as the model reads them (no array made: every kept element is asked). */
+function sameOutcomes(model: ScenarioModel, el: Action | UnitState | Turn, outcomes: ReadonlyArray<Outcome | undefined>): boolean {
     // By `$type` (no subtypes among the elements): every kept step is asked at every build.
-    if (el.$type === 'Action') return outcomes.length === 1 && (el as Action).outcome === outcomes[0];
+    if (el.$type === 'Action') return outcomes.length === 1 && outcomeOf(model, el as Action) === outcomes[0];
     if (el.$type !== 'Turn') return outcomes.length === 0;
     let i = 0;
-    for (const inner of (el as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || (inner as Action).outcome !== outcomes[i++])) return false;
+    for (const inner of (el as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || outcomeOf(model, inner as Action) !== outcomes[i++])) return false;
     return i === outcomes.length;
 }
 
-function outcomesOf(el: Action | UnitState | Turn): Array<Outcome | undefined> {
-    if (isAction(el)) return [el.outcome];
-    if (isTurn(el)) return el.elements.filter(isAction).map(a => a.outcome);
+function outcomesOf(model: ScenarioModel, el: Action | UnitState | Turn): Array<Outcome | undefined> {
+    if (isAction(el)) return [outcomeOf(model, el)];
+    if (isTurn(el)) return el.elements.filter(isAction).map(a => outcomeOf(model, a));
     return [];
 }
 
@@ -174,7 +176,7 @@ function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
 
 /**
  * What of an earlier timeline of the same file holds for this model: the steps before the first
- * element that changed (a new node, or a kept action given another outcome in memory), and before the
+ * element that changed (a new node, or a kept action read with another outcome: an overlay's), and before the
  * first line that names a force whose units changed. Everything from there is built again. The
  * timeline resolves the actions not written yet (settled outcomes), which read every declaration:
  * any change to one builds the whole timeline again.
@@ -191,7 +193,7 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     for (const el of model.root.elements) {
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         const step = t.steps[steps];
-        if (!step || step.node !== el || !sameOutcomes(el, step.outcomes)) break;
+        if (!step || step.node !== el || !sameOutcomes(model, el, step.outcomes)) break;
         steps++;
     }
     let point = steps < t.steps.length ? t.steps[steps].start : t.end;
@@ -220,19 +222,20 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
     const visit = (el: unknown) => {
         if (isAction(el)) {
             const point = 2 * k++;
+            const outcome = outcomeOf(model, el);
             t.actionPoint.set(el, point);
             const resolvable = model.ruleset?.kinds.includes(el.kind) === true;
             // Needed for an unwritten action (it may wait or settle), and to work out, before this action
             // is read, the pending results of the units it names: the out-of-action check reads `outSince`.
-            const units = resolvable && (!el.outcome || t.pendingOf.size > 0) ? participants(model, el).map(p => p.unit.id) : NO_IDS;
+            const units = resolvable && (!outcome || t.pendingOf.size > 0) ? participants(model, el).map(p => p.unit.id) : NO_IDS;
             settleUnits(model, t, units);
             const turn = turnOf(el);
-            const altered = el.outcome?.check !== undefined ? alteredReplay(model, el) : undefined;
+            const altered = outcome?.check !== undefined ? alteredReplay(model, el) : undefined;
             if (altered) {
                 // A block edited by hand (`outcome-altered`): the state builds on what its dice give, never on the edit.
                 for (const line of altered.lines) carry(model, t, el, turn, point, unitsNamed(model, line.unit), line.result, line.facts);
-            } else if (el.outcome) {
-                for (const line of el.outcome.lines) {
+            } else if (outcome) {
+                for (const line of outcome.lines) {
                     // A half-typed line (no unit or result yet) changes nothing; the parser reports it.
                     if (!line.unit || line.result === undefined) continue;
                     named(t, line.unit, point);
@@ -269,7 +272,7 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
     for (const el of model.root.elements) {
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         if (index++ < t.steps.length) continue;
-        t.steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(el) });
+        t.steps.push({ node: el, start: 2 * k, outcomes: outcomesOf(model, el) });
         visit(el);
     }
     t.end = 2 * k;
@@ -360,7 +363,7 @@ function carry(model: ScenarioModel, t: Timeline, el: Action, turn: Turn | undef
     facts: ReadonlyArray<readonly [string, StatValue]>): void {
     const at = { kind: el.kind, name: el.name, turn: turnLabel(turn) };
     // Settled, not written yet: the same result, said to be not written where it is shown.
-    const last = { result, action: el.name, turn: turnLabel(turn), ...(el.outcome ? {} : { settled: true as const }) };
+    const last = { result, action: el.name, turn: turnLabel(turn), ...(outcomeOf(model, el) ? {} : { settled: true as const }) };
     for (const u of unitsOfLine) {
         const h = t.history.get(u.id);
         // A line for a unit its action does not name (no rule set writes one): laid in at its point.
@@ -534,7 +537,7 @@ function pointOf(model: ScenarioModel, action: ActionModel | Action): number {
  */
 export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Action | undefined {
     const node = actionNode(action);
-    return node.outcome ? undefined : timeline(model).waiting.get(node);
+    return outcomeOf(model, node) ? undefined : timeline(model).waiting.get(node);
 }
 
 /**
@@ -543,7 +546,7 @@ export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Act
  */
 export function settledOf(model: ScenarioModel, action: ActionModel | Action): Resolution | undefined {
     const node = actionNode(action);
-    if (node.outcome) return undefined;
+    if (outcomeOf(model, node)) return undefined;
     const t = timeline(model);
     const pending = t.pending.get(node);
     if (pending) settle(model, t, pending);

@@ -8,7 +8,7 @@ import type { AstNode } from 'langium';
 import type { Action, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
-import { buildScenario, importsOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
+import { buildScenario, carriedKey, documentKey, importsOf, outcomeOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
 
 export interface ModelContext {
     readonly rulesets: RulesetRegistry;
@@ -152,7 +152,7 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
 
 /**
  * What the keys of the last model of a document were made of (by its CST root, which the parse in
- * pieces keeps, as the campaign timeline's `latest`): a step the next model holds as the same node,
+ * pieces keeps, or an overlay's run: `carriedKey`, as the campaign timeline's `latest`): a step the next model holds as the same node,
  * at the same place among the turns, whose units' last writers have the keys they had, keeps its key
  * without a hash. An edit costs the steps whose inputs changed, and a look at each step's units.
  */
@@ -191,8 +191,8 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     for (const option of model.root.options) declarations.push(option);
     // The files imported as the model was built from them (the same list modelOf reads).
     const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
-    const docKey = model.root.$cstNode ?? model.root;
-    const before = keyedSteps.get(docKey);
+    const docKey = carriedKey(model);
+    const before = keyedSteps.get(docKey) ?? (model.overlay ? keyedSteps.get(documentKey(model)) : undefined);
     const sameNodesRead = before !== undefined && before.headerFacts === headerFacts && sameNodes(before.declarations, declarations) && sameNodes(before.imported, imported);
     const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
     // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
@@ -255,13 +255,14 @@ interface StepUnits {
 
 /**
  * Kept by the step's node, with the declarations' key it was worked out under (unit ids come from
- * the forces) and the written outcomes of its actions (Resolve all puts new ones in kept nodes).
+ * the forces) and the outcomes of its actions it was read with. A model with an overlay reads what
+ * is kept but keeps nothing: a kept node's entry stays the document's.
  */
 const stepUnitsKept = new WeakMap<Step, { base: string, outcomes: ReadonlyArray<unknown>, units: StepUnits }>();
 
 function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits {
     const kept = stepUnitsKept.get(node);
-    if (kept && kept.base === base && sameOutcomes(node, kept.outcomes)) return kept.units;
+    if (kept && kept.base === base && sameOutcomes(model, node, kept.outcomes)) return kept.units;
     const reads = new Set<string>(), writes = new Set<string>();
     const add = (target: Target, written: boolean) => {
         for (const u of unitsOf(model, target)) {
@@ -274,7 +275,8 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits 
             // A `factor` or `dice` line only adds to a unit the action names otherwise: a unit named only there
             // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`).
             for (const st of (el as Action).statements) eachTarget(st, target => add(target, st.$type !== 'Factor' && st.$type !== 'Dice'));
-            if ((el as Action).outcome) eachTarget((el as Action).outcome!, target => add(target, true));
+            const outcome = outcomeOf(model, el as Action);
+            if (outcome) eachTarget(outcome, target => add(target, true));
         } else if (el.$type === 'UnitState') {
             if ((el as UnitState).target) add((el as UnitState).target, true);
         }
@@ -282,7 +284,7 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits 
     if (node.$type === 'Turn') for (const inner of (node as Turn).elements) visit(inner);
     else visit(node);
     const units = { reads: [...reads], writes: [...writes] };
-    stepUnitsKept.set(node, { base, outcomes: outcomesOf(node), units });
+    if (!model.overlay) stepUnitsKept.set(node, { base, outcomes: outcomesOf(model, node), units });
     return units;
 }
 
@@ -304,20 +306,20 @@ function isNode(value: unknown): value is AstNode {
     return typeof value === 'object' && value !== null && typeof (value as { $type?: unknown }).$type === 'string';
 }
 
-function outcomesOf(node: Step): unknown[] {
-    if (node.$type === 'Action') return [(node as Action).outcome];
+function outcomesOf(model: ScenarioModel, node: Step): unknown[] {
+    if (node.$type === 'Action') return [outcomeOf(model, node as Action)];
     if (node.$type !== 'Turn') return [];
     const out: unknown[] = [];
-    for (const inner of (node as Turn).elements) if (inner.$type === 'Action') out.push((inner as Action).outcome);
+    for (const inner of (node as Turn).elements) if (inner.$type === 'Action') out.push(outcomeOf(model, inner as Action));
     return out;
 }
 
-/** Whether the step's actions hold the outcomes they held (no array made: every kept step is asked at every build). */
-function sameOutcomes(node: Step, outcomes: ReadonlyArray<unknown>): boolean {
-    if (node.$type === 'Action') return outcomes.length === 1 && (node as Action).outcome === outcomes[0];
+/** Whether the step's actions hold the outcomes they held, as the model reads them (no array made: every kept step is asked at every build). */
+function sameOutcomes(model: ScenarioModel, node: Step, outcomes: ReadonlyArray<unknown>): boolean {
+    if (node.$type === 'Action') return outcomes.length === 1 && outcomeOf(model, node as Action) === outcomes[0];
     if (node.$type !== 'Turn') return outcomes.length === 0;
     let i = 0;
-    for (const inner of (node as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || (inner as Action).outcome !== outcomes[i++])) return false;
+    for (const inner of (node as Turn).elements) if (inner.$type === 'Action' && (i >= outcomes.length || outcomeOf(model, inner as Action) !== outcomes[i++])) return false;
     return i === outcomes.length;
 }
 

@@ -6,12 +6,14 @@
  * State comes from written outcomes (src/core/campaign-state.ts). Re-reading the whole file after
  * each outcome made the cost grow with the square of the campaign (40 chained engagements
  * took 14 s), so the file is checked once (or its check is handed in: the editor's document is
- * already validated), the actions are resolved in order with each new outcome put into the parse
- * tree in memory (exactly what the parser makes of the written block, for the fields the model
- * reads), and the result is verified. With `inMemory` (the CLI and the server) the verification is
- * in memory too: every written outcome replayed against the final state, and the checks that read
- * the campaign state run on the final tree; so the cost is about the sum of the engagements (issue
- * 19 item 7: a check of the written file, four times the text of a large campaign, was most of it).
+ * already validated), the actions are resolved in order, each new outcome (exactly what the parser
+ * makes of the written block, for the fields the model reads) laid over the parse tree on a model of
+ * its own (`withOutcomes`), and the result is verified. The tree itself is never changed: it may be
+ * the editor's document, whose nodes the caches of every later build are kept by, and a run that
+ * throws halfway leaves nothing of itself in it. With `inMemory` (the CLI and the server) the
+ * verification is in memory too: every written outcome replayed against the final state, and the
+ * checks that read the campaign state run on the final model; so the cost is about the sum of the
+ * engagements (a check of the written file, four times the text of a large campaign, was most of it).
  * Without `inMemory`, the written text is checked as a whole. If the verification finds an error, or
  * an outcome that is not current, the in-memory state and the file disagree; then the file is
  * resolved again the slow way, re-read after each batch of outcomes, which names the outcome that
@@ -26,7 +28,7 @@
  */
 import type { Action, Fact, Outcome, OutcomeLine, Scenario, Target } from '../language/generated/ast.js';
 import { modelOf } from './model-cache.js';
-import type { ActionModel, ScenarioModel } from './scenario.js';
+import { withOutcomes, type ActionModel, type ScenarioModel } from './scenario.js';
 import { participants, resolutionOrder } from './campaign-state.js';
 import { actionOffsets, applyEdits, isNoOp, resolutionEdit, type OffsetEdit } from './outcome-edit.js';
 import type { DiceChoice, Resolution } from './resolution.js';
@@ -44,7 +46,7 @@ export interface CheckedText {
 export interface InMemoryChecks {
     /**
      * The errors of the checks that read the campaign state (units out of the fight, the rule set's
-     * checks of each action), run on `model`: the parse tree with every new outcome in memory.
+     * checks of each action), run on `model`: the parse tree with every new outcome laid over it.
      */
     errorsWith(model: ScenarioModel): string[];
 }
@@ -145,26 +147,23 @@ function selected(action: ActionModel, options: ResolveAllOptions): boolean {
 }
 
 /**
- * The quick path: one pass in resolution order over one parse. Each outcome written is put into the
- * parse tree, and the model is made anew, so that the campaign state of every later action includes
- * it, as it would after re-reading the file. With `inMemory`, the result is verified on that tree
- * (`verified`). The tree may be the editor's own document: the new outcomes are in it only while a
- * step runs (`step`), never while the event loop turns between steps, so no other request sees them.
+ * The quick path: one pass in resolution order over one parse. Each outcome written is laid over the
+ * parse tree on a new model (`withOutcomes`), so that the campaign state of every later action
+ * includes it, as it would after re-reading the file. With `inMemory`, the result is verified on the
+ * last model (`verified`). The tree, often the editor's own document, is only read: another request
+ * served while the event loop turns between steps (`step`) sees it as the file says, and so do the
+ * caches kept by its nodes, however the run ends.
  */
 async function inOrder(first: ScenarioModel, text: string, options: ResolveAllOptions): Promise<{ edits: OffsetEdit[], written: WrittenOutcome[], verified: boolean }> {
     const edits: OffsetEdit[] = [];
     const written: WrittenOutcome[] = [];
-    const installed: Array<[Action, Outcome]> = [];
-    const originals = new Map<Action, Outcome | undefined>();
+    // One map for the run, grown as outcomes are written: each model reads it only until the next is made.
+    const outcomes = new Map<Action, Outcome>();
+    const run = {};
     const step = async <T>(work: () => T): Promise<T> => {
         await options.pause?.();
         stopIfCancelled(options);
-        for (const [node, outcome] of installed) setOutcome(node, outcome);
-        try {
-            return work();
-        } finally {
-            for (const [node] of installed) setOutcome(node, originals.get(node));
-        }
+        return work();
     };
     let model = first;
     for (const action of resolutionOrder(first)) {
@@ -180,26 +179,21 @@ async function inOrder(first: ScenarioModel, text: string, options: ResolveAllOp
             written.push({ action: name, resolution: result.resolution, dice: result.dice });
             if (isNoOp(text, edit)) return;
             edits.push(edit);
-            originals.set(action.node, action.node.outcome);
-            installed.push([action.node, outcomeNode(action.node, result.resolution, result.dice)]);
-            // A new model object: the campaign timeline (cached per model) is built again with this outcome.
-            model = { ...model };
+            outcomes.set(action.node, outcomeNode(action.node, result.resolution, result.dice));
+            // A new model object: the campaign timeline (cached per model) is continued from this outcome.
+            model = withOutcomes(first, outcomes, run);
         });
     }
     const checks = options.inMemory;
     if (!checks || edits.length === 0) return { edits, written, verified: false };
-    // What checking the written text would find, on the tree in memory: every selected action's
-    // outcome current against the state the final tree gives (each replayed, as the stale check
+    // What checking the written text would find, on the last model: every selected action's
+    // outcome current against the state the last model gives (each replayed, as the stale check
     // does), and no error from the checks that read that state. The rest is as the file was checked.
     for (const action of model.actions) {
         if (await step(() => selected(action, options) && needsOutcome(model, action))) return { edits, written, verified: false };
     }
     const errors = await step(() => checks.errorsWith(model));
     return { edits, written, verified: errors.length === 0 };
-}
-
-function setOutcome(action: Action, outcome: Outcome | undefined): void {
-    (action as { outcome?: Outcome }).outcome = outcome;
 }
 
 /** `Force`, `Force.Unit` or `Force.Unit#2` as the parser reads it (the model reads names as written). */

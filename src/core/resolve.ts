@@ -4,7 +4,7 @@
  * limits first, the dice chosen once, and a rule set's failure turned into a reason, never a throw.
  */
 import { isSeed } from '../language/generated/ast.js';
-import { unquote, type ActionModel, type ScenarioModel } from './scenario.js';
+import { outcomeOf, unquote, type ActionModel, type ScenarioModel } from './scenario.js';
 import type { DiceChoice, Resolution, Unresolvable } from './resolution.js';
 import type { Ruleset } from './ruleset.js';
 import { resolveSizeProblem } from './size-guards.js';
@@ -47,7 +47,7 @@ function knownDice(model: ScenarioModel, action: ActionModel, options: Omit<Reso
     if (options.seed !== undefined) return { kind: 'seed', seed: options.seed };
     if (options.reroll) return undefined;
     const own = action.node.statements.find(isSeed);
-    const outcome = action.node.outcome;
+    const outcome = outcomeOf(model, action.node);
     // The re-roll count stays with the seed it was recorded for.
     if (own) return withReroll(own.value, outcome !== undefined && outcome.seed === own.value ? outcome.reroll : undefined);
     const recorded = outcome?.seed;
@@ -59,8 +59,8 @@ function withReroll(seed: number, reroll: number | undefined): DiceChoice {
 }
 
 /** How many times the action has been re-rolled, as its written outcome records. */
-function rerollCount(action: ActionModel): number {
-    return action.node.outcome?.reroll ?? 0;
+function rerollCount(model: ScenarioModel, action: ActionModel): number {
+    return outcomeOf(model, action.node)?.reroll ?? 0;
 }
 
 /** Whether resolving the action would draw a new seed (it has no dice, seed or recorded seed). */
@@ -75,7 +75,7 @@ export function needsNewSeed(model: ScenarioModel, action: ActionModel, options:
 function chooseDice(model: ScenarioModel, action: ActionModel, options: ResolveOptions): DiceChoice {
     const known = knownDice(model, action, options);
     if (known) return known;
-    const reroll = options.reroll ? rerollCount(action) + 1 : 0;
+    const reroll = options.reroll ? rerollCount(model, action) + 1 : 0;
     return withReroll(options.newSeed(action, reroll), reroll);
 }
 
@@ -119,7 +119,7 @@ const replays = new WeakMap<ScenarioModel, Map<Action, { outcome: Outcome, repla
  * the stale and altered checks and hovers compare the file with.
  */
 export function replayOutcome(model: ScenarioModel, action: ActionModel): Replay {
-    const outcome = action.node.outcome;
+    const outcome = outcomeOf(model, action.node);
     if (!outcome) return undefined;
     let kept = replays.get(model);
     const found = kept?.get(action.node);
@@ -152,7 +152,7 @@ export type OutcomeStatus =
 
 /** Compares a written outcome's fingerprint with the one its recorded dice give today. */
 export function outcomeStatus(model: ScenarioModel, action: ActionModel): OutcomeStatus {
-    const outcome = action.node.outcome;
+    const outcome = outcomeOf(model, action.node);
     if (!outcome || !model.ruleset) return { kind: 'none' };
     if (outcome.check === undefined) return { kind: 'hand-written' };
     const enteredNow = model.ruleset.usesEnteredDice(model, action);
@@ -188,7 +188,7 @@ export function resolveAction(model: ScenarioModel, action: ActionModel, options
  * same state (a volley after a combat that drove its unit back throws the dice it has left).
  */
 export function settledOutcome(model: ScenarioModel, action: ActionModel): Resolution | undefined {
-    if (action.node.outcome || !model.ruleset?.kinds.includes(action.node.kind)) return undefined;
+    if (outcomeOf(model, action.node) || !model.ruleset?.kinds.includes(action.node.kind)) return undefined;
     const dice = knownDice(model, action);
     if (!dice) return undefined;
     const resolution = resolveWith(model, action, dice);

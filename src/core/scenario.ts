@@ -8,7 +8,7 @@
  */
 import {
     isForce, isGrade, isHouse, isModifier,
-    type Action, type Element, type TurnElement, type Fact, type Force, type Grade, type House, type Import, type Modifier, type Scenario, type Sides, type Stat, type Target, type Turn, type Unit, type UnitState
+    type Action, type Element, type TurnElement, type Fact, type Force, type Grade, type House, type Import, type Modifier, type Outcome, type Scenario, type Sides, type Stat, type Target, type Turn, type Unit, type UnitState
 } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import type { Ruleset, RulesetRegistry } from './ruleset.js';
@@ -69,6 +69,47 @@ export interface ScenarioModel {
     /** House rules in file order, each with the turn it sits in (undefined: the whole file), docs/house-rules.md. */
     readonly houses: ReadonlyArray<{ node: House, turn: Turn | undefined }>;
     readonly root: Scenario;
+    /**
+     * Outcomes this model reads instead of its actions' written ones (`outcomeOf`): Resolve all's new
+     * outcomes, and the worlds of a campaign's odds. The parse tree is never changed: a node the parse
+     * keeps is the same object with the same properties, so every cache kept by a node stays true.
+     */
+    readonly overlay?: OutcomeOverlay;
+}
+
+interface OutcomeOverlay {
+    /** Per action, the outcome the model reads (undefined: none written). */
+    readonly outcomes: ReadonlyMap<Action, Outcome | undefined>;
+    /**
+     * What the caches carried from one model of a file to the next (the campaign timeline, the actions'
+     * input keys) keep this run's models by: one object per run, never the document's own key, so a
+     * run leaves those of the document as they were.
+     */
+    readonly run: object;
+}
+
+/** The action's outcome as the model reads it: the overlay's, else the one written in the file. */
+export function outcomeOf(model: ScenarioModel, action: Action): Outcome | undefined {
+    const outcomes = model.overlay?.outcomes;
+    return outcomes !== undefined && outcomes.has(action) ? outcomes.get(action) : action.outcome;
+}
+
+/** The model with these outcomes laid over the tree's (`run`: see `OutcomeOverlay.run`). */
+export function withOutcomes(model: ScenarioModel, outcomes: ReadonlyMap<Action, Outcome | undefined>, run: object): ScenarioModel {
+    return { ...model, overlay: { outcomes, run } };
+}
+
+/**
+ * What the caches carried from one model of a file to the next keep it by: the document's CST root
+ * (the parse in pieces keeps it), or an overlay's run. `documentKey` alone, for the run's first model
+ * to start from the document's.
+ */
+export function carriedKey(model: ScenarioModel): object {
+    return model.overlay?.run ?? documentKey(model);
+}
+
+export function documentKey(model: ScenarioModel): object {
+    return model.root.$cstNode ?? model.root;
 }
 
 export function statValue(stat: Stat): StatValue {

@@ -9,7 +9,7 @@
 import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey } from '../../core/model-cache.js';
-import { factValue, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { eachRole, names, roles, unitsEverOut, unitStateAt, waitsOn, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
 import { causeText } from '../../core/status-table.js';
@@ -19,11 +19,13 @@ import type { Ruleset } from '../../core/ruleset.js';
 import { checkOneFightATurn } from './one-fight.js';
 
 /**
- * The campaign checks of a model (Resolve all runs them on a tree that holds its new outcomes in memory).
+ * The campaign checks of a model (Resolve all runs them on a model with its new outcomes laid over the tree).
  * `keep`: each action's problems are kept on its node with what they read, and reported again while
- * that is the same (`KeptCampaignChecks`), so a build works out only the actions an edit can have changed.
+ * that is the same (`KeptCampaignChecks`), so a build works out only the actions an edit can have changed;
+ * never for a model with an overlay, whose outcomes are not the node's.
  */
-export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor, keep = false): void {
+export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor, keepAsked = false): void {
+    const keep = keepAsked && !model.overlay;
     const scenario = model.root;
     const byLabel = turnsByLabel(scenario);
     const late = lateUnits(model);
@@ -272,7 +274,7 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
     let gap: Action | undefined;
     let gapTurn: Turn | undefined;
     for (const action of model.actions) {
-        const outcome = action.node.outcome;
+        const outcome = outcomeOf(model, action.node);
         // Once there is a gap, an action without outcome changes nothing (asked first: it is most of them).
         if (!outcome && gap) continue;
         if (!ruleset.kinds.includes(action.node.kind)) continue;

@@ -16,7 +16,7 @@ import {
 } from './loose-files-reader.js';
 import { isUnresolvable, replayOutcome } from '../../core/resolve.js';
 import { settledOf } from '../../core/campaign-state.js';
-import { statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { outcomeOf, statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-report.js';
 import { canShow } from '../../core/dice.js';
 import { signed } from '../../core/signed.js';
@@ -160,7 +160,7 @@ function checkCasualtiesOverStands(model: ScenarioModel, am: ActionModel, accept
         ? [combat.input.attacker.units[0], combat.input.defender.units[0]].some(u => presentStands(u) < 2)
         : readFire(model, am).some(r => presentStands(r.input.target) < fireDice(r.input, lfTables(model, am.node)).count);
     if (!exposed) return;
-    const outcome = am.node.outcome;
+    const outcome = outcomeOf(model, am.node);
     for (const line of outcome?.lines ?? []) {
         const taken = line.facts.find(f => f.key === 'casualties');
         if (!line.unit || taken?.number === undefined) continue;

@@ -10,7 +10,7 @@
 import type { ValidationAcceptor } from 'langium';
 import { isFacts, isSides, type Facts, type Turn } from '../../language/generated/ast.js';
 import { resolutionOrder, settledOf, turnsOf, unitStateAt } from '../../core/campaign-state.js';
-import { factValue, turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { factValue, outcomeOf, turnLabel, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { DEFAULT_CLASS, fightingUnits, has, lfType } from './loose-files-reader.js';
 import { lfTables } from './loose-files-house.js';
 import { pursues } from './engine/loose-files-combat.js';
@@ -44,8 +44,9 @@ export interface CombatResultRead {
 /** Each unit's last combat result in one engagement: its written outcome lines, else those its dice settle. */
 export function combatResults(model: ScenarioModel, action: ActionModel): CombatResultRead[] {
     const out: CombatResultRead[] = [];
-    if (action.node.outcome) {
-        for (const line of action.node.outcome.lines) {
+    const outcome = outcomeOf(model, action.node);
+    if (outcome) {
+        for (const line of outcome.lines) {
             if (!line.unit || line.result === undefined) continue;
             const opponent = line.opponent ? unitsOf(model, line.opponent)[0]?.id : undefined;
             const orderFact = line.facts.find(f => f.key === 'order');
