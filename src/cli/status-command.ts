@@ -19,7 +19,7 @@ export interface StatusCliOptions {
 }
 
 /** The version of `status --json`'s shape (docs/json.md#status); fields are only ever added. */
-export const STATUS_SCHEMA = 1;
+const STATUS_SCHEMA = 1;
 
 export async function statusCommand(file: string, options: StatusCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
     if (options.markdown && options.json) throw new CliError('--markdown and --json are two ways to print the same state: choose one');
@@ -64,7 +64,7 @@ export async function statusCommand(file: string, options: StatusCliOptions, out
  * The season's luck over the written actions up to the end of the turn (all of them without one), in
  * file order as the report takes them, so that `status` and `report --luck` give the same figures.
  */
-export function seasonThrough(model: ScenarioModel, at: string | undefined): SeasonLuck | Unresolvable {
+function seasonThrough(model: ScenarioModel, at: string | undefined): SeasonLuck | Unresolvable {
     if (at === undefined) return seasonLuck(model, model.actions);
     const span = actionsThrough(model, at);
     if (isUnresolvable(span)) return span;

@@ -185,7 +185,7 @@ export function campaignOdds(model: ScenarioModel, options: CampaignOddsOptions 
     return new CampaignWalk(model, span, options, 'monte-carlo').run();
 }
 
-export interface Span {
+interface Span {
     readonly actions: readonly ActionModel[];
     readonly turn: Turn | undefined;
 }

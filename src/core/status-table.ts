@@ -54,7 +54,7 @@ function turnNames(model: ScenarioModel): string {
 }
 
 /** A table cell's text in Markdown: a bar or a line break would end the cell. */
-export function markdownCell(text: string): string {
+function markdownCell(text: string): string {
     return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 

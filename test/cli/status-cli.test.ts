@@ -26,32 +26,8 @@ import { modelOf } from '../../src/core/model-cache.js';
 import type { ScenarioModel } from '../../src/core/scenario.js';
 import { seasonHeading, seasonLuck, seasonRows, type SeasonLuck } from '../../src/report/season-luck.js';
 import { parse } from '../support/services.js';
+import { TWO_FORDS } from '../support/two-fords.js';
 
-const TWO_FORDS = `scenario "Two fords"
-rules scrud
-force French {
-  unit A foot
-  unit B foot
-}
-force Austrian {
-  unit C foot
-  unit D foot
-}
-turn 1 {
-  engagement Ford {
-    French.A attacks Austrian.C
-    dice French foot 5
-    dice Austrian foot 2
-  }
-}
-turn 2 {
-  engagement Mill {
-    French.B attacks Austrian.D
-    dice French foot 3
-    dice Austrian foot 3
-  }
-}
-`;
 
 /** The hand-worked figures above. */
 const HAND = {

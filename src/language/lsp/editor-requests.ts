@@ -10,10 +10,12 @@ import { validatedDocument } from './validated-document.js';
 import type { Action, Scenario } from '../generated/ast.js';
 import type { BattleDocumentFactory } from '../battle-document-factory.js';
 import { modelOf } from '../../core/model-cache.js';
-import { isResolvable, outcomeStatus } from '../../core/resolve.js';
+import { isResolvable, isUnresolvable, outcomeStatus } from '../../core/resolve.js';
 import { hasOdds } from '../../core/odds.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import type { ActionAtResult, FileSummary, ScenarioTemplates } from '../../protocol.js';
+import type { ScenarioModel } from '../../core/scenario.js';
+import { quickSeasonLuck } from '../../report/season-luck.js';
+import type { ActionAtResult, FileSummary, FileSummaryLuck, ScenarioTemplates } from '../../protocol.js';
 
 /** `umpire.actionAt`: [{ uri, version, position }] → the action whose text holds the position. */
 export async function actionAtPosition(shared: LangiumSharedServices, arg: unknown, token?: CancellationToken): Promise<ActionAtResult> {
@@ -43,7 +45,7 @@ export async function actionAtPosition(shared: LangiumSharedServices, arg: unkno
 /**
  * `umpire.fileSummary`: [{ uri }] → the file's rule set and how many of its actions have a current
  * outcome, none yet, or one that no longer matches (stale, or one that can no longer be replayed:
- * both ask for Resolve again, as their warnings say).
+ * both ask for Resolve again, as their warnings say), and each side's luck over the season.
  */
 export async function fileSummary(shared: LangiumSharedServices, arg: unknown, token?: CancellationToken): Promise<FileSummary> {
     const a = (arg ?? {}) as { uri?: unknown };
@@ -66,8 +68,24 @@ export async function fileSummary(shared: LangiumSharedServices, arg: unknown, t
             else if (status === 'current' || status === 'hand-written') summary.resolved!++;
             else summary.stale!++;
         }
-        return summary;
+        const luck = summaryLuck(model);
+        return luck ? { ...summary, luck } : summary;
     }) as Promise<FileSummary>;
+}
+
+/** Each parse's season figures, found once (the item asks again when another editor becomes active). */
+const lucks = new WeakMap<ScenarioModel, FileSummaryLuck | undefined>();
+
+/** The season's luck per side, cheap on a long season (`quickSeasonLuck`); none without a written result. */
+function summaryLuck(model: ScenarioModel): FileSummaryLuck | undefined {
+    if (lucks.has(model)) return lucks.get(model);
+    const season = quickSeasonLuck(model, model.actions);
+    const luck = isUnresolvable(season) || season.method === 'none' ? undefined : {
+        method: season.method, ...(season.samples !== undefined ? { samples: season.samples } : {}),
+        sides: season.sides.flatMap(s => s.percentile === null ? [] : [{ force: s.force, percentile: s.percentile, ...(s.se ? { se: s.se.percentile } : {}) }])
+    };
+    lucks.set(model, luck);
+    return luck;
 }
 
 /** `umpire.scenarioTemplates`: every registered rule set, the default (a file without `rules`) first. */
