@@ -8,6 +8,7 @@
 // Run alone it writes one file, to look at or to time `umpire check` on:
 //   node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE
 //   node scripts/bench-files.mjs turns LINES [ENGAGEMENTS_PER_TURN] > FILE
+//   node scripts/bench-files.mjs season ENGAGEMENTS > FILE
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -154,14 +155,33 @@ export function splitCampaign(engagements, files) {
     return out;
 }
 
+/**
+ * A long season of two sides only: `engagements` fights of two fresh foot units against two, one a turn,
+ * each with a seed (write their outcomes with `umpire resolve --write`). Every fight adds to the same two
+ * sides' luck over the season, whose law soon grows past the exact bound: the sampled path's load.
+ */
+export function twoSidedSeason(engagements) {
+    const out = ['scenario "Long season"', 'rules scrud', 'grade Veteran +1', ''];
+    for (const side of ['Blue', 'Red']) {
+        out.push(`force ${side} {`);
+        for (let k = 1; k <= engagements; k++) out.push(`  unit P${k} foot${k % 3 === 0 ? ' Veteran' : ''} x2`);
+        out.push('}');
+    }
+    for (let k = 1; k <= engagements; k++) {
+        out.push(`turn ${k} {`, `  engagement E${k} {`, `    Blue.P${k}#1, Blue.P${k}#2 attacks Red.P${k}#1, Red.P${k}#2`, `    seed ${k}`, '  }', '}');
+    }
+    return out.join('\n') + '\n';
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
     const [kind, lines, errors, kinds] = process.argv.slice(2);
     const n = Number(lines ?? 10000);
     const text = kind === 'errors' ? errorFile(n, Number(errors ?? 20000), kinds?.split(',') ?? ERROR_KINDS) : kind === 'repeated' ? repeatedExample(n)
-        : kind === 'campaign' ? campaign(n) : kind === 'turns' ? turnsCampaign(n, Number(errors ?? 200)) : undefined;
+        : kind === 'campaign' ? campaign(n) : kind === 'turns' ? turnsCampaign(n, Number(errors ?? 200)) : kind === 'season' ? twoSidedSeason(n) : undefined;
     if (text === undefined) {
         console.error('usage: node scripts/bench-files.mjs campaign|errors|repeated LINES [ERRORS [names,syntax,checks]] > FILE\n' +
-            '       node scripts/bench-files.mjs turns LINES [ENGAGEMENTS_PER_TURN] > FILE');
+            '       node scripts/bench-files.mjs turns LINES [ENGAGEMENTS_PER_TURN] > FILE\n' +
+            '       node scripts/bench-files.mjs season ENGAGEMENTS > FILE');
         process.exit(2);
     }
     process.stdout.write(text);

@@ -405,7 +405,21 @@ export interface FileSummary {
     resolved?: number;
     unresolved?: number;
     stale?: number;
+    /** Each side's luck over the season, when a written outcome has odds to measure it against. */
+    luck?: FileSummaryLuck;
     reason?: string;
+}
+
+/**
+ * Each side's season percentile (docs/reports.md#season-luck), as the server finds it cheaply: exact, or
+ * seeded Monte Carlo from the fixed default seed (the same file gives the same figure).
+ */
+export interface FileSummaryLuck {
+    method: 'exact' | 'monte-carlo';
+    /** Seasons sampled (Monte Carlo). */
+    samples?: number;
+    /** The sides with a written result, in the order of the forces: P(lower) + ½ P(same), 0 to 1; `se` when sampled. */
+    sides: Array<{ force: string, percentile: number, se?: number }>;
 }
 
 /** One rule set a new scenario may be written for, with a small scenario that checks clean. */

@@ -165,14 +165,16 @@ program.command('report')
     .action((file: string, options: ReportCliOptions) => run(async () => (await import('./report.js')).reportCommand(file, options, out)));
 
 program.command('status')
-    .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table; --markdown for a blog')
+    .description('print every unit\'s campaign state (routed, DPs, damage tokens, …) as a table, and each side\'s luck over the season; --markdown for a blog')
     .argument('<file>', '.battle file')
-    .option('--at <turn>', 'the state at the end of this turn (its number or name) instead of the end of the file')
-    .option('--markdown', 'print a markdown table, ready to paste')
+    .option('--at <turn>', 'the state at the end of this turn (its number or name) instead of the end of the file, and the luck of the actions up to then')
+    .option('--markdown', 'print markdown tables, ready to paste')
+    .option('--json', 'print the state and the season\'s luck as JSON (docs/json.md#status)')
     .addHelpText('after', examples(
-        ['umpire status examples/campaign.battle', 'every unit\'s state at the end of the file'],
+        ['umpire status examples/campaign.battle', 'every unit\'s state at the end of the file, and the luck of the season'],
         ['umpire status examples/campaign.battle --at 1', 'as it stood after turn 1'],
-        ['umpire status examples/campaign.battle --markdown', 'a Markdown table, ready to paste']
+        ['umpire status examples/campaign.battle --markdown', 'Markdown tables, ready to paste'],
+        ['umpire status examples/campaign.battle --json', 'for a program']
     ))
     .action((file: string, options: StatusCliOptions) => run(async () => (await import('./status-command.js')).statusCommand(file, options, out)));
 

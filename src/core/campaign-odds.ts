@@ -172,7 +172,7 @@ function stateKey(s: UnitCampaignState | undefined): string {
 export function campaignOdds(model: ScenarioModel, options: CampaignOddsOptions = {}): CampaignOddsReport | Unresolvable {
     const ruleset = model.ruleset;
     if (!ruleset) return { problem: `No odds for the ${model.rules} rules: they are not known.` };
-    const span = selectedActions(model, options.through);
+    const span = actionsThrough(model, options.through);
     if ('problem' in span) return span;
     const method = options.method ?? 'auto';
     if (method !== 'monte-carlo') {
@@ -191,9 +191,12 @@ interface Span {
     readonly turn: Turn | undefined;
 }
 
-/** The actions up to the end of the turn asked about, in the order they are resolved; all of them without one. */
-function selectedActions(model: ScenarioModel, through: string | undefined): Span | Unresolvable {
-    const resolved = resolutionOrder(model).filter(a => model.ruleset!.kinds.includes(a.node.kind));
+/**
+ * The actions the rule set resolves up to the end of the turn asked about (its number, name or title),
+ * in the order they are resolved; all of them without one (`odds --campaign --through`, `status --at`).
+ */
+export function actionsThrough(model: ScenarioModel, through: string | undefined): Span | Unresolvable {
+    const resolved = resolutionOrder(model).filter(a => model.ruleset?.kinds.includes(a.node.kind) === true);
     if (through === undefined) return { actions: resolved, turn: undefined };
     const turns = turnsOf(model);
     const turn = turns.find(t => turnLabel(t) === through)

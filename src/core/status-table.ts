@@ -53,18 +53,19 @@ function turnNames(model: ScenarioModel): string {
     return turnsOf(model).map(t => turnLabel(t)).join(', ');
 }
 
-function escapeCell(text: string): string {
+/** A table cell's text in Markdown: a bar or a line break would end the cell. */
+function markdownCell(text: string): string {
     return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 }
 
 /** A markdown table under a heading, ready to paste into a campaign blog. */
 export function statusMarkdown(model: ScenarioModel, table: StatusTable): string {
     const title = model.title !== undefined ? `${model.title} — ` : '';
-    const lines = [`### ${escapeCell(title)}state ${table.when}`, ''];
+    const lines = [`### ${markdownCell(title)}state ${table.when}`, ''];
     lines.push(`| ${table.header.join(' | ')} |`);
     lines.push(`| ${table.header.map(() => '---').join(' | ')} |`);
     for (const row of table.rows) {
-        lines.push(`| ${row.map((cell, i) => i === 2 && cell !== 'ready' && cell !== 'rallied' ? `**${escapeCell(cell)}**` : escapeCell(cell)).join(' | ')} |`);
+        lines.push(`| ${row.map((cell, i) => i === 2 && cell !== 'ready' && cell !== 'rallied' ? `**${markdownCell(cell)}**` : markdownCell(cell)).join(' | ')} |`);
     }
     return lines.join('\n');
 }
@@ -74,10 +75,25 @@ export function statusMarkdown(model: ScenarioModel, table: StatusTable): string
  * name in CJK letters, `騎兵隊`, takes two a letter; an accent none), not by its length in code units.
  */
 export function statusPlainLines(table: StatusTable): string[] {
-    const all = [table.header, ...table.rows];
-    const widths = table.header.map((_, i) => Math.max(...all.map(r => stringWidth(r[i]))));
-    const pad = (row: string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - stringWidth(c))).join('  ').trimEnd();
-    return [pad(table.header), widths.map(w => '─'.repeat(w)).join('  '), ...table.rows.map(pad)];
+    return plainTableLines(table.header, table.rows);
+}
+
+/** Any table as `statusPlainLines` lays out the state: a header, a rule under it, columns two spaces apart. */
+export function plainTableLines(header: readonly string[], rows: readonly string[][]): string[] {
+    const all = [header, ...rows];
+    const widths = header.map((_, i) => Math.max(...all.map(r => stringWidth(r[i]))));
+    const pad = (row: readonly string[]) => row.map((c, i) => c + ' '.repeat(widths[i] - stringWidth(c))).join('  ').trimEnd();
+    return [pad(header), widths.map(w => '─'.repeat(w)).join('  '), ...rows.map(pad)];
+}
+
+/** Any table in Markdown, its cells escaped as the state table's are. */
+export function markdownTableLines(header: readonly string[], rows: readonly string[][]): string[] {
+    return [`| ${header.map(markdownCell).join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map(row => `| ${row.map(markdownCell).join(' | ')} |`)];
+}
+
+/** A sentence as Markdown text: what would read as markup is escaped. */
+export function markdownText(text: string): string {
+    return text.replace(/([\\`*_[\]<>#])/g, '\\$1');
 }
 
 // ─── The words the status table and hovers show ─────────────────────────────────────────────────

@@ -7,7 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type BaseLanguageClient } from 'vscode-languageclient';
-import { UmpireCommands, type FileSummary } from '../protocol.js';
+import { UmpireCommands, type FileSummary, type FileSummaryLuck } from '../protocol.js';
 
 const REFRESH_DELAY_MS = 300;
 
@@ -83,11 +83,26 @@ function showSummary(item: vscode.LanguageStatusItem, summary: FileSummary | nul
         return;
     }
     const { actions = 0, resolved = 0, unresolved = 0, stale = 0 } = summary;
-    item.detail = actions === 0
+    item.detail = (actions === 0
         ? 'no engagements yet'
-        : `${actions} ${actions === 1 ? 'action' : 'actions'}: ${resolved} resolved, ${unresolved} unresolved, ${stale} stale`;
+        : `${actions} ${actions === 1 ? 'action' : 'actions'}: ${resolved} resolved, ${unresolved} unresolved, ${stale} stale`) + luckText(summary.luck);
     item.severity = stale > 0 ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
     item.command = unresolved + stale > 0
         ? { title: 'Resolve all', command: UmpireCommands.resolveAll, tooltip: 'Write every missing or stale outcome' }
         : { title: 'Campaign state', command: UmpireCommands.showStatus, tooltip: 'The forces\' state at the end of a turn' };
+}
+
+/** "st", "nd", "rd" or "th" after a whole number. */
+function ordinal(n: number): string {
+    const tens = n % 100, ones = n % 10;
+    return `${n}${tens >= 11 && tens <= 13 ? 'th' : ones === 1 ? 'st' : ones === 2 ? 'nd' : ones === 3 ? 'rd' : 'th'}`;
+}
+
+/** " · luck: Romans 71st pct, Boii 29th" (the season percentile of each side with a written result), or nothing. */
+function luckText(luck: FileSummaryLuck | undefined): string {
+    if (!luck || luck.sides.length === 0) return '';
+    // A whole percentile, 0th and 100th kept for a figure of exactly 0 or 1.
+    const whole = (p: number) => ordinal(p <= 0 ? 0 : p >= 1 ? 100 : Math.min(99, Math.max(1, Math.round(p * 100))));
+    const sides = luck.sides.map((s, i) => `${s.force} ${whole(s.percentile)}${i === 0 ? ' pct' : ''}`);
+    return ` · luck: ${sides.join(', ')}${luck.method === 'monte-carlo' ? ' (sampled)' : ''}`;
 }

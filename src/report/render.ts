@@ -5,6 +5,7 @@
  */
 import type { BattleReport, ActionReport } from './battle-report.js';
 import { isUnresolvable } from '../core/resolve.js';
+import { markdownTableLines, markdownText } from '../core/status-table.js';
 import type { SideLuck } from './luck.js';
 import { SEASON_HEADER, seasonHeading, seasonRows } from './season-luck.js';
 
@@ -157,26 +158,18 @@ function reportBlocks(report: BattleReport, charts: Charts): Block[] {
     return blocks;
 }
 
-function mdCell(text: string): string {
-    return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
-}
-
-function mdText(text: string): string {
-    return text.replace(/([\\`*_[\]<>#])/g, '\\$1');
-}
-
 function toMarkdown(blocks: readonly Block[], withCharts: boolean, chartPrefix: string): string {
     const out: string[] = [];
     for (const b of blocks) {
-        if (b.kind === 'h') out.push(`${'#'.repeat(b.level)} ${mdText(b.text)}`);
-        else if (b.kind === 'p') out.push(mdText(b.text));
+        if (b.kind === 'h') out.push(`${'#'.repeat(b.level)} ${markdownText(b.text)}`);
+        else if (b.kind === 'p') out.push(markdownText(b.text));
         else if (b.kind === 'code') {
             // A fence longer than any backtick run inside, so that nothing the file says closes it.
             const fence = '`'.repeat(Math.max(3, ...[...b.text.matchAll(/`+/g)].map(m => m[0].length + 1)));
             out.push(`${fence}${b.lang}\n${b.text}\n${fence}`);
         } else if (b.kind === 'table') {
-            out.push([`| ${b.header.map(mdCell).join(' | ')} |`, `| ${b.header.map(() => '---').join(' | ')} |`, ...b.rows.map(r => `| ${r.map(mdCell).join(' | ')} |`)].join('\n'));
-        } else if (withCharts) out.push(`![${mdText(b.alt)}](${encodeURI(chartPrefix + b.file)})\n\n*${mdText(b.caption)}*`);
+            out.push(markdownTableLines(b.header, b.rows).join('\n'));
+        } else if (withCharts) out.push(`![${markdownText(b.alt)}](${encodeURI(chartPrefix + b.file)})\n\n*${markdownText(b.caption)}*`);
     }
     return out.join('\n\n') + '\n';
 }

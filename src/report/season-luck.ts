@@ -30,7 +30,22 @@ import { measuredLuck, unitLuck, type MeasuredLuck } from './luck.js';
 export interface SeasonLuckOptions extends SampledOddsOptions {
     /** The most values a side's law of T may take on the exact path (100,000 by default). */
     maxPoints?: number;
+    /** The most pairs of values the exact path may add up in all, over every action and side (no bound by default). */
+    maxWork?: number;
 }
+
+/**
+ * The editor's figure (`quickSeasonLuck`): the exact path within `maxWork`, else Monte Carlo in which an
+ * action is thrown again through the rule set only when its law is not known, at most `throws` times in all.
+ */
+export interface QuickSeasonOptions extends SeasonLuckOptions {
+    /** The most actions thrown again through the rule set's `resolve` over all the samples (500 by default). */
+    throws?: number;
+    /** Fewer samples than this give no figure (100 by default). */
+    minSamples?: number;
+}
+
+const QUICK_DEFAULTS = { maxPoints: 20_000, maxWork: 2_000_000, throws: 500, minSamples: 100 } as const;
 
 const DEFAULTS = { samples: 2000, seed: 1, lawBudget: 50_000, maxPoints: 100_000 } as const;
 
@@ -66,12 +81,22 @@ export interface SeasonLuck {
 interface Measured {
     action: ActionModel;
     units: MeasuredLuck[];
+    /** Each side's law in this action, once found (or why there is none). */
+    steps?: Array<{ force: string, step: Map<number, { t: number, p: number }> }> | Sampled;
 }
 
 class Sampled extends Error {}
 
-/** Season luck over the given actions (the file's, in the order resolved, by default), or why there is none. */
-export function seasonLuck(model: ScenarioModel, actions: readonly ActionModel[], options: SeasonLuckOptions = {}): SeasonLuck | Unresolvable {
+type Observed = ReadonlyMap<string, { t: number, units: number, actions: number }>;
+
+/** The season as written: each action's measured results, the sides, and each side's observed T. */
+interface Written {
+    measured: Measured[];
+    forces: string[];
+    observed: Observed;
+}
+
+function written(model: ScenarioModel, actions: readonly ActionModel[]): Written {
     const measured: Measured[] = actions.map(action => ({ action, units: measuredLuck(model, action) })).filter(m => m.units.length > 0);
     const forces = [...model.forces.keys()];
     for (const m of measured) for (const u of m.units) if (!forces.includes(u.force)) forces.push(u.force);
@@ -80,25 +105,48 @@ export function seasonLuck(model: ScenarioModel, actions: readonly ActionModel[]
         for (const force of new Set(m.units.map(u => u.force))) observed.get(force)!.actions++;
         for (const u of m.units) { const o = observed.get(u.force)!; o.t += u.percentile; o.units++; }
     }
+    return { measured, forces, observed };
+}
+
+/** Season luck over the given actions (the file's, in the order resolved, by default), or why there is none. */
+export function seasonLuck(model: ScenarioModel, actions: readonly ActionModel[], options: SeasonLuckOptions = {}): SeasonLuck | Unresolvable {
+    const w = written(model, actions);
+    const found = exactOrWhy(model, w, options);
+    if (found.luck) return found.luck;
+    return sampledSeason(model, w, options, found.why);
+}
+
+/**
+ * The figure the editor shows (`umpire.fileSummary`): cheap on a long season. Exact while the exact
+ * path stays within `maxWork`; else seeded Monte Carlo where each action's side with a known law (its
+ * unit's odds, or the action's joint law) draws its value from that law, and only the other actions
+ * are thrown again through the rule set, at most `throws` in all (fewer samples on a long season; none
+ * below `minSamples`). Each side's figure reads only its own values, so each draws on its own. The
+ * same file gives the same figures; sampled, they may differ from `seasonLuck`'s within their errors.
+ */
+export function quickSeasonLuck(model: ScenarioModel, actions: readonly ActionModel[], options: QuickSeasonOptions = {}): SeasonLuck | Unresolvable {
+    const w = written(model, actions);
+    const found = exactOrWhy(model, w, { maxPoints: QUICK_DEFAULTS.maxPoints, maxWork: QUICK_DEFAULTS.maxWork, ...options });
+    if (found.luck) return found.luck;
+    return drawnSeason(model, w, options, found.why);
+}
+
+/** The exact figures, `none`, or why the season is to be sampled (or, with `method: 'exact'`, the problem). */
+function exactOrWhy(model: ScenarioModel, w: Written, options: SeasonLuckOptions): { luck?: SeasonLuck | Unresolvable, why?: string } {
+    const { measured, forces, observed } = w;
     if (measured.length === 0) {
-        return { method: 'none', actions: 0, sides: forces.map(force => ({ force, units: 0, actions: 0, meanPercentile: null, percentile: null, atLeastAsLucky: null })) };
+        return { luck: { method: 'none', actions: 0, sides: forces.map(force => ({ force, units: 0, actions: 0, meanPercentile: null, percentile: null, atLeastAsLucky: null })) } };
     }
     const method = options.method ?? 'auto';
-    let why: string | undefined;
-    if (method !== 'monte-carlo') {
-        try {
-            const laws = exactLaws(model, measured, forces, options);
-            return {
-                method: 'exact', actions: measured.length,
-                sides: forces.map(force => side(force, observed.get(force)!, laws.get(force)!))
-            };
-        } catch (err) {
-            if (!(err instanceof Sampled)) throw err;
-            if (method === 'exact') return { problem: `no exact season luck: ${err.message}` };
-            why = err.message;
-        }
+    if (method === 'monte-carlo') return {};
+    try {
+        const laws = exactLaws(model, measured, forces, options);
+        return { luck: { method: 'exact', actions: measured.length, sides: forces.map(force => side(force, observed.get(force)!, laws.get(force)!)) } };
+    } catch (err) {
+        if (!(err instanceof Sampled)) throw err;
+        if (method === 'exact') return { luck: { problem: `no exact season luck: ${err.message}` } };
+        return { why: err.message };
     }
-    return sampledSeason(model, measured, forces, observed, options, why);
 }
 
 /** A side's figures from its law of T' (value → chance) and its observed T. */
@@ -123,25 +171,14 @@ function percentileOf(model: ScenarioModel, m: Measured, u: MeasuredLuck, lines:
 function exactLaws(model: ScenarioModel, measured: readonly Measured[], forces: readonly string[], options: SeasonLuckOptions): Map<string, Map<number, { t: number, p: number }>> {
     const budget = options.lawBudget ?? DEFAULTS.lawBudget;
     const maxPoints = options.maxPoints ?? DEFAULTS.maxPoints;
+    const maxWork = options.maxWork ?? Infinity;
+    let work = 0;
     const laws = new Map(forces.map(f => [f, new Map([[0, { t: 0, p: 1 }]])]));
     for (const m of measured) {
-        const sides = [...new Set(m.units.map(u => u.force))].map(force => ({ force, units: m.units.filter(u => u.force === force) }));
-        // A side with one measured result: its law is that unit's odds. Several: their joint law is needed.
-        const law = sides.some(x => x.units.length > 1) ? jointLaw(model, m, budget) : undefined;
-        for (const { force, units } of sides) {
-            const step = new Map<number, { t: number, p: number }>();
-            if (units.length === 1) {
-                for (const [label, p] of Object.entries(units[0].probabilities)) if (p > 0) addPoint(step, percentileOf(model, m, units[0], [{ unit: units[0].id, result: label, facts: [] }]), p);
-            } else {
-                for (const entry of law!) {
-                    if (entry.p <= 0) continue;
-                    let t = 0;
-                    for (const u of units) t += percentileOf(model, m, u, entry.lines);
-                    addPoint(step, t, entry.p);
-                }
-            }
+        for (const { force, step } of stepLaws(model, m, budget)) {
             const before = laws.get(force)!;
             if (before.size * step.size > maxPoints * 64) throw new Sampled(`the law of ${force}'s season would take more than ${maxPoints} values`);
+            if ((work += before.size * step.size) > maxWork) throw new Sampled(`the laws of the season would take more than ${maxWork} sums to add up`);
             const after = new Map<number, { t: number, p: number }>();
             for (const a of before.values()) for (const b of step.values()) addPoint(after, a.t + b.t, a.p * b.p);
             if (after.size > maxPoints) throw new Sampled(`the law of ${force}'s season takes more than ${maxPoints} values`);
@@ -149,6 +186,44 @@ function exactLaws(model: ScenarioModel, measured: readonly Measured[], forces: 
         }
     }
     return laws;
+}
+
+/**
+ * Each side's law of its value in one action (value → chance): a side with one measured result, that
+ * unit's odds; several, the action's joint law (their results are not independent). Sampled when the
+ * joint law cannot be had.
+ */
+function stepLaws(model: ScenarioModel, m: Measured, budget: number): Array<{ force: string, step: Map<number, { t: number, p: number }> }> {
+    // The exact path and then the draws of `quickSeasonLuck` ask for the same laws: each is found once.
+    if (m.steps) {
+        if (m.steps instanceof Sampled) throw m.steps;
+        return m.steps;
+    }
+    try {
+        return m.steps = stepLawsOf(model, m, budget);
+    } catch (err) {
+        if (err instanceof Sampled) m.steps = err;
+        throw err;
+    }
+}
+
+function stepLawsOf(model: ScenarioModel, m: Measured, budget: number): Array<{ force: string, step: Map<number, { t: number, p: number }> }> {
+    const sides = [...new Set(m.units.map(u => u.force))].map(force => ({ force, units: m.units.filter(u => u.force === force) }));
+    const law = sides.some(x => x.units.length > 1) ? jointLaw(model, m, budget) : undefined;
+    return sides.map(({ force, units }) => {
+        const step = new Map<number, { t: number, p: number }>();
+        if (units.length === 1) {
+            for (const [label, p] of Object.entries(units[0].probabilities)) if (p > 0) addPoint(step, percentileOf(model, m, units[0], [{ unit: units[0].id, result: label, facts: [] }]), p);
+        } else {
+            for (const entry of law!) {
+                if (entry.p <= 0) continue;
+                let t = 0;
+                for (const u of units) t += percentileOf(model, m, u, entry.lines);
+                addPoint(step, t, entry.p);
+            }
+        }
+        return { force, step };
+    });
 }
 
 /**
@@ -181,33 +256,112 @@ function addPoint(law: Map<number, { t: number, p: number }>, t: number, p: numb
     if (seen) seen.p += p; else law.set(key, { t, p });
 }
 
+/** An action thrown again from a seed through the rule set's `resolve`: the lines it gives, or why it cannot be. */
+function thrownAgain(model: ScenarioModel, m: Measured, seed: number): readonly OutcomeLineText[] | Unresolvable {
+    try {
+        const r = model.ruleset!.resolve(model, m.action, { kind: 'seed', seed });
+        if (isUnresolvable(r)) return { problem: `${m.action.node.kind} ${m.action.node.name} cannot be thrown again: ${r.problem}` };
+        return r.lines;
+    } catch (err) {
+        return { problem: `${m.action.node.kind} ${m.action.node.name} cannot be thrown again: ${err instanceof Error ? err.message : String(err)}` };
+    }
+}
+
+/** Adds the thrown-again action's measured results to each side's value. */
+function addThrown(model: ScenarioModel, m: Measured, lines: readonly OutcomeLineText[], t: Map<string, number>): Unresolvable | undefined {
+    for (const u of m.units) {
+        try {
+            t.set(u.force, t.get(u.force)! + percentileOf(model, m, u, lines));
+        } catch (err) {
+            return { problem: err instanceof Error ? err.message : String(err) };
+        }
+    }
+    return undefined;
+}
+
 /** Seasons thrown again, each action from its own seed through the rule set's `resolve`. */
-function sampledSeason(model: ScenarioModel, measured: readonly Measured[], forces: readonly string[],
-    observed: ReadonlyMap<string, { t: number, units: number, actions: number }>, options: SeasonLuckOptions, why: string | undefined): SeasonLuck | Unresolvable {
+function sampledSeason(model: ScenarioModel, w: Written, options: SeasonLuckOptions, why: string | undefined): SeasonLuck | Unresolvable {
     const samples = Math.max(2, Math.floor(options.samples ?? DEFAULTS.samples));
+    return monteCarlo(w, samples, options, why, (rng, t) => {
+        for (const m of w.measured) {
+            const lines = thrownAgain(model, m, uniformInt(rng, 0, MAX_SEED - 1));
+            if (isUnresolvable(lines)) return lines;
+            const problem = addThrown(model, m, lines, t);
+            if (problem) return problem;
+        }
+        return undefined;
+    });
+}
+
+/** A law as a table to draw from: values and their cumulative chances. */
+interface Drawable { force: string, values: number[], cumulative: number[] }
+
+function drawable(force: string, step: ReadonlyMap<number, { t: number, p: number }>): Drawable {
+    const values: number[] = [], cumulative: number[] = [];
+    let c = 0;
+    for (const { t, p } of step.values()) { values.push(t); cumulative.push(c += p); }
+    return { force, values, cumulative };
+}
+
+/** The value at chance u of the law (u uniform in [0, 1)). */
+function draw(d: Drawable, u: number): number {
+    const x = u * d.cumulative[d.cumulative.length - 1];
+    let lo = 0, hi = d.cumulative.length - 1;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (d.cumulative[mid] > x) hi = mid; else lo = mid + 1;
+    }
+    return d.values[lo];
+}
+
+/** `quickSeasonLuck`'s seasons: each side's value drawn from its law where known, the other actions thrown again. */
+function drawnSeason(model: ScenarioModel, w: Written, options: QuickSeasonOptions, why: string | undefined): SeasonLuck | Unresolvable {
+    const budget = options.lawBudget ?? DEFAULTS.lawBudget;
+    const plans = w.measured.map(m => {
+        try {
+            return { m, sides: stepLaws(model, m, budget).map(({ force, step }) => drawable(force, step)) };
+        } catch (err) {
+            if (!(err instanceof Sampled)) throw err;
+            return { m, sides: undefined };
+        }
+    });
+    const thrown = plans.filter(p => !p.sides).length;
+    const throws = options.throws ?? QUICK_DEFAULTS.throws;
+    const samples = Math.max(2, Math.floor(Math.min(options.samples ?? DEFAULTS.samples, thrown === 0 ? Infinity : throws / thrown)));
+    const least = options.minSamples ?? QUICK_DEFAULTS.minSamples;
+    if (samples < least) return { problem: `${thrown} action${thrown === 1 ? '' : 's'} would be thrown again: more than ${throws} throws for ${least} seasons` };
+    return monteCarlo(w, samples, options, why, (rng, t) => {
+        for (const { m, sides } of plans) {
+            if (sides) {
+                for (const d of sides) t.set(d.force, t.get(d.force)! + draw(d, uniformInt(rng, 0, UNIT - 1) / UNIT));
+                continue;
+            }
+            const lines = thrownAgain(model, m, uniformInt(rng, 0, MAX_SEED - 1));
+            if (isUnresolvable(lines)) return lines;
+            const problem = addThrown(model, m, lines, t);
+            if (problem) return problem;
+        }
+        return undefined;
+    });
+}
+
+/** Draws of 2^31 steps between 0 and 1. */
+const UNIT = 2 ** 31;
+
+/**
+ * Each side's season percentile and P(T' ≥ T) over `samples` seasons, each made by `season` from one
+ * stream (pure-rand, from the seed), with their standard errors.
+ */
+function monteCarlo(w: Written, samples: number, options: SampledOddsOptions, why: string | undefined,
+    season: (rng: ReturnType<typeof xoroshiro128plus>, t: Map<string, number>) => Unresolvable | undefined): SeasonLuck | Unresolvable {
+    const { measured, forces, observed } = w;
     const seed = (options.seed ?? DEFAULTS.seed) >>> 0;
     const rng = xoroshiro128plus(seed | 0);
     const score = new Map(forces.map(f => [f, { mid: 0, mid2: 0, atLeast: 0 }]));
     for (let i = 0; i < samples; i++) {
         const t = new Map(forces.map(f => [f, 0]));
-        for (const m of measured) {
-            const s = uniformInt(rng, 0, MAX_SEED - 1);
-            let lines: readonly OutcomeLineText[];
-            try {
-                const r = model.ruleset!.resolve(model, m.action, { kind: 'seed', seed: s });
-                if (isUnresolvable(r)) return { problem: `${m.action.node.kind} ${m.action.node.name} cannot be thrown again: ${r.problem}` };
-                lines = r.lines;
-            } catch (err) {
-                return { problem: `${m.action.node.kind} ${m.action.node.name} cannot be thrown again: ${err instanceof Error ? err.message : String(err)}` };
-            }
-            for (const u of m.units) {
-                try {
-                    t.set(u.force, t.get(u.force)! + percentileOf(model, m, u, lines));
-                } catch (err) {
-                    return { problem: err instanceof Error ? err.message : String(err) };
-                }
-            }
-        }
+        const problem = season(rng, t);
+        if (problem) return problem;
         for (const force of forces) {
             const o = observed.get(force)!.t, x = t.get(force)!, s = score.get(force)!;
             const mid = x < o - TIE ? 1 : x <= o + TIE ? 0.5 : 0;

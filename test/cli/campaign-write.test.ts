@@ -228,7 +228,11 @@ turn 2 "Noon" {
 describe('umpire status', () => {
     it('prints every unit of the example campaign as a markdown table', async () => {
         const r = await run(out => statusCommand('examples/campaign.battle', { markdown: true }, out, () => undefined));
-        expect(r.lines.join('\n').split('\n')).toEqual([
+        const lines = r.lines.join('\n').split('\n');
+        // The season's luck follows, after a blank line (test/cli/status-cli.test.ts).
+        expect(lines[8]).toBe('');
+        expect(lines[9]).toMatch(/^Luck over the season /);
+        expect(lines.slice(0, 8)).toEqual([
             '### The Successor campaign — state at the end of the file',
             '',
             '| Force | Unit | Status | Last result | Tokens | Break test | Notes |',
@@ -270,7 +274,9 @@ state Am.Militia: dp 2, casualties 1, stands 5, note "two | three"
             '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
             '| Br | Legion | ready | — | 0 | 0 | 4 of 4 | 0 |  |',
             // `stands 5` is 6 less 1 lost; the casualty is a stand too (L1.2): 4 stand, as the rules read them.
-            '| Am | Militia | ready | — | 2 | 1 | 4 of 6 | 0 | State: two \\| three |'
+            '| Am | Militia | ready | — | 2 | 1 | 4 of 6 | 0 | State: two \\| three |',
+            '',
+            'Luck over the season: no written outcome has odds to measure luck against.'
         ]);
     });
 });

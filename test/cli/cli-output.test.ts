@@ -74,7 +74,8 @@ describe('tables with names of wide characters', () => {
         fs.writeFileSync(file, WIDE);
         const lines: string[] = [];
         await statusCommand(file, {}, l => lines.push(l));
-        const table = lines.slice(2);
+        // The state table, down to the blank line above the season's luck.
+        const table = lines.slice(2, lines.indexOf('', 2));
         // 織田 takes four columns on screen, one less than "Force": one space to pad, two between columns.
         expect(table[2]).toMatch(/^織田 {3}鉄砲隊#1 /);
         const columns = table.filter(l => !l.startsWith('─')).map(columnsOf);

@@ -29,10 +29,9 @@ async function serve(home: string, args: string[]): Promise<void> {
     const uri = pathToFileURL(file).toString();
     const proc = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, XDG_CACHE_HOME: home } });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
-    const diagnostics = new Promise(resolve => connection.onNotification('textDocument/publishDiagnostics', p => p.uri === uri && resolve(p)));
-    connection.onRequest('workspace/configuration', params => params.items.map(() => null));
-    connection.onRequest(() => null);
-    connection.onNotification(() => undefined);
+    const diagnostics = new Promise(resolve => connection.onNotification('textDocument/publishDiagnostics', (p: { uri: string }) => { if (p.uri === uri) resolve(p); }));
+    connection.onRequest('workspace/configuration', (params: { items: unknown[] }) => params.items.map(() => null));
+    connection.onRequest('client/registerCapability', () => null);
     connection.listen();
     await connection.sendRequest('initialize', { processId: process.pid, rootUri: null, capabilities: {} });
     connection.sendNotification('initialized', {});

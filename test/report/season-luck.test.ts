@@ -11,7 +11,7 @@ import { modelOf } from '../../src/core/model-cache.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
 import { isUnresolvable, resolveAction } from '../../src/core/resolve.js';
 import type { ScenarioModel } from '../../src/core/scenario.js';
-import { seasonLuck, seasonHeading, type SeasonLuck } from '../../src/report/season-luck.js';
+import { quickSeasonLuck, seasonLuck, seasonHeading, type SeasonLuck } from '../../src/report/season-luck.js';
 import { parse } from '../support/services.js';
 
 const LADDER = [['won'], ['stand-off', 'unpaired'], ['recoil'], ['retire'], ['retreat'], ['rout']];
@@ -162,6 +162,40 @@ describe('luck over a season', () => {
             expect(seasonLuck(model, actions, { method: 'monte-carlo', samples: 1500, seed: 7 })).toEqual(sampled);
             expect(seasonLuck(model, actions, { method: 'monte-carlo', samples: 1500, seed: 8 })).not.toEqual(sampled);
         }
+    }, 120_000);
+
+    it('the quick figure of the editor: exact while cheap, else drawn from each side\'s law, agreeing with brute force within four standard errors', async () => {
+        const expected = await bruteForce(CAMPAIGN);
+        const model = await writtenCampaign(CAMPAIGN);
+        const exact = quickSeasonLuck(model, model.actions);
+        if ('problem' in exact) throw new Error(exact.problem);
+        expect(exact.method).toBe('exact');
+        // No room for the exact path: every action's law is known, so nothing is thrown again and all 2000 seasons are drawn.
+        const drawn = quickSeasonLuck(model, model.actions, { maxWork: 0, throws: 0 });
+        if ('problem' in drawn) throw new Error(drawn.problem);
+        expect([drawn.method, drawn.samples, drawn.seed]).toEqual(['monte-carlo', 2000, 1]);
+        expect(drawn.why).toMatch(/more than 0 sums/);
+        for (const [force, e] of expected) {
+            const s = sideOf(drawn, force);
+            expect(Math.abs(s.percentile! - e.percentile)).toBeLessThanOrEqual(4 * s.se!.percentile);
+            expect(Math.abs(s.atLeastAsLucky! - e.atLeastAsLucky)).toBeLessThanOrEqual(4 * Math.max(s.se!.atLeastAsLucky, 1 / 2000));
+            expect(Math.abs(sideOf(exact, force).percentile! - e.percentile)).toBeLessThan(1e-12);
+        }
+        expect(quickSeasonLuck(model, model.actions, { maxWork: 0, throws: 0 })).toEqual(drawn);
+    }, 120_000);
+
+    it('the quick figure throws again only the actions without a law, within its budget of throws, or gives none', async () => {
+        const ancients = modelOf((await parse(readFileSync('examples/campaign.battle', 'utf8'))).parseResult.value);
+        const full = seasonLuck(ancients, ancients.actions);
+        const quick = quickSeasonLuck(ancients, ancients.actions, { throws: 400 });
+        if ('problem' in full || 'problem' in quick) throw new Error('no season luck');
+        // Camp alone is thrown again (its joint law does not tell a unit's results apart): 400 throws, 400 seasons.
+        expect([quick.method, quick.samples]).toEqual(['monte-carlo', 400]);
+        for (const s of quick.sides) {
+            const f = sideOf(full, s.force);
+            expect(Math.abs(s.percentile! - f.percentile!)).toBeLessThanOrEqual(4 * Math.hypot(s.se!.percentile, f.se!.percentile));
+        }
+        expect(quickSeasonLuck(ancients, ancients.actions, { throws: 50 })).toEqual({ problem: '1 action would be thrown again: more than 50 throws for 100 seasons' });
     }, 120_000);
 
     it('samples when the exact law grows past its bound, and says why', async () => {

@@ -10,10 +10,12 @@ import { validatedDocument } from './validated-document.js';
 import type { Action, Scenario } from '../generated/ast.js';
 import type { BattleDocumentFactory } from '../battle-document-factory.js';
 import { modelOf } from '../../core/model-cache.js';
-import { isResolvable, outcomeStatus } from '../../core/resolve.js';
+import { isResolvable, isUnresolvable, outcomeStatus } from '../../core/resolve.js';
 import { hasOdds } from '../../core/odds.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import type { ActionAtResult, FileSummary, ScenarioTemplates } from '../../protocol.js';
+import type { ScenarioModel } from '../../core/scenario.js';
+import { quickSeasonLuck } from '../../report/season-luck.js';
+import type { ActionAtResult, FileSummary, FileSummaryLuck, ScenarioTemplates } from '../../protocol.js';
 
 /** `umpire.actionAt`: [{ uri, version, position }] → the action whose text holds the position. */
 export async function actionAtPosition(shared: LangiumSharedServices, arg: unknown, token?: CancellationToken): Promise<ActionAtResult> {
@@ -43,7 +45,7 @@ export async function actionAtPosition(shared: LangiumSharedServices, arg: unkno
 /**
  * `umpire.fileSummary`: [{ uri }] → the file's rule set and how many of its actions have a current
  * outcome, none yet, or one that no longer matches (stale, or one that can no longer be replayed:
- * both ask for Resolve again, as their warnings say).
+ * both ask for Resolve again, as their warnings say), and each side's luck over the season.
  */
 export async function fileSummary(shared: LangiumSharedServices, arg: unknown, token?: CancellationToken): Promise<FileSummary> {
     const a = (arg ?? {}) as { uri?: unknown };
@@ -58,6 +60,8 @@ export async function fileSummary(shared: LangiumSharedServices, arg: unknown, t
             rulesWritten: root.rules !== undefined, actions: 0, resolved: 0, unresolved: 0, stale: 0
         };
         if (!model.ruleset) return { ...summary, available: false, reason: `The ${model.rules} rules are not known.` };
+        // The record the season's luck reads: each current outcome as written (its check stands for every input it was fought from).
+        const record: string[] = [];
         for (const action of model.actions) {
             if (!isResolvable(model, action)) continue;
             summary.actions!++;
@@ -65,9 +69,34 @@ export async function fileSummary(shared: LangiumSharedServices, arg: unknown, t
             if (status === 'none') summary.unresolved!++;
             else if (status === 'current' || status === 'hand-written') summary.resolved!++;
             else summary.stale!++;
+            if (status === 'current') record.push(action.node.outcome?.$cstNode?.text ?? '');
+            // An outcome without a check vouches for nothing it was fought from: only the whole text keys its figure.
+            else if (status === 'hand-written') record.push(root.$cstNode?.text ?? '');
         }
-        return summary;
+        // A stale outcome's luck would be measured against a set-up it was not fought in: no figure until it is resolved again.
+        const luck = summary.stale! > 0 ? undefined : summaryLuck(model, `${model.rules}\n${record.join('\n')}`);
+        return luck ? { ...summary, luck } : summary;
     }) as Promise<FileSummary>;
+}
+
+/**
+ * Each file's season figures, with the record they were found from: worked out again only when a written
+ * outcome changes, not at every keystroke (on a sampled season they take a second or more).
+ */
+const lucks = new Map<string, { record: string, luck: FileSummaryLuck | undefined }>();
+
+/** The season's luck per side, cheap on a long season (`quickSeasonLuck`); none without a written result. */
+function summaryLuck(model: ScenarioModel, record: string): FileSummaryLuck | undefined {
+    const uri = model.root.$document?.uri.toString() ?? '';
+    const kept = lucks.get(uri);
+    if (kept?.record === record) return kept.luck;
+    const season = quickSeasonLuck(model, model.actions);
+    const luck = isUnresolvable(season) || season.method === 'none' ? undefined : {
+        method: season.method, ...(season.samples !== undefined ? { samples: season.samples } : {}),
+        sides: season.sides.flatMap(s => s.percentile === null ? [] : [{ force: s.force, percentile: s.percentile, ...(s.se ? { se: s.se.percentile } : {}) }])
+    };
+    lucks.set(uri, { record, luck });
+    return luck;
 }
 
 /** `umpire.scenarioTemplates`: every registered rule set, the default (a file without `rules`) first. */

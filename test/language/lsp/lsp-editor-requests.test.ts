@@ -3,6 +3,7 @@
  * handler (as the client sends them): the action at the cursor (Resolve / Odds at cursor), the file
  * at a glance (the language status item), and the starting scenario of each rule set ("New scenario").
  */
+import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
@@ -12,10 +13,12 @@ import { RulesetRegistry } from '../../../src/core/ruleset.js';
 import { builtInRulesets } from '../../../src/rulesets/registry.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { isUnresolvable, resolveAction } from '../../../src/core/resolve.js';
+import { seasonLuck } from '../../../src/report/season-luck.js';
 import { UmpireCommands, type ActionAtResult, type FileSummary, type ScenarioTemplates } from '../../../src/protocol.js';
 import type { Scenario } from '../../../src/language/generated/ast.js';
 import { highestDieRuleset } from '../../rulesets/highest-die/highest-die-ruleset.js';
 import { scratchChecker, services, openDocument } from '../../support/services.js';
+import { TWO_FORDS } from '../../support/two-fords.js';
 
 const { shared } = services;
 const URI_TEXT = 'file:///campaign/cursor.battle';
@@ -129,6 +132,67 @@ describe('umpire.fileSummary (the language status item)', () => {
         expect(current().diagnostics?.map(d => d.code)).toContain('outcome-stale');
         expect(await summary()).toMatchObject({ actions: 3, resolved: 1, unresolved: 1, stale: 1 });
     });
+
+    it('gives each side\'s luck over the season: exact on a small season, the hand-worked figures of test/cli/status-cli.test.ts', async () => {
+        // test/support/two-fords.ts: the Ford (French won, Austrian retreats) and the Mill (both stand off).
+        const fords = TWO_FORDS;
+        await open(fords, 1);
+        expect((await summary()).luck).toBeUndefined();
+        expect(await commands.resolve({ uri: URI_TEXT, version: 1, action: 'Ford' }, false)).toMatchObject({ applied: true });
+        const one = (await summary()).luck!;
+        expect(one.method).toBe('exact');
+        // The Ford alone: each side's season percentile is its unit's, in 36ths: won 28.5, retreat 4.5.
+        expect(one.sides.map(x => x.force)).toEqual(['French', 'Austrian']);
+        expect(one.sides[0].percentile).toBeCloseTo(28.5 / 36, 12);
+        expect(one.sides[1].percentile).toBeCloseTo(4.5 / 36, 12);
+        expect(await commands.resolve({ uri: URI_TEXT, version: 2, action: 'Mill' }, false)).toMatchObject({ applied: true });
+        const luck = (await summary()).luck!;
+        expect(luck).toEqual({ method: 'exact', sides: [{ force: 'French', percentile: expect.any(Number) }, { force: 'Austrian', percentile: expect.any(Number) }] });
+        expect(Math.abs(luck.sides[0].percentile - 981 / 1296)).toBeLessThan(1e-12);
+        expect(Math.abs(luck.sides[1].percentile - 254 / 1296)).toBeLessThan(1e-12);
+        // The figure umpire status prints.
+        const model = modelOf(current().parseResult.value as Scenario);
+        const season = seasonLuck(model, model.actions);
+        if (isUnresolvable(season)) throw new Error(season.problem);
+        expect(luck.sides.map(x => x.percentile)).toEqual(season.sides.map(x => x.percentile));
+    });
+
+    it('gives no luck while an outcome is stale, and the figure again once the record is whole; an edit outside the record keeps it', async () => {
+        await open(TWO_FORDS, 1);
+        expect(await commands.resolve({ uri: URI_TEXT, version: 1, action: 'Ford' }, false)).toMatchObject({ applied: true });
+        const written = current().textDocument.getText();
+        const luck = (await summary()).luck!;
+        expect(luck.sides[0].percentile).toBeCloseTo(28.5 / 36, 12);
+        // A comment added: the record is the same, and so is the figure.
+        await open(`// the fords, resolved\n${written}`, 3);
+        expect((await summary()).luck).toEqual(luck);
+        // The Ford's French die changed under its outcome: measured against dice it was not fought with, no figure.
+        const stale = written.replace('dice French foot 5', 'dice French foot 3');
+        expect(stale).not.toBe(written);
+        await open(stale, 4);
+        expect(await summary()).toMatchObject({ stale: 1 });
+        expect((await summary()).luck).toBeUndefined();
+        await open(written, 5);
+        expect((await summary()).luck).toEqual(luck);
+    });
+
+    it('samples a season whose laws do not tell the results apart, from the fixed seed: the same figure every time, near the full figure', async () => {
+        await open(readFileSync('examples/campaign.battle', 'utf8'), 1);
+        const first = (await summary()).luck!;
+        expect(first.method).toBe('monte-carlo');
+        // One action (Camp) is thrown again through the rule set: 500 throws, 500 seasons.
+        expect(first.samples).toBe(500);
+        await open(readFileSync('examples/campaign.battle', 'utf8'), 2);
+        expect((await summary()).luck).toEqual(first);
+        const model = modelOf(current().parseResult.value as Scenario);
+        const full = seasonLuck(model, model.actions);
+        if (isUnresolvable(full)) throw new Error(full.problem);
+        for (const [i, x] of first.sides.entries()) {
+            expect(x.force).toBe(full.sides[i].force);
+            expect(x.se).toBeGreaterThan(0);
+            expect(Math.abs(x.percentile - full.sides[i].percentile!)).toBeLessThanOrEqual(4 * Math.hypot(x.se!, full.sides[i].se!.percentile));
+        }
+    }, 60_000);
 
     it('says when the file has no rules line and is checked as the default rule set', async () => {
         await open(FILE.replace('rules scrud\n', ''), 1);
