@@ -31,3 +31,26 @@ export function tailOf(dist: Float64Array): Float64Array {
     for (let r = dist.length - 1; r >= 0; r--) tail[r] = tail[r + 1] + dist[r];
     return tail;
 }
+
+/**
+ * The mean and standard deviation of a count from its law (`law[k]` = P(count = k)), the figures the
+ * odds print as "mean ± sd". The variance is never taken below 0, which rounding could otherwise do.
+ */
+export function meanAndSd(law: ArrayLike<number>): { mean: number, sd: number } {
+    let mean = 0, square = 0;
+    for (let k = 0; k < law.length; k++) {
+        mean += k * law[k];
+        square += k * k * law[k];
+    }
+    return { mean, sd: Math.sqrt(Math.max(0, square - mean * mean)) };
+}
+
+/** The standard deviation of a sum of independent counts, from each one's. */
+export function sdOfSum(sds: readonly number[]): number {
+    return Math.sqrt(sds.reduce((s, d) => s + d * d, 0));
+}
+
+/** The standard deviation of a count of independent events, each of chance p: √Σ p(1 − p). */
+export function sdOfCount(ps: readonly number[]): number {
+    return Math.sqrt(ps.reduce((s, p) => s + Math.max(0, p * (1 - p)), 0));
+}
