@@ -34,15 +34,14 @@ export function tailOf(dist: Float64Array): Float64Array {
 
 /**
  * The mean and standard deviation of a count from its law (`law[k]` = P(count = k)), the figures the
- * odds print as "mean ± sd". The variance is never taken below 0, which rounding could otherwise do.
+ * odds print as "mean ± sd". The variance is Σ p (k − mean)², not E[k²] − mean², which would lose
+ * every digit to cancellation on a count that hardly varies.
  */
 export function meanAndSd(law: ArrayLike<number>): { mean: number, sd: number } {
-    let mean = 0, square = 0;
-    for (let k = 0; k < law.length; k++) {
-        mean += k * law[k];
-        square += k * k * law[k];
-    }
-    return { mean, sd: Math.sqrt(Math.max(0, square - mean * mean)) };
+    let mean = 0, variance = 0;
+    for (let k = 0; k < law.length; k++) mean += k * law[k];
+    for (let k = 0; k < law.length; k++) variance += law[k] * (k - mean) ** 2;
+    return { mean, sd: Math.sqrt(variance) };
 }
 
 /** The standard deviation of a sum of independent counts, from each one's. */

@@ -1,9 +1,12 @@
 /**
  * Exhaustive enumeration for the Ancients engine, independent of its odds: every complete sequence of
- * dice the resolver asks for, each with its chance (6^-length), found depth-first. Shared by the
- * brute-force tests of the engine, its house rules and its options.
+ * dice the resolver asks for, each with its chance (6^-length), found depth-first, or weighed by kind
+ * of die (`everyWeighedThrow`). Shared by the brute-force tests of the engine, its odds, its house rules
+ * and its options.
  */
-import { resolveAncients, type AncientsDiceSource, type AncientsInput } from '../../src/rulesets/ancients/engine/ancients-engine.js';
+import {
+    attackPlan, resolveAncients, saveFor, type AncientsDiceSource, type AncientsInput, type AncientsThrow, type AncientsUnit
+} from '../../src/rulesets/ancients/engine/ancients-engine.js';
 import type { AncientsTables } from '../../src/rulesets/ancients/engine/ancients-tables.js';
 
 /** A source that answers from a fixed prefix and notes whether the engine wanted more. */
@@ -31,4 +34,54 @@ export function everyThrow(input: AncientsInput, visit: (outcome: ReturnType<typ
     };
     walk([]);
     return leaves;
+}
+
+class NeedMore extends Error {
+    constructor(readonly kind: AncientsThrow, readonly unitId: string, readonly count: number) { super('need more dice'); }
+}
+
+/**
+ * Every throw the resolver asks for, faster than die by die: a hit die only matters as hit or miss,
+ * a save die as saved or not, so each is thrown as one face of each kind with that kind's weight; a
+ * break test is thrown as every total it can show with its weight (the resolver reads only the total).
+ * Calls `visit` with each outcome and its chance (they sum to 1).
+ */
+export function everyWeighedThrow(input: AncientsInput, visit: (outcome: ReturnType<typeof resolveAncients>, p: number) => void): void {
+    const plan = attackPlan(input).filter(a => a.dice > 0);
+    const byId = new Map(input.units.map(u => [u.id, u]));
+    const walk = (answers: number[][], weight: number) => {
+        let call = 0, hitCalls = 0;
+        const source: AncientsDiceSource = {
+            roll(kind, unitId, count) {
+                if (call < answers.length) { if (kind === 'hit') hitCalls++; return answers[call++]; }
+                throw new NeedMore(kind, unitId, count);
+            }
+        };
+        let outcome: ReturnType<typeof resolveAncients>;
+        try {
+            outcome = resolveAncients(input, source);
+        } catch (e) {
+            if (!(e instanceof NeedMore)) throw e;
+            for (const [faces, w] of options(e, plan[hitCalls]?.toHit, byId)) walk([...answers, faces], weight * w);
+            return;
+        }
+        visit(outcome, weight);
+    };
+    walk([], 1);
+}
+
+function options(need: NeedMore, toHit: number | undefined, byId: Map<string, AncientsUnit>): Array<[number[], number]> {
+    if (need.kind === 'test') {
+        const totals: Array<[number[], number]> = [];
+        if (need.count === 1) for (let f = 1; f <= 6; f++) totals.push([[f], 1 / 6]);
+        else for (let s = 2; s <= 12; s++) totals.push([s <= 7 ? [1, s - 1] : [s - 6, 6], (6 - Math.abs(s - 7)) / 36]);
+        return totals;
+    }
+    const score = need.kind === 'hit' ? toHit! : saveFor(byId.get(need.unitId)!.weight);
+    const success = (7 - score) / 6;
+    let out: Array<[number[], number]> = [[[], 1]];
+    for (let i = 0; i < need.count; i++) {
+        out = out.flatMap(([f, w]): Array<[number[], number]> => [[[...f, 6], w * success], [[...f, 1], w * (1 - success)]]);
+    }
+    return out;
 }

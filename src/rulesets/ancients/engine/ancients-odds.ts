@@ -170,7 +170,9 @@ export function ancientsOdds(input: AncientsInput, tables: AncientsTables = ANCI
             const threshold = thresholdFor(u.size, tables);
             const probs = new Float64Array(ANCIENTS_RESULTS.length);
             const win: Float64Array[] = [], lose: Float64Array[] = [];
-            let tokens = 0, tokensSquared = 0;
+            let tokens = 0;
+            // tokensLaw[t] = P(it gains t tokens): the law its sd is read from.
+            const tokensLaw: number[] = [];
             for (let h = 0; h < hits.length; h++) {
                 win.push(h < threshold ? untested() : testOdds(u, h, threshold, true, roll, tables));
                 lose.push(h < threshold ? untested() : testOdds(u, h, threshold, false, roll, tables));
@@ -181,17 +183,17 @@ export function ancientsOdds(input: AncientsInput, tables: AncientsTables = ANCI
                 for (let l = 0; l < probs.length; l++) {
                     const p = hits[h] * (pWin * win[h][l] + (1 - pWin) * lose[h][l]);
                     probs[l] += p;
-                    if (ANCIENTS_RESULTS[l] === 'holds' || ANCIENTS_RESULTS[l] === 'gives-ground') {
-                        tokens += p * Math.floor(h / threshold);
-                        tokensSquared += p * Math.floor(h / threshold) ** 2;
-                    }
+                    const gained = ANCIENTS_RESULTS[l] === 'holds' || ANCIENTS_RESULTS[l] === 'gives-ground' ? Math.floor(h / threshold) : 0;
+                    tokens += p * gained;
+                    while (tokensLaw.length <= gained) tokensLaw.push(0);
+                    tokensLaw[gained] += p;
                 }
             }
             perResult.set(u.id, { win, lose });
             unitOdds.set(u.id, {
                 id: u.id, force: u.force, unit: u.unit, side: u.side, hits: [...hits], expectedHits: mean(hits), sdHits: meanAndSd(hits).sd,
                 tested: 1 - probs[ANCIENTS_RESULTS.indexOf('untested')], probabilities: record(probs), expectedTokens: tokens,
-                sdTokens: Math.sqrt(Math.max(0, tokensSquared - tokens * tokens))
+                sdTokens: meanAndSd(tokensLaw).sd
             });
         });
     }
