@@ -12,7 +12,7 @@ import { ancientsOdds } from '../../src/rulesets/ancients/engine/ancients-odds.j
 import { everyWeighedThrow } from '../support/ancients-every-throw.js';
 import { AVERAGE, faceDistribution } from '../../src/core/dice.js';
 import { modelOf } from '../../src/core/model-cache.js';
-import { oddsForAction } from '../../src/core/odds.js';
+import { mixSpreads, oddsForAction } from '../../src/core/odds.js';
 import { isUnresolvable } from '../../src/core/resolve.js';
 import type { ActionModel, ScenarioModel } from '../../src/core/scenario.js';
 import type { OddsReport } from '../../src/protocol.js';
@@ -307,7 +307,41 @@ describe('SCRUD: the sd of a side\'s counts where its results are independent, a
         // The defender has two in its foot line, sorted together: no sd, and a note says why.
         const defender = report.sides.find(s => s.side === 'defender')!;
         expect(defender.sd).toBeUndefined();
-        expect(report.notes.some(n => n.startsWith(`${defender.force}: the spread (sd)`))).toBe(true);
-        expect(report.notes.some(n => n.startsWith(`${attacker.force}: the spread (sd)`))).toBe(false);
+        expect(report.notes).toContain(`${defender.force}: the spread (sd) of the number of units with each result is left out: units in one line are sorted together (S4), and the exact odds keep no joint law of their results.`);
+    });
+});
+
+describe('a campaign\'s odds of an action mix the spreads by total variance', () => {
+    const part = (mean: number, sd: number | undefined, label: { mean: number, sd?: number }): OddsReport => ({
+        name: 'E', kind: 'engagement', rules: 'r', turn: null, notes: [],
+        units: [{ force: 'A', unit: 'U', id: 'A.U', probabilities: { x: 1 }, expectedHits: mean, ...(sd === undefined ? {} : { sdHits: sd }) }],
+        sides: [{ force: 'A', expected: { x: label.mean }, ...(label.sd === undefined ? {} : { sd: { x: label.sd } }), atLeastOne: {} }]
+    });
+    /** What a plain weighted mix leaves: every number the weighted mean of the parts'. */
+    const mixed = (parts: Array<{ w: number, value: OddsReport }>): OddsReport => {
+        const m = structuredClone(parts[0].value);
+        const avg = (f: (r: OddsReport) => number | undefined) => parts.reduce((s, p) => s + p.w * (f(p.value) ?? 0), 0);
+        m.units[0].expectedHits = avg(r => r.units[0].expectedHits as number);
+        if ('sdHits' in m.units[0]) m.units[0].sdHits = avg(r => r.units[0].sdHits as number | undefined);
+        m.sides[0].expected.x = avg(r => r.sides[0].expected.x);
+        if (m.sides[0].sd) m.sides[0].sd.x = avg(r => r.sides[0].sd?.x);
+        return m;
+    };
+
+    it('by hand: half the time 1 ± 0, half 3 ± 1, is 2 ± √1.5 (E[X²] = ½·1 + ½·10 = 5.5)', () => {
+        const parts = [{ w: 0.5, value: part(1, 0, { mean: 0, sd: 0 }) }, { w: 0.5, value: part(3, 1, { mean: 2, sd: 1 }) }];
+        const m = mixed(parts);
+        expect(m.units[0].sdHits).toBe(0.5); // the mean of the sds: not the spread
+        mixSpreads(parts, m);
+        expect(m.units[0].sdHits as number).toBeCloseTo(Math.sqrt(1.5), 14);
+        expect(m.sides[0].sd!.x).toBeCloseTo(Math.sqrt(0.5 * 0 + 0.5 * (1 + 4) - 1), 14);
+    });
+
+    it('leaves out a spread that one of the parts does not know', () => {
+        const parts = [{ w: 0.5, value: part(1, 0, { mean: 0, sd: 0 }) }, { w: 0.5, value: part(3, undefined, { mean: 2 }) }];
+        const m = mixed(parts);
+        mixSpreads(parts, m);
+        expect('sdHits' in m.units[0]).toBe(false);
+        expect(m.sides[0].sd).toBeUndefined();
     });
 });
