@@ -7,9 +7,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ANCIENTS_RESULTS, attackPlan, type AncientsInput, type AncientsPosition, type AncientsSize, type AncientsUnit, type AncientsWeight } from '../../src/rulesets/ancients/engine/ancients-engine.js';
+import { ANCIENTS_RESULTS, attackPlan, type AncientsInput } from '../../src/rulesets/ancients/engine/ancients-engine.js';
 import { ancientsOdds } from '../../src/rulesets/ancients/engine/ancients-odds.js';
-import { everyWeighedThrow } from '../support/ancients-every-throw.js';
+import { everyWeighedThrow, smallMelees, unit } from '../support/ancients-every-throw.js';
 import { AVERAGE, faceDistribution } from '../../src/core/dice.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { mixSpreads, oddsForAction } from '../../src/core/odds.js';
@@ -52,13 +52,6 @@ const law = (m: Map<string, Law>, key: string) => m.get(key) ?? m.set(key, new L
 
 // ─── Ancients ────────────────────────────────────────────────────────────────────────────────────
 
-function unit(id: string, side: 'attacker' | 'defender', o: Partial<AncientsUnit> = {}): AncientsUnit {
-    const [force, name] = id.split('.');
-    return {
-        id, force, unit: name, side, size: 'medium', skill: 0, weight: 'medium', type: 'infantry', formation: 'formed',
-        leadership: 7, shock: false, defensive: false, tokens: 0, tested: false, move: undefined, charged: false, followUp: false, ...o
-    };
-}
 
 /** Every count's law from every throw: per unit hits and tokens, per side each result's count and the hits. */
 function ancientsBrute(input: AncientsInput): Map<string, Law> {
@@ -104,28 +97,7 @@ describe('Ancients: the sd of every count against every throw of resolveAncients
         expectAncientsSpread(input);
     });
 
-    const arbUnit = fc.record({
-        size: fc.constantFrom<AncientsSize>('small', 'medium'),
-        weight: fc.constantFrom<AncientsWeight>('heavy', 'medium', 'light'),
-        skill: fc.integer({ min: 0, max: 2 }),
-        leadership: fc.integer({ min: 4, max: 10 }),
-        tokens: fc.integer({ min: 0, max: 1 }),
-        tested: fc.boolean()
-    });
-    const arbMelee = fc.record({
-        att: fc.array(arbUnit, { minLength: 1, maxLength: 3 }),
-        def: fc.array(arbUnit, { minLength: 1, maxLength: 2 }),
-        dice: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 10, maxLength: 10 }),
-        position: fc.constantFrom<AncientsPosition>('front', 'flank', 'rear'),
-        breakDice: fc.constantFrom<1 | 2>(1, 2)
-    }).map(({ att, def, dice, position, breakDice }): AncientsInput => {
-        const A = att.map((s, i) => unit(`G.a${i}`, 'attacker', s)), D = def.map((s, i) => unit(`P.d${i}`, 'defender', s));
-        const pairings = A.flatMap(a => D.map(d => ({ a: a.id, aPosition: position, b: d.id, bPosition: 'front' as AncientsPosition })));
-        let k = 0;
-        const splits = [...A.map(a => ({ unit: a.id, parts: D.map(d => ({ target: d.id, dice: dice[k++ % 10] })) })),
-            ...D.map(d => ({ unit: d.id, parts: A.map(a => ({ target: a.id, dice: dice[k++ % 10] })) }))];
-        return { units: [...A, ...D], pairings, splits, firstTurn: false, breakDice };
-    });
+    const arbMelee = smallMelees(3, 2, { min: 0, max: 3 });
 
     it('on random small melees: up to 3 v 2, split dice, tokens, 1d6 or 2d6 tests (several units of a side tested together)', () => {
         fc.assert(fc.property(arbMelee, input => {

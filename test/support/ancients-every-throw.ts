@@ -4,8 +4,10 @@
  * of die (`everyWeighedThrow`). Shared by the brute-force tests of the engine, its odds, its house rules
  * and its options.
  */
+import fc from 'fast-check';
 import {
-    attackPlan, resolveAncients, saveFor, type AncientsDiceSource, type AncientsInput, type AncientsThrow, type AncientsUnit
+    attackPlan, resolveAncients, saveFor, type AncientsDiceSource, type AncientsInput, type AncientsPosition, type AncientsSize,
+    type AncientsThrow, type AncientsUnit, type AncientsWeight
 } from '../../src/rulesets/ancients/engine/ancients-engine.js';
 import type { AncientsTables } from '../../src/rulesets/ancients/engine/ancients-tables.js';
 
@@ -84,4 +86,43 @@ function options(need: NeedMore, toHit: number | undefined, byId: Map<string, An
         out = out.flatMap(([f, w]): Array<[number[], number]> => [[[...f, 6], w * success], [[...f, 1], w * (1 - success)]]);
     }
     return out;
+}
+
+/** A unit of the engine's input: medium formed infantry of leadership 7, with `o` over it. */
+export function unit(id: string, side: 'attacker' | 'defender', o: Partial<AncientsUnit> = {}): AncientsUnit {
+    const [force, name] = id.split('.');
+    return {
+        id, force, unit: name, side, size: 'medium', skill: 0, weight: 'medium', type: 'infantry', formation: 'formed',
+        leadership: 7, shock: false, defensive: false, tokens: 0, tested: false, move: undefined, charged: false, followUp: false, ...o
+    };
+}
+
+/**
+ * Random small melees for brute force: up to `attackers` against `defenders`, every attacker in contact
+ * with every defender, each splitting `dice` (each part min..max dice) over all its opponents.
+ */
+export function smallMelees(attackers: number, defenders: number, dice: { min: number, max: number }): fc.Arbitrary<AncientsInput> {
+    const arbUnit = fc.record({
+        size: fc.constantFrom<AncientsSize>('small', 'medium'),
+        weight: fc.constantFrom<AncientsWeight>('heavy', 'medium', 'light'),
+        skill: fc.integer({ min: 0, max: 2 }),
+        leadership: fc.integer({ min: 4, max: 10 }),
+        tokens: fc.integer({ min: 0, max: 1 }),
+        tested: fc.boolean()
+    });
+    const parts = 2 * attackers * defenders;
+    return fc.record({
+        att: fc.array(arbUnit, { minLength: 1, maxLength: attackers }),
+        def: fc.array(arbUnit, { minLength: 1, maxLength: defenders }),
+        dice: fc.array(fc.integer(dice), { minLength: parts, maxLength: parts }),
+        position: fc.constantFrom<AncientsPosition>('front', 'flank', 'rear'),
+        breakDice: fc.constantFrom<1 | 2>(1, 2)
+    }).map(({ att, def, dice: counts, position, breakDice }): AncientsInput => {
+        const A = att.map((s, i) => unit(`G.a${i}`, 'attacker', s)), D = def.map((s, i) => unit(`P.d${i}`, 'defender', s));
+        const pairings = A.flatMap(a => D.map(d => ({ a: a.id, aPosition: position, b: d.id, bPosition: 'front' as AncientsPosition })));
+        let k = 0;
+        const splits = [...A.map(a => ({ unit: a.id, parts: D.map(d => ({ target: d.id, dice: counts[k++ % parts] })) })),
+            ...D.map(d => ({ unit: d.id, parts: A.map(a => ({ target: a.id, dice: counts[k++ % parts] })) }))];
+        return { units: [...A, ...D], pairings, splits, firstTurn: false, breakDice };
+    });
 }

@@ -5,13 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-    ANCIENTS_RESULTS, attackPlan, resolveAncients,
-    type AncientsInput, type AncientsPosition, type AncientsSize, type AncientsUnit,
-    type AncientsWeight
+    ANCIENTS_RESULTS, attackPlan, resolveAncients, type AncientsInput
 } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 import { ancientsOdds, mean, unsavedHits } from '../../../src/rulesets/ancients/engine/ancients-odds.js';
 import { seededAncientsDice } from '../../../src/rulesets/ancients/ancients-report.js';
-import { everyWeighedThrow } from '../../support/ancients-every-throw.js';
+import { everyWeighedThrow, smallMelees, unit } from '../../support/ancients-every-throw.js';
 
 // The seed's table, as printed: dice thrown; rows to-hit 6+..2+; columns no save, 6+ … 2+.
 const GEEKS = `
@@ -41,13 +39,6 @@ const GEEKS = `
 6 3+ 4 3.333333 2.666667 2 1.333333 0.666667
 6 2+ 5 4.166667 3.333333 2.5 1.666667 0.833333`;
 
-function unit(id: string, side: 'attacker' | 'defender', o: Partial<AncientsUnit> = {}): AncientsUnit {
-    const [force, name] = id.split('.');
-    return {
-        id, force, unit: name, side, size: 'medium', skill: 0, weight: 'medium', type: 'infantry', formation: 'formed',
-        leadership: 7, shock: false, defensive: false, tokens: 0, tested: false, move: undefined, charged: false, followUp: false, ...o
-    };
-}
 
 /**
  * The oracle: every throw the resolver asks for (test/support/ancients-every-throw.ts, weighed by
@@ -110,29 +101,8 @@ describe('Ancients odds agree with brute force through resolveAncients', () => {
         });
     });
 
-    const arbUnit = fc.record({
-        size: fc.constantFrom<AncientsSize>('small', 'medium'),
-        weight: fc.constantFrom<AncientsWeight>('heavy', 'medium', 'light'),
-        skill: fc.integer({ min: 0, max: 2 }),
-        leadership: fc.integer({ min: 4, max: 10 }),
-        tokens: fc.integer({ min: 0, max: 1 }),
-        tested: fc.boolean()
-    });
-    const arbMelee = fc.record({
-        att: fc.array(arbUnit, { minLength: 1, maxLength: 2 }),
-        def: fc.array(arbUnit, { minLength: 1, maxLength: 2 }),
-        dice: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: 8, maxLength: 8 }),
-        position: fc.constantFrom<AncientsPosition>('front', 'flank', 'rear'),
-        breakDice: fc.constantFrom<1 | 2>(1, 2)
-    }).map(({ att, def, dice, position, breakDice }): AncientsInput => {
-        // Every attacker is in contact with every defender; each splits a few dice over all its opponents.
-        const A = att.map((s, i) => unit(`G.a${i}`, 'attacker', s)), D = def.map((s, i) => unit(`P.d${i}`, 'defender', s));
-        const pairings = A.flatMap(a => D.map(d => ({ a: a.id, aPosition: position, b: d.id, bPosition: 'front' as AncientsPosition })));
-        let k = 0;
-        const splits = [...A.map(a => ({ unit: a.id, parts: D.map(d => ({ target: d.id, dice: dice[k++ % 8] })) })),
-            ...D.map(d => ({ unit: d.id, parts: A.map(a => ({ target: a.id, dice: dice[k++ % 8] })) }))];
-        return { units: [...A, ...D], pairings, splits, firstTurn: false, breakDice };
-    });
+    // Up to 2 v 2, 1 or 2 dice a part (the 8 parts of 2 v 2 as before).
+    const arbMelee = smallMelees(2, 2, { min: 1, max: 2 });
 
     it('on random small melees: up to 2 v 2, split dice, flank and rear, tokens, tested, 1d6 or 2d6 tests', () => {
         fc.assert(fc.property(arbMelee, input => {
