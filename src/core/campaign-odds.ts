@@ -30,7 +30,7 @@ import { participants, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtE
 import { counterKeys } from './campaign-counters.js';
 import type { UnitCampaignState } from './unit-campaign-state.js';
 import { MAX_SEED } from './dice.js';
-import { hasOdds, mixSpreads, oddsForAction } from './odds.js';
+import { hasOdds, mixSpreads, oddsForAction, withoutSpreadErrors } from './odds.js';
 import type { OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import { outcomeNode } from './resolve-all.js';
 import { isUnresolvable, needsNewSeed } from './resolve.js';
@@ -337,7 +337,7 @@ class CampaignWalk {
             report.odds = mix(parts) as OddsReport;
             // A mixture's spread is not the mean of its parts' spreads.
             mixSpreads(parts as Array<{ w: number, value: OddsReport }>, report.odds);
-            if (this.method === 'monte-carlo') report.oddsSe = spread(parts, report.odds);
+            if (this.method === 'monte-carlo') report.oddsSe = withoutSpreadErrors(spread(parts, report.odds));
         } else if (problem) report.problem = problem;
         return { next: [...next.values()], odds: report };
     }

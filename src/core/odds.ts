@@ -124,3 +124,14 @@ export function mixSpreads(parts: ReadonlyArray<{ w: number, value: OddsReport }
         if (side.sd && Object.keys(side.sd).length === 0) delete side.sd;
     });
 }
+
+/**
+ * `se` (the standard errors of a sampled campaign's odds, in the odds' shape) without the spreads'
+ * entries: the error of a mixture's sd is not the spread of its parts' sds, so none is given.
+ */
+export function withoutSpreadErrors(se: unknown): unknown {
+    const report = se as Partial<OddsReport> | undefined;
+    const strip = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !(k === 'sd' || /^sd[A-Z]/.test(k))));
+    if (!report || !Array.isArray(report.units) || !Array.isArray(report.sides)) return se;
+    return { ...report, units: report.units.map(strip), sides: report.sides.map(strip) };
+}

@@ -5,6 +5,7 @@
  * Ancients through `resolveAncients`; Loose Files (combat, fire, move) and SCRUD from a file, through
  * the odds the CLI prints (`oddsForAction`) and the resolvers fed the input their readers build.
  */
+import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ANCIENTS_RESULTS, attackPlan, type AncientsInput } from '../../src/rulesets/ancients/engine/ancients-engine.js';
@@ -13,6 +14,7 @@ import { everyWeighedThrow, smallMelees, unit } from '../support/ancients-every-
 import { AVERAGE, faceDistribution } from '../../src/core/dice.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { mixSpreads, oddsForAction } from '../../src/core/odds.js';
+import { campaignOdds } from '../../src/core/campaign-odds.js';
 import { isUnresolvable } from '../../src/core/resolve.js';
 import type { ActionModel, ScenarioModel } from '../../src/core/scenario.js';
 import type { OddsReport } from '../../src/protocol.js';
@@ -315,5 +317,24 @@ describe('a campaign\'s odds of an action mix the spreads by total variance', ()
         mixSpreads(parts, m);
         expect('sdHits' in m.units[0]).toBe(false);
         expect(m.sides[0].sd).toBeUndefined();
+    });
+});
+
+describe('a campaign\'s odds of an action carry the spreads', () => {
+    it('the first engagement\'s are its own (nothing before it to mix), and a sampled run gives no standard error for an sd', async () => {
+        const model = await loaded(fs.readFileSync('examples/campaign.battle', 'utf8'));
+        const own = odds(model, model.actions[0]);
+        const exact = campaignOdds(model, { method: 'exact' });
+        if (isUnresolvable(exact)) throw new Error(exact.problem);
+        const ford = exact.actions[0].odds!;
+        own.units.forEach((u, i) => near(ford.units[i].sdHits, u.sdHits as number, `${u.id} sdHits`));
+        own.sides.forEach((s, i) => { for (const l of Object.keys(s.sd!)) near(ford.sides[i].sd?.[l], s.sd![l], `${s.force} ${l}`); });
+        expect(typeof exact.actions[2].odds!.units[0].sdHits).toBe('number');
+        const sampled = campaignOdds(model, { method: 'monte-carlo', samples: 40, seed: 3 });
+        if (isUnresolvable(sampled)) throw new Error(sampled.problem);
+        const se = sampled.actions[1].oddsSe as OddsReport;
+        expect(typeof se.units[0].expectedHits).toBe('number');
+        expect(Object.keys(se.units[0]).filter(k => k.startsWith('sd'))).toEqual([]);
+        expect(se.sides[0].sd).toBeUndefined();
     });
 });
