@@ -58,6 +58,11 @@ export function markedBlocks(file: string, text: string): Marked[] {
     return out;
 }
 
+/** The words of a command line as a shell splits them: a "quoted phrase" is one argument. */
+function argsOf(command: string): string[] {
+    return (command.match(/"[^"]*"|\S+/g) ?? []).map(a => (a.startsWith('"') ? a.slice(1, -1) : a));
+}
+
 function umpire(args: string[], cwd = '.'): string {
     const r = spawnSync(process.execPath, [path.resolve('bin/umpire.cjs'), ...args], { cwd, encoding: 'utf8' });
     return r.stdout;
@@ -105,7 +110,7 @@ function tutorialStep(b: Marked, step: string): void {
     }
     const m = /^umpire (.*?)( \(excerpt\))?$/.exec(step);
     expect(m, `an unknown tutorial step: ${step}`).not.toBeNull();
-    const printed = umpire(m![1].split(' '), dir);
+    const printed = umpire(argsOf(m![1]), dir);
     if (m![2]) expectExcerpt(b, printed);
     else expect(trimEnds(b.block), `the output of ${step}`).toBe(trimEnds(printed));
 }
@@ -145,7 +150,7 @@ describe('outputs shown in the docs are the tool\'s', () => {
         }
         const m = /^umpire (.*?)( \(excerpt\))?$/.exec(b.marker);
         expect(m, `an unknown marker: ${b.marker}`).not.toBeNull();
-        const printed = umpire(m![1].split(' '));
+        const printed = umpire(argsOf(m![1]));
         if (m![2]) {
             expectExcerpt(b, printed);
         } else {

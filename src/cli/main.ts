@@ -119,21 +119,26 @@ program.command('odds')
     .option('-e, --engagement <name>', 'only this engagement')
     .option('--json', 'print the odds as JSON (docs/json.md, "Odds")')
     .option('--what-if <change>', 'the odds with a changed set-up, beside those as written, and the difference (repeatable; docs/reports.md): '
-        + '"without FACTOR", "with FACTOR on TARGET", "grade FORCE.UNIT GRADE", "option NAME [VALUE]", "without option NAME"', (value: string, previous: string[]) => [...previous, value], [] as string[])
+        + '"without FACTOR", "with FACTOR on TARGET", "grade FORCE.UNIT GRADE", "option NAME [VALUE]", "without option NAME", "with fact FACT on UNIT", "without fact FACT on UNIT"; with --campaign, over the whole campaign', (value: string, previous: string[]) => [...previous, value], [] as string[])
     .option('--campaign', 'the odds of the whole campaign: each action over every way the actions before it can fall, and each unit\'s chances at the end (docs/odds.md#campaign-odds)')
     .option('--through <turn>', 'with --campaign: the chances at the end of this turn (its number, name or title)')
     .option('--from-record', 'with --campaign: keep the written outcomes and the dice in the file; only actions not decided yet are open')
     .option('--method <how>', 'with --campaign: auto (exact while small, else Monte Carlo), exact or monte-carlo', parseMethod)
     .option('--samples <n>', 'with --campaign: campaigns sampled when it is not exact (2000)', parseSamples)
     .option('--seed <n>', 'with --campaign: the seed of the sampling (1): the same seed gives the same figures', parseSeed)
+    .option('--house <file>', 'with --campaign: the campaign again with the house rules of another file in place of this one\'s, and the difference (docs/odds.md#campaign-what-if)')
     .addHelpText('after', examples(
         ['umpire odds examples/scrud-ridge.battle', 'every engagement\'s odds'],
         ['umpire odds examples/scrud-ridge.battle -e Ridge --what-if "without Uphill"', 'what if the French were not uphill?'],
         ['umpire odds examples/ancients-flank.battle -e Ford', 'only the engagement named Ford'],
         ['umpire odds examples/scrud-seed.battle --json', 'as JSON (docs/json.md)'],
-        ['umpire odds examples/campaign.battle --campaign --through 2', 'each unit\'s chances after turn 2, over every way the fights can fall']
+        ['umpire odds examples/campaign.battle --campaign --through 2', 'each unit\'s chances after turn 2, over every way the fights can fall'],
+        ['umpire odds examples/campaign.battle --campaign --through 2 -e Ford --what-if "without fact charged on Gauls.Warriors"', 'to the end of turn 2, if the Warriors had not charged at the ford'],
+        ['umpire odds examples/house-rules-ancients.battle --campaign --house examples/campaign.battle', 'the campaign under another file\'s house rules: what the club\'s rule costs']
     ))
-    .action((file: string, options: OddsCliOptions) => run(async () => (await import('./odds-command.js')).oddsCommand(file, options, out)));
+    .action((file: string, options: OddsCliOptions) => run(async () => options.campaign
+        ? (await import('./campaign-odds-command.js')).campaignOddsCommand(file, options, out)
+        : (await import('./odds-command.js')).oddsCommand(file, options, out)));
 
 // Commands the rule sets add (`umpire table`): registered from their own folders.
 for (const command of RULESET_COMMANDS) {

@@ -7,12 +7,10 @@ import { modelOf } from '../core/model-cache.js';
 import { oddsForAction, sdKey } from '../core/odds.js';
 import { meanSdText, type OddsReport, type UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
-import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder, toStderr } from './load.js';
+import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder, toStderr, type LoadedFile } from './load.js';
 import { selectActions } from './resolve-command.js';
 import { madeStep, oddsDifference, parseWhatIf, placeOnDisk, type WhatIfStep } from '../report/what-if.js';
 import type { Diagnostic } from 'vscode-languageserver';
-import { campaignOdds, type CampaignOddsOptions, type CampaignOddsReport, type CountLaw } from '../core/campaign-odds.js';
-import type { ScenarioModel } from '../core/scenario.js';
 
 export interface OddsCliOptions {
     engagement?: string;
@@ -22,26 +20,30 @@ export interface OddsCliOptions {
     /** The odds of the whole campaign (docs/odds.md#campaign-odds), to the end of `through` or of the file. */
     campaign?: boolean;
     through?: string;
+    /** With `campaign`: the file-wide house rules of this file in place of the scenario's own. */
+    house?: string;
     fromRecord?: boolean;
     samples?: number;
     seed?: number;
     method?: 'auto' | 'exact' | 'monte-carlo';
 }
 
-export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
+/** The file read and checked: its errors printed, and nothing more done, when it has any. */
+export async function loadChecked(file: string, err: (line: string) => void): Promise<LoadedFile> {
     const loaded = await loadFile(file);
     if (hasErrors(loaded.diagnostics)) {
         for (const d of inFileOrder(loaded.diagnostics).filter(x => (x.severity ?? 1) === 1)) err(formatDiagnostic(file, d));
         throw new CliError(`${file}: fix the errors above before asking for odds`, 1);
     }
+    return loaded;
+}
+
+export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
+    if (options.through !== undefined || options.fromRecord || options.samples !== undefined || options.seed !== undefined || options.method !== undefined || options.house !== undefined) {
+        throw new CliError('--through, --from-record, --samples, --seed, --method and --house go with --campaign');
+    }
+    const loaded = await loadChecked(file, err);
     const model = modelOf(loaded.document.parseResult.value);
-    if (options.campaign) {
-        if (options.engagement !== undefined || (options.whatIf?.length ?? 0) > 0) throw new CliError('--campaign asks about the whole file: leave out --engagement and --what-if');
-        return campaignOddsCommand(file, model, options, out);
-    }
-    if (options.through !== undefined || options.fromRecord || options.samples !== undefined || options.seed !== undefined || options.method !== undefined) {
-        throw new CliError('--through, --from-record, --samples, --seed and --method go with --campaign');
-    }
     if (options.whatIf && options.whatIf.length > 0) return whatIfCommand(file, loaded.text, options.engagement, options.whatIf, options.json === true, out, err);
     const reports: OddsReport[] = [];
     const skipped: string[] = [];
@@ -133,7 +135,7 @@ export function signed(d: number, digits: number): string {
  * A problem of the changed set-up as `file:line:col …` at its place in the file on disk, read back
  * through each what-if's edits; one in a line a what-if put in is told at the place it went in.
  */
-function onDisk(d: Diagnostic, edited: string, steps: readonly WhatIfStep[], file: string, label: string): string {
+export function onDisk(d: Diagnostic, edited: string, steps: readonly WhatIfStep[], file: string, label: string): string {
     const at = placeOnDisk(steps, edited, d.range.start);
     const located = formatDiagnostic(file, { ...d, range: { start: at, end: at } });
     return `${located} (${label}${at.addedBy ? `: in what '${at.addedBy}' puts here` : ''})`;
@@ -174,7 +176,7 @@ function countText(mean: number, sd: unknown, se?: unknown): string {
 }
 
 /** Columns lined up by the columns each cell takes in a terminal (string-width: `騎兵隊` takes six). */
-function table(rows: string[][], out: (line: string) => void): void {
+export function table(rows: string[][], out: (line: string) => void): void {
     const widths = rows[0].map((_, c) => Math.max(...rows.map(r => stringWidth(r[c]))));
     const pad = (cell: string, c: number) => {
         const room = ' '.repeat(widths[c] - stringWidth(cell));
@@ -214,86 +216,5 @@ export function printOdds(report: OddsReport, out: (line: string) => void, shown
     });
     table(sideRows, out);
     for (const n of report.notes) out(`  note: ${n}`);
-    out('');
-}
-
-// ---------------------------------------------------------------- --campaign (docs/odds.md#campaign-odds)
-
-/** The version of the campaign odds' JSON shape (docs/json.md#campaign-odds). */
-const CAMPAIGN_ODDS_SCHEMA = 1;
-
-function campaignOddsCommand(file: string, model: ScenarioModel, options: CampaignOddsOptions & { json?: boolean }, out: (line: string) => void): number {
-    const report = campaignOdds(model, options);
-    if (isUnresolvable(report)) throw new CliError(`${file}: ${report.problem}`, 1);
-    if (options.json) out(JSON.stringify({ schema: CAMPAIGN_ODDS_SCHEMA, file, ...report }, null, 2));
-    else printCampaign(report, out);
-    return 0;
-}
-
-/** A chance, with its standard error beside it when the campaign was sampled. */
-function chance(p: number, se: number | undefined): string {
-    return se === undefined ? percent(p) : `${percent(p)} ±${(100 * se).toFixed(1)}`;
-}
-
-function meanSd(law: CountLaw): string {
-    return countText(law.mean, law.sd, law.se?.mean);
-}
-
-function printCampaign(report: CampaignOddsReport, out: (line: string) => void): void {
-    const when = report.through === null ? 'at the end of the file' : `after turn ${report.through}`;
-    const how = report.method === 'exact'
-        ? `exact, over ${report.states} joint state${report.states === 1 ? '' : 's'} at most`
-        : `Monte Carlo, ${report.samples} campaigns from seed ${report.seed}; ± one standard error`;
-    out(`Campaign odds ${when} (${report.fromRecord ? 'the record kept: only actions not decided yet are open' : 'every action\'s dice open'}; ${how})`);
-    out('');
-    table([['action', 'turn', 'dice', 'fought', 'starts'], ...report.actions.map(a => [
-        `${a.kind} ${a.name}`, a.turn ?? '—', a.open ? 'open' : 'record', percent(a.fought), String(a.starts)
-    ])], out);
-    for (const a of report.actions) {
-        const absent = Object.entries(a.outOfTheFight);
-        if (absent.length > 0) out(`  ${a.name} cannot be fought as written when ${absent.map(([id, p]) => `${id} is out of the fight (${percent(p)})`).join(', ')}`);
-    }
-    out('');
-    for (const a of report.actions) {
-        if (!a.odds) continue;
-        const title = `${a.kind} ${a.name}${a.turn ? ` (turn ${a.turn})` : ''}: campaign odds${a.fought < 1 ? `, when it is fought (${percent(a.fought)})` : ''}`;
-        printOdds(a.odds, out, { title, se: a.oddsSe as OddsReport | undefined });
-    }
-    printUnits(report, out);
-    printSides(report, out);
-    for (const n of report.notes) out(`  note: ${n}`);
-}
-
-function printUnits(report: CampaignOddsReport, out: (line: string) => void): void {
-    out(`Units ${report.through === null ? 'at the end of the file' : `after turn ${report.through}`}:`);
-    const statuses = ['ready', 'routed', 'destroyed', 'fled'].filter(s => s === 'ready' || report.units.some(u => (u.status[s] ?? 0) > 1e-12));
-    const counters = Object.keys(report.units[0]?.counters ?? {});
-    // A rule set's flags (a break test taken) are the unit's own chances, beside its status and counters.
-    const flags = Object.keys(report.units[0] ?? {}).filter(k => typeof report.units[0][k] === 'number');
-    const head = ['unit', ...statuses, ...counters.map(c => `${c} (mean ± sd)`), ...flags];
-    table([head, ...report.units.map(u => [
-        u.id, ...statuses.map(s => chance(u.status[s] ?? 0, u.se?.status[s])),
-        ...counters.map(c => meanSd(u.counters[c])),
-        ...flags.map(f => chance(Number(u[f] ?? 0), u.se?.[f] as number | undefined))
-    ])], out);
-    for (const u of report.units) {
-        for (const c of counters) {
-            const law = u.counters[c];
-            if (law.law.length <= 1) continue;
-            const cells = law.law.map((p, k) => (p > 1e-12 ? `${k} ${chance(p, law.se?.law[k])}` : '')).filter(Boolean);
-            out(`  ${u.id} ${c}: ${cells.join(', ')}`);
-        }
-    }
-    out('');
-}
-
-function printSides(report: CampaignOddsReport, out: (line: string) => void): void {
-    const kinds = Object.keys(report.sides[0]?.atLeastOne ?? {});
-    if (kinds.length === 0) return;
-    out('  per side (chance of at least one unit out of the fight; units out: mean ± sd):');
-    table([['side', ...kinds.map(k => `P(≥1 ${k})`), ...kinds.map(k => `${k} (mean ± sd)`)], ...report.sides.map(s => [
-        s.force, ...kinds.map(k => chance(s.atLeastOne[k], s.se?.atLeastOne[k])),
-        ...kinds.map(k => countText(s.losses[k].mean, s.losses[k].sd, s.se?.losses[k]))
-    ])], out);
     out('');
 }

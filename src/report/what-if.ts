@@ -42,14 +42,14 @@ export function parseWhatIf(text: string): WhatIf | { problem: string } {
 /** Text `offset`..`end` (before any edit) replaced by `text`. */
 export interface Edit { offset: number, end: number, text: string }
 
-function applyEdits(text: string, edits: Edit[]): string {
+export function applyEdits(text: string, edits: readonly Edit[]): string {
     let out = text;
     for (const e of [...edits].sort((a, b) => b.offset - a.offset)) out = out.slice(0, e.offset) + e.text + out.slice(e.end);
     return out;
 }
 
 /** The whole line of a node, with its line break: what removing a statement removes. */
-function lineOf(text: string, offset: number, end: number): Edit {
+export function lineOf(text: string, offset: number, end: number): Edit {
     const start = text.lastIndexOf('\n', offset - 1) + 1;
     const next = text.indexOf('\n', end);
     return { offset: start, end: next < 0 ? text.length : next + 1, text: '' };
@@ -70,9 +70,42 @@ export function applyWhatIf(model: ScenarioModel, action: ActionModel, change: W
  * The edits of the text that make the change, each at its place in `text` (none overlap), or why it
  * cannot be made. `placeBefore` reads a place in the changed text back through them.
  */
-function whatIfEdits(model: ScenarioModel, action: ActionModel, change: WhatIf, text: string): Edit[] | { problem: string } {
-    const node = action.node;
+function whatIfEdits(model: ScenarioModel, action: ActionModel | undefined, change: WhatIf, text: string): Edit[] | { problem: string } {
     const eol = text.includes('\r\n') ? '\r\n' : '\n';
+    if (change.kind !== 'grade' && change.kind !== 'option' && change.kind !== 'without-option') {
+        return action ? actionEdits(model, action, change, text, eol) : { problem: 'it changes the lines of one action: name the action with --engagement' };
+    }
+    switch (change.kind) {
+        case 'grade': {
+            const [force, name] = change.unit.split('.');
+            const unit = model.forces.get(force)?.byName.get(name)?.[0]?.node;
+            if (!unit?.$cstNode) return { problem: `there is no unit ${change.unit}` };
+            if (!model.grades.has(change.grade)) return { problem: `there is no grade ${change.grade} (grades: ${[...model.grades.keys()].join(', ') || 'none'})` };
+            const gradeCst = GrammarUtils.findNodeForProperty(unit.$cstNode, 'grade');
+            if (gradeCst) return ([{ offset: gradeCst.offset, end: gradeCst.end, text: change.grade }]);
+            const arm = GrammarUtils.findNodeForProperty(unit.$cstNode, 'arm');
+            if (!arm) return { problem: `the unit ${change.unit} has no arm to put a grade after` };
+            return ([{ offset: arm.end, end: arm.end, text: ` ${change.grade}` }]);
+        }
+        case 'option':
+        case 'without-option': {
+            const line = change.kind === 'option' ? `option ${change.name}${change.value !== undefined ? ` ${change.value}` : ''}` : '';
+            const existing = model.root.options.find(o => o.name === change.name)?.$cstNode;
+            if (existing) return ([line ? { offset: existing.offset, end: existing.end, text: line } : lineOf(text, existing.offset, existing.end)]);
+            if (!line) return { problem: `the file sets no option ${change.name}` };
+            // A new option goes after the `rules` line (options come before everything else).
+            const rules = GrammarUtils.findNodeForProperty(model.root.$cstNode, 'rules') ?? GrammarUtils.findNodeForProperty(model.root.$cstNode, 'title');
+            const at = rules?.end ?? 0;
+            return ([{ offset: at, end: at, text: rules ? `${eol}${line}` : `${line}${eol}` }]);
+        }
+    }
+}
+
+type ActionChange = Extract<WhatIf, { kind: 'with' | 'without' | 'fact' | 'without-fact' }>;
+
+/** The edits of one action's lines that make a change to its factors or facts. */
+function actionEdits(model: ScenarioModel, action: ActionModel, change: ActionChange, text: string, eol: string): Edit[] | { problem: string } {
+    const node = action.node;
     switch (change.kind) {
         case 'without': {
             const factors = node.statements.filter((s): s is Factor => isFactor(s) && s.modifiers.some(m => m.$refText === change.modifier));
@@ -90,17 +123,6 @@ function whatIfEdits(model: ScenarioModel, action: ActionModel, change: WhatIf, 
             const last = node.statements.at(-1)?.$cstNode;
             if (!last) return { problem: `${node.kind} ${node.name} has no statement to add a factor after` };
             return ([{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}factor ${change.modifier} on ${change.target}` }]);
-        }
-        case 'grade': {
-            const [force, name] = change.unit.split('.');
-            const unit = model.forces.get(force)?.byName.get(name)?.[0]?.node;
-            if (!unit?.$cstNode) return { problem: `there is no unit ${change.unit}` };
-            if (!model.grades.has(change.grade)) return { problem: `there is no grade ${change.grade} (grades: ${[...model.grades.keys()].join(', ') || 'none'})` };
-            const gradeCst = GrammarUtils.findNodeForProperty(unit.$cstNode, 'grade');
-            if (gradeCst) return ([{ offset: gradeCst.offset, end: gradeCst.end, text: change.grade }]);
-            const arm = GrammarUtils.findNodeForProperty(unit.$cstNode, 'arm');
-            if (!arm) return { problem: `the unit ${change.unit} has no arm to put a grade after` };
-            return ([{ offset: arm.end, end: arm.end, text: ` ${change.grade}` }]);
         }
         case 'without-fact': {
             const lines = node.statements.filter((s): s is Facts => isFacts(s) && sameTarget(text, s, change.target) && s.facts.some(f => f.key === change.key));
@@ -120,17 +142,6 @@ function whatIfEdits(model: ScenarioModel, action: ActionModel, change: WhatIf, 
             if (!last) return { problem: `${node.kind} ${node.name} has no statement to add a fact after` };
             const fact = change.value !== undefined ? `${change.key} ${change.value}` : change.key;
             return ([{ offset: last.end, end: last.end, text: `${eol}${indentAt(text, last.offset)}${change.target}: ${fact}` }]);
-        }
-        case 'option':
-        case 'without-option': {
-            const line = change.kind === 'option' ? `option ${change.name}${change.value !== undefined ? ` ${change.value}` : ''}` : '';
-            const existing = model.root.options.find(o => o.name === change.name)?.$cstNode;
-            if (existing) return ([line ? { offset: existing.offset, end: existing.end, text: line } : lineOf(text, existing.offset, existing.end)]);
-            if (!line) return { problem: `the file sets no option ${change.name}` };
-            // A new option goes after the `rules` line (options come before everything else).
-            const rules = GrammarUtils.findNodeForProperty(model.root.$cstNode, 'rules') ?? GrammarUtils.findNodeForProperty(model.root.$cstNode, 'title');
-            const at = rules?.end ?? 0;
-            return ([{ offset: at, end: at, text: rules ? `${eol}${line}` : `${line}${eol}` }]);
         }
     }
 }
@@ -158,8 +169,8 @@ export interface WhatIfStep {
     edits: Edit[];
 }
 
-/** The text `change` makes of `text`, its step recorded (for `placeOnDisk`), or why it cannot be made. */
-export function madeStep(model: ScenarioModel, action: ActionModel, change: WhatIf, asked: string, text: string): { step: WhatIfStep, text: string } | { problem: string } {
+/** The text `change` makes of `text` (a change of one action's lines needs the action), its step recorded (for `placeOnDisk`), or why it cannot be made. */
+export function madeStep(model: ScenarioModel, action: ActionModel | undefined, change: WhatIf, asked: string, text: string): { step: WhatIfStep, text: string } | { problem: string } {
     const edits = whatIfEdits(model, action, change, text);
     return 'problem' in edits ? edits : { step: { change: asked, before: text, edits }, text: applyEdits(text, edits) };
 }

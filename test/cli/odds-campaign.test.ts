@@ -5,13 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { oddsCommand, type OddsCliOptions } from '../../src/cli/odds-command.js';
+import { campaignOddsCommand } from '../../src/cli/campaign-odds-command.js';
 import { CliError } from '../../src/cli/load.js';
 import type { CampaignOddsReport } from '../../src/core/campaign-odds.js';
 import type { OddsReport } from '../../src/protocol.js';
 
 async function run(file: string, options: OddsCliOptions): Promise<string[]> {
     const lines: string[] = [];
-    await oddsCommand(file, options, l => lines.push(l));
+    await (options.campaign ? campaignOddsCommand : oddsCommand)(file, options, l => lines.push(l));
     return lines;
 }
 
