@@ -158,6 +158,10 @@ export interface UnitOdds {
     atLeast?: Record<string, number>;
     /** Ancients: hits[h] = P(exactly h unsaved hits taken). */
     hits?: number[];
+    /**
+     * Every count a rule set gives the mean of as `expectedX` (`expectedHits`, `expectedDp`, …) has its
+     * standard deviation beside it as `sdX` (`sdHits`, `sdDp`, …), from the count's exact law (docs/json.md "Odds").
+     */
     [extra: string]: unknown;
 }
 
@@ -165,6 +169,12 @@ export interface SideOdds {
     force: string;
     /** Expected number of the side's units with each label. */
     expected: Record<string, number>;
+    /**
+     * The standard deviation of the number of the side's units with each label, for the labels whose
+     * count the engine knows exactly (its units' results may depend on one another); absent where it
+     * knows none, and then a note says so.
+     */
+    sd?: Record<string, number>;
     /** P(at least one of the side's units gets the label), for the labels the engine computes jointly. */
     atLeastOne: Record<string, number>;
     [extra: string]: unknown;
@@ -193,6 +203,23 @@ export const SEVERITY_COLOURS: Readonly<Record<ResultSeverity, { readonly fill: 
     worse: { fill: '#c0461c', text: '#ffffff' },
     worst: { fill: '#a82a1f', text: '#ffffff' }
 };
+
+/**
+ * A count as "mean ± sd" to `digits` places (just the mean where its spread is not known): how the
+ * CLI, the hovers, the odds as Markdown and the Odds view show every count of the odds.
+ */
+export function meanSdText(mean: number, sd: unknown, digits = 2): string {
+    return `${mean.toFixed(digits)}${typeof sd === 'number' ? ` ± ${sd.toFixed(digits)}` : ''}`;
+}
+
+/**
+ * Each count a unit's odds give a mean of (`expectedHits` …), as [mean key, sd key, name]: the name is
+ * the key's own word (`hits`, `dp`), for the views that have no title of their own for it.
+ */
+export function unitCounts(units: readonly UnitOdds[]): Array<[string, string, string]> {
+    const keys = [...new Set(units.flatMap(u => Object.keys(u).filter(k => /^expected[A-Z]/.test(k) && typeof u[k] === 'number')))];
+    return keys.map(k => [k, `sd${k.slice('expected'.length)}`, k.slice('expected'.length).toLowerCase()]);
+}
 
 /**
  * A chart's label broken into lines that fit their room, so that Vega never has to cut one with an

@@ -4,8 +4,8 @@
  */
 import stringWidth from 'string-width';
 import { modelOf } from '../core/model-cache.js';
-import { oddsForAction } from '../core/odds.js';
-import type { OddsReport, UnitOdds } from '../protocol.js';
+import { oddsForAction, sdKey } from '../core/odds.js';
+import { meanSdText, type OddsReport, type UnitOdds } from '../protocol.js';
 import { isUnresolvable } from '../core/resolve.js';
 import { CliError, formatDiagnostic, hasErrors, loadFile, loadText, inFileOrder, toStderr, type LoadedFile } from './load.js';
 import { selectActions } from './resolve-command.js';
@@ -160,10 +160,20 @@ function columns(units: readonly UnitOdds[], key: 'probabilities' | 'atLeast'): 
     return labels.sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }
 
+/** The counts a rule set may give per unit: the key of the mean (its sd beside it as `sdX`) and the column's title. */
 const EXPECTED: ReadonlyArray<[string, string]> = [
-    ['expectedHits', 'E[hits]'], ['expectedTokens', 'E[tokens]'], ['expectedDistance', 'E[inches]'],
-    ['expectedDp', 'E[DP]'], ['expectedCasualties', 'E[cas.]']
+    ['expectedHits', 'hits'], ['expectedTokens', 'tokens'], ['expectedDistance', 'inches'],
+    ['expectedDp', 'DP'], ['expectedCasualties', 'cas.']
 ];
+
+/**
+ * A count as "mean ± sd" (the sd left out where it is not known), with the standard error of the mean
+ * in brackets when the figure was sampled: the look of the campaign's counters.
+ */
+function countText(mean: number, sd: unknown, se?: unknown): string {
+    const error = typeof se === 'number' ? (typeof sd === 'number' ? ` (±${se.toFixed(2)})` : ` ±${se.toFixed(2)}`) : '';
+    return meanSdText(mean, sd) + error;
+}
 
 /** Columns lined up by the columns each cell takes in a terminal (string-width: `騎兵隊` takes six). */
 export function table(rows: string[][], out: (line: string) => void): void {
@@ -188,21 +198,21 @@ export function printOdds(report: OddsReport, out: (line: string) => void, shown
     const worse = columns(report.units, 'atLeast');
     // Expected values a rule set reports per unit (hits, tokens, inches, DPs, casualties), when present.
     const extras = EXPECTED.filter(([key]) => report.units.some(u => typeof u[key] === 'number'));
-    const head = ['unit', ...labels, ...worse.map(l => `≥${l}`), ...extras.map(([, title]) => title)];
+    const head = ['unit', ...labels, ...worse.map(l => `≥${l}`), ...extras.map(([, title]) => `${title} (mean ± sd)`)];
     const rows = [head];
     report.units.forEach((u, i) => {
         const e = se?.units[i];
         const row = [u.id, ...labels.map(l => pc(u.probabilities[l] ?? 0, e?.probabilities[l])), ...worse.map(l => pc(u.atLeast?.[l] ?? 0, e?.atLeast?.[l]))];
-        for (const [key] of extras) row.push(typeof u[key] === 'number' ? (u[key] as number).toFixed(2) + (typeof e?.[key] === 'number' ? ` ±${(e[key] as number).toFixed(2)}` : '') : '');
+        for (const [key] of extras) row.push(typeof u[key] === 'number' ? countText(u[key] as number, u[sdKey(key)!], e?.[key]) : '');
         rows.push(row);
     });
     table(rows, out);
-    out('  per side (expected number of units; chance of at least one):');
+    out('  per side (number of units: mean ± sd; chance of at least one):');
     const sideRows = [['side', ...labels, ...Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => `P(≥1 ${l})`)]];
     report.sides.forEach((s, i) => {
         const e = se?.sides[i];
         const joint = Object.keys(report.sides[0]?.atLeastOne ?? {}).map(l => (s.atLeastOne[l] === undefined ? '—' : pc(s.atLeastOne[l], e?.atLeastOne[l])));
-        sideRows.push([s.force, ...labels.map(l => (s.expected[l] ?? 0).toFixed(2) + (e?.expected[l] === undefined ? '' : ` ±${e.expected[l].toFixed(2)}`)), ...joint]);
+        sideRows.push([s.force, ...labels.map(l => countText(s.expected[l] ?? 0, s.sd?.[l], e?.expected[l])), ...joint]);
     });
     table(sideRows, out);
     for (const n of report.notes) out(`  note: ${n}`);

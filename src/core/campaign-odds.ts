@@ -31,7 +31,7 @@ import { participants, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtE
 import { counterKeys } from './campaign-counters.js';
 import type { UnitCampaignState } from './unit-campaign-state.js';
 import { MAX_SEED } from './dice.js';
-import { hasOdds, oddsForAction } from './odds.js';
+import { hasOdds, mixSpreads, oddsForAction, withoutSpreadErrors } from './odds.js';
 import type { OutcomeLineText, Resolution, Unresolvable } from './resolution.js';
 import { outcomeNode } from './resolve-all.js';
 import { isUnresolvable, needsNewSeed } from './resolve.js';
@@ -339,7 +339,9 @@ class CampaignWalk {
             const total = fought.reduce((s, f) => s + f.p, 0);
             const parts = fought.map(f => ({ w: f.p / total, n: f.n, value: f.report as unknown }));
             report.odds = mix(parts) as OddsReport;
-            if (this.method === 'monte-carlo') report.oddsSe = spread(parts, report.odds);
+            // A mixture's spread is not the mean of its parts' spreads.
+            mixSpreads(parts as Array<{ w: number, value: OddsReport }>, report.odds);
+            if (this.method === 'monte-carlo') report.oddsSe = withoutSpreadErrors(spread(parts, report.odds));
         } else if (problem) report.problem = problem;
         return { next: [...next.values()], odds: report };
     }

@@ -31,3 +31,25 @@ export function tailOf(dist: Float64Array): Float64Array {
     for (let r = dist.length - 1; r >= 0; r--) tail[r] = tail[r + 1] + dist[r];
     return tail;
 }
+
+/**
+ * The mean and standard deviation of a count from its law (`law[k]` = P(count = k)), the figures the
+ * odds print as "mean ± sd". The variance is Σ p (k − mean)², not E[k²] − mean², which would lose
+ * every digit to cancellation on a count that hardly varies.
+ */
+export function meanAndSd(law: ArrayLike<number>): { mean: number, sd: number } {
+    let mean = 0, variance = 0;
+    for (let k = 0; k < law.length; k++) mean += k * law[k];
+    for (let k = 0; k < law.length; k++) variance += law[k] * (k - mean) ** 2;
+    return { mean, sd: Math.sqrt(variance) };
+}
+
+/** The standard deviation of a sum of independent counts, from each one's. */
+export function sdOfSum(sds: readonly number[]): number {
+    return Math.sqrt(sds.reduce((s, d) => s + d * d, 0));
+}
+
+/** The standard deviation of a count of independent events, each of chance p: √Σ p(1 − p). */
+export function sdOfCount(ps: readonly number[]): number {
+    return Math.sqrt(ps.reduce((s, p) => s + Math.max(0, p * (1 - p)), 0));
+}

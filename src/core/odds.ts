@@ -63,7 +63,7 @@ export function asProbabilities(report: OddsReport): OddsReport {
     const expected = (v: number) => Math.max(0, v);
     const fields = <T extends Record<string, unknown>>(o: T): T => Object.fromEntries(Object.entries(o).map(([k, v]) => {
         if (isNumbers(v)) return [k, law(v)];
-        if (typeof v === 'number' && k.startsWith('expected')) return [k, expected(v)];
+        if (typeof v === 'number' && (k.startsWith('expected') || k.startsWith('sd'))) return [k, expected(v)];
         if (typeof v === 'number' && k === 'wins') return [k, clamp01(v)];
         return [k, v];
     })) as T;
@@ -77,7 +77,61 @@ export function asProbabilities(report: OddsReport): OddsReport {
         sides: report.sides.map(s => ({
             ...fields(s),
             expected: Object.fromEntries(Object.entries(s.expected).map(([k, v]) => [k, expected(v)])),
+            ...(s.sd ? { sd: Object.fromEntries(Object.entries(s.sd).map(([k, v]) => [k, expected(v)])) } : {}),
             atLeastOne: clampAll(s.atLeastOne)
         }))
     };
+}
+
+/** `expectedX` → `sdX`, the key of the standard deviation beside a mean (docs/json.md "Odds"). */
+export function sdKey(meanKey: string): string | undefined {
+    return meanKey.startsWith('expected') && meanKey.length > 'expected'.length ? `sd${meanKey.slice('expected'.length)}` : undefined;
+}
+
+/**
+ * The standard deviations of a mixture of odds (the campaign's: one action's odds over the ways the
+ * campaign may reach it, weighed by `w`, summing to 1), put in `mixed` in place of the weighted means
+ * of the parts' sds that a plain mix leaves: the mixture's variance is Σ w (sd² + mean²) − mean², by
+ * the law of total variance. A spread some part lacks (not known exactly there) is left out.
+ */
+export function mixSpreads(parts: ReadonlyArray<{ w: number, value: OddsReport }>, mixed: OddsReport): void {
+    /** The mixture's sd of one figure, from each part's (mean, sd); undefined if a part has no sd of it. */
+    const mixture = (mean: number, of: (r: OddsReport) => { mean: unknown, sd: unknown }) => {
+        let square = 0;
+        for (const p of parts) {
+            const { mean: m, sd: d } = of(p.value);
+            if (typeof m !== 'number' || typeof d !== 'number') return undefined;
+            square += p.w * (d * d + m * m);
+        }
+        return Math.sqrt(Math.max(0, square - mean * mean));
+    };
+    const put = (target: Record<string, unknown>, key: string, v: number | undefined) => {
+        if (v === undefined) delete target[key];
+        else target[key] = v;
+    };
+    const figures = (targets: ReadonlyArray<Record<string, unknown>>, list: (r: OddsReport) => ReadonlyArray<Record<string, unknown>>) => targets.forEach((t, i) => {
+        for (const key of Object.keys(t)) {
+            const sd = sdKey(key);
+            if (sd && sd in t) put(t, sd, mixture(t[key] as number, r => ({ mean: list(r)[i]?.[key], sd: list(r)[i]?.[sd] })));
+        }
+    });
+    figures(mixed.units, r => r.units);
+    figures(mixed.sides, r => r.sides);
+    mixed.sides.forEach((side, i) => {
+        for (const label of Object.keys(side.sd ?? {})) {
+            put(side.sd!, label, mixture(side.expected[label] ?? 0, r => ({ mean: r.sides[i]?.expected[label] ?? 0, sd: r.sides[i]?.sd?.[label] })));
+        }
+        if (side.sd && Object.keys(side.sd).length === 0) delete side.sd;
+    });
+}
+
+/**
+ * `se` (the standard errors of a sampled campaign's odds, in the odds' shape) without the spreads'
+ * entries: the error of a mixture's sd is not the spread of its parts' sds, so none is given.
+ */
+export function withoutSpreadErrors(se: unknown): unknown {
+    const report = se as Partial<OddsReport> | undefined;
+    const strip = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([k]) => !(k === 'sd' || /^sd[A-Z]/.test(k))));
+    if (!report || !Array.isArray(report.units) || !Array.isArray(report.sides)) return se;
+    return { ...report, units: report.units.map(strip), sides: report.sides.map(strip) };
 }

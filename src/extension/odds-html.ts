@@ -7,7 +7,7 @@
  * nothing else: no inline style attribute, no eval, no network. No vscode import, so that it is
  * tested like any other function.
  */
-import { RESULT_SEVERITIES, type OddsAnswer, type OddsReport, type OddsUnavailable, type ResultRank, type ResultSeverity, type SideOdds, type UnitOdds, type WhatIfChoice } from '../protocol.js';
+import { meanSdText, RESULT_SEVERITIES, type OddsAnswer, type OddsReport, type OddsUnavailable, type ResultRank, type ResultSeverity, type SideOdds, type UnitOdds, type WhatIfChoice } from '../protocol.js';
 import stringWidth from 'string-width';
 import { labelOrder, orWorseLabel, resultColours, signedPoints } from './odds-table.js';
 
@@ -239,13 +239,14 @@ ${table('or-worse', worse, worse.map(l => orWorseLabel(l, worse)), d => d.atLeas
 
 function sideSection(force: string, side: SideOdds | undefined, units: UnitOdds[], labels: string[], styles: StyleSheet,
     after?: { side: SideOdds | undefined, units: ReadonlyMap<string, UnitOdds> }): string {
-    const expected = (s: SideOdds | undefined) => s ? Object.entries(s.expected).filter(([, n]) => n >= 0.005).map(([l, n]) => `${n.toFixed(2)} ${escapeHtml(l)}`).join(', ') : '';
+    const expected = (s: SideOdds | undefined) => s ? Object.entries(s.expected).filter(([, n]) => n >= 0.005).map(([l, n]) => `${meanSdText(n, s.sd?.[l])} ${escapeHtml(l)}`).join(', ') : '';
     const joint = (s: SideOdds | undefined) => s ? Object.entries(s.atLeastOne).map(([l, p]) => `at least one ${escapeHtml(l)}: <b>${percent(p)}</b>`).join(' · ') : '';
+    const spread = (s: SideOdds | undefined) => (s?.sd ? ' (mean ± sd)' : '');
     const line = (s: SideOdds | undefined) => `${expected(s)}${joint(s) ? `<br>${joint(s)}` : ''}`;
     const rows = units.map(u => unitRow(u, labels, styles, after ? after.units.get(u.id) ?? null : undefined)).join('\n');
     const summary = !expected(side) ? ''
-        : after ? `<p class="side">As written, expected: ${line(side)}<br>What if, expected: ${line(after.side)}</p>`
-            : `<p class="side">Expected: ${line(side)}</p>`;
+        : after ? `<p class="side">As written, expected${spread(side)}: ${line(side)}<br>What if, expected${spread(after.side)}: ${line(after.side)}</p>`
+            : `<p class="side">Expected${spread(side)}: ${line(side)}</p>`;
     return `<h3>${escapeHtml(force)}</h3>
 ${summary}
 <table class="${styles.namesTake(Math.max(4, ...units.map(u => stringWidth(u.unit))))}">

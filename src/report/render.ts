@@ -7,6 +7,7 @@ import type { BattleReport, ActionReport } from './battle-report.js';
 import { isUnresolvable } from '../core/resolve.js';
 import { markdownTableLines, markdownText } from '../core/status-table.js';
 import type { SideLuck } from './luck.js';
+import { meanSdText, unitCounts } from '../protocol.js';
 import { SEASON_HEADER, seasonHeading, seasonRows } from './season-luck.js';
 
 type Block =
@@ -60,11 +61,14 @@ function actionBlocks(a: ActionReport, charts: Charts): Block[] {
         const labels = [...new Set(a.odds.units.flatMap(u => Object.entries(u.probabilities).filter(([, p]) => p > 1e-12).map(([l]) => l)))];
         const got = new Map(a.luck.map(l => [l.id, l]));
         blocks.push({ kind: 'p', text: 'The odds faced beforehand (exact), the result written, and how lucky it was:' });
+        // The counts the rule set gives per unit (hits, DPs, …), as mean ± sd, as the CLI prints them.
+        const counts = unitCounts(a.odds.units);
         blocks.push({
-            kind: 'table', header: ['Unit', ...labels, 'Got', 'P(this or better)', 'Percentile'],
+            kind: 'table', header: ['Unit', ...labels, ...counts.map(([, , name]) => `${name} (mean ± sd)`), 'Got', 'P(this or better)', 'Percentile'],
             rows: a.odds.units.map(u => {
                 const l = got.get(u.id);
-                return [u.id, ...labels.map(x => pct(u.probabilities[x] ?? 0)), l?.result ?? '—', l ? pct(l.atLeastAsGood) : '—', l ? pct(l.percentile) : '—'];
+                const count = counts.map(([m, sd]) => (typeof u[m] === 'number' ? meanSdText(u[m] as number, u[sd]) : ''));
+                return [u.id, ...labels.map(x => pct(u.probabilities[x] ?? 0)), ...count, l?.result ?? '—', l ? pct(l.atLeastAsGood) : '—', l ? pct(l.percentile) : '—'];
             })
         });
         const svg = charts.get(chartFile(a.name));

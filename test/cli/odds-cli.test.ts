@@ -54,6 +54,42 @@ describe('umpire odds --json', () => {
         expect(lines.some(l => l.includes('P(≥1 rout)'))).toBe(true);
     });
 
+    it('gives every count\'s sd beside its mean: sdHits from the unit\'s own law of hits, and each side\'s sd per result', async () => {
+        const out = JSON.parse((await run('examples/ancients-flank.battle', { json: true })).join('\n')) as JsonOdds;
+        for (const u of out.engagements[0].units as Array<JsonUnit & Record<string, unknown>>) {
+            const mean = u.hits!.reduce((s, p, k) => s + p * k, 0);
+            const variance = u.hits!.reduce((s, p, k) => s + p * (k - mean) ** 2, 0);
+            expect(u.sdHits as number).toBeCloseTo(Math.sqrt(variance), 12);
+            expect(typeof u.sdTokens).toBe('number');
+        }
+        for (const s of out.engagements[0].sides as Array<{ expected: Record<string, number>, sd?: Record<string, number> }>) {
+            expect(Object.keys(s.sd!)).toEqual(Object.keys(s.expected));
+        }
+    });
+
+    it('prints each count as mean ± sd, per unit and per side, the figures of the JSON', async () => {
+        const json = JSON.parse((await run('examples/ancients-flank.battle', { json: true })).join('\n')) as JsonOdds;
+        const lines = await run('examples/ancients-flank.battle', {});
+        const odds = json.engagements[0] as unknown as { units: Array<Record<string, number> & { id: string }>, sides: Array<{ force: string, expected: Record<string, number>, sd: Record<string, number> }> };
+        expect(lines[1]).toMatch(/hits \(mean ± sd\)\s+tokens \(mean ± sd\)$/);
+        expect(lines).toContain('  per side (number of units: mean ± sd; chance of at least one):');
+        for (const u of odds.units) {
+            const row = lines.find(l => l.startsWith(`  ${u.id} `))!;
+            expect(row.split(/\s{2,}/).slice(-2), row).toEqual([`${u.expectedHits.toFixed(2)} ± ${u.sdHits.toFixed(2)}`, `${u.expectedTokens.toFixed(2)} ± ${u.sdTokens.toFixed(2)}`]);
+        }
+        for (const s of odds.sides) {
+            const row = lines.find(l => l.startsWith(`  ${s.force} `))!;
+            expect(row).toContain(`${s.expected.destroyed.toFixed(2)} ± ${s.sd.destroyed.toFixed(2)}`);
+        }
+    });
+
+    it('prints a SCRUD side\'s mean alone, with a note, where the results in one line have no known joint law', async () => {
+        const lines = await run('examples/scrud-seed.battle', {});
+        const attacker = lines.find(l => l.startsWith('  Attacker  '))!;
+        expect(attacker).not.toContain('±');
+        expect(lines).toContain('  note: Attacker, Defender: the spread (sd) of the number of units with each result is left out: units in one line are sorted together (S4), and the exact odds keep no joint law of their results.');
+    });
+
     it('says which engagements exist when asked for one that does not', async () => {
         await expect(run('examples/scrud-seed.battle', { engagement: 'Nope' })).rejects.toThrow(/no engagement named 'Nope' \(there are: Example\)/);
     });

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, describe, expect, it } from 'vitest';
 import { reportCommand, type ReportCliOptions } from '../../src/cli/report.js';
+import { oddsCommand } from '../../src/cli/odds-command.js';
 import { CliError } from '../../src/cli/load.js';
 import { SEVERITY_COLOURS } from '../../src/protocol.js';
 
@@ -52,6 +53,17 @@ function externalReferences(html: string): string[] {
 }
 
 describe('umpire report', () => {
+    it('gives each engagement\'s counts per unit as mean ± sd in its odds table, the figures of umpire odds', async () => {
+        const md = await run('examples/campaign.battle', { engagement: 'Ford' });
+        const lines: string[] = [];
+        await oddsCommand('examples/campaign.battle', { engagement: 'Ford', json: true }, l => lines.push(l));
+        const units = (JSON.parse(lines.join('\n')) as { engagements: Array<{ units: Array<Record<string, number> & { id: string }> }> }).engagements[0].units;
+        expect(md).toContain('| Unit | untested | holds | gives-ground | destroyed | hits (mean ± sd) | tokens (mean ± sd) | Got |');
+        for (const u of units) {
+            expect(md).toContain(`| ${u.expectedHits.toFixed(2)} ± ${u.sdHits.toFixed(2)} | ${u.expectedTokens.toFixed(2)} ± ${u.sdTokens.toFixed(2)} |`);
+        }
+    });
+
     it('writes examples/campaign.battle as one self-contained HTML file: every engagement, its chart, the state', async () => {
         const out = path.join(dir, 'r.html');
         await run('examples/campaign.battle', { format: 'html', out });

@@ -37,6 +37,22 @@ describe('the Odds panel page with its script', () => {
     });
 });
 
+describe('the Odds panel page\'s side lines', () => {
+    const side = (sd?: Record<string, number>): OddsReport => ({
+        ...report('Ford'), sides: [{ force: 'A', expected: { 'won': 0.25, 'recoil': 1.5 }, ...(sd ? { sd } : {}), atLeastOne: {} }]
+    });
+
+    it('show each expected count as mean ± sd where the odds give its spread', () => {
+        const html = renderOddsHtml(side({ 'won': 0.433, 'recoil': 0.5 }), { nonce: 'N0', title: 'Odds', script });
+        expect(html).toContain('<p class="side">Expected (mean ± sd): 0.25 ± 0.43 won, 1.50 ± 0.50 recoil</p>');
+    });
+
+    it('and the mean alone where they do not', () => {
+        const html = renderOddsHtml(side(), { nonce: 'N0', title: 'Odds', script });
+        expect(html).toContain('<p class="side">Expected: 0.25 won, 1.50 recoil</p>');
+    });
+});
+
 describe('the Odds panel page\'s labels', () => {
     it('cut no label: names and figures wrap, and each bar segment shows what fits whole, its text in its tooltip', () => {
         const long = 'ThureophoroiOfTheSecondLineUnderPhilipSonOfMachatas';

@@ -7,7 +7,7 @@ import { interruptAndCheck } from 'langium';
 import { CancellationToken } from 'vscode-languageserver';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { oddsForAction } from '../../core/odds.js';
-import type { OddsAnswer, OddsReport, OddsUnavailable, WhatIfChoice, WhatIfError, WhatIfOdds } from '../../protocol.js';
+import { meanSdText, type OddsAnswer, type OddsReport, type OddsUnavailable, type WhatIfChoice, type WhatIfError, type WhatIfOdds } from '../../protocol.js';
 import { isUnresolvable } from '../../core/resolve.js';
 import { modelOf } from '../../core/model-cache.js';
 import { resultRanks } from '../../core/severity.js';
@@ -148,7 +148,7 @@ function oddsOf(model: ScenarioModel, action: ActionModel): OddsReport | OddsUna
 const percent = (p: number) => `${(100 * p).toFixed(p > 0 && p < 0.001 ? 2 : 1)}%`;
 
 /**
- * Per side, the results it can expect (expected numbers of units) and any joint chance the engine
+ * Per side, the results it can expect (numbers of units, mean ± sd where the spread is known) and any joint chance the engine
  * gives (`at least one rout`): a few lines under the engagement's breakdown.
  */
 export function oddsSummary(model: ScenarioModel, action: ActionModel): string | undefined {
@@ -157,7 +157,7 @@ export function oddsSummary(model: ScenarioModel, action: ActionModel): string |
     const lines = report.sides.map(side => {
         const expected = Object.entries(side.expected)
             .filter(([, n]) => n >= 0.05)
-            .map(([label, n]) => `${n.toFixed(1)} ${label}`)
+            .map(([label, n]) => `${meanSdText(n, side.sd?.[label], 1)} ${label}`)
             .join(', ');
         const joint = Object.entries(side.atLeastOne).map(([label, p]) => `at least one ${label}: ${percent(p)}`).join(', ');
         return `- **${side.force}** expects ${expected || 'no result'}${joint ? ` · ${joint}` : ''}`;

@@ -1,12 +1,12 @@
 /**
  * The odds as Markdown, for editors without the Odds view (docs/editors.md): per action, each unit's
- * chance of each result and each side's expected results, from the same `umpire.odds` answer the view
+ * chance of each result and its counts, and each side's number of units with each result (mean ± sd), from the same `umpire.odds` answer the view
  * draws. Shown as a generated document (window/showDocument) where the client can open one, else as a
  * message; always also the command's answer.
  */
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
-import type { OddsAnswer, OddsArgs, OddsReport, OddsText, OddsUnavailable } from '../../protocol.js';
+import { meanSdText, unitCounts, type OddsAnswer, type OddsArgs, type OddsReport, type OddsText, type OddsUnavailable } from '../../protocol.js';
 import type { EditorSide } from './outcome-commands.js';
 import { clientSupport } from './client-support.js';
 
@@ -27,11 +27,17 @@ function reportMarkdown(report: OddsReport): string[] {
     const labels = [...new Set(report.units.flatMap(u => Object.keys(u.probabilities)))]
         .filter(l => report.units.some(u => (u.probabilities[l] ?? 0) > 1e-12));
     const lines = [`## ${report.kind} ${report.name}${report.turn ? ` (turn ${report.turn})` : ''}: exact odds`, ''];
-    lines.push(`| unit | ${labels.map(cell).join(' | ')} |`, `| --- |${labels.map(() => ' ---: |').join('')}`);
-    for (const u of report.units) lines.push(`| ${cell(u.id)} | ${labels.map(l => percent(u.probabilities[l] ?? 0)).join(' | ')} |`);
+    // The counts the rule set gives per unit (hits, DPs, …), as mean ± sd.
+    const counts = unitCounts(report.units);
+    const head = [...labels, ...counts.map(([, , name]) => `${name} (mean ± sd)`)];
+    lines.push(`| unit | ${head.map(cell).join(' | ')} |`, `| --- |${head.map(() => ' ---: |').join('')}`);
+    for (const u of report.units) {
+        const cells = [...labels.map(l => percent(u.probabilities[l] ?? 0)), ...counts.map(([m, sd]) => (typeof u[m] === 'number' ? meanSdText(u[m] as number, u[sd]) : ''))];
+        lines.push(`| ${cell(u.id)} | ${cells.join(' | ')} |`);
+    }
     lines.push('');
     for (const side of report.sides) {
-        const expected = labels.map(l => `${(side.expected[l] ?? 0).toFixed(2)} ${l}`).join(', ');
+        const expected = labels.map(l => `${meanSdText(side.expected[l] ?? 0, side.sd?.[l])} ${l}`).join(', ');
         const joint = Object.entries(side.atLeastOne).map(([l, p]) => `at least one ${l}: ${percent(p)}`).join(', ');
         lines.push(`- **${side.force}** expects ${expected}${joint ? `; ${joint}` : ''}`);
     }

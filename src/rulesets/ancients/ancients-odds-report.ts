@@ -25,11 +25,11 @@ export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): Odd
         probabilities: { ...u.probabilities },
         // A7: destroyed is worse than giving ground, which is worse than holding.
         atLeast: { tested: u.tested, 'gives-ground': u.probabilities['gives-ground'] + u.probabilities.destroyed, destroyed: u.probabilities.destroyed },
-        hits: u.hits, expectedHits: u.expectedHits, expectedTokens: u.expectedTokens
+        hits: u.hits, expectedHits: u.expectedHits, expectedTokens: u.expectedTokens, sdHits: u.sdHits, sdTokens: u.sdTokens
     }));
     const sides = odds.sides.map((s): SideOdds => ({
-        force: s.forces.join('+'), side: s.side, expected: { ...s.expected }, atLeastOne: { ...s.atLeastOne },
-        expectedHits: s.expectedHits, wins: s.wins
+        force: s.forces.join('+'), side: s.side, expected: { ...s.expected }, sd: { ...s.sd }, atLeastOne: { ...s.atLeastOne },
+        expectedHits: s.expectedHits, sdHits: s.sdHits, wins: s.wins
     }));
     const notes = reading.idle.length > 0 ? [`Not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}.`] : [];
     // The odds are the house's, not the seed's: say which rows (docs/house-rules.md#ancients).

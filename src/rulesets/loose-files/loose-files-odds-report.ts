@@ -10,12 +10,19 @@ import { combatOdds, fireOdds, moveOdds, type CombatSideOdds } from './engine/lo
 import type { SideOdds, UnitOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
 import type { Unresolvable } from '../../core/resolution.js';
+import { meanAndSd, sdOfCount, sdOfSum } from '../../core/distributions.js';
 
 const shortName = (u: UnitModel) => u.id.slice(u.force.length + 1);
 const mean = (law: readonly number[]) => law.reduce((s, p, k) => s + p * k, 0);
 /** A side's expected total of a per-unit figure: the sum of its units' means. */
 const total = (units: readonly UnitOdds[], key: 'expectedDp' | 'expectedCasualties') =>
     units.reduce((s, u) => s + (typeof u[key] === 'number' ? u[key] as number : 0), 0);
+const sd = (law: readonly number[]) => meanAndSd(law).sd;
+/** The spread of a side's total over units that throw their own dice: independent, so the variances add. */
+const independentSd = (units: readonly UnitOdds[], key: 'sdDp' | 'sdCasualties') => sdOfSum(units.map(u => (typeof u[key] === 'number' ? u[key] as number : 0)));
+/** The spread of the number of units with each label, when each unit's result is its own dice's. */
+const independentCounts = (units: readonly UnitOdds[], labels: readonly string[]) =>
+    Object.fromEntries(labels.map(l => [l, sdOfCount(units.map(u => u.probabilities[l] ?? 0))]));
 
 /** L3's ladder read downwards: "driven-back" = driven back or worse. */
 function combatAtLeast(p: Record<string, number>): Record<string, number> {
@@ -41,9 +48,12 @@ function engagementOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
         sides.push({
             force: [...new Set(members.map(u => u.force))].join('+'), side: role,
             expected: Object.fromEntries(COMBAT_RESULTS.map(r => [r, o.probabilities[r] * members.length])),
+            // One row for all: the count of a label is every unit or none, n × a yes-or-no of chance p.
+            sd: Object.fromEntries(COMBAT_RESULTS.map(r => [r, members.length * Math.sqrt(Math.max(0, o.probabilities[r] * (1 - o.probabilities[r])))])),
             // The side's totals: every unit takes the row's DPs (so the mean row DPs × units); the
             // casualties all fall on the leading unit (docs/json.md, "Odds").
-            atLeastOne: { ...o.probabilities }, expectedDp: mean(o.dp) * members.length, expectedCasualties: mean(o.casualties)
+            atLeastOne: { ...o.probabilities }, expectedDp: mean(o.dp) * members.length, expectedCasualties: mean(o.casualties),
+            sdDp: sd(o.dp) * members.length, sdCasualties: sd(o.casualties)
         });
     }
     const notes = read.input.options.corlearsHook
@@ -59,7 +69,8 @@ function fireActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
         return {
             force: r.target.force, unit: shortName(r.target), id: r.target.id, firer: r.firer.id, dice: o.dice,
             probabilities: { ...o.probabilities }, atLeast: { disordered: o.probabilities.disordered + o.probabilities.casualty, casualty: o.probabilities.casualty },
-            dp: o.dp, casualties: o.casualties, expectedDp: o.expectedDp, expectedCasualties: o.expectedCasualties
+            dp: o.dp, casualties: o.casualties, expectedDp: o.expectedDp, expectedCasualties: o.expectedCasualties,
+            sdDp: sd(o.dp), sdCasualties: sd(o.casualties)
         };
     });
     const forces = [...new Set(units.map(u => u.force))];
@@ -70,9 +81,11 @@ function fireActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
             force,
             expected: Object.fromEntries(['no-effect', 'disordered', 'casualty'].map(l => [l, mine.reduce((s, u) => s + u.probabilities[l], 0)])),
             // Each fire throws its own dice, so the fires on a force are independent.
+            sd: independentCounts(mine, ['no-effect', 'disordered', 'casualty']),
             atLeastOne: { disordered: 1 - none('disordered'), casualty: 1 - none('casualty') },
             // The force's totals over every fire at it (a sum of means holds whether or not they are independent).
-            expectedDp: total(mine, 'expectedDp'), expectedCasualties: total(mine, 'expectedCasualties')
+            expectedDp: total(mine, 'expectedDp'), expectedCasualties: total(mine, 'expectedCasualties'),
+            sdDp: independentSd(mine, 'sdDp'), sdCasualties: independentSd(mine, 'sdCasualties')
         };
     });
     return { units, sides, notes: [] };
@@ -86,7 +99,8 @@ function moveActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
         return {
             force: r.unit.force, unit: shortName(r.unit), id: r.unit.id,
             probabilities: { [o.result]: 1 }, atLeast: { disordered: o.dp.reduce((s, p, k) => (k > 0 ? s + p : s), 0) },
-            distance: o.distance, dp: o.dp, expectedDistance: o.expectedDistance, expectedDp: o.expectedDp
+            distance: o.distance, dp: o.dp, expectedDistance: o.expectedDistance, expectedDp: o.expectedDp,
+            sdDistance: sd(o.distance), sdDp: sd(o.dp)
         };
     });
     const brigade = reads.some(r => r.input.options.brigadeMove);
@@ -97,9 +111,11 @@ function moveActionOdds(model: ScenarioModel, action: ActionModel): OddsBody | {
         for (const u of mine) for (const [l, p] of Object.entries(u.probabilities)) expected[l] = (expected[l] ?? 0) + p;
         // Each unit throws its own dice, unless the brigade-move house rule (L9) makes one roll serve several.
         const atLeastOne: Record<string, number> = brigade ? {} : { disordered: 1 - mine.reduce((p, u) => p * (1 - (u.atLeast?.disordered ?? 0)), 1) };
-        return { force, expected, atLeastOne, expectedDp: total(mine, 'expectedDp') };
+        // A move's result is certain (no dice decide it), so the counts of results are exact either way.
+        const counts = independentCounts(mine, Object.keys(expected));
+        return { force, expected, sd: counts, atLeastOne, expectedDp: total(mine, 'expectedDp'), ...(brigade ? {} : { sdDp: independentSd(mine, 'sdDp') }) };
     });
-    const notes = brigade ? ['brigade-move (L9): units share one movement roll, so the chance of at least one disordered unit is left out.'] : [];
+    const notes = brigade ? ['brigade-move (L9): units share one movement roll, so the chance of at least one disordered unit and the spread of the force\'s DPs are left out.'] : [];
     return { units, sides, notes };
 }
 

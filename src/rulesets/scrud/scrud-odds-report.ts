@@ -10,6 +10,7 @@ import type { SideOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import type { Unresolvable } from '../../core/resolution.js';
+import { sdOfCount } from '../../core/distributions.js';
 
 /** atLeast[label] = P(this loss or a worse one): recoil ⊂ retire ⊂ retreat ⊂ rout, read upwards. */
 function scrudAtLeast(p: ScrudLabelOdds): Record<string, number> {
@@ -30,11 +31,19 @@ export function scrudOddsBody(model: ScenarioModel, action: ActionModel): OddsBo
     const odds = scrudOdds(input, tables);
     const notes: string[] = [];
     const routShapeUnknown = routsFrom(tables) === undefined;
+    const unspread: string[] = [];
     const sides = odds.sides.map((s): SideOdds => {
+        const own = odds.units.filter(u => u.side === s.side);
+        // S3: arms are thrown apart, so a side with at most one unit in each line has independent results
+        // and the spread of its counts is exact. Two in one line share its sorting (S4): no joint law is kept.
+        const lines = input.pooled ? [own.length] : [...new Set(own.map(u => u.arm))].map(arm => own.filter(u => u.arm === arm).length);
+        const sd = lines.every(n => n <= 1) ? Object.fromEntries(Object.keys(s.expected).map(l => [l, sdOfCount(own.map(u => u.probabilities[l as keyof typeof u.probabilities]))])) : undefined;
+        if (!sd) unspread.push(s.force);
         if (s.atLeastOneRout === null && routShapeUnknown) notes.push(`${s.force}: the chance of at least one rout is left out: the house rules' routs are not "this difference or more", which its exact method needs.`);
         else if (s.atLeastOneRout === null) notes.push(`${s.force}: the chance of at least one rout is too costly to compute exactly here and is left out.`);
-        return { force: s.force, side: s.side, expected: { ...s.expected }, atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
+        return { force: s.force, side: s.side, expected: { ...s.expected }, ...(sd ? { sd } : {}), atLeastOne: s.atLeastOneRout === null ? {} as Record<string, number> : { rout: s.atLeastOneRout } };
     });
+    if (unspread.length > 0) notes.push(`${unspread.join(', ')}: the spread (sd) of the number of units with each result is left out: units in one line are sorted together (S4), and the exact odds keep no joint law of their results.`);
     const rule = pursuitRuleOf(model, action.node);
     if (rule?.runsAndPursues) {
         notes.push(`The results are the pairs' before '${RUNS_AND_PURSUES}' (S1.3): a unit whose die shows a ${rule.runsOn} runs away, one whose die shows a ${rule.pursuesOn} pursues; pursuit chances are left out.`);

@@ -5,12 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
-    ANCIENTS_RESULTS, attackPlan, resolveAncients, saveFor,
-    type AncientsDiceSource, type AncientsInput, type AncientsPosition, type AncientsSize, type AncientsThrow, type AncientsUnit,
-    type AncientsWeight
+    ANCIENTS_RESULTS, attackPlan, resolveAncients, type AncientsInput
 } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 import { ancientsOdds, mean, unsavedHits } from '../../../src/rulesets/ancients/engine/ancients-odds.js';
 import { seededAncientsDice } from '../../../src/rulesets/ancients/ancients-report.js';
+import { everyWeighedThrow, smallMelees, unit } from '../../support/ancients-every-throw.js';
 
 // The seed's table, as printed: dice thrown; rows to-hit 6+..2+; columns no save, 6+ … 2+.
 const GEEKS = `
@@ -40,70 +39,25 @@ const GEEKS = `
 6 3+ 4 3.333333 2.666667 2 1.333333 0.666667
 6 2+ 5 4.166667 3.333333 2.5 1.666667 0.833333`;
 
-function unit(id: string, side: 'attacker' | 'defender', o: Partial<AncientsUnit> = {}): AncientsUnit {
-    const [force, name] = id.split('.');
-    return {
-        id, force, unit: name, side, size: 'medium', skill: 0, weight: 'medium', type: 'infantry', formation: 'formed',
-        leadership: 7, shock: false, defensive: false, tokens: 0, tested: false, move: undefined, charged: false, followUp: false, ...o
-    };
-}
-
-class NeedMore extends Error {
-    constructor(readonly kind: AncientsThrow, readonly unitId: string, readonly count: number) { super('need more dice'); }
-}
 
 /**
- * The oracle: every throw the resolver asks for, enumerated die by die. A hit die only matters as
- * hit or miss, a save die as saved or not, so each is thrown as one face of each kind with that
- * kind's weight; a break test is thrown as every total it can show with its weight (the resolver
- * reads only the total). Returns P(result) and the law of unsaved hits per unit, and P(winner).
+ * The oracle: every throw the resolver asks for (test/support/ancients-every-throw.ts, weighed by
+ * kind of die). Returns P(result) and the law of unsaved hits per unit, and P(winner).
  */
 function bruteForce(input: AncientsInput) {
-    const plan = attackPlan(input).filter(a => a.dice > 0);
-    const byId = new Map(input.units.map(u => [u.id, u]));
     const results = new Map(input.units.map(u => [u.id, Object.fromEntries(ANCIENTS_RESULTS.map(l => [l, 0])) as Record<string, number>]));
     const hits = new Map(input.units.map(u => [u.id, [] as number[]]));
     const winner = { attacker: 0, defender: 0, tie: 0 };
-    const walk = (answers: number[][], weight: number) => {
-        let call = 0, hitCalls = 0;
-        const source: AncientsDiceSource = {
-            roll(kind, unitId, count) {
-                if (call < answers.length) { if (kind === 'hit') hitCalls++; return answers[call++]; }
-                throw new NeedMore(kind, unitId, count);
-            }
-        };
-        try {
-            const out = resolveAncients(input, source);
-            for (const u of out.units) {
-                results.get(u.id)![u.result] += weight;
-                const h = hits.get(u.id)!;
-                while (h.length <= u.hits) h.push(0);
-                h[u.hits] += weight;
-            }
-            winner[out.winner ?? 'tie'] += weight;
-        } catch (e) {
-            if (!(e instanceof NeedMore)) throw e;
-            for (const [faces, w] of options(e, plan[hitCalls]?.toHit, byId)) walk([...answers, faces], weight * w);
+    everyWeighedThrow(input, (out, weight) => {
+        for (const u of out.units) {
+            results.get(u.id)![u.result] += weight;
+            const h = hits.get(u.id)!;
+            while (h.length <= u.hits) h.push(0);
+            h[u.hits] += weight;
         }
-    };
-    walk([], 1);
+        winner[out.winner ?? 'tie'] += weight;
+    });
     return { results, hits, winner };
-}
-
-function options(need: NeedMore, toHit: number | undefined, byId: Map<string, AncientsUnit>): Array<[number[], number]> {
-    if (need.kind === 'test') {
-        const totals: Array<[number[], number]> = [];
-        if (need.count === 1) for (let f = 1; f <= 6; f++) totals.push([[f], 1 / 6]);
-        else for (let s = 2; s <= 12; s++) totals.push([s <= 7 ? [1, s - 1] : [s - 6, 6], (6 - Math.abs(s - 7)) / 36]);
-        return totals;
-    }
-    const score = need.kind === 'hit' ? toHit! : saveFor(byId.get(need.unitId)!.weight);
-    const success = (7 - score) / 6;
-    let out: Array<[number[], number]> = [[[], 1]];
-    for (let i = 0; i < need.count; i++) {
-        out = out.flatMap(([f, w]): Array<[number[], number]> => [[[...f, 6], w * success], [[...f, 1], w * (1 - success)]]);
-    }
-    return out;
 }
 
 function expectAgree(input: AncientsInput): void {
@@ -147,29 +101,8 @@ describe('Ancients odds agree with brute force through resolveAncients', () => {
         });
     });
 
-    const arbUnit = fc.record({
-        size: fc.constantFrom<AncientsSize>('small', 'medium'),
-        weight: fc.constantFrom<AncientsWeight>('heavy', 'medium', 'light'),
-        skill: fc.integer({ min: 0, max: 2 }),
-        leadership: fc.integer({ min: 4, max: 10 }),
-        tokens: fc.integer({ min: 0, max: 1 }),
-        tested: fc.boolean()
-    });
-    const arbMelee = fc.record({
-        att: fc.array(arbUnit, { minLength: 1, maxLength: 2 }),
-        def: fc.array(arbUnit, { minLength: 1, maxLength: 2 }),
-        dice: fc.array(fc.integer({ min: 1, max: 2 }), { minLength: 8, maxLength: 8 }),
-        position: fc.constantFrom<AncientsPosition>('front', 'flank', 'rear'),
-        breakDice: fc.constantFrom<1 | 2>(1, 2)
-    }).map(({ att, def, dice, position, breakDice }): AncientsInput => {
-        // Every attacker is in contact with every defender; each splits a few dice over all its opponents.
-        const A = att.map((s, i) => unit(`G.a${i}`, 'attacker', s)), D = def.map((s, i) => unit(`P.d${i}`, 'defender', s));
-        const pairings = A.flatMap(a => D.map(d => ({ a: a.id, aPosition: position, b: d.id, bPosition: 'front' as AncientsPosition })));
-        let k = 0;
-        const splits = [...A.map(a => ({ unit: a.id, parts: D.map(d => ({ target: d.id, dice: dice[k++ % 8] })) })),
-            ...D.map(d => ({ unit: d.id, parts: A.map(a => ({ target: a.id, dice: dice[k++ % 8] })) }))];
-        return { units: [...A, ...D], pairings, splits, firstTurn: false, breakDice };
-    });
+    // Up to 2 v 2, 1 or 2 dice a part (the 8 parts of 2 v 2 as before).
+    const arbMelee = smallMelees(2, 2, { min: 1, max: 2 });
 
     it('on random small melees: up to 2 v 2, split dice, flank and rear, tokens, tested, 1d6 or 2d6 tests', () => {
         fc.assert(fc.property(arbMelee, input => {

@@ -16,6 +16,7 @@ import {
     type AncientsInput, type AncientsResult, type AncientsSide, type AncientsUnit
 } from './ancients-engine.js';
 import { ANCIENTS_SEED_TABLES, type AncientsTables } from './ancients-tables.js';
+import { meanAndSd } from '../../../core/distributions.js';
 
 type AncientsLabelOdds = Record<AncientsResult, number>;
 
@@ -27,20 +28,26 @@ interface AncientsUnitOdds {
     /** hits[h] = P(exactly h unsaved hits taken). */
     readonly hits: number[];
     readonly expectedHits: number;
+    /** The standard deviation of its unsaved hits (of `hits`). */
+    readonly sdHits: number;
     /** P(at least its threshold in unsaved hits): it takes a break test (A6). */
     readonly tested: number;
     readonly probabilities: AncientsLabelOdds;
     /** Expected damage tokens gained (A8). */
     readonly expectedTokens: number;
+    readonly sdTokens: number;
 }
 
 interface AncientsSideOdds {
     readonly side: AncientsSide;
     readonly forces: readonly string[];
     readonly expected: AncientsLabelOdds;
+    /** The standard deviation of the number of the side's units with each result, from its exact law. */
+    readonly sd: AncientsLabelOdds;
     /** P(at least one of the side's units is tested / gives ground / is destroyed). */
     readonly atLeastOne: Readonly<Record<'tested' | 'gives-ground' | 'destroyed', number>>;
     readonly expectedHits: number;
+    readonly sdHits: number;
     /** P(the side took fewer unsaved hits than the other: it has A7's +1). */
     readonly wins: number;
 }
@@ -164,6 +171,8 @@ export function ancientsOdds(input: AncientsInput, tables: AncientsTables = ANCI
             const probs = new Float64Array(ANCIENTS_RESULTS.length);
             const win: Float64Array[] = [], lose: Float64Array[] = [];
             let tokens = 0;
+            // tokensLaw[t] = P(it gains t tokens): the law its sd is read from.
+            const tokensLaw: number[] = [];
             for (let h = 0; h < hits.length; h++) {
                 win.push(h < threshold ? untested() : testOdds(u, h, threshold, true, roll, tables));
                 lose.push(h < threshold ? untested() : testOdds(u, h, threshold, false, roll, tables));
@@ -174,13 +183,17 @@ export function ancientsOdds(input: AncientsInput, tables: AncientsTables = ANCI
                 for (let l = 0; l < probs.length; l++) {
                     const p = hits[h] * (pWin * win[h][l] + (1 - pWin) * lose[h][l]);
                     probs[l] += p;
-                    if (ANCIENTS_RESULTS[l] === 'holds' || ANCIENTS_RESULTS[l] === 'gives-ground') tokens += p * Math.floor(h / threshold);
+                    const gained = ANCIENTS_RESULTS[l] === 'holds' || ANCIENTS_RESULTS[l] === 'gives-ground' ? Math.floor(h / threshold) : 0;
+                    tokens += p * gained;
+                    while (tokensLaw.length <= gained) tokensLaw.push(0);
+                    tokensLaw[gained] += p;
                 }
             }
             perResult.set(u.id, { win, lose });
             unitOdds.set(u.id, {
-                id: u.id, force: u.force, unit: u.unit, side: u.side, hits: [...hits], expectedHits: mean(hits),
-                tested: 1 - probs[ANCIENTS_RESULTS.indexOf('untested')], probabilities: record(probs), expectedTokens: tokens
+                id: u.id, force: u.force, unit: u.unit, side: u.side, hits: [...hits], expectedHits: mean(hits), sdHits: meanAndSd(hits).sd,
+                tested: 1 - probs[ANCIENTS_RESULTS.indexOf('untested')], probabilities: record(probs), expectedTokens: tokens,
+                sdTokens: meanAndSd(tokensLaw).sd
             });
         });
     }
@@ -188,15 +201,16 @@ export function ancientsOdds(input: AncientsInput, tables: AncientsTables = ANCI
         const list = members(side);
         const expected = new Float64Array(ANCIENTS_RESULTS.length);
         for (const u of list) ANCIENTS_RESULTS.forEach((l, i) => { expected[i] += unitOdds.get(u.id)!.probabilities[l]; });
-        const none = (label: AncientsResult) => noneOnSide(list, laws, perResult, label, otherAbove.get(side)!);
+        const counts = ANCIENTS_RESULTS.map(label => countOnSide(list, laws, perResult, label, otherAbove.get(side)!));
+        const none = (label: AncientsResult) => Math.min(1, Math.max(0, counts[ANCIENTS_RESULTS.indexOf(label)][0]));
         return {
-            side, forces: [...new Set(list.map(u => u.force))], expected: record(expected),
+            side, forces: [...new Set(list.map(u => u.force))], expected: record(expected), sd: record(counts.map(c => meanAndSd(c).sd)),
             atLeastOne: {
                 tested: 1 - list.reduce<number>((p, u) => p * (1 - unitOdds.get(u.id)!.tested), 1),
                 'gives-ground': 1 - none('gives-ground'),
                 destroyed: 1 - none('destroyed')
             },
-            expectedHits: mean(totals.get(side)!),
+            expectedHits: mean(totals.get(side)!), sdHits: meanAndSd(totals.get(side)!).sd,
             wins: winChance(totals.get(side)!, otherAbove.get(side)!)
         };
     };
@@ -217,24 +231,49 @@ function winChance(own: Float64Array, otherAbove: (t: number) => number): number
 }
 
 /**
- * P(no unit of the side gets `label`). Given the hits, break tests are independent, so weight each
- * unit's hit law by P(not label | h, win) and by P(not label | h, no win), convolve over the side,
- * and settle "win" against the other side's total.
+ * The law of the number of the side's units that get `label`: law[k] = P(exactly k of them). Given
+ * the hits, break tests are independent, so carry each unit's hit law with the count so far, split by
+ * P(label | h, win) and by P(label | h, no win), convolve over the side (a law over (total hits,
+ * count)), and settle "win" against the other side's total. law[0] is P(no unit gets it).
  */
-function noneOnSide(list: readonly AncientsUnit[], laws: ReadonlyMap<string, Float64Array>,
+function countOnSide(list: readonly AncientsUnit[], laws: ReadonlyMap<string, Float64Array>,
     perResult: ReadonlyMap<string, { win: Float64Array[], lose: Float64Array[] }>, label: AncientsResult,
-    otherAbove: (t: number) => number): number {
+    otherAbove: (t: number) => number): Float64Array {
     const l = ANCIENTS_RESULTS.indexOf(label);
-    let ifWin: Float64Array = Float64Array.of(1), ifNot: Float64Array = Float64Array.of(1);
+    // joint[s][k] = P(the units so far took s hits in all and k of them got the label, and the side wins / does not).
+    let ifWin: Float64Array[] = [Float64Array.of(1)], ifNot: Float64Array[] = [Float64Array.of(1)];
     for (const u of list) {
         const hits = laws.get(u.id)!, res = perResult.get(u.id)!;
-        ifWin = convolve(ifWin, hits.map((p, h) => p * (1 - res.win[h][l])));
-        ifNot = convolve(ifNot, hits.map((p, h) => p * (1 - res.lose[h][l])));
+        ifWin = convolveCounting(ifWin, hits, h => res.win[h][l]);
+        ifNot = convolveCounting(ifNot, hits, h => res.lose[h][l]);
     }
-    let total = 0;
+    const law = new Float64Array(list.length + 1);
     for (let s = 0; s < ifWin.length; s++) {
         const pWin = otherAbove(s);
-        total += ifWin[s] * pWin + ifNot[s] * (1 - pWin);
+        for (let k = 0; k < law.length; k++) law[k] += (ifWin[s][k] ?? 0) * pWin + (ifNot[s][k] ?? 0) * (1 - pWin);
     }
-    return Math.min(1, Math.max(0, total));
+    return law;
+}
+
+/**
+ * One more unit folded into joint[s][k] (total hits, count so far): it takes h hits with chance
+ * hits[h], and then gets the label (k + 1) with chance `gets(h)`. Its "no label" part is convolved
+ * exactly as a plain law of hits would be.
+ */
+function convolveCounting(joint: readonly Float64Array[], hits: Float64Array, gets: (h: number) => number): Float64Array[] {
+    const width = joint[0].length + 1;
+    const out = Array.from({ length: joint.length + hits.length - 1 }, () => new Float64Array(width));
+    const without = hits.map((p, h) => p * (1 - gets(h)));
+    const withIt = hits.map((p, h) => p * gets(h));
+    for (let s = 0; s < joint.length; s++) {
+        for (let k = 0; k < joint[s].length; k++) {
+            const q = joint[s][k];
+            if (q === 0) continue;
+            for (let h = 0; h < hits.length; h++) {
+                out[s + h][k] += q * without[h];
+                out[s + h][k + 1] += q * withIt[h];
+            }
+        }
+    }
+    return out;
 }
