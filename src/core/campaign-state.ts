@@ -18,7 +18,7 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf } from './model-cache.js';
+import { actionModelOf, headerKeyOf } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 
@@ -107,11 +107,12 @@ interface Built {
     readonly timeline: Timeline;
 }
 
-type Declared = Pick<ScenarioModel, 'ruleset' | 'forces' | 'grades' | 'modifiers' | 'options' | 'houses'> & { readonly rootOptions: readonly unknown[] };
+/** `header`: the header's rule set, seal and options as read (`headerKeyOf`: its nodes are new after every edit of it). */
+type Declared = Pick<ScenarioModel, 'ruleset' | 'forces' | 'grades' | 'modifiers' | 'options' | 'houses'> & { readonly header: string };
 
 function declaredOf(model: ScenarioModel): Declared {
     const { ruleset, forces, grades, modifiers, options, houses } = model;
-    return { ruleset, forces, grades, modifiers, options, houses, rootOptions: model.root.options };
+    return { ruleset, forces, grades, modifiers, options, houses, header: headerKeyOf(model.root) };
 }
 
 function timeline(model: ScenarioModel): Timeline {
@@ -204,12 +205,12 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     return { steps, point: steps < t.steps.length ? t.steps[steps].start : t.end, changedForces };
 }
 
-/** The grades, modifiers, house rules and options the actions' resolutions read are the same nodes. */
+/** The grades, modifiers and house rules the actions' resolutions read are the same nodes, and the options and the rest of the header read the same. */
 function sameDeclarations(a: Declared, b: Declared): boolean {
     const sameMap = <V>(x: ReadonlyMap<string, V>, y: ReadonlyMap<string, V>) => x.size === y.size && [...x].every(([k, v]) => y.get(k) === v);
     return sameMap(a.grades, b.grades) && sameMap(a.modifiers, b.modifiers) && sameMap(a.options, b.options)
         && a.houses.length === b.houses.length && a.houses.every((h, i) => h.node === b.houses[i].node && h.turn === b.houses[i].turn)
-        && a.rootOptions.length === b.rootOptions.length && a.rootOptions.every((o, i) => o === b.rootOptions[i]);
+        && a.header === b.header;
 }
 
 function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefined): void {

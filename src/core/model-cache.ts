@@ -115,6 +115,18 @@ function keyOf(node: AstNode): string {
 
 const nodeKeys = new WeakMap<AstNode, string>();
 
+/**
+ * What of a file's header the checks and the campaign timeline of its elements can read: the rule set it
+ * names, its seal, and its options as the parser reads them; not its title. The parse in pieces keeps every
+ * element as the same node after an edit of the header, so what was kept for an element holds while this
+ * key is the same (the header's nodes are new after every such edit: they are compared by their text).
+ */
+export function headerKeyOf(root: Scenario): string {
+    let key = `${root.rules ?? ''}\n${root.seal ?? ''}\n${root.reveal ?? ''}`;
+    for (const option of root.options) key += `\n${keyOf(option)}`;
+    return key;
+}
+
 const inputKeys = new WeakMap<ScenarioModel, Map<Action, string>>();
 let unlisted = 0;
 

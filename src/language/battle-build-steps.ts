@@ -10,7 +10,7 @@ import { BattleDocumentValidator } from './battle-document-validator.js';
 import { BattleScopeComputation } from './battle-scope.js';
 import { isForce, isGrade, isModifier, isScenario, isTurn, type Action, type Force, type Scenario, type Turn } from './generated/ast.js';
 import { actionChecksOf, replayActionChecks, type ActionChecks } from './validation/battle-validator.js';
-import { modelOf } from '../core/model-cache.js';
+import { headerKeyOf, modelOf } from '../core/model-cache.js';
 
 /**
  * Whole-file costs of every build, made cheaper (docs/performance.md).
@@ -571,8 +571,9 @@ interface CheckedTree {
     readonly links: ReadonlyArray<ElementLinks | undefined>;
     readonly flags: Uint8Array;
     readonly checks: readonly KeptChecks[];
-    /** What every kept unit's checks read of the build: the rule set, limits and categories. */
+    /** What every kept unit's checks read of the build: the rule set, limits and categories, and the header (`headerKeyOf`). */
     readonly ruleset: unknown;
+    readonly header: string;
     readonly limits: unknown;
     readonly categories: string;
     readonly imported: readonly AstNode[];
@@ -686,13 +687,13 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const previous = document && tree ? this.checked.get(document) : undefined;
         const imported = tree?.imported ?? [];
         const model = modelOf(root);
-        const ruleset = model.ruleset, limits = model.limits, categories = options.categories?.join(',') ?? '*';
+        const ruleset = model.ruleset, limits = model.limits, categories = options.categories?.join(',') ?? '*', header = headerKeyOf(root);
         const parsed = document?.parseResult;
         const syntaxErrors = parsed ? parsed.lexerErrors.length + parsed.parserErrors.length > 0 : undefined;
         // What the kept units' checks read that an edit can change: the grades and imports (as nodes), and the
         // forces of a name (whether a kept force is still the first of its name), from the units added and removed.
         let oldIndex: Int32Array | undefined, grades: object = {}, renamed: Set<string> | undefined, sameImports = false;
-        const usable = previous && previous.ruleset === ruleset && previous.limits === limits && previous.categories === categories ? previous : undefined;
+        const usable = previous && previous.ruleset === ruleset && previous.limits === limits && previous.categories === categories && previous.header === header ? previous : undefined;
         if (usable) {
             const match = matchUnits(usable.units, units);
             oldIndex = match.oldIndex;
@@ -815,7 +816,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         }
         await Promise.all(running);
         if (document && tree) {
-            this.checked.set(document, { units, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, limits, categories, imported, grades });
+            this.checked.set(document, { units, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, header, limits, categories, imported, grades });
         }
     }
 }

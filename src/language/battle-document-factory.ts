@@ -223,8 +223,9 @@ const DEPTH_AT = new WeakMap<Element, number>();
 function nestingAllowed(previous: ParseResult<Scenario>, result: ParseResult<Scenario>, text: string, limits: LimitValues): boolean {
     const spliced = splicedElements(result);
     const elements = result.value.elements;
-    const depth = spliced ? DEPTH_AT.get(previous.value.elements[spliced.first]) : undefined;
-    const start = elements[spliced?.first ?? -1]?.$cstNode?.offset;
+    // A piece that took in the header began at the file's start, at depth 0.
+    const depth = spliced ? (spliced.header ? 0 : DEPTH_AT.get(previous.value.elements[spliced.first])) : undefined;
+    const start = spliced?.header ? 0 : elements[spliced?.first ?? -1]?.$cstNode?.offset;
     if (!spliced || depth === undefined || start === undefined) return refuse(text, limits) === undefined && depthsOf(elements, text, 0, text.length, 0, limits) !== undefined;
     const next = elements[spliced.first + spliced.added];
     const after = depthsOf(elements.slice(spliced.first, spliced.first + spliced.added), text, start, next?.$cstNode?.offset ?? text.length, depth, limits);

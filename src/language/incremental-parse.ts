@@ -20,10 +20,15 @@ import { inText } from './syntax-messages.js';
  * as a guard: when that one comes out exactly as it stood (same place, no error in or after it), the
  * piece's parse, error recovery included, never depended on the text after it. Syntax errors of
  * the elements outside the piece are kept with them (those after it move with the text), once the
- * piece has taken in the neighbours whose recovery could have read it (see below). Anything else
- * (a change in the header or at the very start of an element, an error in the header, an unclosed
- * comment, a piece that no longer parses into elements) answers `undefined`, and the caller parses
- * the whole file.
+ * piece has taken in the neighbours whose recovery could have read it (see below).
+ *
+ * The header (`scenario`, `rules`, `option` and `seal` lines) is decided the same way, by its own tokens and
+ * the first element's keyword: a change in it, or at the very start of the first element (no element starts
+ * before the change), or next to an error in the header, makes a piece that starts at the file's start and
+ * takes in the header. A change in the header alone (before the white space in front of the first element)
+ * parses no element but the guard, the first element; the new root takes the piece's header. Anything else
+ * (an unclosed comment, a piece that no longer parses into elements, a guard that does not come out as it
+ * stood) answers `undefined`, and the caller parses the whole file.
  *
  * An edit inside a turn's braces is spliced among the turn's own elements (`reparseInTurn`) when it
  * can be: the turn's actions that did not change are kept, as top-level elements are.
@@ -48,9 +53,16 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
 
     // The piece: from the last element that starts before the change (its first character is kept)
     // to the first element that ends after it (its last character is kept), or to the end of the file.
+    // With no element before the change (it lies in the header, or at the very start of the first
+    // element), the piece starts at the file's start and takes in the header (`withHeader`); when the
+    // change lies in the header alone, before the white space in front of the first element, no element
+    // is parsed again but the guard: the header is decided by its own tokens and the first element's keyword.
     let first = lastIndexWhere(elements, e => offsetOf(e) < prefix);
-    if (first < 0) return undefined;
-    let lastIndex = firstIndexWhere(elements, e => endOf(e) > changeEnd);
+    const firstStart = offsetOf(elements[0]);
+    const headerOnly = first < 0 && changeEnd < firstStart && isSpace(oldText.charCodeAt(firstStart - 1));
+    // The last element parsed again (-1: none, with `headerOnly`; else every one to the end of the file).
+    let last = headerOnly ? -1 : firstIndexWhere(elements, e => endOf(e) > changeEnd);
+    let toEnd = !headerOnly && last < 0;
 
     // Syntax errors outside the piece are kept with their elements, which are not parsed again
     // (docs/performance.md, "Error files edited in pieces"). An error is reported at the token where
@@ -59,20 +71,21 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     // when nothing of its parse can have read the piece: the element just before the piece must be
     // clean up to and including the piece's first token (an error there can be its missing '}'), and
     // the guard after the piece, the gaps around it and the first token after it clean, as for a
-    // clean file. Otherwise the piece takes in that element, until such neighbours are found.
+    // clean file. Otherwise the piece takes in that element, until such neighbours are found, or
+    // the header, whose errors the piece then finds again.
     const errorAt = errorPositions(previous, oldText.length);
     const anyErrorIn = (from: number, to: number) => errorAt.some(at => at >= from && at <= to);
-    while (anyErrorIn(first > 0 ? offsetOf(elements[first - 1]) : 0, offsetOf(elements[first]))) {
-        if (first === 0) return undefined;
-        first--;
-    }
-    while (lastIndex >= 0 && lastIndex + 1 < elements.length
-        && anyErrorIn(endOf(elements[lastIndex]), lastIndex + 2 < elements.length ? offsetOf(elements[lastIndex + 2]) : Number.POSITIVE_INFINITY)) lastIndex++;
-    if (lastIndex + 1 >= elements.length) lastIndex = -1;
-    const toEnd = lastIndex < 0;
-    const start = offsetOf(elements[first]);
-    const oldEnd = toEnd ? oldText.length : endOf(elements[lastIndex]);
-    const guard = toEnd ? undefined : elements[lastIndex + 1];
+    while (first >= 0 && anyErrorIn(first > 0 ? offsetOf(elements[first - 1]) : 0, offsetOf(elements[first]))) first--;
+    const withHeader = first < 0;
+    // The replaced elements are [from, last]: none when the header alone is parsed again (last = from - 1).
+    const from = withHeader ? 0 : first;
+    while (!toEnd && last + 1 < elements.length
+        && anyErrorIn(last >= 0 ? endOf(elements[last]) : firstStart, last + 2 < elements.length ? offsetOf(elements[last + 2]) : Number.POSITIVE_INFINITY)) last++;
+    if (last + 1 >= elements.length) toEnd = true;
+    if (toEnd) last = elements.length - 1;
+    const start = withHeader ? 0 : offsetOf(elements[first]);
+    const oldEnd = toEnd ? oldText.length : last >= from ? endOf(elements[last]) : firstStart;
+    const guard = toEnd ? undefined : elements[last + 1];
     if (start > 0 && !isSpace(oldText.charCodeAt(start - 1))) return undefined;
     const newEnd = oldEnd + delta;
     const pieceEnd = guard ? endOf(guard) + delta : text.length;
@@ -87,18 +100,18 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
 
     const piece = parse(text.slice(start, pieceEnd));
     const value = piece.value;
-    if (value.title !== undefined || value.rules !== undefined || value.options.length > 0) return undefined;
+    if (!withHeader && (value.title !== undefined || value.rules !== undefined || value.options.length > 0 || value.seal !== undefined)) return undefined;
     if ((piece.lexerReport?.diagnostics.length ?? 0) > 0) return undefined;
     // An unclosed `/*` might close after the piece: the lexer says so by refusing a '/'.
     if (piece.lexerErrors.some(e => text.charCodeAt(start + e.offset) === 47)) return undefined;
     const pieceElements = value.elements;
-    if (pieceElements.length === 0 || offsetOf(pieceElements[0]) !== 0) return undefined;
+    if (pieceElements.length === 0 || (!withHeader && offsetOf(pieceElements[0]) !== 0)) return undefined;
     const relEnd = newEnd - start;
     let newElements = pieceElements;
     if (guard) {
         const again = pieceElements[pieceElements.length - 1];
         const guardStart = offsetOf(guard) + delta - start;
-        if (pieceElements.length < 2 || offsetOf(again) !== guardStart || endOf(again) !== pieceEnd - start) return undefined;
+        if (pieceElements.length < (withHeader ? 1 : 2) || offsetOf(again) !== guardStart || endOf(again) !== pieceEnd - start) return undefined;
         if (piece.lexerErrors.some(e => e.offset >= relEnd) || piece.parserErrors.some(e => !(e.token.startOffset < relEnd))) return undefined;
         newElements = pieceElements.slice(0, -1);
     }
@@ -112,7 +125,7 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     }
 
     // Where the piece starts and where it ends, before and after.
-    const startPos = elements[first].$cstNode!.range.start;
+    const startPos = withHeader ? { line: 0, character: 0 } : elements[first].$cstNode!.range.start;
     const oldEndPos = toEnd ? undefined : positionAfter(oldText, start, oldEnd, startPos);
     const newEndPos = toEnd ? undefined : positionAfter(text, start, newEnd, startPos);
 
@@ -121,19 +134,21 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
 
     // The root's children: [before | replaced | after]; the later ones move by the change.
     const content = rootCst.content;
-    const from = firstChildAt(content, start);
-    const to = toEnd ? content.length : firstChildAt(content, oldEnd);
-    for (let k = from; k < to; k++) {
+    const childFrom = firstChildAt(content, start);
+    const childTo = toEnd ? content.length : firstChildAt(content, oldEnd);
+    for (let k = childFrom; k < childTo; k++) {
         const child = content[k];
         if (child.offset < start || child.end > oldEnd) return undefined;
     }
-    if (oldEndPos && newEndPos) moveLater([[content, to]], kept, delta, oldEndPos, newEndPos);
-    spliceChildren(rootCst, content, from, to - from, taken);
+    if (oldEndPos && newEndPos) moveLater([[content, childTo]], kept, delta, oldEndPos, newEndPos);
+    spliceChildren(rootCst, content, childFrom, childTo - childFrom, taken);
     rootCst._text = text;
     rootCst._rangeCache = undefined;
 
-    // A new root: everything cached by the root (the model, scopes) is made again for the new text.
-    const root: Scenario = { ...oldRoot, elements: elements.slice(0, first).concat(newElements, toEnd ? [] : elements.slice(lastIndex + 1)) };
+    // A new root: everything cached by the root (the model, scopes) is made again for the new text. With the
+    // header parsed again, the piece's root is the new one: its header as parsed, its properties in a whole parse's order.
+    const elementsNow = elements.slice(0, from).concat(newElements, elements.slice(last + 1));
+    const root: Scenario = withHeader ? { ...value, $cstNode: rootCst, elements: elementsNow } : { ...oldRoot, elements: elementsNow };
     adoptAll(root.elements, root, 'elements');
     adoptAll(root.options, root, 'options');
     (rootCst as { astNode: unknown }).astNode = root;
@@ -145,7 +160,7 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         lexerReport: piece.lexerReport,
         parserErrors: [...kept.parserBefore, ...piece.parserErrors, ...kept.parserAfter]
     };
-    SPLICED.set(result, { first, added: newElements.length });
+    SPLICED.set(result, { first: from, added: newElements.length, header: withHeader });
     return result;
 }
 
@@ -275,7 +290,7 @@ function reparseInTurn(previous: ParseResult<Scenario>, text: string, prefix: nu
         lexerReport: piece.lexerReport,
         parserErrors: [...kept.parserBefore, ...kept.parserAfter]
     };
-    SPLICED.set(result, { first: t, added: 1 });
+    SPLICED.set(result, { first: t, added: 1, header: false });
     return result;
 }
 
@@ -375,10 +390,14 @@ function fromPiece(piece: ParseResult, start: number, startPos: { line: number, 
     return pieceLexerErrors;
 }
 
-/** Which elements of a tree made in pieces are new: `added` of them from index `first`; the others are the previous tree's. */
+/**
+ * Which elements of a tree made in pieces are new: `added` of them from index `first`; the others are the
+ * previous tree's. `header`: the header was parsed again too (the piece began at the file's start).
+ */
 export interface Spliced {
     readonly first: number;
     readonly added: number;
+    readonly header: boolean;
 }
 const SPLICED = new WeakMap<ParseResult, Spliced>();
 

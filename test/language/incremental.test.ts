@@ -326,8 +326,8 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         }), { numRuns: 60, seed: 20261201 });
         expect(compared).toBeGreaterThan(250);
         expect(seenCompared).toBeGreaterThan(90);
-        // The splice was exercised: an edit in the header, or one next to a syntax error left elsewhere
-        // by an earlier edit of the sequence, is parsed whole; the others in pieces.
+        // The splice was exercised: an edit next to a syntax error left elsewhere by an earlier edit of the
+        // sequence may be parsed whole; the others (the header's included) in pieces.
         expect(factory.counts.pieces - before.pieces).toBeGreaterThan(40);
         // And the links and checks of the elements the parse in pieces kept were kept, not made again.
         expect(linker.counts.kept - linksBefore.kept).toBeGreaterThan(1000);
@@ -830,16 +830,20 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const nearTop = fc.oneof(
             edit.map(e => ({ ...e, at: e.at * 0.2 })),
             // A character typed into the scenario's title, or the title's last character deleted.
-            fc.record({ title: fc.constantFrom('a', ' ', '"', '1', ''), where: fc.double({ min: 0, max: 1, noNaN: true }) })
+            fc.record({ title: fc.constantFrom('a', ' ', '"', '1', ''), where: fc.double({ min: 0, max: 1, noNaN: true }) }),
+            // What the whole file means changed in its header: the rule set it names, an option, a seal.
+            fc.record({ header: fc.constantFrom(...HEADER_CHANGES) })
         );
-        let compared = 0;
+        let compared = 0, headerInPieces = 0;
         await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: campaigns.length - 1 }), fc.array(nearTop, { minLength: 1, maxLength: 6 }), async (which, edits) => {
             const uri = `file:///pieces/top-${which}.battle`;
             let text = campaigns[which];
             await editorBuilds({ [uri]: text }, 1);
             for (const [i, e] of edits.entries()) {
-                text = 'title' in e ? typeInTitle(text, e.title, e.where) : apply(text, e);
+                text = 'title' in e ? typeInTitle(text, e.title, e.where) : 'header' in e ? changeHeader(text, e.header) : apply(text, e);
+                const pieces = factory.counts.pieces;
                 const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+                if ('header' in e && factory.counts.pieces > pieces) headerInPieces++;
                 const coldDoc = await coldDocument(text);
                 expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
                 expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
@@ -847,7 +851,24 @@ describe('a file parsed in pieces is the file parsed whole', () => {
             }
         }), { numRuns: 30, seed: 20261203 });
         expect(compared).toBeGreaterThan(40);
+        // The header's changes were parsed in pieces (their diagnostics all the same those of a cold check).
+        expect(headerInPieces).toBeGreaterThan(10);
     }, 300_000);
+
+    /** Changes of the header that change what the file means: another rule set named, an option added or taken out, a seal written. */
+    const HEADER_CHANGES = ['rules ancients', 'rules scrud', 'rules loose-files', 'rules unknown', 'option pooled', 'option flee-losses', 'option die d8', 'option break-die d6', 'no option', 'seal'] as const;
+
+    function changeHeader(text: string, change: typeof HEADER_CHANGES[number]): string {
+        const rules = /^rules [\w-]+ *$/m.exec(text);
+        const afterRules = rules ? rules.index + rules[0].length : text.indexOf('\n', text.indexOf('scenario "')) ;
+        if (change.startsWith('rules ')) return rules ? text.slice(0, rules.index) + change + text.slice(afterRules) : text;
+        if (change === 'no option') return text.replace(/^option [^\n]*\n/m, '');
+        const line = change === 'seal' ? 'seal "sha256:de3205d30cefe4fa30f2847af0a3d334297b96cb008a568e7c91e8f69da8bc95"' : change;
+        // Options go after the rules line (and before any seal); a seal after the options.
+        const options = [...text.matchAll(/^option [^\n]*\n/gm)];
+        const at = change === 'seal' && options.length > 0 ? options[options.length - 1].index + options[options.length - 1][0].length : afterRules + 1;
+        return text.slice(0, at) + line + '\n' + text.slice(at);
+    }
 
     /** `char` typed at a place in the `scenario "…"` line's title (`''`: the character there deleted). */
     function typeInTitle(text: string, char: string, where: number): string {
@@ -878,15 +899,25 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const shared = await check(sharing);
         expect(shared.keys.filter((k, i) => k !== first.keys[i])).toHaveLength(2);
         expect(shared.keys[2]).not.toBe(first.keys[2]);
-        // The title typed longer: no action reads it, and every key stays (the header is parsed whole, so the
-        // campaign checks, kept by node, run again; the rule set's checks are found again by their keys).
+        // The title typed longer: no action reads it, and every key stays; the header alone is parsed again, so
+        // every element is the same node and every action's campaign checks are kept.
+        const pieces = factory.counts.pieces;
         const titled = await check(sharing.replace('scenario "Benchmark"', 'scenario "Benchmark of the north"'));
+        expect(factory.counts.pieces).toBe(pieces + 1);
         expect(titled.keys).toEqual(shared.keys);
+        expect(titled.kept).toBe(count);
+        // Another rule set named: parsed in pieces too, and the checks made again under it (a cold check's diagnostics).
+        const ancients = await check(sharing.replace('rules scrud', 'rules ancients'));
+        expect(factory.counts.pieces).toBe(pieces + 2);
+        expect(ancients.kept).toBe(0);
     });
 });
 
-/** A tree as plain data: every CST node (offsets, positions, text, kind), every AST node and what its references point at, and the syntax errors. */
-function treeOf(result: ParseResult<Scenario>): unknown {
+/**
+ * A tree as plain data: every CST node (offsets, positions, text, kind), every AST node and what its references
+ * point at (with `linked`; else the names they give: a tree parsed without a document is not linked), and the syntax errors.
+ */
+function treeOf(result: ParseResult<Scenario>, linked = true): unknown {
     const cst: string[] = [];
     const root = result.value.$cstNode!;
     const walk = (node: CstNode, parent: CstNode | undefined) => {
@@ -903,7 +934,7 @@ function treeOf(result: ParseResult<Scenario>): unknown {
         const own = Object.entries(node).filter(([k]) => !k.startsWith('$')).map(([k, v]) => {
             // A kept link must point into this tree, not at a node of an element the edit replaced.
             const where = (x: { ref?: AstNode }) => x.ref ? `${x.ref.$cstNode?.offset}${AstUtils.findRootNode(x.ref) === result.value ? '' : ' in another tree'}` : 'none';
-            const show = (x: unknown): unknown => isReference(x) ? `ref ${x.$refText} -> ${where(x)}` : typeof x === 'object' && x !== null && '$type' in x ? `node ${(x as { $type: string }).$type}` : x;
+            const show = (x: unknown): unknown => isReference(x) ? `ref ${x.$refText}${linked ? ` -> ${where(x)}` : ''}` : typeof x === 'object' && x !== null && '$type' in x ? `node ${(x as { $type: string }).$type}` : x;
             return [k, Array.isArray(v) ? v.map(show) : show(v)];
         });
         const parentOk = node.$container ? (node.$container as unknown as Record<string, unknown>)[node.$containerProperty!] !== undefined : true;
@@ -1011,6 +1042,89 @@ describe('positions moved per element by the parse in pieces', () => {
         expect(compared).toBe(150);
         expect(inPieces).toBeGreaterThan(400);
     }, 300_000);
+
+    // Edits in the header (title, rules line, options, seal, comments) and at the very start of the first element.
+    type HeaderEdit = { at: number, kind: 'type' | 'delete' | 'title' | 'first', char: string, size: number };
+    const headerEdit = fc.record({
+        at: fc.noBias(fc.integer({ min: 0, max: 9999 })).map(n => n / 10000),
+        kind: fc.constantFrom('type', 'type', 'delete', 'title', 'title', 'first'),
+        char: fc.constantFrom(' ', '\n', 'a', 'x', '1', '"', '\r\n', ' // c\n', '/* c */', '/*', '*/', 'é', '{', '}', 'rules ancients\n', 'rules scrud ',
+            'option pooled\n', 'option die d8 ', 'option break-die d6\n', 'seal "s"\n', 'scenario "T" ', 'grade G +1\n', 'engagement Z { A attacks B }\n', 'turn '),
+        size: fc.integer({ min: 1, max: 4 })
+    }) as fc.Arbitrary<HeaderEdit>;
+    const headerFiles: string[] = [sameLine, 'scenario "Options"\nrules scrud\noption pooled\noption die d8 // the die\n/* a note */\ngrade G +1\nforce A { unit Line foot x2 }\nforce B { unit Line foot }\nengagement E { A attacks B seed 1 }\n',
+        ...texts.filter(t => /^scenario /m.test(t))];
+
+    function applyHeader(text: string, e: HeaderEdit, firstStart: number): string {
+        if (e.kind === 'title') {
+            const open = text.indexOf('scenario "');
+            if (open >= 0) {
+                const from = open + 'scenario "'.length, to = Math.max(from, text.indexOf('"', from));
+                const at = from + Math.floor(e.at * (to - from + 1));
+                return e.size === 1 ? text.slice(0, at) + text.slice(at + 1) : text.slice(0, at) + e.char + text.slice(at);
+            }
+        }
+        // In the header, or at the first element's first character (`first`): the edit touches it.
+        const at = e.kind === 'first' ? firstStart : Math.floor(e.at * (firstStart + 1));
+        if (e.kind === 'delete') return text.slice(0, at) + text.slice(at + e.size);
+        return text.slice(0, at) + e.char + text.slice(at);
+    }
+
+    it('parses an edit in the header, or at the very start of the first element, in pieces: the tree, errors and kept elements of a whole parse', () => {
+        let spliced = 0, headerOnly = 0, compared = 0;
+        fc.assert(fc.property(fc.integer({ min: 0, max: headerFiles.length - 1 }), fc.array(headerEdit, { minLength: 1, maxLength: 10 }), fc.boolean(), (which, edits, read) => {
+            let text = headerFiles[which];
+            let result = parse(text);
+            for (const e of edits) {
+                if (read) for (const node of nodesOf(result.value.$cstNode!)) void node.range;
+                const before = result.value.elements;
+                text = applyHeader(text, e, before[0]?.$cstNode?.offset ?? 0);
+                const piece = reparsePiece(result, text, parse);
+                if (piece) {
+                    spliced++;
+                    // Every element after the piece is the previous tree's node; a change in the header alone keeps the first element too.
+                    const now = piece.value.elements;
+                    const keptTail = now.filter(el => before.includes(el));
+                    expect(keptTail).toEqual(before.slice(before.length - keptTail.length));
+                    if (keptTail.length === before.length && before.length > 0) headerOnly++;
+                }
+                result = piece ?? parse(text);
+                const whole = parse(text);
+                expect(treeOf(result, false)).toEqual(treeOf(whole, false));
+                expect(placesOf(result)).toEqual(placesOf(whole));
+                expect(errorsOf(result)).toEqual(errorsOf(whole));
+                compared++;
+            }
+        }), { numRuns: 200, seed: 20261202 });
+        expect(compared).toBeGreaterThan(800);
+        // Most header edits are spliced, most of those keeping every element (the first one's start untouched).
+        expect(spliced).toBeGreaterThan(compared / 2);
+        expect(headerOnly).toBeGreaterThan(spliced / 3);
+    }, 300_000);
+
+    it('types into the title of a big file parsing the header alone, every element kept', () => {
+        const text: string = benchCampaign(2000);
+        let result = parse(text);
+        const elements = result.value.elements;
+        let edited = text;
+        for (const ch of ' of the north') {
+            const at = edited.indexOf('"', edited.indexOf('scenario "') + 'scenario "'.length);
+            edited = edited.slice(0, at) + ch + edited.slice(at);
+            const piece = reparsePiece(result, edited, parse);
+            expect(piece).toBeDefined();
+            result = piece!;
+            expect(result.value.elements).toHaveLength(elements.length);
+            expect(result.value.elements.every((el, i) => el === elements[i])).toBe(true);
+        }
+        expect(result.value.title).toBe('Benchmark of the north');
+        expect(placesOf(result)).toEqual(placesOf(parse(edited)));
+        // The rules line naming another rule set: the header parsed again, the elements kept.
+        const ancients = edited.replace('rules scrud', 'rules ancients');
+        const again = reparsePiece(result, ancients, parse);
+        expect(again?.value.rules).toBe('ancients');
+        expect(again!.value.elements.every((el, i) => el === elements[i])).toBe(true);
+        expect(treeOf(again!, false)).toEqual(treeOf(parse(ancients), false));
+    });
 
     it('moves the elements after an edit by their bases, without touching their leaves', () => {
         const text: string = turnsCampaign(2000, 50);
