@@ -133,6 +133,8 @@ describe('the .vsix `npm run package` packs', () => {
         // vsce writes README, CHANGELOG and LICENSE under its own spelling: compare ignoring case.
         expect(names.map(n => n.toLowerCase())).toEqual(expect.arrayContaining([
             'out/language/main.cjs', 'out/extension/main.cjs', 'syntaxes/battle.tmlanguage.json',
+            // The server's start (src/extension/main.ts): its loader and the code cache it runs the bundle from.
+            'bin/language-server.cjs', 'bin/code-cache.cjs',
             'syntaxes/battle.markdown.tmlanguage.json', 'language-configuration.json', 'images/icon.png', 'images/battle-file.svg',
             'readme.md', 'changelog.md', 'license.txt', 'package.json',
             // The walkthrough's pages (package.json contributes.walkthroughs).
