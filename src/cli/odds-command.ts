@@ -39,6 +39,8 @@ export async function loadChecked(file: string, err: (line: string) => void): Pr
 }
 
 export async function oddsCommand(file: string, options: OddsCliOptions, out: (line: string) => void, err: (line: string) => void = toStderr): Promise<number> {
+    // `--campaign` has a command of its own (campaign-odds-command.ts, chosen in main.ts): never answered here as one action's odds.
+    if (options.campaign) throw new CliError('--campaign is answered by campaignOddsCommand');
     if (options.through !== undefined || options.fromRecord || options.samples !== undefined || options.seed !== undefined || options.method !== undefined || options.house !== undefined) {
         throw new CliError('--through, --from-record, --samples, --seed, --method and --house go with --campaign');
     }
