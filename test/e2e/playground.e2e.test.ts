@@ -280,8 +280,14 @@ describe('the playground page in Chromium', () => {
         await page.keyboard.press('Control+Shift+I');
         await expect.poll(() => editorText(page), { timeout: 30000 }).toContain('\n  unit Guard foot Elite');
         await answered(page, 'textDocument/formatting');
-        // Rename the force at a reference: every place follows.
-        await attacker.click();
+        // Rename the force at a reference: every place follows. The cursor is put on the name by the keyboard
+        // (to the line of the engagement, then its first word): a name is a span of its own only once the
+        // server's colours for the formatted text have been drawn, and the paste left the view at the end.
+        const engagementLine = example.split('\n').findIndex(line => /^\s*Attacker attacks Defender/.test(line));
+        expect(engagementLine).toBeGreaterThan(0);
+        await page.keyboard.press('Control+Home');
+        for (let i = 0; i < engagementLine; i++) await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Home');
         await page.keyboard.press('F2');
         const renameBox = page.locator('.rename-box input');
         await renameBox.waitFor({ timeout: 30000 });
