@@ -10,7 +10,7 @@ import { AncientsCodes } from './ancients-codes.js';
 import { ancientsOddsBody } from './ancients-odds-report.js';
 import { ancientsOutcomeLaw } from './ancients-campaign-odds.js';
 import { ancientsActionDicePlan, DEFENSIVE_COUNTERCHARGE, ANCIENTS_EXCLUSIVE, ANCIENTS_FACTS, ANCIENTS_RANGES, DICE_LABELS, hasEnteredAncientsDice } from './ancients-reader.js';
-import { resolveAncientsAction } from './ancients-report.js';
+import { resolveAncientsAction } from './ancients-resolve.js';
 import { ANCIENTS_NEW_SCENARIO } from './ancients-new-scenario.js';
 import { ANCIENTS_TABLES, AncientsHouseCodes, checkAncientsTables } from './ancients-house.js';
 import { ANCIENTS_COLUMNS, ANCIENTS_COUNTERS } from './ancients-counters.js';

@@ -18,13 +18,13 @@ import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.
 import { fireDice, moveDiceCounts, rerollsFor, resolveCombat, resolveFire, resolveMove } from './engine/loose-files-engine.js';
 import { lfTables } from './loose-files-house.js';
 import { lfOptions, readCombat, readFire, readMoves } from './loose-files-reader.js';
-import { resolveLooseFilesAction } from './loose-files-report.js';
+import { resolveLooseFilesAction } from './loose-files-resolve.js';
 
 type Facts = OutcomeLineText['facts'];
 
 const take = (source: DiceSource, unit: UnitModel, label: string, die: Die, count: number) => source.take({ who: [unit.id], label, die, count });
 
-/** The facts the campaign reads back from a line, as the resolver writes them (loose-files-report.ts). */
+/** The facts the campaign reads back from a line, as the resolver writes them (loose-files-resolve.ts). */
 function stateFacts(o: { dp?: number, casualties?: number, fled?: boolean }): Facts {
     const f: Facts = [];
     if (o.dp !== undefined) f.push(['dp', o.dp]);

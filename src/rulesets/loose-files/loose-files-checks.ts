@@ -17,7 +17,7 @@ import {
 import { isUnresolvable, replayOutcome } from '../../core/resolve.js';
 import { settledOf } from '../../core/campaign-state.js';
 import { outcomeOf, statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-report.js';
+import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-resolve.js';
 import { canShow } from '../../core/dice.js';
 import { signed } from '../../core/signed.js';
 import {

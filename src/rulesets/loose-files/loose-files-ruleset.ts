@@ -11,7 +11,7 @@ import { LooseFilesCodes } from './loose-files-codes.js';
 import { checkLooseFilesTables, LOOSE_FILES_TABLES, LooseFilesHouseCodes } from './loose-files-house.js';
 import { looseFilesOddsBody } from './loose-files-odds-report.js';
 import { looseFilesOutcomeLaw } from './loose-files-campaign-odds.js';
-import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-report.js';
+import { looseFilesDicePlan, resolveLooseFilesAction, throwsNoDice } from './loose-files-resolve.js';
 import { stepKind } from './loose-files-reader.js';
 import { DICE_LABELS, factsOf, RELATION_VERBS, LF_EXCLUSIVE, LF_RANGES, LF_STAT_DOCS, LF_TYPE_WORDS, UNIT_FACTS } from './loose-files-vocabulary.js';
 import { LOOSE_FILES_NEW_SCENARIO } from './loose-files-new-scenario.js';

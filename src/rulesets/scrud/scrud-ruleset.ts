@@ -12,7 +12,7 @@ import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks
 import { scrudOddsBody } from './scrud-odds-report.js';
 import { scrudOutcomeLaw } from './scrud-campaign-odds.js';
 import { buildScrudInput, CLAMP, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
-import { resolveScrudAction } from './scrud-report.js';
+import { resolveScrudAction } from './scrud-resolve.js';
 import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
 import { SCRUD_NEW_SCENARIO } from './scrud-new-scenario.js';
 

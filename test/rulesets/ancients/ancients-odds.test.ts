@@ -8,7 +8,7 @@ import {
     ANCIENTS_RESULTS, attackPlan, resolveAncients, type AncientsInput
 } from '../../../src/rulesets/ancients/engine/ancients-engine.js';
 import { ancientsOdds, mean, unsavedHits } from '../../../src/rulesets/ancients/engine/ancients-odds.js';
-import { seededAncientsDice } from '../../../src/rulesets/ancients/ancients-report.js';
+import { seededAncientsDice } from '../../../src/rulesets/ancients/ancients-resolve.js';
 import { everyWeighedThrow, smallMelees, unit } from '../../support/ancients-every-throw.js';
 
 // The seed's table, as printed: dice thrown; rows to-hit 6+..2+; columns no save, 6+ … 2+.

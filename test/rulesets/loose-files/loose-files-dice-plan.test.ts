@@ -11,7 +11,7 @@ import { parse } from '../../support/services.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { isUnresolvable } from '../../../src/core/resolve.js';
 import { looseFilesRuleset } from '../../../src/rulesets/loose-files/loose-files-ruleset.js';
-import { resolveLooseFilesWith } from '../../../src/rulesets/loose-files/loose-files-report.js';
+import { resolveLooseFilesWith } from '../../../src/rulesets/loose-files/loose-files-resolve.js';
 import { seededDiceSource, type DiceSource } from '../../../src/core/dice-source.js';
 import { fixedDiceCount, mostDiceCount, walkDicePlan } from '../../../src/core/dice-plan.js';
 

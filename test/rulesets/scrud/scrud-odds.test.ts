@@ -9,7 +9,7 @@ import { AVERAGE, D6, dieNamed } from '../../../src/core/dice.js';
 import { adjust, resolveScrud, SCRUD_RESULTS, type ScrudInput, type ScrudResult, type ScrudUnit } from '../../../src/rulesets/scrud/engine/scrud-engine.js';
 import { scrudOdds } from '../../../src/rulesets/scrud/engine/scrud-odds.js';
 import { nestedCountsWithin } from '../../../src/rulesets/scrud/engine/scrud-rout-odds.js';
-import { throwScrudDice } from '../../../src/rulesets/scrud/scrud-report.js';
+import { throwScrudDice } from '../../../src/rulesets/scrud/scrud-resolve.js';
 import { scrudUnit } from '../../support/scrud-input.js';
 
 const D4 = dieNamed('d4')!;
