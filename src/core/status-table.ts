@@ -7,7 +7,8 @@ import stringWidth from 'string-width';
 import { turnLabel, unquote, type ScenarioModel } from './scenario.js';
 import { rerolledText } from './outcome-block.js';
 import { stateAfterTurn, stateAtEnd, turnsOf } from './campaign-state.js';
-import type { StatusCause, UnitCampaignState } from './unit-campaign-state.js';
+import { causeText, lastResultText, statusText } from './status-words.js';
+import type { UnitCampaignState } from './unit-campaign-state.js';
 import type { StateColumn } from './campaign-counters.js';
 
 export interface StatusTable {
@@ -103,18 +104,3 @@ export function stateColumns(model: ScenarioModel): readonly StateColumn[] {
     return model.ruleset?.campaign.columns ?? [];
 }
 
-export function statusText(state: UnitCampaignState): string {
-    return state.status === 'ready' ? (state.statusCause?.what === 'rallied' ? 'rallied' : 'ready') : state.status;
-}
-
-/** What set a status, as the table, hovers and checks say it: "routed in engagement Ridge (turn 1)", "rallied by ruling". */
-export function causeText(cause: StatusCause): string {
-    if (cause.action) return `${cause.what} in ${cause.action.kind} ${cause.action.name}${cause.action.turn !== undefined ? ` (turn ${cause.action.turn})` : ''}`;
-    return `${cause.what} ${cause.line === 'ruling' ? 'by ruling' : 'by hand'}`;
-}
-
-export function lastResultText(state: UnitCampaignState): string {
-    const r = state.lastResult;
-    if (!r) return '—';
-    return `${r.result} (${r.action}${r.turn ? `, turn ${r.turn}` : ''}${r.settled ? ', not written yet' : ''})`;
-}

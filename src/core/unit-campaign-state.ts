@@ -3,7 +3,7 @@
  * status and what set it, its last result, its formation, the umpire's notes) and the rule set's
  * counters, which the rule set declares (`Ruleset.campaign.counters`, src/core/campaign-counters.ts).
  * The timeline (src/core/campaign-state.ts) walks the file and keeps these states; the words they are
- * shown in belong to the views (src/core/status-table.ts, src/language/lsp/state-hover.ts).
+ * shown in belong to the views (src/core/status-words.ts, src/core/status-table.ts, src/language/lsp/state-hover.ts).
  */
 import type { UnitState } from '../language/generated/ast.js';
 import { addOutcomeFact, counterKeys, overlayCounters, setStateKey, startCounters, type CampaignCounter, type Counters } from './campaign-counters.js';

@@ -3,7 +3,7 @@ import type { ScenarioModel } from '../../src/core/scenario.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { eachRole, roles, effectiveStats, stateAfterTurn, stateAt, stateAtEnd, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
 import { stateHoverMarkdown } from '../../src/language/lsp/state-hover.js';
-import { causeText } from '../../src/core/status-table.js';
+import { causeText } from '../../src/core/status-words.js';
 import type { UnitCampaignState } from '../../src/core/unit-campaign-state.js';
 import { parse } from '../support/services.js';
 import * as fs from 'node:fs';

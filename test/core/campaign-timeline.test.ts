@@ -14,7 +14,7 @@ import { resolveWriteCommand } from '../../src/cli/resolve-write.js';
 import { CliError } from '../../src/cli/load.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { unitStateAt, waitsOn } from '../../src/core/campaign-state.js';
-import { causeText } from '../../src/core/status-table.js';
+import { causeText } from '../../src/core/status-words.js';
 import { parse } from '../support/services.js';
 import { UNDECIDED } from '../support/undecided-campaign.js';
 

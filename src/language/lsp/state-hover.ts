@@ -3,7 +3,8 @@
  * timeline (src/core/campaign-state.ts), in the words of the status table (src/core/status-table.ts).
  */
 import { stateAtEnd, unitStateAt } from '../../core/campaign-state.js';
-import { causeText, lastResultText, stateColumns, statusText } from '../../core/status-table.js';
+import { stateColumns } from '../../core/status-table.js';
+import { causeText, lastResultText, statusText } from '../../core/status-words.js';
 import type { Action } from '../generated/ast.js';
 import type { ActionModel, ScenarioModel, UnitModel } from '../../core/scenario.js';
 

@@ -12,7 +12,7 @@ import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { eachRole, names, roles, unitsEverOut, unitStateAt, waitsOn, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
-import { causeText } from '../../core/status-table.js';
+import { causeText } from '../../core/status-words.js';
 import { needsNewSeed } from '../../core/resolve.js';
 import { Codes } from '../../core/codes.js';
 import type { Ruleset } from '../../core/ruleset.js';

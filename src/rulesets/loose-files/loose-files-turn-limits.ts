@@ -13,7 +13,7 @@ import type { Facts, UnitState } from '../../language/generated/ast.js';
 import { names, resolutionOrder, unitStateAfter, unitStateAt } from '../../core/campaign-state.js';
 import { turnLabel, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { countOf } from '../../core/campaign-counters.js';
-import { causeText } from '../../core/status-table.js';
+import { causeText } from '../../core/status-words.js';
 import { allowedMoveDice, redressAllowance, type MoveInput } from './engine/loose-files-engine.js';
 import { has, readMorale, readMoves, readRedress, turnKeyOf, type MoveRead } from './loose-files-reader.js';
 import { lfTables } from './loose-files-house.js';
