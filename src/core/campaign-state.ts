@@ -71,6 +71,18 @@ interface Timeline {
      * copied before either changes them, since both may still be read (and settle results) after.
      */
     readonly shared: Set<readonly unknown[]>;
+    /**
+     * Per action, the units it names and those its outcome may write, by id: they depend on the node and
+     * the forces alone, so a timeline that continues another with the same forces takes them over, and an
+     * edit near the top looks up again none of the actions after it.
+     */
+    unitIds: WeakMap<Action, ActionUnitIds>;
+}
+
+/** The units an action names (its participants), and those its outcome may write a line for (`lineUnits`). */
+interface ActionUnitIds {
+    readonly named: readonly string[];
+    written?: readonly string[];
 }
 
 /** An unwritten action whose dice are known: its result is worked out when one of its units is read after it. */
@@ -122,7 +134,7 @@ function timeline(model: ScenarioModel): Timeline {
             history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
             steps: [], firstNamed: new Map(), outSince: new Map(),
             waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
-            pending: new Map(), pendingOf: new Map(), shared: new Set()
+            pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap()
         };
         // Cached before it is filled: settling a pending outcome resolves an action, which reads the
         // state of the points before it from this same timeline, already built that far.
@@ -216,7 +228,11 @@ function sameDeclarations(a: Declared, b: Declared): boolean {
 function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefined): void {
     const kept = keptPart(model, before);
     const P = kept?.point ?? 0;
-    if (kept && before) keepBefore(t, before.timeline, kept.steps, P);
+    if (kept && before) {
+        keepBefore(t, before.timeline, kept.steps, P);
+        // The same forces (`keptPart`): every action names the units it named.
+        t.unitIds = before.timeline.unitIds;
+    }
     const waitsOn = t.waitsOn;
     const turnOf = (el: Action): Turn | undefined => (isTurn(el.$container) ? el.$container : undefined);
     let k = P / 2;
@@ -228,7 +244,8 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
             const resolvable = model.ruleset?.kinds.includes(el.kind) === true;
             // Needed for an unwritten action (it may wait or settle), and to work out, before this action
             // is read, the pending results of the units it names: the out-of-action check reads `outSince`.
-            const units = resolvable && (!outcome || t.pendingOf.size > 0) ? participants(model, el).map(p => p.unit.id) : NO_IDS;
+            const ids = resolvable && (!outcome || t.pendingOf.size > 0) ? unitIdsOf(model, t, el) : undefined;
+            const units = ids ? ids.named : NO_IDS;
             settleUnits(model, t, units);
             const turn = turnOf(el);
             const altered = outcome?.check !== undefined ? alteredReplay(model, el) : undefined;
@@ -254,7 +271,7 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
                 const blocker = units.map(id => waitsOn.get(id)).find(a => a !== undefined);
                 if (blocker) t.waiting.set(el, blocker);
                 const undecided = blocker ?? (needsNewSeed(model, actionModelOf(model, el)!) ? el : undefined);
-                const written = lineUnits(model, el);
+                const written = ids!.written ??= lineUnits(model, el);
                 if (undecided) {
                     for (const id of written) if (!waitsOn.has(id)) { waitsOn.set(id, undecided); t.waitsSince.set(id, point); }
                 } else addPending(t, { action: el, point, units: written });
@@ -280,6 +297,13 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
 }
 
 const NO_IDS: readonly string[] = [];
+
+/** The units the action names, by id, as `participants` lists them (kept per node: see `Timeline.unitIds`). */
+function unitIdsOf(model: ScenarioModel, t: Timeline, action: Action): ActionUnitIds {
+    let ids = t.unitIds.get(action);
+    if (!ids) t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id) });
+    return ids;
+}
 
 /**
  * The units an action's outcome may write a line for: those a side, a relation, a split or a facts

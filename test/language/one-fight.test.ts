@@ -58,6 +58,16 @@ describe.each(Object.keys(HEADERS))('one fight a turn in %s', rules => {
         expect((await problems(inForce, ['unit-named-twice'])).map(p => p.message)).toEqual(['A.Horse is already on this side (as \'A\'): name each unit once.']);
     });
 
+    it('references written differently that name one unit are an error; references of other units, or other instances, are none', async () => {
+        const side = (attackers: string) => `${HEADERS[rules]}\n  engagement Side {\n    ${attackers} attacks B.Foot#1\n    seed 5\n  }\n`;
+        const named = async (attackers: string) => (await problems(side(attackers), ['unit-named-twice'])).map(p => p.message);
+        expect(await named('A.Foot, A.Foot#2')).toEqual(['A.Foot#2 is already on this side (as \'A.Foot\'): name each unit once.']);
+        // A unit without a count is its own first instance.
+        expect(await named('A.Horse, A.Horse#1')).toEqual(['A.Horse is already on this side (as \'A.Horse\'): name each unit once.']);
+        expect(await named('A.Foot#1, A.Foot#2, A.Horse')).toEqual([]);
+        expect(await named('A.Foot#1, B.Foot#2')).toEqual([]);
+    });
+
     it('a unit on both sides is an error', async () => {
         const text = `${HEADERS[rules]}\n  engagement Both {\n    A.Foot#1 attacks A.Foot#1\n    seed 5\n  }\n`;
         const found = await problems(text, ['unit-on-both-sides', 'same-force-both-sides']);
