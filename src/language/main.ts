@@ -12,7 +12,7 @@ import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createBattleServices } from './battle-module.js';
 import { OddsWarmUp } from './lsp/odds-warm-up.js';
-import { builtInRulesets } from '../rulesets/registry.js';
+import { rulesetsOf } from './battle-core-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 import { watchImportedFiles } from './watch-imported-files.js';
 
@@ -48,8 +48,10 @@ const connection = createConnection(ProposedFeatures.all, {
         }
     }
 });
-const rulesets = builtInRulesets();
-const { shared, Battle } = createBattleServices({ connection, ...NodeFileSystem, writeScratchFile, rulesets });
+const context = { connection, ...NodeFileSystem, writeScratchFile };
+// One registry of rule sets for the services and the warm-up.
+const rulesets = rulesetsOf(context);
+const { shared, Battle } = createBattleServices({ ...context, rulesets });
 publishWithVersions(connection, shared);
 watchImportedFiles(shared);
 startLanguageServer(shared);
