@@ -1,11 +1,13 @@
-/* global process, console, performance */
+/* global process, console, performance, setTimeout */
 // `npm run bench:startup` (and the last part of `npm run bench`): what a new user waits for first.
 // - `umpire check` of a small example, median wall, alternated in one run with `node -e 0` (the host's speed
 //   moves from minute to minute: the ratio to a bare Node start, measured in the same rounds, is the figure);
 // - the language server: spawn → initialize answered, and → the first diagnostics of a small file;
-// - the first exact-odds call (`umpire.odds`) in that fresh server.
+// - the first exact-odds call (`umpire.odds`) in that fresh server, asked as the diagnostics arrive, and in
+//   other fresh servers asked `--odds-pause` ms (1000) after them, as an umpire who reads the squiggles first
+//   asks (the server warms its odds engines in that idle time: src/language/lsp/odds-warm-up.ts).
 // With `--base DIR` (a built checkout of another commit) each figure is measured for it too, in the same
-// rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --file F,
+// rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --odds-pause MS (1000), --file F,
 // --server-node-args "…" (Node options for the servers: a profile of each start).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -18,6 +20,7 @@ const runs = Number(arg('runs', '15'));
 const serverRuns = Number(arg('server-runs', '7'));
 const file = path.resolve(arg('file', path.join(root, 'examples', 'scrud-seed.battle')));
 const baseDir = arg('base', undefined);
+const oddsPause = Number(arg('odds-pause', '1000'));
 /** Node options for the servers, e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile of each start. */
 const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 
@@ -71,8 +74,20 @@ function cliRounds() {
     return new Map([...times].map(([name, t]) => [name, { wall: median(t.map(x => x.wall)), cpu: median(t.map(x => x.cpu)) }]));
 }
 
-/** One fresh server: spawn → initialize answered → first diagnostics of the file → the first odds call answered. */
-async function serverRound(server) {
+/**
+ * The CPU time (ms, to the nanosecond where Linux gives /proc/PID/schedstat) the process's main thread has run:
+ * what one request costs the server, which a loaded host stretches less than the wall time. NaN elsewhere.
+ */
+function mainThreadCpu(pid) {
+    try {
+        return Number(fs.readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+        return NaN;
+    }
+}
+
+/** One fresh server: spawn → initialize answered → first diagnostics of the file → (`pause` ms) → the first odds call answered. */
+async function serverRound(server, pause) {
     const text = fs.readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).toString();
     const started = performance.now();
@@ -89,16 +104,19 @@ async function serverRound(server) {
     connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'battle', version: 1, text } });
     const diagnosed = await diagnostics;
     const cpu = cpuOf(proc.pid);
+    if (pause > 0) await new Promise(resolve => setTimeout(resolve, pause));
+    const mainBefore = mainThreadCpu(proc.pid);
     const asked = performance.now();
     const odds = await connection.sendRequest('workspace/executeCommand', { command: 'umpire.odds', arguments: [{ uri }] });
     const answered = performance.now();
+    const oddsCpu = mainThreadCpu(proc.pid) - mainBefore;
     if (!odds?.available && !odds?.actions?.length) throw new Error(`the odds of ${file} were not given: ${JSON.stringify(odds).slice(0, 200)}`);
     await connection.sendRequest('shutdown');
     const exited = new Promise(resolve => proc.once('exit', resolve));
     connection.sendNotification('exit');
     await exited;
     connection.dispose();
-    return { initialize: initialized - started, diagnostics: diagnosed - started, cpu, odds: answered - asked };
+    return { initialize: initialized - started, diagnostics: diagnosed - started, cpu, odds: answered - asked, oddsCpu };
 }
 
 async function serverFigures() {
@@ -106,11 +124,14 @@ async function serverFigures() {
     for (let round = 0; round < serverRuns; round++) {
         for (let i = 0; i < builds.length; i++) {
             const b = builds[(round + i) % builds.length];
-            rounds.get(b.name).push(await serverRound(b.server));
+            const now = await serverRound(b.server, 0);
+            const paused = await serverRound(b.server, oddsPause);
+            rounds.get(b.name).push({ ...now, oddsPaused: paused.odds, oddsPausedCpu: paused.oddsCpu });
         }
     }
     return new Map([...rounds].map(([name, r]) => [name, {
-        initialize: median(r.map(x => x.initialize)), diagnostics: median(r.map(x => x.diagnostics)), cpu: median(r.map(x => x.cpu)), odds: median(r.map(x => x.odds))
+        initialize: median(r.map(x => x.initialize)), diagnostics: median(r.map(x => x.diagnostics)), cpu: median(r.map(x => x.cpu)), odds: median(r.map(x => x.odds)),
+        oddsCpu: median(r.map(x => x.oddsCpu)), oddsPaused: median(r.map(x => x.oddsPaused)), oddsPausedCpu: median(r.map(x => x.oddsPausedCpu))
     }]));
 }
 
@@ -125,7 +146,8 @@ const rows = [
     ['`umpire check` ÷ `node -e 0`, wall (CPU)', '2×', ...builds.map(b => `${(cli.get(b.name).wall / node.wall).toFixed(2)}× (${(cli.get(b.name).cpu / node.cpu).toFixed(2)}×)`)],
     ['server spawn → initialize answered', '—', ...builds.map(b => fmt(server.get(b.name).initialize))],
     ['server spawn → first diagnostics (server CPU by then)', '300 ms', ...builds.map(b => `${fmt(server.get(b.name).diagnostics)} (${fmt(server.get(b.name).cpu)})`)],
-    ['first odds call in a fresh server', '5 ms', ...builds.map(b => fmt(server.get(b.name).odds))]
+    ['first odds call in a fresh server, asked as the diagnostics arrive (server main-thread CPU)', '5 ms', ...builds.map(b => `${fmt(server.get(b.name).odds)} (${fmt(server.get(b.name).oddsCpu)})`)],
+    [`first odds call in a fresh server, asked ${oddsPause} ms after the diagnostics (server main-thread CPU)`, '5 ms', ...builds.map(b => `${fmt(server.get(b.name).oddsPaused)} (${fmt(server.get(b.name).oddsPausedCpu)})`)]
 ];
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -6,10 +6,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
+import { DocumentState } from 'langium';
 import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createBattleServices } from './battle-module.js';
+import { OddsWarmUp } from './lsp/odds-warm-up.js';
+import { rulesetsOf } from './battle-core-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 import { watchImportedFiles } from './watch-imported-files.js';
 
@@ -35,8 +38,27 @@ async function writeScratchFile(name: string, text: string): Promise<string> {
     return pathToFileURL(file).toString();
 }
 
-const connection = createConnection(ProposedFeatures.all);
-const { shared } = createBattleServices({ connection, ...NodeFileSystem, writeScratchFile });
+// Every message from the client is told to the odds warm-up (below), which then waits until the client is quiet.
+const heard: Array<() => void> = [];
+const connection = createConnection(ProposedFeatures.all, {
+    messageStrategy: {
+        handleMessage(message, next) {
+            for (const listener of heard) listener();
+            return next(message);
+        }
+    }
+});
+const context = { connection, ...NodeFileSystem, writeScratchFile };
+// One registry of rule sets for the services and the warm-up.
+const rulesets = rulesetsOf(context);
+const { shared, Battle } = createBattleServices({ ...context, rulesets });
 publishWithVersions(connection, shared);
 watchImportedFiles(shared);
 startLanguageServer(shared);
+// Once the first diagnostics are published, in idle time: the odds engines run before the umpire asks the first odds (lsp/odds-warm-up.ts).
+const warmUp = new OddsWarmUp(Battle, rulesets);
+heard.push(() => warmUp.heardFromClient());
+const first = shared.workspace.DocumentBuilder.onBuildPhase(DocumentState.Validated, () => {
+    first.dispose();
+    warmUp.start();
+});

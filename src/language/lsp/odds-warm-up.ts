@@ -1,0 +1,152 @@
+/**
+ * The odds engines warmed while the server is idle (docs/performance.md, "Start-up"). The first odds
+ * call in a fresh server ran every function of its rule set's engine for the first time, in V8's
+ * interpreter, and cost several times a later call. Once the first diagnostics are out and the client
+ * has been quiet for a while, the server asks the odds of each rule set's own new scenario (its
+ * `newScenario` text, parsed and linked here, never added to the workspace) through the same path as
+ * `umpire.odds` (`oddsCommand`), twenty times, one small step at a time: the umpire's first odds then
+ * run code that has run before.
+ *
+ * It never delays the client for more than one step: a step runs only when no message came from the
+ * client since the last one was scheduled, and a message puts the rest off until the client has been
+ * quiet again. It changes no answer: the odds are pure functions of a model, and the warm-up's
+ * documents are nobody's (no address in the workspace, no index entry, no diagnostics). Only the
+ * language server starts it (src/language/main.ts), never a one-shot command.
+ */
+import { URI, type LangiumDocument } from 'langium';
+import type { LangiumServices } from 'langium/lsp';
+import type { Scenario } from '../generated/ast.js';
+import type { RulesetRegistry } from '../../core/ruleset.js';
+import type { OddsReport, OddsUnavailable } from '../../protocol.js';
+import { modelOf } from '../../core/model-cache.js';
+import type { ScenarioModel } from '../../core/scenario.js';
+import { oddsCommand } from './odds-request.js';
+
+/** What the warm-up did for one rule set. */
+interface WarmedRuleset {
+    readonly ruleset: string;
+    /** Odds runs made (each of every action of the rule set's new scenario). */
+    runs: number;
+    /** Actions whose odds the engine gave, over all runs (an action it refused warmed nothing). */
+    answered: number;
+}
+
+interface OddsWarmUpOptions {
+    /** How long the client must have sent nothing before a step runs (ms). */
+    readonly quietMs?: number;
+    /** Odds runs per rule set. */
+    readonly runs?: number;
+}
+
+type Step = () => Promise<void> | void;
+
+export class OddsWarmUp {
+    private readonly quietMs: number;
+    private readonly runs: number;
+    /** What was done so far, one entry per rule set once the first step has run. */
+    readonly warmed: WarmedRuleset[] = [];
+    private steps: Step[] | undefined;
+    private next = 0;
+    private heard = false;
+    private started = false;
+    private stopped = false;
+    private timer: ReturnType<typeof setTimeout> | undefined;
+    private finish!: (report: readonly WarmedRuleset[]) => void;
+    /** Resolves with what was done, when every step has run or the warm-up was stopped. */
+    readonly done: Promise<readonly WarmedRuleset[]>;
+
+    constructor(private readonly language: LangiumServices, private readonly rulesets: RulesetRegistry, options: OddsWarmUpOptions = {}) {
+        this.quietMs = options.quietMs ?? 100;
+        this.runs = options.runs ?? 20;
+        this.done = new Promise(resolve => this.finish = resolve);
+    }
+
+    /** A message came from the client: the next step waits until it has been quiet for `quietMs`. */
+    heardFromClient(): void {
+        this.heard = true;
+    }
+
+    /** Starts the warm-up (once): its first step comes after `quietMs` of quiet. */
+    start(): void {
+        if (this.started || this.stopped) return;
+        this.started = true;
+        this.heard = false;
+        this.schedule(this.quietMs);
+    }
+
+    /** Stops it for good (the server shuts down): no step runs after this. */
+    stop(): void {
+        this.stopped = true;
+        if (this.timer !== undefined) clearTimeout(this.timer);
+        this.timer = undefined;
+        this.finish(this.warmed);
+    }
+
+    private schedule(ms: number): void {
+        this.timer = setTimeout(() => void this.tick(), ms);
+        // The warm-up never keeps the process alive.
+        this.timer.unref?.();
+    }
+
+    private async tick(): Promise<void> {
+        this.timer = undefined;
+        if (this.stopped) return;
+        if (this.heard) {
+            this.heard = false;
+            this.schedule(this.quietMs);
+            return;
+        }
+        this.steps ??= this.plan();
+        const step = this.steps[this.next++];
+        if (step === undefined) {
+            this.stop();
+            return;
+        }
+        try {
+            await step();
+        } catch {
+            // A warm-up that fails warms nothing more; the requests will say what is wrong, if anything is.
+            this.stop();
+            return;
+        }
+        if (this.stopped) return;
+        // A timer, not an immediate: a message read meanwhile is dispatched (and heard) before the next step.
+        this.schedule(this.heard ? this.quietMs : 0);
+        if (this.heard) this.heard = false;
+    }
+
+    /** For each rule set with a new scenario and odds: one step makes its model, then one step per odds run. */
+    private plan(): Step[] {
+        const steps: Step[] = [];
+        let count = 0;
+        for (const ruleset of this.rulesets.all()) {
+            const text = ruleset.newScenario;
+            if (text === undefined || ruleset.oddsKinds.length === 0) continue;
+            const warmed: WarmedRuleset = { ruleset: ruleset.id, runs: 0, answered: 0 };
+            this.warmed.push(warmed);
+            let model: ScenarioModel | undefined;
+            const uri = URI.parse(`memory:///odds-warm-up/${++count}-${ruleset.id}.battle`);
+            steps.push(async () => {
+                model = await this.modelOfText(text, uri);
+            });
+            for (let i = 0; i < this.runs; i++) {
+                steps.push(async () => {
+                    if (!model) return;
+                    const answer = await oddsCommand(model, undefined);
+                    warmed.runs++;
+                    const actions = (answer as { actions?: Array<OddsReport | OddsUnavailable> }).actions ?? [];
+                    warmed.answered += actions.filter(a => !('available' in a)).length;
+                });
+            }
+        }
+        return steps;
+    }
+
+    /** The model of a text parsed and linked by the server's own services, outside the workspace. */
+    private async modelOfText(text: string, uri: URI): Promise<ScenarioModel> {
+        const document = this.language.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri) as LangiumDocument<Scenario>;
+        document.localSymbols = await this.language.references.ScopeComputation.collectLocalSymbols(document);
+        await this.language.references.Linker.link(document);
+        return modelOf(document.parseResult.value);
+    }
+}

@@ -1,0 +1,100 @@
+/**
+ * The odds engines warmed in the server's idle time (src/language/lsp/odds-warm-up.ts): it runs the
+ * odds of each rule set's new scenario, puts nothing in the workspace, changes no answer, waits while
+ * the client sends messages and stops when told.
+ */
+import * as fs from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { OddsWarmUp } from '../../../src/language/lsp/odds-warm-up.js';
+import { oddsCommand } from '../../../src/language/lsp/odds-request.js';
+import { modelOf } from '../../../src/core/model-cache.js';
+import { builtInRulesets } from '../../../src/rulesets/registry.js';
+import type { Scenario } from '../../../src/language/generated/ast.js';
+import { openDocument, services } from '../../support/services.js';
+
+const example = (name: string) => fs.readFileSync(new URL(`../../../examples/${name}`, import.meta.url), 'utf8');
+const FILES = {
+    'file:///warm-up/scrud-seed.battle': example('scrud-seed.battle'),
+    'file:///warm-up/ancients-flank.battle': example('ancients-flank.battle'),
+    'file:///warm-up/loose-files-turn.battle': example('loose-files-turn.battle')
+};
+
+/** The odds of every action of each open file, as `umpire.odds` gives them. */
+async function oddsOfFiles(): Promise<unknown[]> {
+    const answers: unknown[] = [];
+    for (const uri of Object.keys(FILES)) {
+        const document = services.shared.workspace.LangiumDocuments.all.find(d => d.uri.toString() === uri)!;
+        answers.push(await oddsCommand(modelOf(document.parseResult.value as Scenario), undefined));
+    }
+    return answers;
+}
+
+afterEach(() => {
+    vi.useRealTimers();
+});
+
+describe('the odds warm-up', () => {
+    it("runs each rule set's odds on its new scenario, outside the workspace, and the open files' odds are the same after it", async () => {
+        for (const [uri, text] of Object.entries(FILES)) await openDocument(uri, text);
+        const before = await oddsOfFiles();
+        const documentsBefore = services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray();
+        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 0, runs: 3 });
+        warmUp.start();
+        const warmed = await warmUp.done;
+        // Every built-in rule set has a new scenario with one action the engine gives odds for.
+        expect(warmed).toEqual([
+            { ruleset: 'scrud', runs: 3, answered: 3 },
+            { ruleset: 'ancients', runs: 3, answered: 3 },
+            { ruleset: 'loose-files', runs: 3, answered: 3 }
+        ]);
+        expect(services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray()).toEqual(documentsBefore);
+        const indexed = services.shared.workspace.IndexManager.allElements().map(e => e.documentUri.toString()).filter(u => u.startsWith('memory:///odds-warm-up/'));
+        expect(indexed.toArray()).toEqual([]);
+        const after = await oddsOfFiles();
+        expect(after).toEqual(before);
+        // The answers are real odds, not refusals.
+        for (const answer of after as Array<{ actions: Array<Record<string, unknown>> }>) {
+            expect(answer.actions.length).toBeGreaterThan(0);
+            for (const a of answer.actions) expect(a.available).toBeUndefined();
+        }
+    });
+
+    it('runs no step while the client speaks, and goes on once it has been quiet', async () => {
+        vi.useFakeTimers();
+        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
+        warmUp.start();
+        await vi.advanceTimersByTimeAsync(90);
+        warmUp.heardFromClient();
+        await vi.advanceTimersByTimeAsync(60);
+        // The first tick came 10 ms after a message: it waited again, and nothing ran.
+        expect(warmUp.warmed).toEqual([]);
+        await vi.advanceTimersByTimeAsync(100);
+        expect(warmUp.warmed.length).toBe(3);
+        const ran = () => warmUp.warmed.reduce((n, w) => n + w.runs, 0);
+        await vi.advanceTimersByTimeAsync(0);
+        await vi.advanceTimersByTimeAsync(0);
+        const soFar = ran();
+        warmUp.heardFromClient();
+        // At most the step already scheduled runs; then nothing until the client is quiet again.
+        await vi.advanceTimersByTimeAsync(1);
+        const afterMessage = ran();
+        expect(afterMessage - soFar).toBeLessThanOrEqual(1);
+        await vi.advanceTimersByTimeAsync(50);
+        expect(ran()).toBe(afterMessage);
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(await warmUp.done).toEqual([
+            { ruleset: 'scrud', runs: 2, answered: 2 },
+            { ruleset: 'ancients', runs: 2, answered: 2 },
+            { ruleset: 'loose-files', runs: 2, answered: 2 }
+        ]);
+    });
+
+    it('runs nothing once stopped', async () => {
+        vi.useFakeTimers();
+        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 10 });
+        warmUp.start();
+        warmUp.stop();
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(await warmUp.done).toEqual([]);
+    });
+});
