@@ -93,13 +93,4 @@ function useServerFlags() {
     return 'heap100';
 }
 
-/**
- * The V8 flags of Node's own command line that a cache depends on (V8 refuses a cache made under other
- * ones), as part of its name: `umpire` starts Node with a young generation of 16 MB (bin/umpire.cjs), and
- * `node bin/umpire.cjs` without, and each keeps its own cache rather than refusing the other's.
- */
-function startFlags() {
-    return process.execArgv.map(a => /^--(min|max)-semi-space-size=(\d+)$/.exec(a)).filter(Boolean).map(m => `-${m[1]}semi${m[2]}`).join('');
-}
-
-module.exports = { requireWithCodeCache, startFlags, useServerFlags };
+module.exports = { requireWithCodeCache, useServerFlags };

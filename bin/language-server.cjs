@@ -4,5 +4,5 @@
 // first reads its functions' bytecode instead of compiling the bundle again. The cache is written when the
 // server ends, with every function compiled by then.
 'use strict';
-const { requireWithCodeCache, startFlags, useServerFlags } = require('./code-cache.cjs');
-requireWithCodeCache(require('node:path').join(__dirname, '..', 'out', 'language', 'main.cjs'), useServerFlags() + startFlags(), 'server');
+const { requireWithCodeCache, useServerFlags } = require('./code-cache.cjs');
+requireWithCodeCache(require('node:path').join(__dirname, '..', 'out', 'language', 'main.cjs'), useServerFlags(), 'server');

@@ -1,9 +1,4 @@
-#!/usr/bin/env -S node --min-semi-space-size=16
-// Started as `umpire` (this line, or npm's shims, which read it, on Windows too), Node gives V8's young
-// generation room for what a command makes at start-up: the parser's tables and the services fill the default
-// one seven times over while a small check starts, and each scavenge copies what is still alive; with 16 MB a
-// check makes one, and 30 % fewer instructions (docs/performance.md, "Start-up"). Only the command line that
-// starts Node can size it: V8 fixes it before any script runs.
+#!/usr/bin/env node
 // The CLI is bundled by `npm run build` (run on install) into out/cli/main.cjs.
 // A command runs for seconds, not hours: V8's optimizing compiler is told to inline less into the functions it
 // optimizes (half its default size per callee, a quarter in all), which costs it less work than the slower code
@@ -21,5 +16,5 @@ if (inlineLess) {
 // The bundle's bytecode from the last run's, when there is one (bin/code-cache.cjs). `umpire lsp` sets the
 // server's flag first: the CLI's bundle is compiled, and its cache made, under the flags the server runs with.
 const codeCache = require('./code-cache.cjs');
-const flags = (inlineLess ? 'inline230' : process.argv[2] === 'lsp' ? codeCache.useServerFlags() : 'v8') + codeCache.startFlags();
+const flags = inlineLess ? 'inline230' : process.argv[2] === 'lsp' ? codeCache.useServerFlags() : 'v8';
 codeCache.requireWithCodeCache(require('node:path').join(__dirname, '..', 'out', 'cli', 'main.cjs'), flags, process.argv[2]);

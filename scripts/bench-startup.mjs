@@ -54,16 +54,9 @@ function timesOf(args) {
     return { wall, cpu: (user + system) * 1000 };
 }
 
-/** The Node options of a script's `#!` line (`#!/usr/bin/env -S node --flag`): the check is run as `umpire check` runs it. */
-function shebangFlags(script) {
-    const first = fs.readFileSync(script, 'utf8').split('\n', 1)[0];
-    const m = /^#!\s*\S*env\s+(?:-S\s+)?node((?:\s+-\S+)*)\s*$/.exec(first);
-    return m ? m[1].trim().split(/\s+/).filter(Boolean) : [];
-}
-
 /** Each round runs every command once, in an order turned by one each round, so that no command always goes first. */
 function cliRounds() {
-    const commands = [{ name: 'node -e 0', args: ['-e', '0'] }, ...builds.map(b => ({ name: b.name, args: [...shebangFlags(b.cli), b.cli, 'check', file] }))];
+    const commands = [{ name: 'node -e 0', args: ['-e', '0'] }, ...builds.map(b => ({ name: b.name, args: [b.cli, 'check', file] }))];
     const times = new Map(commands.map(c => [c.name, []]));
     for (let round = 0; round < runs; round++) {
         for (let i = 0; i < commands.length; i++) {

@@ -61,24 +61,6 @@ describe('the code cache', { timeout: 120_000 }, () => {
         for (const f of written) expect(fs.statSync(path.join(cacheOf(home), f)).mtimeMs).toBe(stamps.get(f));
     });
 
-    it('keeps one cache for `umpire` started by its #! line (a 16 MB young generation) and one for `node bin/umpire.cjs`, each read again', () => {
-        const home = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-code-cache-start-'));
-        const env = { ...process.env, XDG_CACHE_HOME: home };
-        // As a shell starts it: the file itself, its #! line naming Node and the flag.
-        const asUmpire = () => spawnSync(path.resolve('bin/umpire.cjs'), ['check', 'examples/scrud-seed.battle'], { encoding: 'utf8', env });
-        expect(asUmpire().stdout).toContain('0 problems');
-        check(home);
-        const written = filesIn(cacheOf(home)).filter(f => f.startsWith('cli-main.cjs-'));
-        expect(written.filter(f => f.endsWith('-minsemi16-check.v8'))).toHaveLength(1);
-        expect(written.filter(f => !f.includes('minsemi') && f.endsWith('-check.v8'))).toHaveLength(1);
-        const stamps = new Map(written.map(f => [f, fs.statSync(path.join(cacheOf(home), f)).mtimeMs]));
-        // Each start reads its own: neither refuses the other's cache and writes it again.
-        expect(asUmpire().stdout).toContain('0 problems');
-        check(home);
-        expect(filesIn(cacheOf(home)).filter(f => f.startsWith('cli-main.cjs-'))).toEqual(written);
-        for (const f of written) expect(fs.statSync(path.join(cacheOf(home), f)).mtimeMs).toBe(stamps.get(f));
-    });
-
     it('writes nothing with UMPIRE_CODE_CACHE=0', () => {
         const home = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-code-cache-off-'));
         check(home, { UMPIRE_CODE_CACHE: '0' });
