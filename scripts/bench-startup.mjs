@@ -11,6 +11,7 @@
 // --server-node-args "…" (Node options for the servers: a profile of each start).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
@@ -28,7 +29,10 @@ const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 const builds = [{ name: 'this build', dir: root }, ...baseDir ? [{ name: 'base', dir: path.resolve(baseDir) }] : []]
     .map(b => ({ ...b, cli: path.join(b.dir, 'bin', 'umpire.cjs'), bundle: path.join(b.dir, 'out', 'language', 'main.cjs') }))
     // The server as the extension starts it: through its loader (the code cache) where the build has one.
-    .map(b => ({ ...b, server: fs.existsSync(path.join(b.dir, 'bin', 'language-server.cjs')) ? path.join(b.dir, 'bin', 'language-server.cjs') : b.bundle }));
+    .map(b => ({ ...b, server: fs.existsSync(path.join(b.dir, 'bin', 'language-server.cjs')) ? path.join(b.dir, 'bin', 'language-server.cjs') : b.bundle }))
+    // Each build its own code cache (bin/code-cache.cjs): a build removes the caches of every other build it
+    // finds, so two builds sharing the user's folder would each start without one, every time.
+    .map(b => ({ ...b, env: { ...process.env, XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-bench-cache-')) } }));
 for (const b of builds) {
     if (!fs.existsSync(b.bundle)) {
         console.error(`bench-startup: ${b.bundle} is missing: run npm run build in ${b.dir} first.`);
@@ -43,11 +47,11 @@ const fmt = t => `${t < 10 ? t.toFixed(2) : t.toFixed(0)} ms`;
 const timeCommand = fs.existsSync('/usr/bin/time') ? '/usr/bin/time' : undefined;
 
 /** Wall and CPU time (ms; CPU NaN without GNU time) of one process run to its end, stdout discarded. */
-function timesOf(args) {
+function timesOf(args, env = process.env) {
     const started = performance.now();
     const r = timeCommand
-        ? spawnSync(timeCommand, ['-f', '%U %S', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' })
-        : spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+        ? spawnSync(timeCommand, ['-f', '%U %S', process.execPath, ...args], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env })
+        : spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8', env });
     const wall = performance.now() - started;
     if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
     const [user, system] = timeCommand ? r.stderr.trim().split('\n').pop().split(' ').map(Number) : [NaN, NaN];
@@ -56,12 +60,12 @@ function timesOf(args) {
 
 /** Each round runs every command once, in an order turned by one each round, so that no command always goes first. */
 function cliRounds() {
-    const commands = [{ name: 'node -e 0', args: ['-e', '0'] }, ...builds.map(b => ({ name: b.name, args: [b.cli, 'check', file] }))];
+    const commands = [{ name: 'node -e 0', args: ['-e', '0'] }, ...builds.map(b => ({ name: b.name, args: [b.cli, 'check', file], env: b.env }))];
     const times = new Map(commands.map(c => [c.name, []]));
     for (let round = 0; round < runs; round++) {
         for (let i = 0; i < commands.length; i++) {
             const c = commands[(round + i) % commands.length];
-            times.get(c.name).push(timesOf(c.args));
+            times.get(c.name).push(timesOf(c.args, c.env));
         }
     }
     return new Map([...times].map(([name, t]) => [name, { wall: median(t.map(x => x.wall)), cpu: median(t.map(x => x.cpu)) }]));
@@ -80,11 +84,11 @@ function mainThreadCpu(pid) {
 }
 
 /** One fresh server: spawn → initialize answered → first diagnostics of the file → (`pause` ms) → the first odds call answered. */
-async function serverRound(server, pause) {
+async function serverRound(server, pause, env = process.env) {
     const text = fs.readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).toString();
     const started = performance.now();
-    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'], env });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const diagnostics = new Promise(resolve => connection.onNotification('textDocument/publishDiagnostics', p => p.uri === uri && resolve(performance.now())));
     connection.onRequest('workspace/configuration', params => params.items.map(() => null));
@@ -117,8 +121,8 @@ async function serverFigures() {
     for (let round = 0; round < serverRuns; round++) {
         for (let i = 0; i < builds.length; i++) {
             const b = builds[(round + i) % builds.length];
-            const now = await serverRound(b.server, 0);
-            const paused = await serverRound(b.server, oddsPause);
+            const now = await serverRound(b.server, 0, b.env);
+            const paused = await serverRound(b.server, oddsPause, b.env);
             rounds.get(b.name).push({ ...now, oddsPaused: paused.odds, oddsPausedCpu: paused.oddsCpu });
         }
     }
@@ -145,3 +149,4 @@ const rows = [
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);
 console.log(`\nMedians of ${runs} CLI rounds and ${serverRuns} server rounds, alternated; load average at the end: ${machine()}.`);
+for (const b of builds) fs.rmSync(b.env.XDG_CACHE_HOME, { recursive: true, force: true });
