@@ -145,6 +145,13 @@ interface World {
     readonly end?: ReadonlyMap<string, UnitCampaignState>;
 }
 
+/** What one outcome line does to its unit from a world's start: the unit's place among the tracked, its state after and that state's key. */
+interface Move {
+    readonly i: number;
+    readonly state: UnitCampaignState;
+    key: string;
+}
+
 /** Thrown by the exact path when it would grow past its bounds: the campaign is sampled instead. */
 class TooLarge extends Error {}
 
@@ -295,7 +302,7 @@ class CampaignWalk {
 
     private step(worlds: readonly World[], action: ActionModel, last: boolean): { next: World[], odds: CampaignActionOdds } {
         const groups = this.merged(worlds, action);
-        const next = new Map<string, World>();
+        const next: Kept = new Map();
         const isOpen = this.open.has(action.node);
         const out: Record<string, number> = {};
         const fought: Array<{ p: number, n: number, report: OddsReport }> = [];
@@ -310,7 +317,7 @@ class CampaignWalk {
                 if (absent.length > 0) {
                     for (const id of absent) out[id] = (out[id] ?? 0) + w.p;
                     // It writes nothing in this world: an empty outcome, so that no later action waits on it.
-                    keep(next, before.map(stateKey), isOpen ? withOutcome(w, action, []) : w);
+                    keep(next, before.map(stateKey), w.p, w.n, () => (isOpen ? withOutcome(w, action, []) : w));
                     return;
                 }
                 foughtP += w.p;
@@ -320,14 +327,16 @@ class CampaignWalk {
                     if (!r) odds.set(start, r = oddsForAction(m, action));
                     if (isUnresolvable(r)) problem ??= r.problem; else fought.push({ p: w.p, n: w.n, report: r });
                 }
-                if (!isOpen) { keep(next, this.tracked.map(id => stateKey(unitStateAfter(m, action, id))), w); return; }
-                const falls = this.method === 'exact' ? this.cachedLaw(laws, start, m, action).map(e => ({ p: w.p * e.p, n: 0, lines: e.lines })) : this.sampled(m, action, w);
+                if (!isOpen) { keep(next, this.tracked.map(id => stateKey(unitStateAfter(m, action, id))), w.p, w.n, () => w); return; }
+                const falls = this.method === 'exact' ? this.cachedLaw(laws, start, m, action) : this.sampled(m, action, w);
                 const keys = before.map(stateKey);
+                // What each line leaves its unit in, from this world's start: worked out once, not once for each way the action falls.
+                const moves = new Map<OutcomeLineText, Move | null>();
                 for (const fall of falls) {
+                    const p = this.method === 'exact' ? w.p * fall.p : fall.p, n = (fall as { n?: number }).n ?? 0;
                     const fellKeys = [...keys];
-                    const states = this.after(before, fellKeys, action, fall.lines);
-                    const fell = { p: fall.p, n: fall.n, installed: w.installed };
-                    keep(next, fellKeys, fell, () => (end ? { ...fell, end: this.withStates(end, states) } : withOutcome(w, action, fall.lines, fall.p, fall.n)));
+                    const states = this.after(before, fellKeys, action, fall.lines, moves);
+                    keep(next, fellKeys, p, n, () => (end ? { p, n, installed: w.installed, end: this.withStates(end, states) } : withOutcome(w, action, fall.lines, p, n)));
                 }
             });
         }
@@ -343,7 +352,7 @@ class CampaignWalk {
             mixSpreads(parts as Array<{ w: number, value: OddsReport }>, report.odds);
             if (this.method === 'monte-carlo') report.oddsSe = withoutSpreadErrors(spread(parts, report.odds));
         } else if (problem) report.problem = problem;
-        return { next: [...next.values()], odds: report };
+        return { next: worldsOf(next), odds: report };
     }
 
     /** The law of the action from this start, listed once for every world that starts alike. */
@@ -357,11 +366,23 @@ class CampaignWalk {
      * The tracked units' states once the action's lines are carried, as the timeline carries them;
      * `keys` (their state keys before) are changed in place for the units the lines name.
      */
-    private after(before: ReadonlyArray<UnitCampaignState | undefined>, keys: string[], action: ActionModel, lines: readonly OutcomeLineText[]): Array<UnitCampaignState | undefined> {
+    private after(before: ReadonlyArray<UnitCampaignState | undefined>, keys: string[], action: ActionModel, lines: readonly OutcomeLineText[],
+        moves: Map<OutcomeLineText, Move | null>): Array<UnitCampaignState | undefined> {
         const states = [...before];
+        let moved: number[] | undefined;
         for (const line of lines) {
-            const i = this.trackedIndex.get(line.unit);
-            if (i !== undefined && states[i]) keys[i] = stateKey(states[i] = stateAfterLine(this.model, states[i]!, action.node, line));
+            let move = moves.get(line);
+            if (move === undefined) {
+                const i = this.trackedIndex.get(line.unit);
+                move = i === undefined || !before[i] ? null : { i, state: stateAfterLine(this.model, before[i]!, action.node, line), key: '' };
+                if (move) move.key = stateKey(move.state);
+                moves.set(line, move);
+            }
+            if (!move) continue;
+            const i = move.i;
+            // A second line for the same unit starts from what the first left (`moves` holds what a line does from the start).
+            if (moved?.includes(i)) keys[i] = stateKey(states[i] = stateAfterLine(this.model, states[i]!, action.node, line));
+            else { states[i] = move.state; keys[i] = move.key; (moved ??= []).push(i); }
         }
         return states;
     }
@@ -488,16 +509,25 @@ function withOutcome(w: World, action: ActionModel, lines: readonly OutcomeLineT
     return { p, n, installed };
 }
 
+/** Worlds kept by their units' states, each with the chance (and campaigns) of all the worlds merged into it so far. */
+type Kept = Map<string, { world: World, p: number, n: number }>;
+
 /**
  * Adds the world to those that leave the tracked units in these states (their keys): worlds that leave the same
  * states are one (the first one's outcomes stand for all), so the work grows with the states, not the
- * throws. `make` writes the world's outcome only when it is the first of its states.
+ * throws. `make` writes the world's outcome only when it is the first of its states; the chances are
+ * added in the order the worlds come (`worldsOf` gives each kept world its total).
  */
-function keep(worlds: Map<string, World>, keys: readonly string[], w: World, make?: () => World): void {
+function keep(worlds: Kept, keys: readonly string[], p: number, n: number, make: () => World): void {
     const key = keys.join(';');
     const seen = worlds.get(key);
-    if (seen) worlds.set(key, { ...seen, p: seen.p + w.p, n: seen.n + w.n });
-    else worlds.set(key, make ? make() : w);
+    if (seen) { seen.p += p; seen.n += n; } else worlds.set(key, { world: make(), p, n });
+}
+
+function worldsOf(kept: Kept): World[] {
+    const out: World[] = [];
+    for (const { world, p, n } of kept.values()) out.push(world.p === p && world.n === n ? world : { ...world, p, n });
+    return out;
 }
 
 /** The units that fight in the action (or are shot at) but are out of the fight as it starts. */
@@ -526,17 +556,51 @@ function lawKey(lines: readonly OutcomeLineText[], model: ScenarioModel): string
     return JSON.stringify(lines.map(l => [l.unit, Object.hasOwn(outResults, l.result) || l.result === 'rallied' ? l.result : '', l.facts]));
 }
 
-/** The law with each line reduced to what the campaign carries, and the entries that fall alike merged. */
+/**
+ * The law with each line reduced to what the campaign carries, and the entries that fall alike merged
+ * (as `lawKey` tells them apart: by `linePart`). A rule set's law may share its line objects among its
+ * entries (a unit's few ends): each is told apart and reduced once. Only an entry that is the first of
+ * its kind has its lines reduced.
+ */
 function mergeLaw(law: OutcomeLaw, model: ScenarioModel): OutcomeLaw {
+    const ruleset = model.ruleset!;
+    const outResults = ruleset.campaign.outResults;
+    const kept = carriedBy(ruleset);
+    const parts = new Map<OutcomeLineText, string>();
+    const reduced = new Map<OutcomeLineText, OutcomeLineText>();
+    const reduce = (l: OutcomeLineText) => {
+        let r = reduced.get(l);
+        if (!r) reduced.set(l, r = carried(l, ruleset));
+        return r;
+    };
     const byKey = new Map<string, { p: number, lines: OutcomeLineText[] }>();
     for (const entry of law) {
         if (entry.p === 0) continue;
-        const lines = entry.lines.map(l => carried(l, model.ruleset!));
-        const key = lawKey(lines, model);
+        let key = '';
+        for (const l of entry.lines) {
+            let part = parts.get(l);
+            if (part === undefined) parts.set(l, part = linePart(l, kept, outResults));
+            key += part;
+        }
         const seen = byKey.get(key);
-        if (seen) seen.p += entry.p; else byKey.set(key, { p: entry.p, lines });
+        if (seen) seen.p += entry.p; else byKey.set(key, { p: entry.p, lines: entry.lines.map(reduce) });
     }
     return [...byKey.values()];
+}
+
+/**
+ * A line's part of `lawKey`, as a word that ends itself (so that a list of lines is the words one after
+ * another): two lines have the same part exactly when `lawKey` reads the same of them (their units, the
+ * results that count, the carried facts, each value as JSON writes it).
+ */
+function linePart(line: OutcomeLineText, kept: ReadonlySet<string>, outResults: Readonly<Record<string, unknown>>): string {
+    const result = Object.hasOwn(outResults, line.result) || line.result === 'rallied' ? line.result : '';
+    let part = `[${JSON.stringify(line.unit)}${JSON.stringify(result)}`;
+    for (const [key, value] of line.facts) {
+        if (!kept.has(key)) continue;
+        part += `${JSON.stringify(key)}:${typeof value === 'string' ? JSON.stringify(value) : typeof value === 'number' ? (Number.isFinite(value) ? String(value) : 'null') : String(value)},`;
+    }
+    return `${part}]`;
 }
 
 function add(law: number[], k: number, p: number): void {

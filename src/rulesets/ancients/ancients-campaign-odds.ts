@@ -73,11 +73,12 @@ function winnerCells(units: readonly AncientsUnit[], hitLaws: ReadonlyArray<read
         radix *= Math.floor((hits.length - 1) / threshold) + 1;
         cells = next;
     });
-    // The winning side reads only the sign of the difference (A7: fewer hits wins; a tie gives none).
-    const byWinner = new Map<string, { winner: AncientsSide | null, ms: number[], p: number }>();
-    for (const c of cells.values()) {
+    // The winning side reads only the sign of the difference (A7: fewer hits wins; a tie gives none),
+    // numbered beside the m's: the m's number times three, and the side.
+    const byWinner = new Map<number, { winner: AncientsSide | null, ms: number[], p: number }>();
+    for (const [code, c] of cells) {
         const winner: AncientsSide | null = c.d < 0 ? 'attacker' : c.d > 0 ? 'defender' : null;
-        const key = `${winner}|${c.ms.join(',')}`;
+        const key = Math.floor(code / (2 * span + 1)) * 3 + (c.d < 0 ? 0 : c.d > 0 ? 1 : 2);
         const seen = byWinner.get(key);
         if (seen) seen.p += c.p; else byWinner.set(key, { winner, ms: c.ms, p: c.p });
     }
@@ -113,19 +114,25 @@ export function ancientsOutcomeLaw(model: ScenarioModel, action: ActionModel, bu
         }
         return law;
     };
-    const joint = new Map<string, { p: number, ends: number[] }>();
-    for (const { winner, ms, p } of byWinner) {
-        const laws = input.units.map((_, i) => unitLaw(i, ms[i], winner));
-        const walk = (i: number, q: number, ends: number[]): void => {
+    // Every unit's ends are numbered first (in the order the cells ask for them, as the walk would), so
+    // that a joint way can be numbered too: its units' numbers in mixed radix, while that stays exact.
+    const cellLaws = byWinner.map(({ winner, ms }) => input.units.map((_, i) => unitLaw(i, ms[i], winner)));
+    const radices = numbered.map(u => Math.max(1, u.lines.length));
+    const exact = radices.reduce((s, r) => s * r, 1) <= Number.MAX_SAFE_INTEGER;
+    const joint = new Map<number | string, { p: number, ends: number[] }>();
+    for (const [c, { p }] of byWinner.entries()) {
+        const laws = cellLaws[c];
+        const ends: number[] = [];
+        const walk = (i: number, q: number, code: number): void => {
             if (i === laws.length) {
-                const key = ends.join(',');
+                const key = exact ? code : ends.join(',');
                 const seen = joint.get(key);
                 if (seen) seen.p += q; else joint.set(key, { p: q, ends: [...ends] });
                 return;
             }
-            for (const [n, r] of laws[i]) { ends.push(n); walk(i + 1, q * r, ends); ends.pop(); }
+            for (const [n, r] of laws[i]) { ends.push(n); walk(i + 1, q * r, code * radices[i] + n); ends.pop(); }
         };
-        walk(0, p, []);
+        walk(0, p, 0);
         if (joint.size > budget) return undefined;
     }
     return [...joint.values()].map(({ p, ends }) => ({ p, lines: ends.map((n, i) => numbered[i].lines[n]) }));
