@@ -16,7 +16,10 @@ import { BattleLexer } from './battle-lexer.js';
 import { checkLangiumRelease } from './langium-version.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleDocumentBuilder } from './battle-imports.js';
-import { BattleLinker, BattleNodeValidator, BattleReferenceDescriptionProvider, BattleValidationRegistry, LazyReferenceIndexManager } from './battle-build-steps.js';
+import { BattleLinker } from './battle-linker.js';
+import { BattleNodeValidator } from './battle-node-validator.js';
+import { BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-reference-index.js';
+import { BattleValidationRegistry } from './battle-validation-registry.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
@@ -58,7 +61,7 @@ export const battleCoreModule = (oneShot: boolean, rulesets: RulesetRegistry): M
     },
     validation: {
         BattleValidator: (services) => new BattleValidator(services.shared, oneShot),
-        // Each check called straight, not in two async wrappers (battle-build-steps.ts).
+        // Each check called straight, not in two async wrappers (battle-validation-registry.ts).
         ValidationRegistry: (services) => new BattleValidationRegistry(services),
         // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
         DocumentValidator: (services) => new BattleNodeValidator(services, oneShot)

@@ -20,7 +20,8 @@ import type { Scenario, Turn } from '../../src/language/generated/ast.js';
 import { openDocument, services } from '../support/services.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign as benchCampaign, turnsCampaign } from '../../scripts/bench-files.mjs';
-import type { BattleLinker, BattleNodeValidator } from '../../src/language/battle-build-steps.js';
+import type { BattleLinker } from '../../src/language/battle-linker.js';
+import type { BattleNodeValidator } from '../../src/language/battle-node-validator.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
 import { campaignCounts } from '../../src/language/validation/campaign.js';
@@ -598,7 +599,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(treeOf(doc.parseResult as ParseResult<Scenario>)).toEqual(treeOf((await coldDocument(edited)).parseResult as ParseResult<Scenario>));
     });
 
-    it('knows what each check reads: a check of another node type must be placed in battle-build-steps.ts first', () => {
+    it('knows what each check reads: a check of another node type must be placed in battle-node-validator.ts first', () => {
         // BattleNodeValidator keeps a kept element's problems while its links, the rule set and the limits are
         // the same (and, for the types in READS_DECLARATIONS, the declarations); the types in RUN_AGAIN are
         // checked at every build. A check that reads anything else must be listed there before it is added here.

@@ -1,6 +1,6 @@
 /**
  * The checks are called straight, not inside Langium's two async wrappers (BattleValidationRegistry,
- * src/language/battle-build-steps.ts): a check that throws, or whose promise fails, is still reported on
+ * src/language/battle-validation-registry.ts): a check that throws, or whose promise fails, is still reported on
  * its node as Langium reports it, and the other checks still run, in the editor's services and in
  * `umpire check`'s one-shot services alike.
  */

@@ -1,5 +1,5 @@
 /**
- * The tree walks of the build steps (src/language/battle-build-steps.ts): the linker and the node
+ * The tree walks of the build steps (src/language/battle-tree-walks.ts): the linker and the node
  * validator walk each element with their own loops over its properties, in place of Langium's stream
  * iterators (docs/performance.md). The order decides the order of the linking errors and the checks'
  * problems, so it must be Langium's: every node in `streamAst`'s order, every reference in the order
@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { AstUtils, URI, type AstNode } from 'langium';
-import { forEachReference, nodesOf, walkOf } from '../../src/language/battle-build-steps.js';
+import { forEachReference, nodesOf, walkOf } from '../../src/language/battle-tree-walks.js';
 import { battle, openDocument, parse } from '../support/services.js';
 import type { Scenario } from '../../src/language/generated/ast.js';
 
