@@ -134,7 +134,7 @@ interface CampaignChange {
  * each what-if made on the text the previous change left (a change of one action's lines made to
  * `engagement`), the changed text checked by `check`; its odds walked with the same options.
  */
-export async function campaignWhatIf(written: { text: string, model: ScenarioModel, report: CampaignOddsReport }, asked: CampaignChange,
+async function campaignWhatIf(written: { text: string, model: ScenarioModel, report: CampaignOddsReport }, asked: CampaignChange,
     check: (text: string) => Promise<CheckedText>): Promise<CampaignWhatIf> {
     const { changes, engagement, house, through } = asked;
     const labels: string[] = [];
