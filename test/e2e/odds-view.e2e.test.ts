@@ -248,6 +248,9 @@ describe('the Odds panel in code-server 4.100.3', () => {
         if (await campaignTab.getAttribute('aria-selected') !== 'true') await campaignTab.click();
         await panel().locator('select[data-through]').selectOption('');
         await panel().locator('h2', { hasText: 'Campaign at the end of the file' }).waitFor({ timeout: 120000 });
+        // A narrow panel earlier may have left the box folded (the page keeps it as last left): open it.
+        const whatIfBox = panel().locator('details.campaign-whatif');
+        if (await whatIfBox.getAttribute('open') === null) await whatIfBox.locator('summary').click();
         await panel().locator('select[data-campaign-engagement]').selectOption('Ford');
         const change = 'without fact charged on Gauls.Warriors';
         const box = panel().locator(`input[data-whatif="${change}"]`);
