@@ -328,6 +328,53 @@ export interface CampaignOddsArgs {
     uri: string;
     /** A turn's number, name or title. */
     through?: string;
+    /**
+     * What-ifs over the campaign (docs/odds.md#campaign-what-if), as `umpire odds --campaign --what-if`
+     * takes them, made in order. Given (even empty), the answer lists the what-ifs the file offers
+     * (`whatIfChoices`); with changes or `house`, it holds the changed campaign in `whatIf`.
+     */
+    whatIf?: string[];
+    /** The action a change of one action's lines is made to (`--engagement`). */
+    engagement?: string;
+    /** Another file (its address) whose file-wide house rules take the place of this file's own (`--house`). */
+    house?: string;
+    /** The other file's text, for a file the language server has not read. */
+    houseText?: string;
+}
+
+/** The what-ifs the Campaign tab offers: those of the engagement picked, and the file's grades and options. */
+export interface CampaignWhatIfChoices {
+    /** The actions a change of one action's lines can be made to, in the file's order. */
+    engagements: string[];
+    /** The engagement whose choices these are (none: the file-wide ones only). */
+    engagement?: string;
+    choices: WhatIfChoice[];
+}
+
+/** The campaign under a changed set-up, beside it as written, and the difference; or why there is none. */
+export interface CampaignWhatIf {
+    changes: string[];
+    engagement?: string;
+    /** The file whose house rules were put in, as the umpire knows it (its name). */
+    house?: string;
+    /** "with the house rules of rival.battle; what if without Uphill": what the changed campaign is. */
+    label: string;
+    after?: CampaignOddsView;
+    /** After minus as written: chances as fractions, counters and losses in units (`umpire odds --campaign --json`'s `difference`). */
+    difference?: CampaignDifferenceView;
+    notes: string[];
+    problem?: string;
+    /** The errors of a changed set-up that has some, each at its place in the file on disk. */
+    errors?: WhatIfError[];
+}
+
+/** After minus as written, per action, unit (by id) and side (by force); standard errors when sampled. */
+export interface CampaignDifferenceView {
+    actions: Array<{ name: string, kind: string, fought: number }>;
+    units: Array<{ id: string, status: Record<string, number>, counters: Record<string, number>, flags: Record<string, number>,
+        se?: { status: Record<string, number>, counters: Record<string, number>, flags: Record<string, number> } }>;
+    sides: Array<{ force: string, atLeastOne: Record<string, number>, losses: Record<string, number>,
+        se?: { atLeastOne: Record<string, number>, losses: Record<string, number> } }>;
 }
 
 /** A count's law (`law[k]` = P(k)), its mean and standard deviation; sampled, their standard errors. */
@@ -375,6 +422,10 @@ export interface CampaignOddsView {
     /** The statuses on the one scale of severities, best to worst, for the client's colours. */
     statuses: ResultRank[];
     notes: string[];
+    /** Only when `CampaignOddsArgs.whatIf` or `house` was given: the what-ifs the file offers. */
+    whatIfChoices?: CampaignWhatIfChoices;
+    /** Only with changes or `house`: the changed campaign. */
+    whatIf?: CampaignWhatIf;
 }
 
 export type CampaignOddsAnswer = CampaignOddsView | OddsUnavailable;

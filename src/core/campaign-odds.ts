@@ -415,7 +415,7 @@ class CampaignWalk {
         const tooLarge = resolveSizeProblem(model, action);
         if (tooLarge) throw new TooLarge(`${action.node.kind} ${action.node.name} is too large for its law to be listed`);
         const law = model.ruleset!.campaignOdds?.outcomeLaw(model, action, budget);
-        if (law && !isUnresolvable(law)) return mergeLaw(law, model);
+        if (law && !isUnresolvable(law)) return mergedLaw(law, model);
         if (law) throw new TooLarge(`${action.node.kind} ${action.node.name} cannot be read: ${law.problem}`);
         if (model.ruleset!.dicePlan?.(model, action)?.steps.length === 0) {
             const r = resolved(model, action, { kind: 'entered' });
@@ -554,6 +554,17 @@ function resolved(model: ScenarioModel, action: ActionModel, dice: { kind: 'seed
 function lawKey(lines: readonly OutcomeLineText[], model: ScenarioModel): string {
     const outResults = model.ruleset!.campaign.outResults;
     return JSON.stringify(lines.map(l => [l.unit, Object.hasOwn(outResults, l.result) || l.result === 'rallied' ? l.result : '', l.facts]));
+}
+
+const mergedLaws = new WeakMap<OutcomeLaw, { ruleset: Ruleset, merged: OutcomeLaw }>();
+
+/** `mergeLaw`, once for each law a rule set gives (one it keeps for an input it has seen again is merged once). */
+function mergedLaw(law: OutcomeLaw, model: ScenarioModel): OutcomeLaw {
+    const seen = mergedLaws.get(law);
+    if (seen && seen.ruleset === model.ruleset) return seen.merged;
+    const merged = mergeLaw(law, model);
+    mergedLaws.set(law, { ruleset: model.ruleset!, merged });
+    return merged;
 }
 
 /**

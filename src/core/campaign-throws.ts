@@ -51,3 +51,35 @@ export function everyThrow<T>(run: (source: DiceSource) => T, budget: number): A
     };
     return walk([], 1) ? out : undefined;
 }
+
+/** The most inputs `byInput` keeps for one action: past that, it works each new one out without keeping it. */
+const MEMO_LIMIT = 1024;
+
+const memos = new WeakMap<object, Map<string, unknown>>();
+
+/**
+ * `work()` once for each input of an action's engine: a campaign reaches one action from many starts
+ * (every way the fights before it fell), and most of them read the same units into the engine — a
+ * state the engine does not read (a token it ignores, a unit that is not in this fight) makes another
+ * start but the same input. `key` must hold everything `work` reads (the engine's input, its tables,
+ * the budget, the unit ids its lines name), so equal keys give equal results. Kept per `owner` (the
+ * action's node, which lives as long as its document), at most MEMO_LIMIT inputs each. The result is
+ * shared: callers must not change it.
+ */
+export function byInput<T>(owner: object, key: string, work: () => T): T {
+    let memo = memos.get(owner);
+    if (!memo) memos.set(owner, memo = new Map());
+    if (memo.has(key)) return memo.get(key) as T;
+    const value = work();
+    if (memo.size < MEMO_LIMIT) memo.set(key, value);
+    return value;
+}
+
+/**
+ * A key for `byInput` from plain data (an engine's input, its tables): JSON, with what JSON would blur
+ * told apart — numbers that are not finite, and maps and sets by their entries.
+ */
+export function inputKey(...parts: unknown[]): string {
+    return JSON.stringify(parts, (_, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `#${v}`
+        : v instanceof Map ? { '#map': [...v] } : v instanceof Set ? { '#set': [...v] } : v));
+}

@@ -170,6 +170,15 @@ function sides(r: OddsReport, labels: string[], styles: StyleSheet, after?: Odds
  * Those on are read from the answer, so that the page shows what its figures were computed with.
  */
 export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly string[]): string {
+    // A disclosure, open unless the page script finds the panel too narrow to show the figures beside it.
+    return `<details class="whatif" open${on.length > 0 ? ' data-whatif-on' : ''}>
+<summary>What if…</summary>
+${whatIfGroups(choices, on, on.length > 0)}</details>
+`;
+}
+
+/** The what-if box's groups of controls (`clear`: with a button that takes every what-if away). */
+export function whatIfGroups(choices: readonly WhatIfChoice[], on: readonly string[], clear: boolean): string {
     const used = new Set<string>();
     const box = (c: WhatIfChoice) => {
         const checked = on.includes(c.change);
@@ -193,11 +202,7 @@ export function whatIfToggles(choices: readonly WhatIfChoice[], on: readonly str
     const facts = group('fact', 'Facts written');
     const options = group('option', 'Options');
     const other = on.filter(c => !used.has(c)).join('; ');
-    // A disclosure, open unless the page script finds the panel too narrow to show the figures beside it.
-    return `<details class="whatif" open${on.length > 0 ? ' data-whatif-on' : ''}>
-<summary>What if…</summary>
-${factors}${modifiers}${facts}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${on.length > 0 ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
-</details>
+    return `${factors}${modifiers}${facts}${grades}${options}<div class="whatif-group"><span class="group-name">Other change</span><span class="items"><label class="toggle"><input type="text" data-whatif-other value="${escapeHtml(other)}" placeholder="e.g. option die d8" aria-label="Other change (what-if text, several separated by ;)"></label><button type="button" data-whatif-apply>Apply</button>${clear ? '<button type="button" data-whatif-clear>Clear what-ifs</button>' : ''}</span></div>
 `;
 }
 

@@ -10,8 +10,11 @@ export type OddsPageMessage =
     | { type: 'copy', format: 'markdown' | 'csv', distribution: OddsDistribution }
     | { type: 'save', format: 'svg' | 'png', action: string, data: string }
     | { type: 'problem', text: string }
-    /** The what-ifs now on (none: the set-up as written only). */
-    | { type: 'whatIf', changes: string[] }
+    /**
+     * The what-ifs now on (none: the set-up as written only); on the Campaign tab also the engagement
+     * a change of one action's lines is made to, and the file whose house rules are put in (empty: none).
+     */
+    | { type: 'whatIf', changes: string[], engagement?: string, house?: string }
     /** The tab shown: each action's odds, or the whole campaign's. */
     | { type: 'tab', tab: 'actions' | 'campaign' }
     /** The Campaign tab's turn (empty: the end of the file). */

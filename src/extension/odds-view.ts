@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { ExecuteCommandRequest, type BaseLanguageClient } from 'vscode-languageclient';
 import { renderOddsHtml } from './odds-html.js';
-import { renderCampaignHtml } from './odds-campaign-html.js';
+import { renderCampaignHtml, type HouseFileChoice } from './odds-campaign-html.js';
 import type { OddsPageMessage, OddsPanelMessage } from './odds-messages.js';
 import { oddsCsv, oddsMarkdown, oddsTable, type OddsDistribution } from './odds-table.js';
 import { UmpireCommands, type CampaignOddsAnswer, type CampaignOddsArgs, type OddsAnswer, type OddsArgs } from '../protocol.js';
@@ -25,8 +25,12 @@ export interface OddsTarget {
     action?: string;
     /** What-ifs on the action's set-up, as the page's toggles set them (docs/reports.md#what-if). */
     whatIf?: string[];
-    /** The Campaign tab (docs/odds.md#campaign-odds) instead of the actions' odds, through `through` (the end of the file without it). */
-    campaign?: { through?: string };
+    /**
+     * The Campaign tab (docs/odds.md#campaign-odds) instead of the actions' odds, through `through` (the
+     * end of the file without it); with what-ifs over the campaign (docs/odds.md#campaign-what-if), the
+     * engagement a change of one action's lines is made to, and another file whose house rules are put in.
+     */
+    campaign?: { through?: string, whatIf?: string[], engagement?: string, house?: string };
 }
 
 export class OddsPanel {
@@ -83,8 +87,9 @@ export class OddsPanel {
     private async refresh(): Promise<void> {
         const ask = ++this.asked;
         const target = this.target;
+        const houseFiles = target.campaign ? await otherBattleFiles(target.uri) : [];
         const answer = await this.ask<OddsAnswer | CampaignOddsAnswer>(target, target.campaign ? UmpireCommands.campaignOdds : UmpireCommands.odds,
-            target.campaign ? campaignArgs(target) : oddsArgs(target));
+            target.campaign ? await campaignArgs(target) : oddsArgs(target));
         // A later refresh has started meanwhile: its answer is the one to show.
         if (ask !== this.asked || OddsPanel.current !== this) return;
         // What the palette's Copy copies: the actions' figures only.
@@ -93,7 +98,8 @@ export class OddsPanel {
         const webview = this.panel.webview;
         const script = this.scriptRoot ? { src: webview.asWebviewUri(vscode.Uri.joinPath(this.scriptRoot, 'odds-webview.js')).toString(), cspSource: webview.cspSource } : undefined;
         const page = { nonce: freshNonce(), title: title(target), script };
-        webview.html = target.campaign ? renderCampaignHtml(answer as CampaignOddsAnswer, page) : renderOddsHtml(answer as OddsAnswer, page);
+        webview.html = target.campaign ? renderCampaignHtml(answer as CampaignOddsAnswer, { ...page, houseFiles, house: target.campaign.house })
+            : renderOddsHtml(answer as OddsAnswer, page);
     }
 
     /** The server's answer to `command`, or why there is none (never a throw: the page says why). */
@@ -119,7 +125,15 @@ export class OddsPanel {
                 this.target = { ...this.target, campaign: m.tab === 'campaign' ? this.target.campaign ?? {} : undefined };
                 await this.refresh();
             } else if (m.type === 'through') {
-                this.target = { ...this.target, campaign: { through: String(m.through) || undefined } };
+                this.target = { ...this.target, campaign: { ...this.target.campaign, through: String(m.through) || undefined } };
+                await this.refresh();
+            } else if (m.type === 'whatIf' && this.target.campaign) {
+                const changes = Array.isArray(m.changes) ? m.changes.map(String).filter(c => c.trim().length > 0) : [];
+                this.target = { ...this.target, campaign: {
+                    through: this.target.campaign.through, whatIf: changes,
+                    engagement: typeof m.engagement === 'string' && m.engagement !== '' ? m.engagement : undefined,
+                    house: typeof m.house === 'string' && m.house !== '' ? m.house : undefined
+                } };
                 await this.refresh();
             } else if (m.type === 'whatIf' && this.target.action !== undefined) {
                 const changes = Array.isArray(m.changes) ? m.changes.map(String).filter(c => c.trim().length > 0) : [];
@@ -197,9 +211,38 @@ function oddsArgs(target: OddsTarget): OddsArgs {
     return target.action === undefined ? { uri: target.uri } : { uri: target.uri, action: target.action, whatIf: target.whatIf ?? [] };
 }
 
-function campaignArgs(target: OddsTarget): CampaignOddsArgs {
-    const through = target.campaign?.through;
-    return through === undefined ? { uri: target.uri } : { uri: target.uri, through };
+/**
+ * The Campaign tab asks with its what-ifs (none: the what-ifs the file offers, and the campaign as
+ * written); another file's house rules go with the file's text as the editor has it, for a server
+ * that has not read that file (the browser's).
+ */
+async function campaignArgs(target: OddsTarget): Promise<CampaignOddsArgs> {
+    const { through, whatIf, engagement, house } = target.campaign ?? {};
+    const args: CampaignOddsArgs = { uri: target.uri, whatIf: whatIf ?? [] };
+    if (through !== undefined) args.through = through;
+    if (engagement !== undefined) args.engagement = engagement;
+    if (house !== undefined) {
+        args.house = house;
+        try {
+            const open = vscode.workspace.textDocuments.find(d => d.uri.toString() === house);
+            args.houseText = open ? open.getText() : new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(house)));
+        } catch {
+            // Unreadable here: the server says so, or reads it itself.
+        }
+    }
+    return args;
+}
+
+/** The workspace's other .battle files, whose house rules the Campaign tab can put in this file's place. */
+async function otherBattleFiles(uri: string): Promise<HouseFileChoice[]> {
+    try {
+        const found = await vscode.workspace.findFiles('**/*.battle', '**/node_modules/**', 200);
+        return found.filter(f => f.toString() !== uri)
+            .map(f => ({ uri: f.toString(), name: vscode.workspace.asRelativePath(f) }))
+            .sort((a, b) => a.name.localeCompare(b.name));
+    } catch {
+        return [];
+    }
 }
 
 function title(target: OddsTarget): string {

@@ -11,7 +11,8 @@
  *   "Through"                       the Campaign tab's turn, asked of the extension likewise;
  *   "What if…"                      the toggles, grade pickers and "Other change" box: each change
  *                                   sends the what-ifs now on to the extension, which asks the server
- *                                   for both set-ups and draws the page again (the control keeps focus).
+ *                                   for both set-ups and draws the page again (the control keeps focus);
+ *                                   on the Campaign tab with the engagement and house rules picked.
  * The page's Content-Security-Policy forbids eval, so Vega runs with its expression interpreter.
  * The choices survive a refresh of the page (the webview's state).
  */
@@ -247,11 +248,24 @@ function whatIfChanges(): string[] {
     return changes;
 }
 
-/** Asks for the odds with `changes`; the page is drawn again, and `focus` names the control to focus then. */
-function askWhatIf(focus: string, changes = whatIfChanges()): void {
+/** The Campaign tab's engagement and house rules pickers (absent on the actions' page). */
+const campaignPickers = () => ({
+    engagement: [...doc.querySelectorAll('select[data-campaign-engagement]')][0],
+    house: [...doc.querySelectorAll('select[data-campaign-house]')][0]
+});
+
+/**
+ * Asks for the odds with `changes`; the page is drawn again, and `focus` names the control to focus
+ * then. On the Campaign tab the engagement and house rules picked go with them; "Clear" (`cleared`)
+ * takes the house rules away too.
+ */
+function askWhatIf(focus: string, changes = whatIfChanges(), cleared = false): void {
     state.focus = focus;
     vscode.setState(state);
-    vscode.postMessage({ type: 'whatIf', changes });
+    const { engagement, house } = campaignPickers();
+    vscode.postMessage(engagement || house
+        ? { type: 'whatIf', changes, engagement: engagement?.value ?? '', house: cleared ? '' : house?.value ?? '' }
+        : { type: 'whatIf', changes });
 }
 
 for (const b of doc.querySelectorAll('button[data-tab]')) {
@@ -273,7 +287,13 @@ for (const b of doc.querySelectorAll('input[data-whatif]')) b.addEventListener('
 for (const s of doc.querySelectorAll('select[data-grade]')) s.addEventListener('change', () => askWhatIf(`grade:${s.dataset.grade}`));
 for (const o of doc.querySelectorAll('input[data-whatif-other]')) o.addEventListener('keydown', e => { if ((e as { key?: string }).key === 'Enter') askWhatIf('other'); });
 for (const b of doc.querySelectorAll('button[data-whatif-apply]')) b.addEventListener('click', () => askWhatIf('other'));
-for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventListener('click', () => askWhatIf('other', []));
+for (const b of doc.querySelectorAll('button[data-whatif-clear]')) b.addEventListener('click', () => askWhatIf('other', [], true));
+// Another engagement: the changes of the last one's lines (`with`/`without` a factor or fact) are not
+// its own, so only the changes of the whole file (grades, options) go with it.
+for (const s of doc.querySelectorAll('select[data-campaign-engagement]')) {
+    s.addEventListener('change', () => askWhatIf('engagement:', whatIfChanges().filter(c => !/^with(out)? (?!option )/.test(c))));
+}
+for (const s of doc.querySelectorAll('select[data-campaign-house]')) s.addEventListener('change', () => askWhatIf('house:'));
 
 /** After a what-if, the control that made it has the focus again (the page was drawn anew). */
 function restoreFocus(): void {
@@ -287,6 +307,8 @@ function restoreFocus(): void {
         : kind === 'tab' ? [...doc.querySelectorAll('button[data-tab]')].filter(b => b.dataset.tab === value)
         : kind === 'through' ? [...doc.querySelectorAll('select[data-through]')]
         : kind === 'grade' ? [...doc.querySelectorAll('select[data-grade]')].filter(s => s.dataset.grade === value)
+        : kind === 'engagement' ? [...doc.querySelectorAll('select[data-campaign-engagement]')]
+        : kind === 'house' ? [...doc.querySelectorAll('select[data-campaign-house]')]
             : [...doc.querySelectorAll('input[data-whatif-other]')];
     candidates[0]?.focus();
 }

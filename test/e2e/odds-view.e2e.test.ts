@@ -7,7 +7,9 @@
  * force names and many results, no label leaves its row, and the chart draws every name whole, in as
  * many lines as it takes (the saved SVG has no text cut). Its Campaign tab, opened from its tab or a
  * turn's hover, shows every unit's end states and each side's losses through the turn picked, whole at
- * 1400, 900 and 640 px. Screenshots: test-output/e2e/odds-*.png.
+ * 1400, 900 and 640 px; its "What if…" box gives the campaign under a what-if and another file's house
+ * rules beside it as written, with the difference `umpire odds --campaign --what-if … --house … --json`
+ * gives, and tells an error of the changed set-up at the file's line. Screenshots: test-output/e2e/odds-*.png.
  * Run by `npm run test:e2e` (scripts/e2e/e2e-run.mjs).
  */
 import { spawnSync } from 'node:child_process';
@@ -44,7 +46,7 @@ engagement Pass {
 const session = new CodeServerSession({
     name: 'odds', clipboard: true,
     prepare: workspace => {
-        copyExamples(workspace, ['scrud-seed.battle', 'ancients-flank.battle', 'loose-files-turn.battle', 'campaign.battle']);
+        copyExamples(workspace, ['scrud-seed.battle', 'ancients-flank.battle', 'loose-files-turn.battle', 'campaign.battle', 'house-rules-ancients.battle']);
         fs.writeFileSync(path.join(workspace, 'long-names.battle'), LONG_NAMES);
     }
 });
@@ -235,6 +237,73 @@ describe('the Odds panel in code-server 4.100.3', () => {
         await panel().locator('select[data-through]').selectOption('1');
         await panel().locator('h2', { hasText: 'Campaign at the end of turn 1' }).waitFor({ timeout: 60000 });
         await workbench.screenshot(page, outputDir, 'odds-campaign-through-1.png');
+    }, 400000);
+
+    it('answers a what-if over the campaign in the Campaign tab, with another file\'s house rules, as the CLI does, whole at 1400, 900 and 640 px', async () => {
+        await page.setViewportSize({ width: 1400, height: 1000 });
+        await workbench.openFromExplorer(page, 'campaign.battle');
+        await workbench.lens(page, 'Odds').first().click({ timeout: 60000 });
+        const campaignTab = panel().getByRole('tab', { name: 'Campaign' });
+        await campaignTab.waitFor({ timeout: 60000 });
+        if (await campaignTab.getAttribute('aria-selected') !== 'true') await campaignTab.click();
+        await panel().locator('select[data-through]').selectOption('');
+        await panel().locator('h2', { hasText: 'Campaign at the end of the file' }).waitFor({ timeout: 120000 });
+        // A narrow panel earlier may have left the box folded (the page keeps it as last left): open it.
+        const whatIfBox = panel().locator('details.campaign-whatif');
+        if (await whatIfBox.getAttribute('open') === null) await whatIfBox.locator('summary').click();
+        await panel().locator('select[data-campaign-engagement]').selectOption('Ford');
+        const change = 'without fact charged on Gauls.Warriors';
+        const box = panel().locator(`input[data-whatif="${change}"]`);
+        await box.waitFor({ timeout: 60000 });
+        await box.check();
+        const heading = panel().locator('.whatif-change h3', { hasText: `Change: what if ${change}, minus as written` });
+        await heading.waitFor({ timeout: 120000 });
+        const cli = (args: string[]) => {
+            const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'umpire.cjs'), 'odds', path.join(workspace, 'campaign.battle'), '--campaign', '--json', ...args], { encoding: 'utf8' });
+            expect(r.status, r.stderr).toBe(0);
+            return JSON.parse(r.stdout) as { after: { units: Array<{ id: string, status: Record<string, number> }> }, difference: { units: Array<{ id: string, status: Record<string, number> }>, sides: Array<{ force: string, atLeastOne: Record<string, number> }> } };
+        };
+        const points = (d: number) => `${d > 0 ? '+' : '−'}${Math.abs(100 * d) < 0.05 ? '<0.1' : Math.abs(100 * d).toFixed(1)} pp`;
+        /** The change table's cell of `row` under `column`, and the unit's figures as written → changed. */
+        const shows = async (printed: ReturnType<typeof cli>) => {
+            const unit = printed.difference.units.find(u => u.id === 'Successors.Thureophoroi')!;
+            const side = printed.difference.sides.find(s => s.force === 'Successors')!;
+            await expect(panel().locator('table.change tr', { hasText: 'Successors.Thureophoroi' }).locator('td[data-label="destroyed"]').textContent()).resolves.toBe(points(unit.status.destroyed));
+            await expect(panel().locator('table.change tr', { hasText: /^Successors[^.]/ }).locator('td[data-label="P(≥1 destroyed)"]').textContent()).resolves.toBe(points(side.atLeastOne.destroyed));
+            const after = printed.after.units.find(u => u.id === 'Successors.Thureophoroi')!;
+            await expect(panel().locator('table.campaign tr', { hasText: 'Thureophoroi' }).locator('.figures').textContent()).resolves.toContain(`→ ${(100 * after.status.destroyed).toFixed(1)}% (${points(unit.status.destroyed)})`);
+        };
+        await shows(cli(['-e', 'Ford', '--what-if', change]));
+        for (const width of [1400, 900, 640]) {
+            await page.setViewportSize({ width, height: 1000 });
+            await page.waitForTimeout(600);
+            expect(await labelsOutsideTheirRows(), `the Campaign what-if at ${width} px`).toEqual([]);
+            await expect(panel().locator('.page-head .legend').isVisible()).resolves.toBe(true);
+            await workbench.screenshot(page, outputDir, `odds-campaign-what-if-${width}.png`);
+        }
+        await page.setViewportSize({ width: 1400, height: 1000 });
+        // Another file's house rules, with the what-if still on.
+        await panel().locator('select[data-campaign-house]').selectOption({ label: 'house-rules-ancients.battle' });
+        await panel().locator('.whatif-change h3', { hasText: `Change: with the house rules of house-rules-ancients.battle; what if ${change}` }).waitFor({ timeout: 120000 });
+        await shows(cli(['-e', 'Ford', '--what-if', change, '--house', path.join(workspace, 'house-rules-ancients.battle')]));
+        await page.waitForTimeout(400);
+        await workbench.screenshot(page, outputDir, 'odds-campaign-house-1400.png');
+        // A change whose set-up has an error: told at the line of the file on disk where the what-if puts it.
+        await panel().getByRole('button', { name: 'Clear what-ifs' }).click();
+        await panel().locator('.whatif-change').waitFor({ state: 'detached', timeout: 120000 });
+        await panel().locator('select[data-campaign-engagement]').selectOption('Pass');
+        await panel().locator('select[data-campaign-engagement] option[value="Pass"][selected]').waitFor({ state: 'attached', timeout: 60000 });
+        const other = panel().locator('input[data-whatif-other]');
+        await other.fill('with fact charged on Gauls.Nobody');
+        await panel().getByRole('button', { name: 'Apply' }).click();
+        const problem = panel().locator('.whatif-problem');
+        await problem.waitFor({ timeout: 120000 });
+        const r = spawnSync(process.execPath, [path.join(repoRoot, 'bin', 'umpire.cjs'), 'odds', path.join(workspace, 'campaign.battle'), '--campaign', '-e', 'Pass', '--what-if', 'with fact charged on Gauls.Nobody'], { encoding: 'utf8' });
+        const [, line, column] = /campaign\.battle:(\d+):(\d+) error/.exec(r.stderr)!;
+        await expect(problem.textContent()).resolves.toContain(`line ${line}, column ${column} (in what 'with fact charged on Gauls.Nobody' puts there): This force has no unit named 'Nobody'.`);
+        await workbench.screenshot(page, outputDir, 'odds-campaign-what-if-error.png');
+        await panel().getByRole('button', { name: 'Clear what-ifs' }).click();
+        await problem.waitFor({ state: 'detached', timeout: 120000 });
     }, 400000);
 
     it("shows a turn's campaign odds in its hover, whose link opens the Campaign tab through that turn", async () => {

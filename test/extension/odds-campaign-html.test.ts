@@ -14,9 +14,10 @@ import { oddsForAction } from '../../src/core/odds.js';
 import { isUnresolvable } from '../../src/core/resolve.js';
 import { renderCampaignHtml } from '../../src/extension/odds-campaign-html.js';
 import { renderOddsHtml } from '../../src/extension/odds-html.js';
-import { campaignOddsView } from '../../src/language/lsp/campaign-odds-request.js';
+import { campaignOddsCommand, campaignOddsView } from '../../src/language/lsp/campaign-odds-request.js';
+import { signedPoints } from '../../src/extension/odds-table.js';
 import { SEVERITY_COLOURS, type CampaignOddsView, type OddsReport } from '../../src/protocol.js';
-import { parse } from '../support/services.js';
+import { openDocument, parse, scratchChecker, services } from '../support/services.js';
 
 const examples = path.join(__dirname, '..', '..', 'examples');
 const script = { src: 'https://file+.vscode-resource/out/extension/odds-webview.js', cspSource: 'https://file+.vscode-resource' };
@@ -91,6 +92,41 @@ describe('the Campaign tab', () => {
         const unit = view.units.find(u => (u.status.routed ?? 0) > 0)!;
         expect(html).toContain(`routed ${pct(unit.status.routed)} <span class="se">±${(100 * unit.se!.status.routed).toFixed(1)}</span>`);
         expect(html).toContain(view.notes[0]);
+    });
+
+    it('shows a what-if over the campaign: the box with its choices, both set-ups per unit and side, and the difference table', async () => {
+        const uri = 'file:///campaign-html/campaign.battle';
+        await openDocument(uri, fs.readFileSync(path.join(examples, 'campaign.battle'), 'utf8'));
+        const change = 'without fact charged on Gauls.Warriors';
+        const view = await campaignOddsCommand(services.shared, { uri, whatIf: [change], engagement: 'Ford' }, undefined, scratchChecker()) as CampaignOddsView;
+        const houseFiles = [{ uri: 'file:///campaign-html/house-rules-ancients.battle', name: 'house-rules-ancients.battle' }];
+        const html = renderCampaignHtml(view, { nonce: 'N0', title: 'Campaign odds', script, houseFiles });
+        // The box: the engagement picked, its fact checked, each unit's grade, the house rules picker.
+        const engagements = /<select data-campaign-engagement[^>]*>(.*?)<\/select>/.exec(html)![1];
+        expect([...engagements.matchAll(/<option value="([^"]*)"( selected)?>/g)].map(m => [m[1], m[2] !== undefined])).toEqual([['', false], ['Ford', true], ['Pass', false], ['Camp', false]]);
+        expect(html).toContain(`<input type="checkbox" data-whatif="${change}" checked>`);
+        expect(html).toContain('<select data-grade="grade Gauls.Boii" aria-label="Grade of Gauls.Boii">');
+        expect(html).toContain('<option value="file:///campaign-html/house-rules-ancients.battle">house-rules-ancients.battle</option>');
+        expect(html).toContain('<button type="button" data-whatif-clear>Clear what-ifs</button>');
+        // Both set-ups: each unit's two bars and its figures as written → changed (the change).
+        const before = view.units.find(u => u.id === 'Successors.Thureophoroi')!;
+        const after = view.whatIf!.after!.units.find(u => u.id === 'Successors.Thureophoroi')!;
+        const d = view.whatIf!.difference!.units.find(u => u.id === 'Successors.Thureophoroi')!;
+        expect(d.status.destroyed).toBeCloseTo(after.status.destroyed - before.status.destroyed, 12);
+        expect(html).toContain(`destroyed <b>${pct(before.status.destroyed)}</b> → <b>${pct(after.status.destroyed)}</b> <span class="change-figure">(${signedPoints(d.status.destroyed)})</span>`);
+        expect(html).toContain('aria-label="Successors.Thureophoroi, what if: ready');
+        // The difference table, per side and per unit, as the CLI prints it (in percentage points).
+        expect(html).toContain(`<h3>Change: what if ${change}, minus as written, at the end of the file</h3>`);
+        expect(html).toContain(`<td class="unit" title="Successors.Thureophoroi">Successors.Thureophoroi</td><td class="delta" data-label="ready">${signedPoints(d.status.ready)}</td><td class="delta" data-label="destroyed">${signedPoints(d.status.destroyed)}</td>`);
+        const side = view.whatIf!.difference!.sides.find(s => s.force === 'Gauls')!;
+        expect(html).toContain(`<td class="unit">Gauls</td><td class="delta" data-label="P(≥1 destroyed)">${signedPoints(side.atLeastOne.destroyed)}</td>`);
+        expect(html).toContain('engagement Pass is fought as written <b>+3.3 pp</b> more often');
+        expect(html).not.toMatch(/style="|onclick=/);
+        // A refused change: the campaign as written, and why.
+        const refused = await campaignOddsCommand(services.shared, { uri, whatIf: [change] }, undefined, scratchChecker()) as CampaignOddsView;
+        const told = renderCampaignHtml(refused, { nonce: 'N0', title: 'Campaign odds', script });
+        expect(told).toContain('<p class="whatif-problem" role="alert">No what-if campaign: what if without fact charged on Gauls.Warriors: it changes the lines of one action: pick the engagement it is made to</p>');
+        expect(told).not.toContain('class="whatif-change"');
     });
 
     it('says why when there are no campaign odds', () => {

@@ -28,7 +28,7 @@ export class BattleCommandHandler extends AbstractExecuteCommandHandler {
         accept(UmpireCommands.resolveAll, (args, token) => commands().resolveAll(args[0], token));
         accept(UmpireCommands.odds, (args, token) => commands().odds(args[0], token));
         accept(UmpireCommands.oddsText, (args, token) => showOddsText(this.shared, connectionEditor(this.shared), (a, t) => commands().odds(a, t), args[0], token, this.scratch));
-        accept(UmpireCommands.campaignOdds, (args, token) => campaignOddsCommand(this.shared, args[0], token));
+        accept(UmpireCommands.campaignOdds, (args, token) => campaignOddsCommand(this.shared, args[0], token, this.checker));
         accept(UmpireCommands.status, (args, token) => campaignStatus(this.shared, args[0], token));
         accept(UmpireCommands.report, (args, token) => battleReportCommand(this.shared, args[0], token));
         accept(UmpireCommands.verify, (args, token) => commands().verify(args[0], token));

@@ -91,7 +91,7 @@ async function reread(text: string, steps: readonly WhatIfStep[], action: string
 }
 
 /** "line 47, column 12 (in what 'with Woods on Nowhere' puts there): There is no force named 'Nowhere'." */
-function whereOnDisk(e: WhatIfError): string {
+export function whereOnDisk(e: WhatIfError): string {
     const at = `line ${e.line + 1}, column ${e.character + 1}`;
     return `${e.addedBy ? `${at} (in what '${e.addedBy}' puts there)` : `${at} of the file`}: ${e.message}`;
 }
@@ -104,13 +104,18 @@ function whereOnDisk(e: WhatIfError): string {
  * reads (`option X`, or `without option X` when the file sets it).
  */
 function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsReport): WhatIfChoice[] {
+    const units = [...new Set(odds.units.map(u => u.id.replace(/#\d+$/, '')))];
+    return [...actionChoices(model, action, [...new Set(odds.units.map(u => u.force))]), ...fileChoices(model, units)];
+}
+
+/** The what-ifs of `action`'s own lines: each factor applied, each modifier not applied on each of `sides`, each fact written. */
+export function actionChoices(model: ScenarioModel, action: ActionModel, sides: readonly string[]): WhatIfChoice[] {
     const choices: WhatIfChoice[] = [];
     const applied = new Set<string>();
     for (const s of action.node.statements) {
         if (isFactor(s)) for (const m of s.modifiers) applied.add(m.$refText);
     }
     for (const m of applied) choices.push({ kind: 'factor', change: `without ${m}` });
-    const sides = [...new Set(odds.units.map(u => u.force))];
     for (const m of model.modifiers.keys()) {
         if (applied.has(m)) continue;
         for (const side of sides) choices.push({ kind: 'modifier', change: `with ${m} on ${side}` });
@@ -120,9 +125,14 @@ function whatIfChoices(model: ScenarioModel, action: ActionModel, odds: OddsRepo
         if (!isFacts(s) || !s.target.$cstNode) continue;
         for (const f of s.facts) choices.push({ kind: 'fact', change: `without fact ${f.key} on ${s.target.$cstNode.text.replace(/\s+/g, '')}` });
     }
+    return choices;
+}
+
+/** The what-ifs of the whole file: the grade of each of `units` (`Force.Unit`), and each option the rule set reads. */
+export function fileChoices(model: ScenarioModel, units: readonly string[]): WhatIfChoice[] {
+    const choices: WhatIfChoice[] = [];
     const grades = [...model.grades.keys()];
     if (grades.length > 0) {
-        const units = [...new Set(odds.units.map(u => u.id.replace(/#\d+$/, '')))];
         for (const unit of units) {
             const [force, name] = unit.split('.');
             const declared = model.forces.get(force)?.byName.get(name)?.[0];

@@ -13,9 +13,10 @@ import { effectiveStats } from '../../core/campaign-state.js';
 import type { OutcomeLineText, Unresolvable } from '../../core/resolution.js';
 import type { OutcomeLaw } from '../../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
+import { byInput, inputKey } from '../../core/campaign-throws.js';
+import { ancientsOddsOf } from './ancients-odds-report.js';
 import { buildAncientsInput, splitProblem } from './ancients-reader.js';
-import { testModifiers, testResult, thresholdFor, tokensGainedFor, type AncientsSide, type AncientsUnit } from './engine/ancients-engine.js';
-import { ancientsOdds } from './engine/ancients-odds.js';
+import { testModifiers, testResult, thresholdFor, tokensGainedFor, type AncientsInput, type AncientsSide, type AncientsUnit } from './engine/ancients-engine.js';
 import type { AncientsTables } from './engine/ancients-tables.js';
 
 /** The law of the break test's roll: 1d6 or 2d6, as [total, chance]. */
@@ -92,7 +93,11 @@ export function ancientsOutcomeLaw(model: ScenarioModel, action: ActionModel, bu
     const badSplit = splitProblem(reading.input, reading.tables);
     if (badSplit) return { problem: badSplit };
     const { input, tables } = reading;
-    const odds = ancientsOdds(input, tables);
+    return byInput(action.node, inputKey('law', input, tables, budget), () => lawOf(action, input, tables, budget));
+}
+
+function lawOf(action: ActionModel, input: AncientsInput, tables: AncientsTables, budget: number): OutcomeLaw | undefined {
+    const odds = ancientsOddsOf(action.node, input, tables);
     const byWinner = winnerCells(input.units, odds.units.map(u => u.hits), tables);
     const roll = rollLaw(input.breakDice);
     // Results that leave the same state (holds and gives ground, with the same tokens) are one way to fall:

@@ -223,8 +223,10 @@ function checkIdle(model: ScenarioModel, action: Action, sides: Sides, sideOf: R
     const units = sideUnits(model, action)!;
     const written = pairingStatements(action);
     if (written.length === 0) {
+        // A side naming a unit that does not resolve is the linker's one error: the unit meant may make it one against one.
+        if ([...sides.attackers, ...sides.defenders].some(t => !t.force?.ref || (t.unit && !t.unit.ref))) return;
         if (units.attackers.length !== 1 || units.defenders.length !== 1) {
-            accept('error', `Engagement '${action.name}' has ${all.length} units but no pairs: write 'A vs B' (with positions) for each pair in contact.`,
+            accept('error', `Engagement '${action.name}' has ${all.length} ${all.length === 1 ? 'unit' : 'units'} but no pairs: write 'A vs B' (with positions) for each pair in contact.`,
                 { node: action, property: 'name', code: AncientsCodes.noOpponent });
         }
         return;

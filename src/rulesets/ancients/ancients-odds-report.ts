@@ -4,12 +4,25 @@
  */
 import { buildAncientsInput, splitProblem } from './ancients-reader.js';
 import { effectiveStats } from '../../core/campaign-state.js';
-import { ancientsOdds } from './engine/ancients-odds.js';
+import { byInput, inputKey } from '../../core/campaign-throws.js';
+import { ancientsOdds, type AncientsOdds } from './engine/ancients-odds.js';
+import type { AncientsInput } from './engine/ancients-engine.js';
+import type { AncientsTables } from './engine/ancients-tables.js';
+import type { Action } from '../../language/generated/ast.js';
 import { houseRows } from './ancients-house.js';
 import type { SideOdds, UnitOdds } from '../../protocol.js';
 import type { OddsBody } from '../../core/ruleset.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import type { Unresolvable } from '../../core/resolution.js';
+
+/**
+ * The engine's odds of the melee, worked out once for each input it is given: an action's odds and its
+ * campaign law (ancients-campaign-odds.ts) read the same engine result, and a campaign reaches one
+ * melee from many starts that give the same input. Shared: the report copies what it hands on.
+ */
+export function ancientsOddsOf(action: Action, input: AncientsInput, tables: AncientsTables): AncientsOdds {
+    return byInput(action, inputKey('odds', input, tables), () => ancientsOdds(input, tables));
+}
 
 /** The exact odds of an Ancients melee, per unit and per side (docs/odds.md). */
 export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): OddsBody | Unresolvable {
@@ -19,13 +32,13 @@ export function ancientsOddsBody(model: ScenarioModel, action: ActionModel): Odd
     // by the file's number: refuse it here as the resolver does.
     const badSplit = splitProblem(reading.input, reading.tables);
     if (badSplit) return { problem: badSplit };
-    const odds = ancientsOdds(reading.input, reading.tables);
+    const odds = ancientsOddsOf(action.node, reading.input, reading.tables);
     const units = odds.units.map((u): UnitOdds => ({
         force: u.force, unit: u.unit, id: u.id, side: u.side,
         probabilities: { ...u.probabilities },
         // A7: destroyed is worse than giving ground, which is worse than holding.
         atLeast: { tested: u.tested, 'gives-ground': u.probabilities['gives-ground'] + u.probabilities.destroyed, destroyed: u.probabilities.destroyed },
-        hits: u.hits, expectedHits: u.expectedHits, expectedTokens: u.expectedTokens, sdHits: u.sdHits, sdTokens: u.sdTokens
+        hits: [...u.hits], expectedHits: u.expectedHits, expectedTokens: u.expectedTokens, sdHits: u.sdHits, sdTokens: u.sdTokens
     }));
     const sides = odds.sides.map((s): SideOdds => ({
         force: s.forces.join('+'), side: s.side, expected: { ...s.expected }, sd: { ...s.sd }, atLeastOne: { ...s.atLeastOne },

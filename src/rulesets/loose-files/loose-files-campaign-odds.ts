@@ -9,7 +9,7 @@
  * a command leaves one state whatever it throws. Left to the sampled path: Corlears Hook's retreat
  * dice (L9), which read the combat before, and a brigade's shared roll (L9).
  */
-import { everyThrow } from '../../core/campaign-throws.js';
+import { byInput, everyThrow, inputKey } from '../../core/campaign-throws.js';
 import { AVERAGE, D6, type Die } from '../../core/dice.js';
 import type { DiceSource } from '../../core/dice-source.js';
 import type { OutcomeLineText, Unresolvable } from '../../core/resolution.js';
@@ -37,7 +37,8 @@ function combatLaw(model: ScenarioModel, action: ActionModel, budget: number): O
     if (lfOptions(model).corlearsHook) return undefined;
     const read = readCombat(model, action, false);
     if (!read) return { problem: `Engagement '${action.node.name}' needs two sides of fighting units: write 'A attacks B'.` };
-    const throws = everyThrow(source => {
+    const key = inputKey('combat', read.input, read.tables, read.attackers.map(u => u.id), read.defenders.map(u => u.id), read.inspirations.map(i => i.officer.id), budget);
+    return byInput(action.node, key, () => everyThrow(source => {
         const [a] = take(source, read.attackers[0], 'average', AVERAGE, 1);
         const [d] = take(source, read.defenders[0], 'average', AVERAGE, 1);
         const o = resolveCombat(read.input, { attacker: a, defender: d }, read.tables);
@@ -47,21 +48,20 @@ function combatLaw(model: ScenarioModel, action: ActionModel, budget: number): O
         }
         for (const insp of read.inspirations) lines.push({ unit: insp.officer.id, result: 'inspired', facts: [['cp', read.tables.command.inspire]] });
         return lines;
-    }, budget);
-    return throws?.map(({ p, value }) => ({ p, lines: value }));
+    }, budget)?.map(({ p, value }) => ({ p, lines: value })));
 }
 
 function fireLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined {
     const reads = readFire(model, action);
     if (reads.length === 0) return { problem: `Fire '${action.node.name}' needs a line 'A fires at B: range N'.` };
     const tables = lfTables(model, action.node);
-    const throws = everyThrow(source => reads.flatMap((r): OutcomeLineText[] => {
+    const key = inputKey('fire', reads.map(r => [r.firer.id, r.target.id, r.input]), tables, budget);
+    return byInput(action.node, key, () => everyThrow(source => reads.flatMap((r): OutcomeLineText[] => {
         const d6 = take(source, r.firer, 'd6', D6, fireDice(r.input, tables).count);
         const reroll = take(source, r.firer, 'reroll', D6, rerollsFor(r.input, d6, tables));
         const o = resolveFire(r.input, { d6, reroll }, tables);
         return [{ unit: r.firer.id, result: 'fired', facts: [] }, { unit: r.target.id, result: o.result, facts: stateFacts(o) }];
-    }), budget);
-    return throws?.map(({ p, value }) => ({ p, lines: value }));
+    }), budget)?.map(({ p, value }) => ({ p, lines: value })));
 }
 
 function moveLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined {
@@ -69,13 +69,13 @@ function moveLaw(model: ScenarioModel, action: ActionModel, budget: number): Out
     const reads = readMoves(model, action);
     if (reads.length === 0) return { problem: `Move '${action.node.name}' needs a line 'Unit: average N, d6 N'.` };
     const tables = lfTables(model, action.node);
-    const throws = everyThrow(source => reads.map((r): OutcomeLineText => {
+    const key = inputKey('move', reads.map(r => [r.unit.id, r.input]), tables, budget);
+    return byInput(action.node, key, () => everyThrow(source => reads.map((r): OutcomeLineText => {
         const counts = moveDiceCounts(r.input);
         const thrown = { average: take(source, r.unit, 'average', AVERAGE, counts.average), d6: take(source, r.unit, 'd6', D6, counts.d6) };
         const o = resolveMove(r.input, thrown, tables);
         return { unit: r.unit.id, result: o.result, facts: [...stateFacts({ dp: o.dp }), ...(o.formation ? [['formation', o.formation] as [string, string]] : [])] };
-    }), budget);
-    return throws?.map(({ p, value }) => ({ p, lines: value }));
+    }), budget)?.map(({ p, value }) => ({ p, lines: value })));
 }
 
 export function looseFilesOutcomeLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined {

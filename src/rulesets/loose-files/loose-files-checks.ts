@@ -8,7 +8,7 @@
 import type { AstNode, DiagnosticInfo, ValidationAcceptor } from 'langium';
 import {
     isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSides, isSplit, isTurn,
-    type Action, type Fact, type Grade, type Relation, type Unit
+    type Action, type Fact, type Grade, type Relation, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
     ARM_ALIASES, fightingUnits, firstUnit, has, lfType, lfUnitAt, moveInTurn, newFormationOf, officerIsWith, readCombat, readCommand, readFire, readMorale, readMoves,
@@ -538,11 +538,16 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
     // A line for a name that does not resolve (reported by the linker) was meant for some unit here:
     // its dice are not "unused", and no throw is short of dice beside it.
     let unresolved = false;
+    // A side, firer, target or move line naming a unit that does not resolve (the linker says so, with
+    // its did-you-mean): the dice of the forces it names were meant for it, so none of them is counted.
+    const guessed = forcesOfUnresolved(am.node);
     for (const line of lines) {
         if (!line.target?.force?.ref || (line.target.unit && !line.target.unit.ref)) {
             unresolved = true;
             continue;
         }
+        const counted = !guessed.all && !guessed.forces.has(line.target.force.$refText);
+        if (!counted) unresolved = true;
         if (labels.length === 0) {
             accept('error', `A ${am.node.kind} throws no dice.`, { node: line, code: Codes.diceLabel });
             continue;
@@ -556,11 +561,11 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         if (unitsOf(model, line.target).some(u => cannotThrow.has(u.id))) continue;
         const reads = audit.reads.get(line);
         const unused = line.values.map((_v, i) => i).filter(i => reads?.get(i) === undefined);
-        if (unused.length > 0) {
+        if (counted && unused.length > 0) {
             // One message for the line, with the true counts: the dice it throws and the dice entered.
             const label = line.label ?? DEFAULT_LABEL[am.node.kind], used = line.values.length - unused.length;
             const trailing = unused[0] === used;
-            accept('error', `${unused.length === 1 ? 'This die is' : `These ${unused.length} dice are`} not used: ${targetText(line.target)} throws ${used === 0 ? `no ${label} dice` : diceWords(used, label)} here${unused.length > 1 || used !== 1 ? `, and ${line.values.length} are entered` : ''}.`,
+            accept('error', `${unused.length === 1 ? 'This die is' : `These ${unused.length} dice are`} not used: ${targetText(line.target)} throws ${used === 0 ? `no ${label} dice` : diceWords(used, label)} here${unused.length > 1 || used !== 1 ? `, and ${line.values.length} ${line.values.length === 1 ? 'is' : 'are'} entered` : ''}.`,
                 { node: line, property: 'values', index: unused[0], code: Codes.diceCount, data: trailing ? { expected: used } : undefined });
         }
         line.values.forEach((v, i) => {
@@ -581,6 +586,28 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         accept('error', `${who} throw${unitIds.length === 1 ? 's' : ''} ${what}, but ${got} ${got === 1 ? 'is' : 'are'} entered: add 'dice ${unitIds[0]} ${s.label} …'.`,
             at(line ? { node: line, property: 'values', index: line.values.length - 1, code: Codes.diceCount } : { node: am.node, property: 'name', code: Codes.diceCount }));
     }
+}
+
+const resolves = (t: Target) => t.force?.ref !== undefined && (!t.unit || t.unit.ref !== undefined);
+
+/**
+ * The names an action reads that do not resolve: in a relation (who fights, fires or sees whom) every
+ * count of the action hangs on it (`all`); in a move's or a command's line (the line says what the
+ * unit throws), the counts of its force's dice lines. Elsewhere a facts line does not decide who throws.
+ */
+function forcesOfUnresolved(action: Action): { all: boolean, forces: Set<string> } {
+    const forces = new Set<string>();
+    let all = false;
+    const linesThrow = action.kind === 'move' || action.kind === 'command';
+    for (const st of action.statements) {
+        if (isRelation(st) && [st.subject, st.object].some(t => t && !resolves(t))) all = true;
+        if (isSides(st) && [...st.attackers, ...st.defenders].some(t => !resolves(t))) all = true;
+        if (linesThrow && isFacts(st) && st.target && !resolves(st.target)) {
+            if (st.target.force?.ref) forces.add(st.target.force.$refText);
+            else all = true;
+        }
+    }
+    return { all, forces };
 }
 
 /** The firers whose fire is already an error that stops it (a type that does not fire, limbered guns, no range or out of range). */

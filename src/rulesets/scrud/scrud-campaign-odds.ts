@@ -8,7 +8,7 @@
  * so the arms' results are independent. Each arm is listed alone and the laws multiplied: a line of
  * four foot and a horse pair is 6⁴ + 6² throws, not 6⁶. With S3's pooling, one arm of all.
  */
-import { everyThrow } from '../../core/campaign-throws.js';
+import { byInput, everyThrow, inputKey } from '../../core/campaign-throws.js';
 import { faceDistribution } from '../../core/dice.js';
 import type { DiceSource } from '../../core/dice-source.js';
 import type { OutcomeLaw } from '../../core/ruleset.js';
@@ -51,6 +51,10 @@ export function scrudOutcomeLaw(model: ScenarioModel, action: ActionModel, budge
     if (!input) return { problem: `Engagement '${action.node.name}' needs two sides: write 'A attacks B'.` };
     if (pursuitRuleOf(model, action.node)) return undefined;
     const tables = scrudTables(model, action.node);
+    return byInput(action.node, inputKey('law', input, tables, budget), () => lawOf(input, tables, budget));
+}
+
+function lawOf(input: ScrudInput, tables: ScrudTables, budget: number): OutcomeLaw | undefined {
     const arms = armsOf(input).map(arm => {
         const inArm = (units: ScrudInput['attacker']['units']) => units.filter(u => input.pooled || u.arm === arm);
         return { ...input, attacker: { ...input.attacker, units: inArm(input.attacker.units) }, defender: { ...input.defender, units: inArm(input.defender.units) } };

@@ -218,7 +218,7 @@ function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, ac
             // A die beyond the units fed is read as the line's last unit's die: its face is checked too.
             const die = fed[Math.min(i, fed.length - 1)]?.die;
             if (die && !canShow(die, v)) {
-                accept('error', `A ${die.name} cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+                accept('error', `${die.name === 'average' ? 'An average die' : `A ${die.name}`} cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }
