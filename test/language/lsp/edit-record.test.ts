@@ -155,10 +155,10 @@ describe('one record of each edit', () => {
                 builds++;
                 const parse = parsedFrom(current)!;
                 expect(parse.text).toBe(text);
-                if (parse.change) {
+                // A step whose edits left the text as it was is not parsed again (Langium compares the texts).
+                if (parse.change && text !== before) {
                     // Every changed character lies inside the span recorded.
                     const { prefix, suffix } = parse.change;
-                    if (parse.previous !== before) console.log('DBG', n, step, parse.previous?.length, before.length, text.length, parse.version, version);
                     expect(parse.previous).toBe(before);
                     expect(text.slice(0, prefix)).toBe(before.slice(0, prefix));
                     expect(text.slice(text.length - suffix)).toBe(before.slice(before.length - suffix));
