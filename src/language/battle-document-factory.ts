@@ -6,7 +6,8 @@ import type { RulesetRegistry } from '../core/ruleset.js';
 import type { Element, Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
 import type { CancellationToken } from 'vscode-languageserver';
-import { reparsePiece, splicedElements } from './incremental-parse.js';
+import { reparsePiece, splicedElements, type Spliced } from './incremental-parse.js';
+import { spanBetween, type EditRecord, type TextSpan } from './text-change.js';
 
 /**
  * Parses documents behind guards (docs/limits.md#parser-guards): files over the size limit or with absurd nesting are
@@ -59,7 +60,8 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     protected override parse<T extends AstNode>(uri: URI, text: string, _options?: unknown, version?: number): ParseResult<T> {
         const document = this.updating.get(uri.toString());
         this.updating.delete(uri.toString());
-        let result = document ? this.inPieces(document, text) as ParseResult<T> | undefined : undefined;
+        const pieces = document ? this.inPieces(document, text, version) : undefined;
+        let result = pieces?.result as ParseResult<T> | undefined;
         if (result) this.counts.pieces++;
         else {
             result = this.parseGuarded<T>(uri, text);
@@ -72,7 +74,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             rulesets: this.rulesets, limits: this.limits, once: this.oneShot,
             imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
         });
-        PARSED_FROM.set(result.value, { text, shared: this.shared, version });
+        PARSED_FROM.set(result.value, pieces ? { text, shared: this.shared, version, previous: pieces.previous, change: pieces.change, spliced: pieces.spliced } : { text, shared: this.shared, version });
         return result;
     }
 
@@ -81,16 +83,20 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
      * parsed: the guards refuse the new text, the limits or rule sets changed since that parse, or the
      * piece cannot be proven to parse as the whole file would (src/language/incremental-parse.ts).
      */
-    private inPieces(document: LangiumDocument, text: string): ParseResult<Scenario> | undefined {
+    private inPieces(document: LangiumDocument, text: string, version: number | undefined): { result: ParseResult<Scenario>, previous: string, change: TextSpan, spliced: Spliced } | undefined {
         const previous = document.parseResult as ParseResult<Scenario>;
         if (previous.value.$type !== 'Scenario') return undefined;
         const context = contextOf(previous.value);
         if (context.limits !== this.limits || context.rulesets !== this.rulesets || text.length > this.limits.maxFileChars) return undefined;
+        const before = PARSED_FROM.get(previous.value);
+        const oldText = before?.text ?? (previous.value.$cstNode as { fullText?: string } | undefined)?.fullText;
+        if (oldText === undefined || oldText === text) return undefined;
+        const change = this.changeBetween(document, oldText, before?.version, text, version);
         const services = this.serviceRegistry.getServices(document.uri);
         countDepths(previous.value);
         let result: ParseResult<Scenario> | undefined;
         try {
-            result = reparsePiece(previous, text, piece => this.parserFor(services).parse<Scenario>(piece));
+            result = reparsePiece(previous, text, piece => this.parserFor(services).parse<Scenario>(piece), change);
         } catch {
             // A parser that threw is replaced (see parseGuarded); the whole file is parsed by the new one.
             this.dropParser(services);
@@ -98,7 +104,19 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         }
         if (!result || !nestingAllowed(previous, result, text, this.limits)) return undefined;
         // The kept elements keep their links; the linker links again what the edit can have changed (BattleLinker).
-        return wholeCharacters(result, text);
+        return { result: wholeCharacters(result, text), previous: oldText, change, spliced: splicedElements(result)! };
+    }
+
+    /**
+     * The span of the change from the previous parse's text to this one: as the editor's change events
+     * name it when it sent them for every version between the two (lsp/text-documents.ts), else by
+     * comparing the texts. The events' lengths must match the texts', or the texts are compared.
+     */
+    private changeBetween(document: LangiumDocument, oldText: string, oldVersion: number | undefined, text: string, version: number | undefined): TextSpan {
+        const edits = (this.textDocuments as { edits?: EditRecord } | undefined)?.edits;
+        const said = edits && oldVersion !== undefined && version !== undefined ? edits.changeBetween(document.uri.toString(), oldVersion, version) : undefined;
+        if (said && said.oldLength === oldText.length && said.newLength === text.length && said.span.prefix + said.span.suffix <= Math.min(oldText.length, text.length)) return said.span;
+        return spanBetween(oldText, text);
     }
 
     private parseGuarded<T extends AstNode>(uri: URI, text: string): ParseResult<T> {
@@ -168,6 +186,12 @@ export interface ParsedFrom {
     /** The editor's version of that text, when the parse came from an open document. */
     readonly version?: number;
     readonly shared: LangiumSharedCoreServices;
+    /** A parse made in pieces: the text of the parse it was spliced into … */
+    readonly previous?: string;
+    /** … the span of the change between the two, in the previous text (the one answer to "what changed") … */
+    readonly change?: TextSpan;
+    /** … and which top-level elements it parsed again (incremental-parse.ts `Spliced`). */
+    readonly spliced?: Spliced;
 }
 
 /**

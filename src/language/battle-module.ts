@@ -20,6 +20,7 @@ import { TextChecker } from './text-checker.js';
 import { BattleHoverProvider } from './lsp/hover.js';
 import { BattleInlayHintProvider } from './lsp/inlay-hints.js';
 import { UmpireConfigurationProvider } from './lsp/settings.js';
+import { BattleTextDocuments } from './lsp/text-documents.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 
 /**
@@ -34,7 +35,7 @@ const battleLspModule: Module<BattleServices, PartialLangiumServices> = {
         Formatter: () => new BattleFormatter(),
         CompletionProvider: (services) => new BattleCompletionProvider(services),
         CodeActionProvider: (services) => new BattleCodeActionProvider(services.shared),
-        DocumentSymbolProvider: (services) => new BattleDocumentSymbolProvider(services),
+        DocumentSymbolProvider: () => new BattleDocumentSymbolProvider(),
         FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
         SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
         RenameProvider: (services) => new BattleRenameProvider(services),
@@ -48,7 +49,9 @@ const battleLspModule: Module<BattleServices, PartialLangiumServices> = {
 const battleSharedLspModule = (rulesets: RulesetRegistry, scratch: ScratchWriter | undefined): Module<LangiumSharedServices, PartialLangiumSharedServices> => ({
     workspace: {
         // Settings are `umpire.*` (package.json), not a section named after the language.
-        ConfigurationProvider: (services) => new UmpireConfigurationProvider(services)
+        ConfigurationProvider: (services) => new UmpireConfigurationProvider(services),
+        // The open documents, with a record of the span each edit the editor sent replaced.
+        TextDocuments: () => new BattleTextDocuments()
     },
     lsp: {
         // Resolve all checks each step's text in a workspace of its own, with the same rule sets.

@@ -1,7 +1,7 @@
 import type { CstNode, LeafCstNode, ParseResult } from 'langium';
 import type { Element, Scenario, Turn } from './generated/ast.js';
 import { baseOf, isUnit, moveCharacters, rebase, shiftBase, shiftLeaf, startLineOf } from './battle-cst.js';
-import { commonPrefix, commonSuffix } from './text-change.js';
+import { spanBetween, type TextSpan } from './text-change.js';
 import { inText } from './syntax-messages.js';
 
 /**
@@ -33,7 +33,7 @@ import { inText } from './syntax-messages.js';
  * An edit inside a turn's braces is spliced among the turn's own elements (`reparseInTurn`) when it
  * can be: the turn's actions that did not change are kept, as top-level elements are.
  */
-export function reparsePiece(previous: ParseResult<Scenario>, text: string, parse: (text: string) => ParseResult<Scenario>): ParseResult<Scenario> | undefined {
+export function reparsePiece(previous: ParseResult<Scenario>, text: string, parse: (text: string) => ParseResult<Scenario>, change?: TextSpan): ParseResult<Scenario> | undefined {
     const oldRoot = previous.value;
     const rootCst = oldRoot.$cstNode as RootCst | undefined;
     if (!rootCst || rootCst.container || (previous.lexerReport?.diagnostics.length ?? 0) > 0) return undefined;
@@ -42,9 +42,9 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
     const elements = oldRoot.elements;
     if (elements.length === 0) return undefined;
 
-    // The changed region: [prefix, oldText.length - suffix) of the old text.
-    const prefix = commonPrefix(oldText, text);
-    const suffix = commonSuffix(oldText, text, Math.min(oldText.length, text.length) - prefix);
+    // The changed region: [prefix, oldText.length - suffix) of the old text, as the editor named it (any
+    // span that holds every changed character will do: the piece is whole elements around it), else compared.
+    const { prefix, suffix } = change ?? spanBetween(oldText, text);
     const changeEnd = oldText.length - suffix;
     const delta = text.length - oldText.length;
 

@@ -13,7 +13,7 @@ import { isResolvable } from '../../core/resolve.js';
 import { hasOdds } from '../../core/odds.js';
 import { UmpireCommands, type OddsArgs, type ResolveArgs } from '../../protocol.js';
 import { isValidatedNow, whenValidated } from './current-version.js';
-import { KeptPerElement, movePosition, watchParses } from './kept-per-element.js';
+import { KeptPerElement, movePosition } from './kept-per-element.js';
 import { errorsBlocking } from './action-errors.js';
 import { clientSupport, oddsCommandFor } from './client-support.js';
 
@@ -22,7 +22,6 @@ export class BattleCodeLensProvider implements CodeLensProvider {
 
     constructor(private readonly services: LangiumServices) {
         this.editorTexts = services.shared.workspace.TextDocuments;
-        watchParses(services.shared.workspace.DocumentBuilder);
     }
 
     /** Where each action's lenses go (its first line up to its name), kept per action as the outline's entries are (kept-per-element.ts). */

@@ -10,13 +10,13 @@
  * Answers are kept beside the units of the last answer (KeptPerElement), never on the nodes, so that
  * a closed document's nodes and answers go together, and nothing here is seen by the build's own kept
  * state. Where a kept element starts now is worked out from where it started in the text of the last
- * answer and the one change between the two texts (their common start and end), not read from its
- * node: reading the place of 10,000 nodes scattered over the heap cost ~18 ms an answer at 50,000 lines.
+ * answer and the change the parse recorded between the two texts (battle-document-factory.ts
+ * `ParsedFrom.change`), not read from its node: reading the place of 10,000 nodes scattered over the heap cost ~18 ms an answer at 50,000 lines.
  */
-import { DocumentState, interruptAndCheck, type AstNode, type DocumentBuilder, type LangiumDocument } from 'langium';
+import { interruptAndCheck, type AstNode, type LangiumDocument } from 'langium';
 import { LSPErrorCodes, ResponseError, type CancellationToken, type Position } from 'vscode-languageserver';
 import { parsedFrom } from '../battle-document-factory.js';
-import { commonPrefix, commonSuffix } from '../text-change.js';
+import type { TextSpan } from '../text-change.js';
 import { isTurn, type Scenario, type Turn } from '../generated/ast.js';
 
 /**
@@ -116,13 +116,13 @@ export class KeptPerElement<E> {
 
     /** The work of `entries`, pausing (yield) after every few hundred elements made. */
     private *run(document: LangiumDocument, units: readonly AstNode[]): Generator<void, { entries: E[], starts: Position[] }> {
-        const text = parsedFrom(document)?.text ?? document.textDocument.getText();
+        const parse = parsedFrom(document);
+        const text = parse?.text ?? document.textDocument.getText();
         const last = this.last.get(document);
-        // The parse in pieces moved the kept elements by the change between the text it parsed last and
-        // this one; the same change, worked out here, moves them the same way. Across several parses a
-        // change worked out between the first and last texts may pair repeated text otherwise (an element
-        // deleted, then the same typed again): then every kept element's place is read from its node.
-        const change = last && previousParse(document, text) === last.text ? changeBetween(last.text, text) : undefined;
+        // The parse in pieces moved the kept elements by the change it recorded between the text it was
+        // spliced into and this one; the same change moves the kept answers. When the last answer was made
+        // for an older text (parses in between), every kept element's place is read from its node.
+        const change = last && parse?.change && parse.previous === last.text ? placesMoved(last.text, text, parse.change) : undefined;
         const entries: E[] = new Array(units.length);
         const starts: Position[] = new Array(units.length);
         const offsets: number[] = new Array(units.length);
@@ -162,32 +162,6 @@ export class KeptPerElement<E> {
     }
 }
 
-/** Per document, the texts of its last two parses (each kept tree's nodes were moved by the change between them). */
-const parses = new WeakMap<LangiumDocument, { previous?: string, current?: string }>();
-const watchedBuilders = new WeakSet<object>();
-
-/**
- * Follows the parses of every document `builder` builds, once per builder: the providers call it when
- * they are made, so that the first edit after an open already finds the text parsed before it.
- */
-export function watchParses(builder: DocumentBuilder): void {
-    if (watchedBuilders.has(builder)) return;
-    watchedBuilders.add(builder);
-    builder.onDocumentPhase(DocumentState.Parsed, parsed => {
-        const texts = parses.get(parsed) ?? {};
-        const now = parsedFrom(parsed)?.text;
-        if (now !== texts.current) parses.set(parsed, { previous: texts.current, current: now });
-    });
-}
-
-/** The text parsed before `text`, if `text` is the document's last parse and both were seen. */
-function previousParse(document: LangiumDocument, text: string): string | undefined {
-    const builder = parsedFrom(document)?.shared.workspace.DocumentBuilder;
-    if (builder) watchParses(builder);
-    const texts = parses.get(document);
-    return texts?.current === text ? texts.previous : undefined;
-}
-
 /**
  * Where a kept element that started at `offset` / `at` in the old text starts in the new: unchanged
  * before the change, moved by it after; undefined when it started inside the changed text (then its
@@ -201,10 +175,8 @@ function movedTo(offset: number, at: Position, change: Change): { offset: number
     return { offset: offset + change.delta, at: { line, character } };
 }
 
-/** The change between two texts, or undefined when it cuts a CR LF pair (then every place is read from the nodes). */
-function changeBetween(old: string, text: string): Change | undefined {
-    const prefix = commonPrefix(old, text);
-    const suffix = commonSuffix(old, text, Math.min(old.length, text.length) - prefix);
+/** How a change of the span `span` moves places, or undefined when it cuts a CR LF pair (then every place is read from the nodes). */
+function placesMoved(old: string, text: string, { prefix, suffix }: TextSpan): Change | undefined {
     const oldEnd = old.length - suffix, newEnd = text.length - suffix;
     for (const [t, at] of [[old, prefix], [text, prefix], [old, oldEnd], [text, newEnd]] as const) {
         if (at > 0 && at < t.length && t.charCodeAt(at - 1) === 13 && t.charCodeAt(at) === 10) return undefined;

@@ -12,7 +12,7 @@
  * 10 of 10 wrong. Only highlightElement, which holds no state, is shared.
  */
 import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
-import { AbstractSemanticTokenProvider, type LangiumServices, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
+import { AbstractSemanticTokenProvider, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
 import {
     CancellationToken, SemanticTokenModifiers, SemanticTokenTypes,
     type Position, type Range, type SemanticTokens, type SemanticTokensDelta, type SemanticTokensDeltaParams, type SemanticTokensOptions,
@@ -22,7 +22,7 @@ import {
     isAction, isDice, isFact, isFactor, isForce, isGrade, isModifier, isOutcome, isOutcomeLine, isRelation, isSeed, isSplitPart, isStat, isStatValue, isTarget, isTurn, isUnit,
     type Scenario, type Target
 } from '../generated/ast.js';
-import { KeptPerElement, startOf, unitsOf, watchParses } from './kept-per-element.js';
+import { KeptPerElement, startOf, unitsOf } from './kept-per-element.js';
 import { whenValidated } from './current-version.js';
 
 /** The token type of each kind of name, shared with the tests. */
@@ -103,11 +103,6 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
     });
     private readonly answers = new WeakMap<LangiumDocument, Answer[]>();
     private nextAnswer = 1;
-
-    constructor(services: LangiumServices) {
-        super(services);
-        watchParses(services.shared.workspace.DocumentBuilder);
-    }
 
     override get semanticTokensOptions(): SemanticTokensOptions {
         return { ...super.semanticTokensOptions, full: { delta: true } };

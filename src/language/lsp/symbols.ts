@@ -4,7 +4,7 @@
  * actions fought in them (with their kind).
  */
 import { AstUtils, GrammarUtils, isCompositeCstNode, isLeafCstNode, type AstNode, type AstNodeDescription, type CstNode, type LangiumDocument } from 'langium';
-import { DefaultFoldingRangeProvider, DefaultNodeKindProvider, type DocumentSymbolProvider, type LangiumServices } from 'langium/lsp';
+import { DefaultFoldingRangeProvider, DefaultNodeKindProvider, type DocumentSymbolProvider } from 'langium/lsp';
 import {
     CancellationToken, CompletionItemKind, FoldingRangeKind, SymbolKind,
     type DocumentSymbol, type DocumentSymbolParams, type FoldingRange, type FoldingRangeParams, type Position, type Range
@@ -15,7 +15,7 @@ import {
 } from '../generated/ast.js';
 import { unquote } from '../../core/scenario.js';
 import { signedValue as signed } from '../../core/signed.js';
-import { KeptPerElement, movePosition, unitsOf, watchParses } from './kept-per-element.js';
+import { KeptPerElement, movePosition, unitsOf } from './kept-per-element.js';
 import { whenValidated } from './current-version.js';
 
 /** The kind of each declaration, by its AST type: used by the outline, workspace symbols and completion. */
@@ -54,10 +54,6 @@ export class BattleDocumentSymbolProvider implements DocumentSymbolProvider {
         make: node => this.symbolOf(node),
         move: (symbols, from, to) => symbols.map(s => moveSymbol(s, from, to))
     });
-
-    constructor(services: LangiumServices) {
-        watchParses(services.shared.workspace.DocumentBuilder);
-    }
 
     async getSymbols(document: LangiumDocument, _params?: DocumentSymbolParams, cancelToken?: CancellationToken): Promise<DocumentSymbol[]> {
         // After the edit's diagnostics, for the version the editor holds (current-version.ts).
@@ -128,11 +124,6 @@ export class BattleFoldingRangeProvider extends DefaultFoldingRangeProvider {
         },
         move: (kept, from, to) => ({ blocks: kept.blocks.map(r => moveFolding(r, from, to)), comments: kept.comments.map(r => moveFolding(r, from, to)) })
     });
-
-    constructor(services: LangiumServices) {
-        super(services);
-        watchParses(services.shared.workspace.DocumentBuilder);
-    }
 
     override async getFoldingRanges(document: LangiumDocument, _params?: FoldingRangeParams, cancelToken?: CancellationToken): Promise<FoldingRange[]> {
         await whenValidated(document, cancelToken);
