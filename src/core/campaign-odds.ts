@@ -368,7 +368,9 @@ class CampaignWalk {
             if (absent.length > 0) {
                 for (const id of absent) out[id] = (out[id] ?? 0) + w.p;
                 // It writes nothing in this world: an empty outcome, so that no later action waits on it.
-                keep(next, before.map(stateKey), w.p, w.n, () => (isOpen ? withOutcome(w, action, [], before) : this.carriedOn(w)));
+                keep(next, before.map(stateKey), w.p, w.n, () => (!isOpen ? this.carriedOn(w)
+                    // The last action asked about, and nothing after it changes a state: the end is what the world had before it.
+                    : end ? { p: w.p, n: w.n, written: w.written, end: this.withStates(end, before) } : withOutcome(w, action, [], before)));
                 continue;
             }
             foughtP += w.p;
@@ -531,25 +533,37 @@ class CampaignWalk {
         const flagged = reported.map(() => flags.map(() => 0));
         const forces = [...new Set(reported.map(u => u.force))];
         const sides = forces.map(() => ({ atLeastOne: Object.fromEntries(kinds.map(k => [k, 0])), m1: Object.fromEntries(kinds.map(k => [k, 0])), m2: Object.fromEntries(kinds.map(k => [k, 0])) }));
+        const forceOf = reported.map(u => forces.indexOf(u.force));
+        const kindOf = new Map(kinds.map((k, j) => [k, j]));
+        const countsOf = reported.map((_, i) => columns.map(c => counts[i].get(c.name)!));
+        // What the columns read of each state: worked out once for each state, which many worlds share.
+        const read = new Map<UnitCampaignState, { flags: boolean[], counts: number[] }>();
+        const lost = forces.map(() => kinds.map(() => 0));
+        // The chances are added world by world, in the order the worlds come, as they always were: the same sums to the last digit.
         for (const w of worlds) {
             const states = w.end ?? this.inWorld(w, m => this.endStates(m));
-            const lost = forces.map(() => Object.fromEntries(kinds.map(k => [k, 0])) as Record<string, number>);
-            reported.forEach((u, i) => {
+            for (const l of lost) l.fill(0);
+            for (let i = 0; i < reported.length; i++) {
+                const u = reported[i];
                 const s = states.get(u.id);
-                if (!s) return;
+                if (!s) continue;
+                let r = read.get(s);
+                if (!r) read.set(s, r = { flags: flags.map(c => c.value(s.counters, u) === true), counts: columns.map(c => Number(c.value(s.counters, u))) });
                 status[i][s.status] += w.p;
-                flags.forEach((c, f) => { if (c.value(s.counters, u) === true) flagged[i][f] += w.p; });
-                for (const c of columns) add(counts[i].get(c.name)!, Number(c.value(s.counters, u)), w.p);
-                if (s.status in lost[forces.indexOf(u.force)]) lost[forces.indexOf(u.force)][s.status]++;
-            });
-            forces.forEach((_, f) => {
-                for (const k of kinds) {
-                    const n = lost[f][k];
-                    if (n > 0) sides[f].atLeastOne[k] += w.p;
-                    sides[f].m1[k] += w.p * n;
-                    sides[f].m2[k] += w.p * n * n;
+                for (let f = 0; f < flags.length; f++) if (r.flags[f]) flagged[i][f] += w.p;
+                for (let c = 0; c < columns.length; c++) add(countsOf[i][c], r.counts[c], w.p);
+                const k = kindOf.get(s.status);
+                if (k !== undefined) lost[forceOf[i]][k]++;
+            }
+            for (let f = 0; f < forces.length; f++) {
+                const side = sides[f];
+                for (let j = 0; j < kinds.length; j++) {
+                    const k = kinds[j], n = lost[f][j];
+                    if (n > 0) side.atLeastOne[k] += w.p;
+                    side.m1[k] += w.p * n;
+                    side.m2[k] += w.p * n * n;
                 }
-            });
+            }
         }
         const sampled = this.method === 'monte-carlo';
         const seP = (p: number) => Math.sqrt(Math.max(0, p * (1 - p)) / (this.samples - 1));
@@ -725,18 +739,64 @@ function mapValues(o: Record<string, number>, f: (v: number) => number): Record<
     return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 }
 
-/** Weighed parts of one shape: each number the weighted mean of the parts', each list of words their union. */
+/**
+ * Weighed parts of one shape: each number the weighted mean of the parts', each list of words their union.
+ * The parts are many worlds but few reports (one for each start the action has): each report is walked
+ * once, its numbers added part by part in the parts' order, as a walk of every part would add them.
+ */
 function mix(parts: ReadonlyArray<{ w: number, value: unknown }>): unknown {
-    const first = parts[0].value;
-    if (typeof first === 'number') return parts.reduce((s, p) => s + p.w * (typeof p.value === 'number' ? p.value : 0), 0);
+    const { values, of } = distinct(parts);
+    return mixOf(values, of, parts.map(p => p.w), values.map((_, d) => d));
+}
+
+/** The parts' values told apart by identity, in the order they first come, and the one each part has. */
+function distinct(parts: ReadonlyArray<{ value: unknown }>): { values: unknown[], of: number[] } {
+    const index = new Map<unknown, number>();
+    const values: unknown[] = [];
+    const of = parts.map(p => {
+        let d = index.get(p.value);
+        if (d === undefined) { index.set(p.value, d = values.length); values.push(p.value); }
+        return d;
+    });
+    return { values, of };
+}
+
+/**
+ * `mix` over the parts: part i has the value `values[of[i]]` and the weight `w[i]`; `present` lists the values
+ * the parts have, in the order they first come (the parts are only ever narrowed by value, so it stays so).
+ */
+function mixOf(values: readonly unknown[], of: readonly number[], w: readonly number[], present: readonly number[]): unknown {
+    const first = values[present[0]];
+    if (typeof first === 'number') {
+        let s = 0;
+        for (let i = 0; i < of.length; i++) {
+            const v = values[of[i]];
+            s += w[i] * (typeof v === 'number' ? v : 0);
+        }
+        return s;
+    }
     if (Array.isArray(first)) {
-        if (first.every(v => typeof v === 'string')) return [...new Set(parts.flatMap(p => p.value as string[]))];
-        const length = Math.max(...parts.map(p => (Array.isArray(p.value) ? p.value.length : 0)));
-        return Array.from({ length }, (_, i) => mix(parts.map(p => ({ w: p.w, value: (p.value as unknown[])[i] ?? (typeof first[0] === 'number' ? 0 : first[i]) }))));
+        if (first.every(v => typeof v === 'string')) return [...new Set(present.flatMap(d => values[d] as string[]))];
+        const length = Math.max(...present.map(d => { const v = values[d]; return Array.isArray(v) ? v.length : 0; }));
+        const fill = typeof first[0] === 'number' ? undefined : first;
+        return Array.from({ length }, (_, i) => {
+            const child: unknown[] = [];
+            for (const d of present) child[d] = (values[d] as unknown[])[i] ?? (fill ? fill[i] : 0);
+            return mixOf(child, of, w, present);
+        });
     }
     if (first !== null && typeof first === 'object') {
-        const keys = [...new Set(parts.flatMap(p => Object.keys(p.value as object)))];
-        return Object.fromEntries(keys.map(k => [k, mix(parts.map(p => ({ w: p.w, value: (p.value as Record<string, unknown>)[k] })).filter(p => p.value !== undefined))]));
+        const keys = [...new Set(present.flatMap(d => Object.keys(values[d] as object)))];
+        return Object.fromEntries(keys.map(k => {
+            const child: unknown[] = [];
+            for (const d of present) child[d] = (values[d] as Record<string, unknown>)[k];
+            // The parts without the key are left out of its mean.
+            const kept = present.filter(d => child[d] !== undefined);
+            if (kept.length === present.length) return [k, mixOf(child, of, w, present)];
+            const keptOf: number[] = [], keptW: number[] = [];
+            for (let i = 0; i < of.length; i++) if (child[of[i]] !== undefined) { keptOf.push(of[i]); keptW.push(w[i]); }
+            return [k, mixOf(child, keptOf, keptW, kept)];
+        }));
     }
     return first;
 }
@@ -746,19 +806,34 @@ function mix(parts: ReadonlyArray<{ w: number, value: unknown }>): unknown {
  * start to start, each start counted by its campaigns. Words and flags are left out.
  */
 function spread(parts: ReadonlyArray<{ n: number, value: unknown }>, mixed: unknown): unknown {
-    const n = parts.reduce((s, p) => s + p.n, 0);
+    const { values, of } = distinct(parts);
+    const n = parts.map(p => p.n);
+    return spreadOf(values, of, n, values.map((_, d) => d), n.reduce((s, x) => s + x, 0), mixed);
+}
+
+/** `spread` over the parts as `mixOf` has them (`count`: the campaigns of all the parts). */
+function spreadOf(values: readonly unknown[], of: readonly number[], n: readonly number[], present: readonly number[], count: number, mixed: unknown): unknown {
     if (typeof mixed === 'number') {
-        const sum = parts.reduce((s, p) => s + p.n * ((typeof p.value === 'number' ? p.value : 0) - mixed) ** 2, 0);
-        return n > 1 ? Math.sqrt(sum / (n - 1) / n) : 0;
+        let sum = 0;
+        for (let i = 0; i < of.length; i++) {
+            const v = values[of[i]];
+            sum += n[i] * ((typeof v === 'number' ? v : 0) - mixed) ** 2;
+        }
+        return count > 1 ? Math.sqrt(sum / (count - 1) / count) : 0;
     }
+    const childOf = (at: (value: unknown) => unknown): unknown[] => {
+        const child: unknown[] = [];
+        for (const d of present) child[d] = at(values[d]);
+        return child;
+    };
     if (Array.isArray(mixed)) {
         if (mixed.every(v => typeof v === 'string')) return undefined;
-        return mixed.map((m, i) => spread(parts.map(p => ({ n: p.n, value: (p.value as unknown[])[i] ?? 0 })), m));
+        return mixed.map((m, i) => spreadOf(childOf(v => (v as unknown[])[i] ?? 0), of, n, present, count, m));
     }
     if (mixed !== null && typeof mixed === 'object') {
         const out: Record<string, unknown> = {};
         for (const [k, m] of Object.entries(mixed)) {
-            const s = spread(parts.map(p => ({ n: p.n, value: (p.value as Record<string, unknown>)[k] })), m);
+            const s = spreadOf(childOf(v => (v as Record<string, unknown>)[k]), of, n, present, count, m);
             if (s !== undefined) out[k] = s;
         }
         return out;
