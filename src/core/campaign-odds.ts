@@ -142,8 +142,11 @@ interface World {
     readonly written: Written | undefined;
     /** The model its timeline was built on, kept while the world is walked: the same outcomes give the same timeline. */
     model?: ScenarioModel;
-    /** The states at the end asked about, when the last action's lines are all that the end reads (`endStates`). */
-    readonly end?: ReadonlyMap<string, UnitCampaignState>;
+    /**
+     * The states at the end asked about, when the last action's lines are all that the end reads (`endStates`):
+     * those of `base`, the tracked units' laid over them from `states` (by their place among the tracked).
+     */
+    readonly end?: { readonly base: ReadonlyMap<string, UnitCampaignState>, readonly states: ReadonlyArray<UnitCampaignState | undefined> };
     /**
      * The tracked units' states just after the action that made this world, as its outcome left them (`after`,
      * or the world's timeline): what the next action reads when nothing stands between them (`quietAfter`).
@@ -370,7 +373,7 @@ class CampaignWalk {
                 // It writes nothing in this world: an empty outcome, so that no later action waits on it.
                 keep(next, before.map(stateKey), w.p, w.n, () => (!isOpen ? this.carriedOn(w)
                     // The last action asked about, and nothing after it changes a state: the end is what the world had before it.
-                    : end ? { p: w.p, n: w.n, written: w.written, end: this.withStates(end, before) } : withOutcome(w, action, [], before)));
+                    : end ? { p: w.p, n: w.n, written: w.written, end: { base: end, states: before } } : withOutcome(w, action, [], before)));
                 continue;
             }
             foughtP += w.p;
@@ -393,7 +396,7 @@ class CampaignWalk {
                 const p = this.method === 'exact' ? w.p * fall.p : fall.p, n = (fall as { n?: number }).n ?? 0;
                 const fellKeys = [...keys];
                 const states = this.after(before, fellKeys, action, fall.lines, moves);
-                keep(next, fellKeys, p, n, () => (end ? { p, n, written: w.written, end: this.withStates(end, states) } : withOutcome(w, action, fall.lines, states, p, n)));
+                keep(next, fellKeys, p, n, () => (end ? { p, n, written: w.written, end: { base: end, states } } : withOutcome(w, action, fall.lines, states, p, n)));
             }
         }
         const report: CampaignActionOdds = {
@@ -481,12 +484,6 @@ class CampaignWalk {
         return (this.span.turn ? stateAfterTurn(model, turnLabel(this.span.turn)!)?.states : stateAtEnd(model)) ?? stateAtEnd(model);
     }
 
-    private withStates(end: ReadonlyMap<string, UnitCampaignState>, states: ReadonlyArray<UnitCampaignState | undefined>): ReadonlyMap<string, UnitCampaignState> {
-        const out = new Map(end);
-        states.forEach((st, i) => { if (st) out.set(this.tracked[i], st); });
-        return out;
-    }
-
     /** The open action's exact law in this world: the rule set's, or one outcome when it throws no dice. */
     private lawOf(model: ScenarioModel, action: ActionModel): OutcomeLaw {
         const budget = this.options.lawBudget ?? CAMPAIGN_ODDS_DEFAULTS.lawBudget;
@@ -540,12 +537,15 @@ class CampaignWalk {
         const read = new Map<UnitCampaignState, { flags: boolean[], counts: number[] }>();
         const lost = forces.map(() => kinds.map(() => 0));
         // The chances are added world by world, in the order the worlds come, as they always were: the same sums to the last digit.
+        const trackedAt = reported.map(u => this.trackedIndex.get(u.id));
         for (const w of worlds) {
-            const states = w.end ?? this.inWorld(w, m => this.endStates(m));
+            const end = w.end;
+            const states = end ? end.base : this.inWorld(w, m => this.endStates(m));
             for (const l of lost) l.fill(0);
             for (let i = 0; i < reported.length; i++) {
                 const u = reported[i];
-                const s = states.get(u.id);
+                const t = trackedAt[i];
+                const s = (end && t !== undefined ? end.states[t] : undefined) ?? states.get(u.id);
                 if (!s) continue;
                 let r = read.get(s);
                 if (!r) read.set(s, r = { flags: flags.map(c => c.value(s.counters, u) === true), counts: columns.map(c => Number(c.value(s.counters, u))) });
