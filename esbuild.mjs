@@ -81,6 +81,23 @@ const cliWithoutEditor = {
     }
 };
 
+/**
+ * The editor's protocol packages (vscode-languageserver, vscode-languageserver-protocol; CommonJS) made one
+ * module each in the bundle: esbuild gives every module that imports a CommonJS package a copy of its
+ * exports (`__toESM`, a getter per name), and some forty modules import these two, of about 300 names
+ * each: 8,000 getters made at every start of the server (docs/performance.md, "Start-up"). Each import of
+ * them is pointed at a module of its own that re-exports the package, made once.
+ */
+const protocolOnce = {
+    name: 'protocol-once',
+    setup(build) {
+        build.onResolve({ filter: /^vscode-languageserver(-protocol)?(\/(node|browser))?$/ }, args =>
+            args.kind === 'import-statement' && args.namespace !== 'protocol-once' ? { path: args.path, namespace: 'protocol-once' } : undefined);
+        build.onLoad({ filter: /.*/, namespace: 'protocol-once' }, args =>
+            ({ contents: `export * from ${JSON.stringify(args.path)};`, loader: 'js', resolveDir: process.cwd() }));
+    }
+};
+
 /** The version of package.json, for `umpire --version`. */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 
@@ -91,7 +108,7 @@ const node = {
         'cli/main': 'src/cli/main.ts',
         'report/charts': 'src/report/charts.ts'
     },
-    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor],
+    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor, protocolOnce],
     define: { ...langiumRelease, UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,
@@ -277,7 +294,7 @@ const worker = {
     platform: 'browser',
     target: 'es2022',
     define: langiumRelease,
-    plugins: [noNodeBuiltins, noNodeGlobals, chartsApart('worker')],
+    plugins: [noNodeBuiltins, noNodeGlobals, chartsApart('worker'), protocolOnce],
     sourcemap: true,
     minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'

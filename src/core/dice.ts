@@ -43,6 +43,11 @@ export function canShow(die: Die, face: number): boolean {
     return die.faces.includes(face);
 }
 
+/** What an entered value the die cannot show is told: "An average die cannot show 6: its faces are 2, 3, 4, 5." */
+export function cannotShowMessage(die: Die, face: number): string {
+    return `${die.name === 'average' ? 'An average die' : `A ${die.name}`} cannot show ${face}: its faces are ${[...new Set(die.faces)].join(', ')}.`;
+}
+
 /** The distinct faces of a die with their probabilities (the average die has 4 faces, not 6). */
 export function faceDistribution(die: Die): Array<{ face: number, p: number }> {
     const counts = new Map<number, number>();

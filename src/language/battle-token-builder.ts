@@ -22,7 +22,7 @@
  * declaration alone; the parser still sees a token of its own at the start of every action, as it saw a keyword.
  * The three terminals share one match of the name at each place (the lexer tries KIND, then VERB, then ID).
  */
-import { DefaultTokenBuilder, GrammarUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
+import { DefaultTokenBuilder, GrammarUtils, RegExpUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
 import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, TokenVocabulary } from 'chevrotain';
 import type { RulesetRegistry } from '../core/ruleset.js';
 
@@ -43,8 +43,10 @@ const NAMES = new Set(['ID', 'KIND', 'VERB']);
 export class BattleTokenBuilder extends DefaultTokenBuilder {
     /** The regular expression behind each terminal token lexed by a function, anchored at both ends. */
     private readonly wholeMatch = new Map<TokenType, RegExp>();
-    /** Every code unit, while the tokens are built (`startCharacters`). */
-    private codeUnits: CodeUnitText[] | undefined;
+    /** The expression of the terminal being built, as Langium made it (`regexPatternFunction`). */
+    private builtRegex: RegExp | undefined;
+    /** Each regular-expression token's partial expression (`findLongerAlt`), made once for all keywords. */
+    private readonly partial = new Map<TokenType, RegExp | undefined>();
     /** The name at a place, shared by the name terminals (made with the first of them). */
     private nameAt: ((text: string, offset: number) => string | undefined) | undefined;
 
@@ -57,20 +59,31 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         try {
             return super.buildTokens(grammar, options);
         } finally {
-            this.codeUnits = undefined;
+            this.partial.clear();
         }
     }
 
     protected override buildTerminalToken(terminal: GrammarAST.TerminalRule): TokenType {
+        this.builtRegex = undefined;
         const token = super.buildTerminalToken(terminal);
         if (typeof token.PATTERN !== 'function') return token;
-        const regex = GrammarUtils.terminalRegex(terminal);
+        // The expression Langium lexes it by (the one `regexPatternFunction` was given), not made again.
+        const regex = this.builtRegex ?? GrammarUtils.terminalRegex(terminal);
         this.wholeMatch.set(token, new RegExp(`^(?:${regex.source})$`, regex.flags.replace(/[gy]/g, '')));
         const starts = STARTS[terminal.name];
-        if (starts) token.START_CHARS_HINT = startCharacters(starts, this.codeUnits ??= codeUnitTexts());
+        if (starts) token.START_CHARS_HINT = startCharactersOf(starts);
         if (ONE_LINE.has(terminal.name)) token.LINE_BREAKS = false;
         if (NAMES.has(terminal.name)) token.PATTERN = this.namePattern(terminal.name, token.PATTERN);
         return token;
+    }
+
+    /** `token`'s partial expression (Langium's `RegExpUtils.partialRegExp` of it, whole), or none for a terminal lexed by a function. */
+    private partialOf(token: TokenType): RegExp | undefined {
+        if (this.partial.has(token)) return this.partial.get(token);
+        const source = (token.PATTERN as RegExp | undefined)?.source;
+        const partial = source ? RegExpUtils.partialRegExp('^' + source + '$') : undefined;
+        this.partial.set(token, partial);
+        return partial;
     }
 
     /**
@@ -95,6 +108,7 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
      * the same array each time, its text the match's. Chevrotain reads the text before it lexes on.
      */
     protected override regexPatternFunction(regex: RegExp): CustomPatternMatcherFunc {
+        this.builtRegex = regex;
         const sticky = new RegExp(regex, regex.flags + 'y');
         const match: CustomPatternMatcherReturn = [''];
         return (text: string, offset: number): CustomPatternMatcherReturn | null => {
@@ -113,14 +127,41 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         };
     }
 
+    /**
+     * Langium's longer alternatives of a keyword (each regular-expression terminal that can match a text
+     * starting with the whole keyword, by `RegExpUtils.partialMatches`), with each terminal's partial
+     * expression made once rather than once per keyword, and the terminals lexed by a function whose
+     * expression matches the whole keyword.
+     */
     protected override findLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
-        const alternatives = super.findLongerAlt(keyword, terminalTokens);
+        const alternatives: TokenType[] = [];
+        for (const token of terminalTokens) {
+            const partial = this.partialOf(token);
+            const match = partial && keyword.value.match(partial);
+            if (match && match[0].length > 0) alternatives.push(token);
+        }
         for (const token of terminalTokens) {
             const whole = this.wholeMatch.get(token);
             if (whole?.test(keyword.value) && !alternatives.includes(token)) alternatives.push(token);
         }
         return alternatives;
     }
+}
+
+/**
+ * The start characters of each class in STARTS, found once in a process, all of them from one list of the
+ * code units: ID, KIND and VERB share a class, and every parser made (the services', the completion
+ * parser's) has the same tokens. Making the code units' texts was most of the cost.
+ */
+let startsFound: Map<RegExp, readonly number[]> | undefined;
+
+function startCharactersOf(starts: RegExp): number[] {
+    if (startsFound === undefined) {
+        const texts = codeUnitTexts();
+        startsFound = new Map([...new Set(Object.values(STARTS))].map(c => [c, startCharacters(c, texts)]));
+    }
+    // Each token its own array: Chevrotain owns what it is given.
+    return [...startsFound.get(starts) ?? startCharacters(starts, codeUnitTexts())];
 }
 
 /** `find`'s text at a place, the last place's kept: the lexer asks up to three name terminals at each. */
@@ -139,25 +180,26 @@ function lastNameKept(find: CustomPatternMatcherFunc): (text: string, offset: nu
 /**
  * The UTF-16 code units that `starts` matches, found in `texts` (every code unit in order, see `codeUnitTexts`).
  * Chevrotain puts the codes above 255 into buckets of 255, so one code per bucket is enough there; below 256
- * each code is its own entry. The code units are matched in runs (a global expression over the text) rather
- * than one at a time: a test per code unit (65,536 of them) cost ~45 million instructions at every start.
+ * each code is its own entry. The expression looks for the next code unit it matches from where it stands, and
+ * after each one found it moves on to the next code (below 256) or the first code of the next bucket: a test per
+ * code unit (65,536 of them) cost ~45 million instructions at every start, runs of matches ~13 million, this a
+ * few hundred searches.
  */
 function startCharacters(starts: RegExp, texts: readonly CodeUnitText[]): number[] {
-    const runs = new RegExp(`${starts.source}+`, 'gu');
+    const next = new RegExp(starts.source, 'gu');
     const codes: number[] = [];
     let lastBucket = -1;
     for (const { from, text } of texts) {
-        for (let run = runs.exec(text); run !== null; run = runs.exec(text)) {
-            const end = from + run.index + run[0].length;
-            for (let code = from + run.index; code < end;) {
-                const bucket = code < 256 ? code : 255 + Math.floor(code / 255);
-                if (bucket !== lastBucket) {
-                    codes.push(code);
-                    lastBucket = bucket;
-                }
-                // The next code, or above 255 the first of the next bucket.
-                code = code < 256 ? code + 1 : (bucket - 254) * 255;
+        next.lastIndex = 0;
+        for (let found = next.exec(text); found !== null; found = next.exec(text)) {
+            const code = from + found.index;
+            const bucket = code < 256 ? code : 255 + Math.floor(code / 255);
+            if (bucket !== lastBucket) {
+                codes.push(code);
+                lastBucket = bucket;
             }
+            // The next code, or above 255 the first of the next bucket.
+            next.lastIndex = (code < 256 ? code + 1 : (bucket - 254) * 255) - from;
         }
     }
     return codes;

@@ -10,7 +10,7 @@ import {
 } from '../../language/generated/ast.js';
 import {
     ANCIENTS_FACTS, ANCIENTS_RANGES, ANCIENTS_STATS, DICE_LABELS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
-    oneUnit, pairingStatements, statValueProblem, type LeadershipRange
+    oneUnit, pairingStatements, REQUIRED_STATS, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
 import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
@@ -21,7 +21,7 @@ import { Codes } from '../../core/codes.js';
 import { tablesFor } from '../../core/house-rules.js';
 import { onePairOfSides } from '../../core/sides-check.js';
 import { AncientsCodes } from './ancients-codes.js';
-import { didYouMean, possessive } from '../../core/spelling.js';
+import { closeSpellings, didYouMean, possessive } from '../../core/spelling.js';
 
 // ─── Stats and options (once per file) ───────────────────────────────────────────────────────────
 
@@ -49,7 +49,11 @@ function checkStats(owner: Grade | Unit, range: LeadershipRange, accept: Validat
         // `die` is checked for every rule set (common.ts), `enters` by the campaign (campaign.ts).
         if (stat.key === 'die' || stat.key === 'enters') continue;
         if (!(ANCIENTS_STATS as readonly string[]).includes(stat.key)) {
-            accept('warning', `The Ancients rules do not use '${stat.key}': ${didYouMean(stat.key, ANCIENTS_STATS, `the stats are ${ANCIENTS_STATS.join(', ')}.`)}`, { node: stat, property: 'key', code: AncientsCodes.statUnknown });
+            const needed = neededStatMisspelt(owner, stat.key);
+            const hint = didYouMean(stat.key, ANCIENTS_STATS, `the stats are ${ANCIENTS_STATS.join(', ')}.`);
+            // A misspelt stat a unit needs is the one error: the unit cannot fight until it is put right.
+            accept(needed ? 'error' : 'warning', `The Ancients rules do not use '${stat.key}': ${hint}${needed ? ` ${needer(owner)} needs ${needed} to fight (A1).` : ''}`,
+                { node: stat, property: 'key', code: AncientsCodes.statUnknown });
             continue;
         }
         const problem = statValueProblem(stat.key, statValue(stat), range);
@@ -57,6 +61,18 @@ function checkStats(owner: Grade | Unit, range: LeadershipRange, accept: Validat
         const code = problem.kind === 'leadership' ? AncientsCodes.leadershipRange : problem.kind === 'tokens' ? AncientsCodes.tokensRange : AncientsCodes.statValue;
         accept('error', problem.message, { node: stat, property: stat.value ? 'value' : 'key', code, data: { replacements: replacementsFor(problem.kind, stat.value?.number, range) } });
     }
+}
+
+/** The stat a unit needs that `key` misspells, when its owner does not also give it rightly spelt. */
+function neededStatMisspelt(owner: Grade | Unit, key: string): string | undefined {
+    const meant = closeSpellings(key, ANCIENTS_STATS)[0];
+    if (!meant || !(REQUIRED_STATS as readonly string[]).includes(meant)) return undefined;
+    return owner.stats.some(s => s.key === meant) ? undefined : meant;
+}
+
+/** Who needs a stat a grade or unit misspells, as the message names it. */
+function needer(owner: Grade | Unit): string {
+    return isGrade(owner) ? `A unit of grade '${owner.name}'` : `'${owner.name}'`;
 }
 
 /** A number outside what the rules read (`ANCIENTS_RANGES`), with its nearest end as the fix. */
@@ -81,7 +97,9 @@ function replacementsFor(kind: string, value: number | undefined, range: Leaders
 function checkUnitStats(model: ScenarioModel, unit: Unit, accept: ValidationAcceptor): void {
     const instance = model.forces.get((unit.$container).name)?.units.find(u => u.node === unit);
     if (!instance) return;
-    const missing = missingStats(instance);
+    // A stat misspelt in its braces or its grade is reported there, once (checkStats).
+    const misspelt = new Set([...unit.stats, ...unit.grade?.ref?.stats ?? []].map(s => closeSpellings(s.key, ANCIENTS_STATS)[0]));
+    const missing = missingStats(instance).filter(k => !misspelt.has(k));
     if (missing.length > 0) {
         const typeHint = missing.includes('type') ? ` (type: write 'type cavalry' or 'type infantry', or make its arm cavalry or infantry)` : '';
         const where = unit.grade ? `its grade '${unit.grade.$refText}' or its braces` : 'a grade bundle or its braces';

@@ -24,7 +24,8 @@ import type { AncientsTables } from './engine/ancients-tables.js';
 /** Every stat the Ancients rules read from a unit (grade bundle and its own braces). */
 export const ANCIENTS_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership', 'shock', 'defensive', 'tokens', 'tested', 'move', 'enters'] as const;
 /** The stats a unit cannot fight without (`type` may come from its arm). */
-const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership'] as const;
+/** The stats a unit needs to fight (A1), from its grade bundle or its braces. */
+export const REQUIRED_STATS = ['size', 'skill', 'weight', 'type', 'formation', 'leadership'] as const;
 /** The facts an Ancients engagement reads about its units. */
 export const ANCIENTS_FACTS = ['charged', 'countercharged', 'follow-up'] as const;
 export const DICE_LABELS: readonly AncientsThrow[] = ['hit', 'save', 'test'];

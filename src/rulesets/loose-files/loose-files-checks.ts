@@ -18,7 +18,7 @@ import { isUnresolvable, replayOutcome } from '../../core/resolve.js';
 import { settledOf } from '../../core/campaign-state.js';
 import { outcomeOf, statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-resolve.js';
-import { canShow } from '../../core/dice.js';
+import { canShow, cannotShowMessage } from '../../core/dice.js';
 import { signed } from '../../core/signed.js';
 import {
     COVERS, distanceProblem, FORMATIONS, GUNS, MAX_STANDS, WEAPONS, chargeTooFewDice, fireKind, moveDiceProblem, outOfOrder, ORDER_OF_PLAY,
@@ -61,7 +61,9 @@ function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
         const place = { node: stat, property: stat.value ? 'value' as const : 'key' as const };
         const range = LF_RANGES[stat.key];
         if (!(LF_STATS as readonly string[]).includes(stat.key)) {
-            const hint = didYouMean(stat.key, LF_STATS, `the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`);
+            const close = closeSpellings(stat.key, LF_STATS);
+            const hint = didYouMean(stat.key, LF_STATS, `the stats are ${LF_STATS.filter(k => k !== 'die' && k !== 'note').join(', ')}.`)
+                + (close[0] === 'class' && readAsClassThree(owner) ? ` Until it reads 'class', '${owner.name}' is read as class 3 (L1).` : '');
             accept('warning', `Loose Files does not use '${stat.key}': ${hint}`, { node: stat, property: 'key', code: LooseFilesCodes.unknownStat });
         } else if (stat.key === 'class') {
             if (typeof value !== 'number' || value < CLASS_RANGE.min || value > CLASS_RANGE.max) {
@@ -75,6 +77,14 @@ function checkStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
             accept(range.severity, `'${stat.key}' is a whole number ${range.max === undefined ? `of at least ${range.min}` : `from ${range.min} to ${range.max}`}: ${range.why} (${range.rule.toUpperCase()}).`, { ...place, code: LooseFilesCodes.statValue });
         }
     }
+}
+
+/** A unit that, with no class of its own or from its grade, is read as class 3 (officers have none, L1). */
+function readAsClassThree(owner: Grade | Unit): boolean {
+    if (isGrade(owner)) return false;
+    const type = lfType(owner.arm);
+    return !!type && type !== 'officer' && type !== 'commander'
+        && ![...owner.stats, ...owner.grade?.ref?.stats ?? []].some(s => s.key === 'class');
 }
 
 /**
@@ -122,8 +132,11 @@ function checkUnitType(unit: Unit, accept: ValidationAcceptor): void {
             { node: unit, property: 'arm', code: LooseFilesCodes.unitType, data: { replacements: typesLike(unit.arm) } });
         return;
     }
-    const hasClass = unit.stats.some(s => s.key === 'class') || unit.grade?.ref?.stats.some(s => s.key === 'class');
-    if (!hasClass && type !== 'officer' && type !== 'commander') {
+    const stats = [...unit.stats, ...unit.grade?.ref?.stats ?? []];
+    const hasClass = stats.some(s => s.key === 'class');
+    // A misspelt class (`calss 2`) is one mistake: its did-you-mean says what this would say again.
+    const misspelt = stats.some(s => !(LF_STATS as readonly string[]).includes(s.key) && closeSpellings(s.key, LF_STATS)[0] === 'class');
+    if (!hasClass && !misspelt && type !== 'officer' && type !== 'commander') {
         accept('warning', `'${unit.name}' has no class: it is read as class 3. Give it 'class N' or a grade that has one (L1).`, { node: unit, property: 'name', code: LooseFilesCodes.classMissing });
     }
 }
@@ -571,7 +584,7 @@ function checkDice(model: ScenarioModel, am: ActionModel, accept: ValidationAcce
         line.values.forEach((v, i) => {
             const die = reads?.get(i);
             if (die !== undefined && !canShow(die, v)) {
-                accept('error', `${die.name === 'average' ? 'An' : 'A'} ${die.name} die cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+                accept('error', cannotShowMessage(die, v), { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }

@@ -3,15 +3,16 @@
  * dice that match the units of each side and arm, face by face.
  */
 import type { ValidationAcceptor } from 'langium';
-import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice, type Flag, type Sides, type Target } from '../../language/generated/ast.js';
+import { isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn, type Action, type Dice, type Flag, type Grade, type Sides, type Target, type Unit } from '../../language/generated/ast.js';
 import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
-import { canShow, D6 } from '../../core/dice.js';
+import { canShow, cannotShowMessage, D6 } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
 import { enteredDiceSource } from '../../core/dice-source.js';
 import { walkDicePlan } from '../../core/dice-plan.js';
 import { Codes } from '../../core/codes.js';
 import { onePairOfSides } from '../../core/sides-check.js';
+import { closeSpellings } from '../../core/spelling.js';
 
 /**
  * Run on every engagement of every build, and most report nothing: the statements are read once by
@@ -54,6 +55,12 @@ function checkNotScrud(action: Action, accept: ValidationAcceptor): void {
             // The one fact it reads is S-ex.6's pursuit throw.
             st.facts.forEach((f, i) => {
                 if (f.key === PURSUIT) return;
+                // A misspelt pursuit is one edit from the word read: say so, with the fix.
+                if (closeSpellings(f.key, [PURSUIT]).length > 0) {
+                    accept('warning', `SCRUD does not read '${f.key}': did you mean '${PURSUIT}'? (the pursuit throw, S-ex.6)`,
+                        { node: st, property: 'facts', index: i, code: ScrudCodes.unknownFact });
+                    return;
+                }
                 accept('warning', `SCRUD reads only '${PURSUIT}' on a unit: for what changes a die, declare a modifier and write 'factor Name on ${targetText(st.target)}'.`,
                     { node: st, property: 'facts', index: i, code: Codes.statementNotUsed });
             });
@@ -140,11 +147,33 @@ function checkEnteredDice(model: ScenarioModel, action: Action, accept: Validati
 
 /** SCRUD's own codes (docs/diagnostics.md). */
 export const ScrudCodes = {
-    pursuitOption: 'scrud-pursuit-option'
+    pursuitOption: 'scrud-pursuit-option',
+    unknownStat: 'scrud-unknown-stat',
+    unknownFact: 'scrud-unknown-fact'
 } as const;
 
-/** S-ex.6: `option pursuit N` names the least d6 throw that pursues. */
+/** The stats SCRUD reads: a unit's die (S1) and the turn it arrives (docs/campaigns.md). */
+export const SCRUD_STATS = ['die', 'enters'] as const;
+
+/** A stat SCRUD does not read is said where it is written, with the stat it was likely meant to be. */
+function checkScrudStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
+    for (const stat of owner.stats) {
+        if ((SCRUD_STATS as readonly string[]).includes(stat.key)) continue;
+        const close = closeSpellings(stat.key, SCRUD_STATS);
+        const hint = close.length > 0 ? `did you mean ${close.map(k => `'${k}'`).join(' or ')}?`
+            : `it reads only 'die' (the die a unit throws, S1) and 'enters' (the turn it arrives); grades and factors are its modifiers (S2).`;
+        accept('warning', `SCRUD does not use '${stat.key}': ${hint}`, { node: stat, property: 'key', code: ScrudCodes.unknownStat });
+    }
+}
+
+/** Once per file: unit and grade stats, and `option pursuit N` naming the least d6 throw that pursues (S-ex.6). */
 export function checkScrudScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
+    const visit = (el: unknown) => {
+        if (isGrade(el)) checkScrudStats(el, accept);
+        else if (isForce(el)) for (const unit of el.units) checkScrudStats(unit, accept);
+        else if (isTurn(el)) el.elements.forEach(visit);
+    };
+    model.root.elements.forEach(visit);
     for (const option of model.root.options) {
         if (option.name !== PURSUIT) continue;
         if (option.number === undefined || option.number < 1 || option.number > 6) {
@@ -218,7 +247,7 @@ function checkSideDice(model: ScenarioModel, action: Action, side: ScrudSide, ac
             // A die beyond the units fed is read as the line's last unit's die: its face is checked too.
             const die = fed[Math.min(i, fed.length - 1)]?.die;
             if (die && !canShow(die, v)) {
-                accept('error', `${die.name === 'average' ? 'An average die' : `A ${die.name}`} cannot show ${v}: its faces are ${[...new Set(die.faces)].join(', ')}.`, { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
+                accept('error', cannotShowMessage(die, v), { node: line, property: 'values', index: i, code: Codes.dieFace, data: { min: die.min, max: die.max } });
             }
         });
     }

@@ -46,6 +46,7 @@ export const scrudRuleset: Ruleset = {
     // A unit throws its die in one engagement a turn (docs/rules/scrud.md#one-engagement-a-turn).
     campaign: { counters: [], columns: [], outResults: { rout: 'routed' }, fightsOnceATurn: ['engagement'] },
     codes: { ...ScrudCodes, ...ScrudHouseCodes },
+    fixes: { [ScrudCodes.unknownStat]: 'respell-stat', [ScrudCodes.unknownFact]: 'respell-fact' },
     tables: SCRUD_TABLES,
     checkTables: checkScrudTables,
     checkScenario: checkScrudScenario,

@@ -7,6 +7,7 @@ import { Codes } from '../../../src/core/codes.js';
 import { FIXES } from '../../../src/language/lsp/code-actions.js';
 import { AncientsCodes } from '../../../src/rulesets/ancients/ancients-codes.js';
 import { LooseFilesCodes } from '../../../src/rulesets/loose-files/loose-files-codes.js';
+import { ScrudCodes } from '../../../src/rulesets/scrud/scrud-checks.js';
 import { battle as services } from '../../support/services.js';
 
 const parse = parseHelper(services);
@@ -228,6 +229,14 @@ describe('quick fixes', () => {
         const fact = await applyFix(lf, LooseFilesCodes.unknownFact, "Change to 'stationary'");
         expect(fact.text).toContain('B.G: stationary\n');
         expect(fact.codes).not.toContain(LooseFilesCodes.unknownFact);
+        const scrudStat = await applyFix(`${SCRUD}force Blue {\n  unit Foot foot { dei d4 }\n}\n`, ScrudCodes.unknownStat, "Change to 'die'");
+        expect(scrudStat.text).toContain('unit Foot foot { die d4 }');
+        expect(scrudStat.codes).not.toContain(ScrudCodes.unknownStat);
+        const pursuit = ENGAGEMENT.replace('  dice French foot', '  French.Line: pursiut\n  dice French foot');
+        expect(pursuit).not.toBe(ENGAGEMENT);
+        const scrudFact = await applyFix(`${SCRUD}${pursuit}`, ScrudCodes.unknownFact, "Change to 'pursuit'");
+        expect(scrudFact.text).toContain('French.Line: pursuit\n');
+        expect(scrudFact.codes).not.toContain(ScrudCodes.unknownFact);
     });
 
     it('sets a negative token count to 0 and clamps leadership to what the break test can roll', async () => {
