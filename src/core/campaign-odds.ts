@@ -27,7 +27,7 @@ import { uniformInt } from 'pure-rand/distribution/uniformInt';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
 import type { Action, Outcome, Turn } from '../language/generated/ast.js';
 import type { OddsReport } from '../protocol.js';
-import { participants, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt } from './campaign-state.js';
+import { participants, quietAfter, resolutionOrder, stateAfterLine, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt, type Participation } from './campaign-state.js';
 import { counterKeys } from './campaign-counters.js';
 import type { UnitCampaignState } from './unit-campaign-state.js';
 import { MAX_SEED } from './dice.js';
@@ -138,11 +138,29 @@ export interface CampaignOddsReport {
 interface World {
     readonly p: number;
     readonly n: number;
-    readonly installed: ReadonlyMap<Action, Outcome>;
+    /** The outcomes written so far, the latest first (shared with the worlds it came from). */
+    readonly written: Written | undefined;
     /** The model its timeline was built on, kept while the world is walked: the same outcomes give the same timeline. */
     model?: ScenarioModel;
-    /** The states at the end asked about, when the last action's lines are all that the end reads (`endStates`). */
-    readonly end?: ReadonlyMap<string, UnitCampaignState>;
+    /**
+     * The states at the end asked about, when the last action's lines are all that the end reads (`endStates`):
+     * those of `base`, the tracked units' laid over them from `states` (by their place among the tracked).
+     */
+    readonly end?: { readonly base: ReadonlyMap<string, UnitCampaignState>, readonly states: ReadonlyArray<UnitCampaignState | undefined> };
+    /**
+     * The tracked units' states just after the action that made this world, as its outcome left them (`after`,
+     * or the world's timeline): what the next action reads when nothing stands between them (`quietAfter`).
+     */
+    readonly states?: ReadonlyArray<UnitCampaignState | undefined>;
+}
+
+/** One action's outcome in a world, and the ones before it: a list whose tail the worlds that came from one share. */
+interface Written {
+    readonly action: Action;
+    readonly lines: readonly OutcomeLineText[];
+    readonly before: Written | undefined;
+    /** Its outcome block (`withOutcome`), made when a world's model first lays it over the tree. */
+    node?: Outcome;
 }
 
 /** What one outcome line does to its unit from a world's start: the unit's place among the tracked, its state after and that state's key. */
@@ -232,6 +250,10 @@ class CampaignWalk {
     private readonly rng;
     private states = 1;
     private readonly notes: string[] = [];
+    /** For each action asked about, whether nothing stands between it and the next (or the end): `quietAfter`. */
+    private readonly quiet: readonly boolean[];
+    /** Every action asked about is open: then the units no open action names stand alike in every world. */
+    private readonly allOpen: boolean;
 
     constructor(private readonly model: ScenarioModel, private readonly span: Span, private readonly options: CampaignOddsOptions,
         private readonly method: 'exact' | 'monte-carlo', why?: string) {
@@ -242,15 +264,17 @@ class CampaignWalk {
         this.samples = Math.max(2, Math.floor(options.samples ?? CAMPAIGN_ODDS_DEFAULTS.samples));
         this.seed = (options.seed ?? CAMPAIGN_ODDS_DEFAULTS.seed) >>> 0;
         this.rng = xoroshiro128plus(this.seed | 0);
+        this.quiet = quietAfter(model, span.actions, span.turn);
+        this.allOpen = open.length === span.actions.length;
         if (why) this.notes.push(`Sampled: ${why}.`);
     }
 
     run(): CampaignOddsReport {
-        const start: World = { p: 1, n: this.method === 'exact' ? 0 : this.samples, installed: new Map() };
+        const start: World = { p: 1, n: this.method === 'exact' ? 0 : this.samples, written: undefined };
         let worlds: World[] = [start];
         const actions: CampaignActionOdds[] = [];
         for (const [i, action] of this.span.actions.entries()) {
-            const step = this.step(worlds, action, i === this.span.actions.length - 1);
+            const step = this.step(worlds, action, i);
             worlds = step.next;
             actions.push(step.odds);
         }
@@ -273,11 +297,13 @@ class CampaignWalk {
      */
     private inWorld<T>(world: World, f: (model: ScenarioModel) => T): T {
         if (!world.model) {
+            const installed = new Map<Action, Outcome>();
+            for (let w = world.written; w; w = w.before) if (!installed.has(w.action)) installed.set(w.action, w.node ??= blankOutcome(w.action, w.lines));
             const outcomes = new Map<Action, Outcome>();
             for (const node of this.open) {
                 let blank = this.blank.get(node);
-                if (!blank) this.blank.set(node, blank = withOutcome(world, { node, turn: undefined }, []).installed.get(node)!);
-                outcomes.set(node, world.installed.get(node) ?? blank);
+                if (!blank) this.blank.set(node, blank = blankOutcome(node, []));
+                outcomes.set(node, installed.get(node) ?? blank);
             }
             // A model of its own: the timeline is cached per model, and built again from the first outcome that differs from the last world's.
             world.model = withOutcomes(this.model, outcomes, this.runKey);
@@ -285,60 +311,93 @@ class CampaignWalk {
         return f(world.model);
     }
 
-    /** The worlds merged by the state of the units open actions name, as the action sees it. */
-    private merged(worlds: readonly World[], action: ActionModel): World[] {
-        const groups = new Map<string, World>();
-        for (const w of worlds) {
-            const key = this.inWorld(w, m => this.tracked.map(id => stateKey(unitStateAt(m, action, id))).join(';'));
-            const seen = groups.get(key);
-            groups.set(key, seen ? { ...seen, p: seen.p + w.p, n: seen.n + w.n } : w);
+    /**
+     * The worlds merged by the state of the units open actions name, as the action sees it. When nothing
+     * stands between the action before and this one (`carried`), each world's states are those it carries,
+     * told apart already (`keep`): no world's timeline is built to tell them.
+     */
+    private merged(worlds: readonly World[], action: ActionModel, carried: boolean): readonly World[] {
+        let groups: readonly World[] = worlds;
+        if (!carried) {
+            const byKey = new Map<string, World>();
+            for (const w of worlds) {
+                const key = this.inWorld(w, m => this.tracked.map(id => stateKey(unitStateAt(m, action, id))).join(';'));
+                const seen = byKey.get(key);
+                byKey.set(key, seen ? { ...seen, p: seen.p + w.p, n: seen.n + w.n } : w);
+            }
+            groups = [...byKey.values()];
         }
-        this.states = Math.max(this.states, groups.size);
-        if (this.method === 'exact' && groups.size > (this.options.maxWorlds ?? CAMPAIGN_ODDS_DEFAULTS.maxWorlds)) {
+        this.states = Math.max(this.states, groups.length);
+        if (this.method === 'exact' && groups.length > (this.options.maxWorlds ?? CAMPAIGN_ODDS_DEFAULTS.maxWorlds)) {
             throw new TooLarge(`more than ${this.options.maxWorlds ?? CAMPAIGN_ODDS_DEFAULTS.maxWorlds} joint states of the units before ${action.node.kind} ${action.node.name}`);
         }
-        return [...groups.values()];
+        return groups;
     }
 
-    private step(worlds: readonly World[], action: ActionModel, last: boolean): { next: World[], odds: CampaignActionOdds } {
-        const groups = this.merged(worlds, action);
+    private step(worlds: readonly World[], action: ActionModel, index: number): { next: World[], odds: CampaignActionOdds } {
+        const last = index === this.span.actions.length - 1;
+        // Nothing between the action before and this one: each world's units start from the states it carries.
+        const carried = index > 0 && this.quiet[index - 1] && worlds.every(w => w.states !== undefined);
+        const groups = this.merged(worlds, action, carried);
         const next: Kept = new Map();
         const isOpen = this.open.has(action.node);
         const out: Record<string, number> = {};
         const fought: Array<{ p: number, n: number, report: OddsReport }> = [];
         const odds = new Map<string, OddsReport | Unresolvable>();
         const laws = new Map<string, OutcomeLaw>();
+        const samplers = new Map<string, (seed: number) => readonly OutcomeLineText[] | Unresolvable>();
+        // A world's model for each start: the rule set reads only the start of the units it names (as `odds` and `laws` are kept by it).
+        const models = new Map<string, ScenarioModel>();
+        const parts = participants(this.model, action.node);
+        const withOdds = hasOdds(this.model, action);
+        // The end asked about, laid under each world's states, when nothing after this action changes a state and the units no open action names stand alike in every world.
+        let sharedEnd: ReadonlyMap<string, UnitCampaignState> | undefined;
+        let shareEnd = last && isOpen && carried && this.allOpen && this.quiet[index];
         let foughtP = 0, problem: string | undefined;
         for (const w of groups) {
-            this.inWorld(w, m => {
-                const before = this.tracked.map(id => unitStateAt(m, action, id));
-                const end = last && isOpen ? this.endAfter(m, action) : undefined;
-                const absent = outOfTheFight(m, action);
-                if (absent.length > 0) {
-                    for (const id of absent) out[id] = (out[id] ?? 0) + w.p;
-                    // It writes nothing in this world: an empty outcome, so that no later action waits on it.
-                    keep(next, before.map(stateKey), w.p, w.n, () => (isOpen ? withOutcome(w, action, []) : w));
-                    return;
-                }
-                foughtP += w.p;
-                const start = participants(m, action.node).map(p => `${p.unit.id}=${stateKey(unitStateAt(m, action, p.unit))}`).join(';');
-                if (hasOdds(m, action)) {
-                    let r = odds.get(start);
-                    if (!r) odds.set(start, r = oddsForAction(m, action));
-                    if (isUnresolvable(r)) problem ??= r.problem; else fought.push({ p: w.p, n: w.n, report: r });
-                }
-                if (!isOpen) { keep(next, this.tracked.map(id => stateKey(unitStateAfter(m, action, id))), w.p, w.n, () => w); return; }
-                const falls = this.method === 'exact' ? this.cachedLaw(laws, start, m, action) : this.sampled(m, action, w);
-                const keys = before.map(stateKey);
-                // What each line leaves its unit in, from this world's start: worked out once, not once for each way the action falls.
-                const moves = new Map<OutcomeLineText, Move | null>();
-                for (const fall of falls) {
-                    const p = this.method === 'exact' ? w.p * fall.p : fall.p, n = (fall as { n?: number }).n ?? 0;
-                    const fellKeys = [...keys];
-                    const states = this.after(before, fellKeys, action, fall.lines, moves);
-                    keep(next, fellKeys, p, n, () => (end ? { p, n, installed: w.installed, end: this.withStates(end, states) } : withOutcome(w, action, fall.lines, p, n)));
-                }
-            });
+            const before = carried ? w.states! : this.inWorld(w, m => this.tracked.map(id => unitStateAt(m, action, id)));
+            const stateOf = (p: Participation) => (carried ? before[this.trackedIndex.get(p.unit.id)!] : this.inWorld(w, m => unitStateAt(m, action, p.unit)));
+            const modelOf = (start: string): ScenarioModel => {
+                let m = models.get(start);
+                if (!m) models.set(start, m = this.inWorld(w, wm => wm));
+                return m;
+            };
+            let end: ReadonlyMap<string, UnitCampaignState> | undefined;
+            if (last && isOpen) {
+                end = sharedEnd ?? this.inWorld(w, m => this.endAfter(m, action));
+                if (shareEnd) { sharedEnd = end; shareEnd = false; }
+            }
+            const absent = outOfTheFight(parts, stateOf);
+            if (absent.length > 0) {
+                for (const id of absent) out[id] = (out[id] ?? 0) + w.p;
+                // It writes nothing in this world: an empty outcome, so that no later action waits on it.
+                keep(next, before.map(stateKey), w.p, w.n, () => (!isOpen ? this.carriedOn(w)
+                    // The last action asked about, and nothing after it changes a state: the end is what the world had before it.
+                    : end ? { p: w.p, n: w.n, written: w.written, end: { base: end, states: before } } : withOutcome(w, action, [], before)));
+                continue;
+            }
+            foughtP += w.p;
+            const start = parts.map(p => `${p.unit.id}=${stateKey(stateOf(p))}`).join(';');
+            if (withOdds) {
+                let r = odds.get(start);
+                if (!r) odds.set(start, r = oddsForAction(modelOf(start), action));
+                if (isUnresolvable(r)) problem ??= r.problem; else fought.push({ p: w.p, n: w.n, report: r });
+            }
+            if (!isOpen) {
+                const after = this.inWorld(w, m => this.tracked.map(id => unitStateAfter(m, action, id)));
+                keep(next, after.map(stateKey), w.p, w.n, () => ({ ...w, states: after }));
+                continue;
+            }
+            const falls = this.method === 'exact' ? this.cachedLaw(laws, start, modelOf, action) : this.sampled(this.samplerFor(samplers, start, modelOf, action), w);
+            const keys = before.map(stateKey);
+            // What each line leaves its unit in, from this world's start: worked out once, not once for each way the action falls.
+            const moves = new Map<OutcomeLineText, Move | null>();
+            for (const fall of falls) {
+                const p = this.method === 'exact' ? w.p * fall.p : fall.p, n = (fall as { n?: number }).n ?? 0;
+                const fellKeys = [...keys];
+                const states = this.after(before, fellKeys, action, fall.lines, moves);
+                keep(next, fellKeys, p, n, () => (end ? { p, n, written: w.written, end: { base: end, states } } : withOutcome(w, action, fall.lines, states, p, n)));
+            }
         }
         const report: CampaignActionOdds = {
             name: action.node.name, kind: action.node.kind, turn: turnLabel(action.turn) ?? null, open: isOpen,
@@ -356,10 +415,32 @@ class CampaignWalk {
     }
 
     /** The law of the action from this start, listed once for every world that starts alike. */
-    private cachedLaw(laws: Map<string, OutcomeLaw>, start: string, model: ScenarioModel, action: ActionModel): OutcomeLaw {
+    private cachedLaw(laws: Map<string, OutcomeLaw>, start: string, modelOf: (start: string) => ScenarioModel, action: ActionModel): OutcomeLaw {
         let law = laws.get(start);
-        if (!law) laws.set(start, law = this.lawOf(model, action));
+        if (!law) laws.set(start, law = this.lawOf(modelOf(start), action));
         return law;
+    }
+
+    /** How the action is thrown from a seed from this start: the rule set's sampler, else `resolve` (a failure as a reason). */
+    private samplerFor(samplers: Map<string, (seed: number) => readonly OutcomeLineText[] | Unresolvable>, start: string,
+        modelOf: (start: string) => ScenarioModel, action: ActionModel): (seed: number) => readonly OutcomeLineText[] | Unresolvable {
+        let found = samplers.get(start);
+        if (!found) {
+            const model = modelOf(start);
+            const own = attempt(() => model.ruleset!.campaignOdds?.sampler?.(model, action));
+            const sampler = own !== undefined && !isUnresolvable(own) ? own : undefined;
+            found = sampler ? seed => attempt(() => sampler(seed)) : seed => {
+                const r = resolved(model, action, { kind: 'seed', seed });
+                return isUnresolvable(r) ? r : r.lines;
+            };
+            samplers.set(start, found);
+        }
+        return found;
+    }
+
+    /** A world in which a decided action is not fought: it goes on as it was, its units' states read from its timeline at the next action. */
+    private carriedOn(w: World): World {
+        return w.states ? { ...w, states: undefined } : w;
     }
 
     /**
@@ -403,12 +484,6 @@ class CampaignWalk {
         return (this.span.turn ? stateAfterTurn(model, turnLabel(this.span.turn)!)?.states : stateAtEnd(model)) ?? stateAtEnd(model);
     }
 
-    private withStates(end: ReadonlyMap<string, UnitCampaignState>, states: ReadonlyArray<UnitCampaignState | undefined>): ReadonlyMap<string, UnitCampaignState> {
-        const out = new Map(end);
-        states.forEach((st, i) => { if (st) out.set(this.tracked[i], st); });
-        return out;
-    }
-
     /** The open action's exact law in this world: the rule set's, or one outcome when it throws no dice. */
     private lawOf(model: ScenarioModel, action: ActionModel): OutcomeLaw {
         const budget = this.options.lawBudget ?? CAMPAIGN_ODDS_DEFAULTS.lawBudget;
@@ -424,14 +499,19 @@ class CampaignWalk {
         throw new TooLarge(`the joint law of ${action.node.kind} ${action.node.name} has more than ${budget} ways to fall, or its rules give none`);
     }
 
-    /** Each of the world's campaigns throws the action from its own seed; those that fall alike are one world. */
-    private sampled(model: ScenarioModel, action: ActionModel, w: World): Array<{ p: number, n: number, lines: OutcomeLineText[] }> {
+    /**
+     * Each of the world's campaigns throws the action from its own seed; those that fall alike are one world.
+     * `throwFrom` is the rule set's sampler for the action from this start (`CampaignOddsHooks.sampler`), or
+     * `resolve` where it has none.
+     */
+    private sampled(throwFrom: (seed: number) => readonly OutcomeLineText[] | Unresolvable, w: World): Array<{ p: number, n: number, lines: OutcomeLineText[] }> {
+        const ruleset = this.model.ruleset!;
         const byLines = new Map<string, { n: number, lines: OutcomeLineText[] }>();
         for (let i = 0; i < w.n; i++) {
             const seed = uniformInt(this.rng, 0, MAX_SEED - 1);
-            const r = resolved(model, action, { kind: 'seed', seed });
-            const lines = isUnresolvable(r) ? [] : r.lines.map(l => carried(l, model.ruleset!));
-            const key = lawKey(lines, model);
+            const r = throwFrom(seed);
+            const lines = isUnresolvable(r) ? [] : (r as readonly OutcomeLineText[]).map(l => carried(l, ruleset));
+            const key = lawKey(lines, ruleset);
             const seen = byLines.get(key);
             if (seen) seen.n++; else byLines.set(key, { n: 1, lines });
         }
@@ -450,25 +530,40 @@ class CampaignWalk {
         const flagged = reported.map(() => flags.map(() => 0));
         const forces = [...new Set(reported.map(u => u.force))];
         const sides = forces.map(() => ({ atLeastOne: Object.fromEntries(kinds.map(k => [k, 0])), m1: Object.fromEntries(kinds.map(k => [k, 0])), m2: Object.fromEntries(kinds.map(k => [k, 0])) }));
+        const forceOf = reported.map(u => forces.indexOf(u.force));
+        const kindOf = new Map(kinds.map((k, j) => [k, j]));
+        const countsOf = reported.map((_, i) => columns.map(c => counts[i].get(c.name)!));
+        // What the columns read of each state: worked out once for each state, which many worlds share.
+        const read = new Map<UnitCampaignState, { flags: boolean[], counts: number[] }>();
+        const lost = forces.map(() => kinds.map(() => 0));
+        // The chances are added world by world, in the order the worlds come, as they always were: the same sums to the last digit.
+        const trackedAt = reported.map(u => this.trackedIndex.get(u.id));
         for (const w of worlds) {
-            const states = w.end ?? this.inWorld(w, m => this.endStates(m));
-            const lost = forces.map(() => Object.fromEntries(kinds.map(k => [k, 0])) as Record<string, number>);
-            reported.forEach((u, i) => {
-                const s = states.get(u.id);
-                if (!s) return;
+            const end = w.end;
+            const states = end ? end.base : this.inWorld(w, m => this.endStates(m));
+            for (const l of lost) l.fill(0);
+            for (let i = 0; i < reported.length; i++) {
+                const u = reported[i];
+                const t = trackedAt[i];
+                const s = (end && t !== undefined ? end.states[t] : undefined) ?? states.get(u.id);
+                if (!s) continue;
+                let r = read.get(s);
+                if (!r) read.set(s, r = { flags: flags.map(c => c.value(s.counters, u) === true), counts: columns.map(c => Number(c.value(s.counters, u))) });
                 status[i][s.status] += w.p;
-                flags.forEach((c, f) => { if (c.value(s.counters, u) === true) flagged[i][f] += w.p; });
-                for (const c of columns) add(counts[i].get(c.name)!, Number(c.value(s.counters, u)), w.p);
-                if (s.status in lost[forces.indexOf(u.force)]) lost[forces.indexOf(u.force)][s.status]++;
-            });
-            forces.forEach((_, f) => {
-                for (const k of kinds) {
-                    const n = lost[f][k];
-                    if (n > 0) sides[f].atLeastOne[k] += w.p;
-                    sides[f].m1[k] += w.p * n;
-                    sides[f].m2[k] += w.p * n * n;
+                for (let f = 0; f < flags.length; f++) if (r.flags[f]) flagged[i][f] += w.p;
+                for (let c = 0; c < columns.length; c++) add(countsOf[i][c], r.counts[c], w.p);
+                const k = kindOf.get(s.status);
+                if (k !== undefined) lost[forceOf[i]][k]++;
+            }
+            for (let f = 0; f < forces.length; f++) {
+                const side = sides[f];
+                for (let j = 0; j < kinds.length; j++) {
+                    const k = kinds[j], n = lost[f][j];
+                    if (n > 0) side.atLeastOne[k] += w.p;
+                    side.m1[k] += w.p * n;
+                    side.m2[k] += w.p * n * n;
                 }
-            });
+            }
         }
         const sampled = this.method === 'monte-carlo';
         const seP = (p: number) => Math.sqrt(Math.max(0, p * (1 - p)) / (this.samples - 1));
@@ -499,14 +594,17 @@ class CampaignWalk {
     }
 }
 
-/** The world with the action's outcome written: its lines as an outcome block without a fingerprint (one the timeline carries as written). */
-function withOutcome(w: World, action: ActionModel, lines: readonly OutcomeLineText[], p = w.p, n = w.n): World {
+/** The world with the action's outcome written (its block made when a model first lays it: `blankOutcome`), and the states it leaves. */
+function withOutcome(w: World, action: ActionModel, lines: readonly OutcomeLineText[], states: ReadonlyArray<UnitCampaignState | undefined>, p = w.p, n = w.n): World {
+    return { p, n, written: { action: action.node, lines, before: w.written }, states };
+}
+
+/** The lines as an outcome block without a fingerprint: one the timeline carries as written. */
+function blankOutcome(action: Action, lines: readonly OutcomeLineText[]): Outcome {
     const resolution = { json: { summary: '' }, lines: [...lines], text: [] } as unknown as Resolution;
-    const node = outcomeNode(action.node, resolution, { kind: 'entered' });
+    const node = outcomeNode(action, resolution, { kind: 'entered' });
     (node as { check?: string }).check = undefined;
-    const installed = new Map(w.installed);
-    installed.set(action.node, node);
-    return { p, n, installed };
+    return node;
 }
 
 /** Worlds kept by their units' states, each with the chance (and campaigns) of all the worlds merged into it so far. */
@@ -530,15 +628,24 @@ function worldsOf(kept: Kept): World[] {
     return out;
 }
 
-/** The units that fight in the action (or are shot at) but are out of the fight as it starts. */
-function outOfTheFight(model: ScenarioModel, action: ActionModel): string[] {
+/** The units that fight in the action (or are shot at) but are out of the fight as it starts (`stateOf`: as the action sees them). */
+function outOfTheFight(parts: readonly Participation[], stateOf: (p: Participation) => UnitCampaignState | undefined): string[] {
     const out = new Set<string>();
-    for (const p of participants(model, action.node)) {
-        const status = unitStateAt(model, action, p.unit)?.status ?? 'ready';
+    for (const p of parts) {
+        const status = stateOf(p)?.status ?? 'ready';
         if (status === 'ready') continue;
         if (p.role === 'fights' || (p.role === 'target' && status !== 'routed')) out.add(p.unit.id);
     }
     return [...out];
+}
+
+/** `f()`, or what it threw as a reason. */
+function attempt<T>(f: () => T): T | Unresolvable {
+    try {
+        return f();
+    } catch (err) {
+        return { problem: err instanceof Error ? err.message : String(err) };
+    }
 }
 
 /** Resolves with the given dice through the rule set, a failure as a reason. */
@@ -551,8 +658,8 @@ function resolved(model: ScenarioModel, action: ActionModel, dice: { kind: 'seed
 }
 
 /** The lines as the campaign tells them apart: a result counts only when it takes a unit out of the fight or brings it back. */
-function lawKey(lines: readonly OutcomeLineText[], model: ScenarioModel): string {
-    const outResults = model.ruleset!.campaign.outResults;
+function lawKey(lines: readonly OutcomeLineText[], ruleset: Ruleset): string {
+    const outResults = ruleset.campaign.outResults;
     return JSON.stringify(lines.map(l => [l.unit, Object.hasOwn(outResults, l.result) || l.result === 'rallied' ? l.result : '', l.facts]));
 }
 
@@ -632,18 +739,64 @@ function mapValues(o: Record<string, number>, f: (v: number) => number): Record<
     return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, f(v)]));
 }
 
-/** Weighed parts of one shape: each number the weighted mean of the parts', each list of words their union. */
+/**
+ * Weighed parts of one shape: each number the weighted mean of the parts', each list of words their union.
+ * The parts are many worlds but few reports (one for each start the action has): each report is walked
+ * once, its numbers added part by part in the parts' order, as a walk of every part would add them.
+ */
 function mix(parts: ReadonlyArray<{ w: number, value: unknown }>): unknown {
-    const first = parts[0].value;
-    if (typeof first === 'number') return parts.reduce((s, p) => s + p.w * (typeof p.value === 'number' ? p.value : 0), 0);
+    const { values, of } = distinct(parts);
+    return mixOf(values, of, parts.map(p => p.w), values.map((_, d) => d));
+}
+
+/** The parts' values told apart by identity, in the order they first come, and the one each part has. */
+function distinct(parts: ReadonlyArray<{ value: unknown }>): { values: unknown[], of: number[] } {
+    const index = new Map<unknown, number>();
+    const values: unknown[] = [];
+    const of = parts.map(p => {
+        let d = index.get(p.value);
+        if (d === undefined) { index.set(p.value, d = values.length); values.push(p.value); }
+        return d;
+    });
+    return { values, of };
+}
+
+/**
+ * `mix` over the parts: part i has the value `values[of[i]]` and the weight `w[i]`; `present` lists the values
+ * the parts have, in the order they first come (the parts are only ever narrowed by value, so it stays so).
+ */
+function mixOf(values: readonly unknown[], of: readonly number[], w: readonly number[], present: readonly number[]): unknown {
+    const first = values[present[0]];
+    if (typeof first === 'number') {
+        let s = 0;
+        for (let i = 0; i < of.length; i++) {
+            const v = values[of[i]];
+            s += w[i] * (typeof v === 'number' ? v : 0);
+        }
+        return s;
+    }
     if (Array.isArray(first)) {
-        if (first.every(v => typeof v === 'string')) return [...new Set(parts.flatMap(p => p.value as string[]))];
-        const length = Math.max(...parts.map(p => (Array.isArray(p.value) ? p.value.length : 0)));
-        return Array.from({ length }, (_, i) => mix(parts.map(p => ({ w: p.w, value: (p.value as unknown[])[i] ?? (typeof first[0] === 'number' ? 0 : first[i]) }))));
+        if (first.every(v => typeof v === 'string')) return [...new Set(present.flatMap(d => values[d] as string[]))];
+        const length = Math.max(...present.map(d => { const v = values[d]; return Array.isArray(v) ? v.length : 0; }));
+        const fill = typeof first[0] === 'number' ? undefined : first;
+        return Array.from({ length }, (_, i) => {
+            const child: unknown[] = [];
+            for (const d of present) child[d] = (values[d] as unknown[])[i] ?? (fill ? fill[i] : 0);
+            return mixOf(child, of, w, present);
+        });
     }
     if (first !== null && typeof first === 'object') {
-        const keys = [...new Set(parts.flatMap(p => Object.keys(p.value as object)))];
-        return Object.fromEntries(keys.map(k => [k, mix(parts.map(p => ({ w: p.w, value: (p.value as Record<string, unknown>)[k] })).filter(p => p.value !== undefined))]));
+        const keys = [...new Set(present.flatMap(d => Object.keys(values[d] as object)))];
+        return Object.fromEntries(keys.map(k => {
+            const child: unknown[] = [];
+            for (const d of present) child[d] = (values[d] as Record<string, unknown>)[k];
+            // The parts without the key are left out of its mean.
+            const kept = present.filter(d => child[d] !== undefined);
+            if (kept.length === present.length) return [k, mixOf(child, of, w, present)];
+            const keptOf: number[] = [], keptW: number[] = [];
+            for (let i = 0; i < of.length; i++) if (child[of[i]] !== undefined) { keptOf.push(of[i]); keptW.push(w[i]); }
+            return [k, mixOf(child, keptOf, keptW, kept)];
+        }));
     }
     return first;
 }
@@ -653,19 +806,34 @@ function mix(parts: ReadonlyArray<{ w: number, value: unknown }>): unknown {
  * start to start, each start counted by its campaigns. Words and flags are left out.
  */
 function spread(parts: ReadonlyArray<{ n: number, value: unknown }>, mixed: unknown): unknown {
-    const n = parts.reduce((s, p) => s + p.n, 0);
+    const { values, of } = distinct(parts);
+    const n = parts.map(p => p.n);
+    return spreadOf(values, of, n, values.map((_, d) => d), n.reduce((s, x) => s + x, 0), mixed);
+}
+
+/** `spread` over the parts as `mixOf` has them (`count`: the campaigns of all the parts). */
+function spreadOf(values: readonly unknown[], of: readonly number[], n: readonly number[], present: readonly number[], count: number, mixed: unknown): unknown {
     if (typeof mixed === 'number') {
-        const sum = parts.reduce((s, p) => s + p.n * ((typeof p.value === 'number' ? p.value : 0) - mixed) ** 2, 0);
-        return n > 1 ? Math.sqrt(sum / (n - 1) / n) : 0;
+        let sum = 0;
+        for (let i = 0; i < of.length; i++) {
+            const v = values[of[i]];
+            sum += n[i] * ((typeof v === 'number' ? v : 0) - mixed) ** 2;
+        }
+        return count > 1 ? Math.sqrt(sum / (count - 1) / count) : 0;
     }
+    const childOf = (at: (value: unknown) => unknown): unknown[] => {
+        const child: unknown[] = [];
+        for (const d of present) child[d] = at(values[d]);
+        return child;
+    };
     if (Array.isArray(mixed)) {
         if (mixed.every(v => typeof v === 'string')) return undefined;
-        return mixed.map((m, i) => spread(parts.map(p => ({ n: p.n, value: (p.value as unknown[])[i] ?? 0 })), m));
+        return mixed.map((m, i) => spreadOf(childOf(v => (v as unknown[])[i] ?? 0), of, n, present, count, m));
     }
     if (mixed !== null && typeof mixed === 'object') {
         const out: Record<string, unknown> = {};
         for (const [k, m] of Object.entries(mixed)) {
-            const s = spread(parts.map(p => ({ n: p.n, value: (p.value as Record<string, unknown>)[k] })), m);
+            const s = spreadOf(childOf(v => (v as Record<string, unknown>)[k]), of, n, present, count, m);
             if (s !== undefined) out[k] = s;
         }
         return out;

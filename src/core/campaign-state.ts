@@ -500,6 +500,34 @@ export function resolutionOrder(model: ScenarioModel): ActionModel[] {
 }
 
 /**
+ * For each of these actions (in the order they are resolved), whether nothing that takes a point of the
+ * timeline stands between it and the next one — for the last, between it and the end asked about (the
+ * end of the turn `through`, or of the file): no `state` or `ruling` line, no other action. Then the
+ * states the next one reads are just those its outcome left, in every way the outcomes can fall, and a
+ * campaign's odds carry them on without a timeline for each way (src/core/campaign-odds.ts).
+ */
+export function quietAfter(model: ScenarioModel, actions: readonly ActionModel[], through: Turn | undefined): boolean[] {
+    const t = timeline(model);
+    const taken = [...t.actionPoint.values(), ...t.statePoint.values()].sort((a, b) => a - b);
+    const end = through ? t.turnEnd.get(through) ?? t.end : t.end;
+    // The first point taken after `point`: a binary search over the points in order.
+    const nextTaken = (point: number): number => {
+        let lo = 0, hi = taken.length;
+        while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (taken[mid] <= point) lo = mid + 1; else hi = mid;
+        }
+        return lo < taken.length ? taken[lo] : Number.POSITIVE_INFINITY;
+    };
+    return actions.map((a, i) => {
+        const point = t.actionPoint.get(a.node);
+        if (point === undefined) return false;
+        const next = i + 1 < actions.length ? t.actionPoint.get(actions[i + 1].node) : end;
+        return next !== undefined && nextTaken(point) >= next;
+    });
+}
+
+/**
  * A unit's state after one line of an action's outcome, as the timeline carries it (`carry`): a
  * campaign's odds tell the many ways an action can fall apart by the states they leave, without a
  * timeline for each.

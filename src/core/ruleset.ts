@@ -117,6 +117,12 @@ interface CampaignOddsHooks {
      * has more than `budget` ways to fall or the rule set cannot list it: the campaign is then sampled.
      */
     outcomeLaw(model: ScenarioModel, action: ActionModel, budget: number): OutcomeLaw | Unresolvable | undefined;
+    /**
+     * The outcome lines `resolve` writes from each seed, for the action as it starts in this model, without
+     * what only a written outcome needs (its fingerprint, its text): a sampled campaign throws each action
+     * from thousands of seeds. Undefined where the rule set has none for this action (then `resolve`).
+     */
+    sampler?(model: ScenarioModel, action: ActionModel): ((seed: number) => readonly OutcomeLineText[] | Unresolvable) | undefined;
 }
 
 /** How a quick fix repairs one of the rule set's own diagnostics; the fixes themselves are generic. */

@@ -52,9 +52,70 @@ function unitEnds(unit: AncientsUnit, m: number, winner: AncientsSide | null, ro
  * as (attacker hits − defender hits, the units' m so far), each cell numbered: the difference, and the
  * m's in mixed radix (each unit's m is at most its most hits over its threshold).
  */
-function winnerCells(units: readonly AncientsUnit[], hitLaws: ReadonlyArray<readonly number[]>, tables: AncientsTables): Array<{ winner: AncientsSide | null, ms: number[], p: number }> {
+export function winnerCells(units: readonly AncientsUnit[], hitLaws: ReadonlyArray<readonly number[]>, tables: AncientsTables,
+    denseCells = DENSE_CELLS): Array<{ winner: AncientsSide | null, ms: number[], p: number }> {
     const thresholds = units.map(u => thresholdFor(u.size, tables));
     const span = hitLaws.reduce((s, h) => s + h.length, 0);
+    // Each unit's m is below its base; a cell's number is below the bases' product times the differences' width.
+    const bases = hitLaws.map((hits, i) => Math.floor((hits.length - 1) / thresholds[i]) + 1);
+    const cellsAtMost = bases.reduce((s, b) => s * b, 1) * (2 * span + 1);
+    if (cellsAtMost > denseCells) return winnerCellsByMap(units, hitLaws, thresholds, span);
+    return winnerCellsDense(units, hitLaws, thresholds, span, bases, cellsAtMost);
+}
+
+/** Past this many cells a law is walked in a map of the cells it reaches, not in arrays of every cell it could. */
+const DENSE_CELLS = 1 << 18;
+
+/**
+ * `winnerCells` in arrays indexed by the cell's number: the same cells, reached in the same order, each
+ * chance added in the same order as in a map of them (the same sums to the last digit), without the map.
+ */
+function winnerCellsDense(units: readonly AncientsUnit[], hitLaws: ReadonlyArray<readonly number[]>, thresholds: readonly number[], span: number,
+    bases: readonly number[], size: number): Array<{ winner: AncientsSide | null, ms: number[], p: number }> {
+    const width = 2 * span + 1;
+    let order = [span];
+    let p = new Float64Array(size);
+    p[span] = 1;
+    let radix = 1;
+    units.forEach((u, i) => {
+        const hits = hitLaws[i], threshold = thresholds[i];
+        const sign = u.side === 'attacker' ? 1 : -1;
+        const next = new Float64Array(size);
+        const reached = new Uint8Array(size);
+        const nextOrder: number[] = [];
+        for (const code of order) {
+            const codeMs = Math.floor(code / width), d0 = code - codeMs * width - span, cp = p[code];
+            for (let h = 0; h < hits.length; h++) {
+                const q = hits[h];
+                if (q === 0) continue;
+                const key = (codeMs + Math.floor(h / threshold) * radix) * width + d0 + sign * h + span;
+                if (reached[key]) next[key] += cp * q;
+                else { reached[key] = 1; next[key] = cp * q; nextOrder.push(key); }
+            }
+        }
+        radix *= bases[i];
+        order = nextOrder;
+        p = next;
+    });
+    const byWinner = new Map<number, { winner: AncientsSide | null, ms: number[], p: number }>();
+    for (const code of order) {
+        const codeMs = Math.floor(code / width), d = code - codeMs * width - span;
+        const winner: AncientsSide | null = d < 0 ? 'attacker' : d > 0 ? 'defender' : null;
+        const key = codeMs * 3 + (d < 0 ? 0 : d > 0 ? 1 : 2);
+        const seen = byWinner.get(key);
+        if (seen) seen.p += p[code];
+        else {
+            const ms: number[] = [];
+            let rest = codeMs;
+            for (const b of bases) { ms.push(rest % b); rest = Math.floor(rest / b); }
+            byWinner.set(key, { winner, ms, p: p[code] });
+        }
+    }
+    return [...byWinner.values()];
+}
+
+/** `winnerCells` in a map of the cells reached, for a melee of many units. */
+function winnerCellsByMap(units: readonly AncientsUnit[], hitLaws: ReadonlyArray<readonly number[]>, thresholds: readonly number[], span: number): Array<{ winner: AncientsSide | null, ms: number[], p: number }> {
     let cells = new Map<number, { d: number, ms: number[], p: number }>([[0, { d: 0, ms: [], p: 1 }]]);
     let radix = 1;
     units.forEach((u, i) => {

@@ -10,7 +10,7 @@
  */
 import { byInput, everyThrow, inputKey } from '../../core/campaign-throws.js';
 import { faceDistribution } from '../../core/dice.js';
-import type { DiceSource } from '../../core/dice-source.js';
+import { seededDiceSource, type DiceSource } from '../../core/dice-source.js';
 import type { OutcomeLaw } from '../../core/ruleset.js';
 import type { OutcomeLineText, Unresolvable } from '../../core/resolution.js';
 import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
@@ -67,4 +67,24 @@ function lawOf(input: ScrudInput, tables: ScrudTables, budget: number): OutcomeL
     }
     const order = [...input.attacker.units, ...input.defender.units].map(u => u.id);
     return joint.map(({ p, results }) => ({ p, lines: order.map((id): OutcomeLineText => ({ unit: id, result: results.get(id)!, facts: [] })) }));
+}
+
+/**
+ * The lines resolving writes from each seed (scrud-resolve.ts: the combat's results with each unit's die,
+ * modifier and adjusted die), for a sampled campaign: the engagement is read once, and no fingerprint or
+ * text is made for a throw. None under a pursuit rule, whose throws and lines `resolve` alone makes.
+ */
+export function scrudSampler(model: ScenarioModel, action: ActionModel): ((seed: number) => OutcomeLineText[] | Unresolvable) | undefined {
+    const input = buildScrudInput(model, action.node);
+    if (!input || pursuitRuleOf(model, action.node)) return undefined;
+    const tables = scrudTables(model, action.node);
+    return seed => {
+        const thrown = scrudCombatDice(input, seededDiceSource(seed));
+        if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
+            return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
+        }
+        return resolveScrud(input, thrown, tables).units.map((u): OutcomeLineText => ({
+            unit: u.id, result: u.result, facts: [['die', u.thrown], ['mod', u.modifier], ['adjusted', u.adjusted]], opponent: u.opponent ?? undefined
+        }));
+    };
 }

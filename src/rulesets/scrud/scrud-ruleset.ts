@@ -10,7 +10,7 @@ import { signedTypeset } from '../../core/signed.js';
 import { SCRUD_RESULTS } from './engine/scrud-engine.js';
 import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks.js';
 import { scrudOddsBody } from './scrud-odds-report.js';
-import { scrudOutcomeLaw } from './scrud-campaign-odds.js';
+import { scrudOutcomeLaw, scrudSampler } from './scrud-campaign-odds.js';
 import { buildScrudInput, CLAMP, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
 import { resolveScrudAction } from './scrud-resolve.js';
 import { checkScrudTables, SCRUD_TABLES, ScrudHouseCodes } from './scrud-house.js';
@@ -59,7 +59,7 @@ export const scrudRuleset: Ruleset = {
     },
     odds: scrudOddsBody,
     // Its state in the odds of a whole campaign (docs/odds.md#campaign-odds).
-    campaignOdds: { outcomeLaw: scrudOutcomeLaw },
+    campaignOdds: { outcomeLaw: scrudOutcomeLaw, sampler: scrudSampler },
     // S2: the grade and every factor add up to one modifier, which turns the die.
     modifierHover(actionName, gradeValue, here) {
         if (here.length === 0) return `Modifier in **${actionName}**: ${signedTypeset(gradeValue)} (grade only)`;
