@@ -153,7 +153,7 @@ export const ScrudCodes = {
 } as const;
 
 /** The stats SCRUD reads: a unit's die (S1) and the turn it arrives (docs/campaigns.md). */
-export const SCRUD_STATS = ['die', 'enters'] as const;
+const SCRUD_STATS = ['die', 'enters'] as const;
 
 /** A stat SCRUD does not read is said where it is written, with the stat it was likely meant to be. */
 function checkScrudStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
