@@ -35,11 +35,11 @@ const battleLspModule: Module<BattleServices, PartialLangiumServices> = {
         Formatter: () => new BattleFormatter(),
         CompletionProvider: (services) => new BattleCompletionProvider(services),
         CodeActionProvider: (services) => new BattleCodeActionProvider(services.shared),
-        DocumentSymbolProvider: () => new BattleDocumentSymbolProvider(),
-        FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
-        SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
+        DocumentSymbolProvider: (services) => new BattleDocumentSymbolProvider(services.caches.Caches),
+        FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services, services.caches.Caches),
+        SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services, services.caches.Caches),
         RenameProvider: (services) => new BattleRenameProvider(services),
-        CodeLensProvider: (services) => new BattleCodeLensProvider(services),
+        CodeLensProvider: (services) => new BattleCodeLensProvider(services, services.caches.Caches),
         HoverProvider: (services) => new BattleHoverProvider(services.shared),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     }
