@@ -14,7 +14,7 @@ import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
 import { BattleCommandHandler } from './lsp/command-handler.js';
-import type { ScratchWriter } from './lsp/odds-text.js';
+import type { ScratchWriter } from './lsp/odds-text-request.js';
 import { readClientSupport } from './lsp/client-support.js';
 import { TextChecker } from './text-checker.js';
 import { BattleHoverProvider } from './lsp/hover.js';

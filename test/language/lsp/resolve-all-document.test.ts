@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { TextDocument, URI, type AstNode, type LangiumDocument } from 'langium';
-import { OutcomeCommands } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands } from '../../../src/language/lsp/outcome-requests.js';
 import { resolveAll } from '../../../src/core/resolve-all.js';
 import { loadText } from '../../../src/cli/load.js';
 import { scratchChecker, services, openDocument } from '../../support/services.js';
