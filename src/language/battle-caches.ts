@@ -17,9 +17,9 @@
  *   for as long as the object lives.
  * - **Dropped when**: an entry is replaced by the next build's answer, and each table names what
  *   makes it work an element out again rather than keep it (`KeptKind.againWhen`); an entry goes with
- *   its key (weak keys: a document removed from the workspace takes its answers with it), and `drop`
- *   takes out every answer of a document at once. Nothing is ever dropped by age or size here: one
- *   entry a document, the size of the answer it replaced.
+ *   its key (weak keys: a document removed from the workspace takes its answers with it), and `dropAll`
+ *   takes out every answer at once (the next build then does a first build's work, with the same
+ *   answers). Nothing is dropped by age or size here: one entry a document, replacing the last.
  *
  * ARCHITECTURE.md, "What is kept from one build to the next", lists the tables and their rules.
  */
