@@ -21,11 +21,16 @@ import { BattleNodeValidator } from './battle-node-validator.js';
 import { BattleReferenceDescriptionProvider, LazyReferenceIndexManager } from './battle-reference-index.js';
 import { BattleValidationRegistry } from './battle-validation-registry.js';
 import { BattleValidator, registerValidationChecks } from './validation/battle-validator.js';
+import { BattleCaches } from './battle-caches.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import { builtInRulesets } from '../rulesets/registry.js';
 
 /** Services this language adds to Langium's. */
 export type BattleAddedServices = {
+    /** The answers kept from one build of a document to the next, under one set of rules (battle-caches.ts). */
+    caches: {
+        Caches: BattleCaches
+    },
     validation: {
         BattleValidator: BattleValidator
     }
@@ -40,10 +45,13 @@ export const battleCoreModule = (oneShot: boolean, rulesets: RulesetRegistry): M
     // and find nothing in a grammar that does not change at run time. test/language/parser-fixes.test.ts
     // makes the parser with them, so a grammar that fails them fails the tests.
     LanguageMetaData: () => ({ ...BattleLanguageMetaData, mode: 'production' }),
+    caches: {
+        Caches: () => new BattleCaches()
+    },
     references: {
-        Linker: (services) => new BattleLinker(services, oneShot),
-        ScopeProvider: (services) => new BattleScopeProvider(services),
-        ScopeComputation: (services) => new BattleScopeComputation(services)
+        Linker: (services) => new BattleLinker(services, services.caches.Caches, oneShot),
+        ScopeProvider: (services) => new BattleScopeProvider(services, services.caches.Caches),
+        ScopeComputation: (services) => new BattleScopeComputation(services, services.caches.Caches)
     },
     parser: {
         ValueConverter: () => new BattleValueConverter(),
@@ -60,11 +68,11 @@ export const battleCoreModule = (oneShot: boolean, rulesets: RulesetRegistry): M
         ReferenceDescriptionProvider: (services) => new BattleReferenceDescriptionProvider(services)
     },
     validation: {
-        BattleValidator: (services) => new BattleValidator(services.shared, oneShot),
+        BattleValidator: (services) => new BattleValidator(services.shared, oneShot, services.caches.Caches),
         // Each check called straight, not in two async wrappers (battle-validation-registry.ts).
         ValidationRegistry: (services) => new BattleValidationRegistry(services),
         // Langium's problems in umpire words (BattleDocumentValidator), the nodes walked without a wait at each.
-        DocumentValidator: (services) => new BattleNodeValidator(services, oneShot)
+        DocumentValidator: (services) => new BattleNodeValidator(services, services.caches.Caches, oneShot)
     }
 });
 

@@ -6,6 +6,7 @@ import { AstUtils, Cancellation, DefaultLinker, interruptAndCheck, type AstNode,
 import { importGraphOf } from './battle-imports.js';
 import { isForce, isGrade, isModifier, isScenario, type Scenario } from './generated/ast.js';
 import { matchElements, forEachReference, sameItems, elementsOf } from './battle-tree-walks.js';
+import type { BattleCaches, LastBuild } from './battle-caches.js';
 
 export type AnyReference = Reference | MultiReference;
 
@@ -56,14 +57,19 @@ interface LinkedTree {
  */
 export class BattleLinker extends DefaultLinker {
     private readonly shared: LangiumSharedCoreServices;
-    private readonly linked = new WeakMap<LangiumDocument, LinkedTree>();
+    private readonly linked: LastBuild<LangiumDocument, LinkedTree>;
     /** References linked (or found unresolved) again, and kept, since the services were made: tests read them. */
     readonly counts = { linked: 0, kept: 0 };
 
     /** `oneShot`: each document is linked once and never edited (createBattleServices' `oneShot`), so no unit's links are kept. */
-    constructor(services: LangiumCoreServices, private readonly oneShot = false) {
+    constructor(services: LangiumCoreServices, caches: BattleCaches, private readonly oneShot = false) {
         super(services);
         this.shared = services.shared;
+        this.linked = caches.lastBuild({
+            name: 'links', keeps: 'the links of each element and whether any failed, with the elements and imports they were made for',
+            keyedBy: 'the document',
+            againWhen: 'an element is new, a name it reads was declared or removed, the imports changed, the tree is the one linked last, or the last link was interrupted'
+        });
     }
 
     /**

@@ -14,7 +14,7 @@ import { BattleSemanticTokenProvider } from './lsp/semantic-tokens.js';
 import { BattleRenameProvider } from './lsp/rename.js';
 import { BattleCodeLensProvider } from './lsp/code-lens.js';
 import { BattleCommandHandler } from './lsp/command-handler.js';
-import type { ScratchWriter } from './lsp/odds-text.js';
+import type { ScratchWriter } from './lsp/odds-text-request.js';
 import { readClientSupport } from './lsp/client-support.js';
 import { TextChecker } from './text-checker.js';
 import { BattleHoverProvider } from './lsp/hover.js';
@@ -35,11 +35,11 @@ const battleLspModule: Module<BattleServices, PartialLangiumServices> = {
         Formatter: () => new BattleFormatter(),
         CompletionProvider: (services) => new BattleCompletionProvider(services),
         CodeActionProvider: (services) => new BattleCodeActionProvider(services.shared),
-        DocumentSymbolProvider: () => new BattleDocumentSymbolProvider(),
-        FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services),
-        SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services),
+        DocumentSymbolProvider: (services) => new BattleDocumentSymbolProvider(services.caches.Caches),
+        FoldingRangeProvider: (services) => new BattleFoldingRangeProvider(services, services.caches.Caches),
+        SemanticTokenProvider: (services) => new BattleSemanticTokenProvider(services, services.caches.Caches),
         RenameProvider: (services) => new BattleRenameProvider(services),
-        CodeLensProvider: (services) => new BattleCodeLensProvider(services),
+        CodeLensProvider: (services) => new BattleCodeLensProvider(services, services.caches.Caches),
         HoverProvider: (services) => new BattleHoverProvider(services.shared),
         InlayHintProvider: (services) => new BattleInlayHintProvider(services.shared)
     }

@@ -9,6 +9,7 @@ import { actionChecksOf, replayActionChecks, type ActionChecks } from './validat
 import { headerKeyOf, modelOf } from '../core/model-cache.js';
 import { type AnyReference, type ElementLinks, BattleLinker } from './battle-linker.js';
 import { matchElements, nodesOf, sameItems, elementsOf } from './battle-tree-walks.js';
+import type { BattleCaches, LastBuild } from './battle-caches.js';
 
 type Check = (node: AstNode, accept: ValidationAcceptor, token: Cancellation.CancellationToken) => MaybePromise<void>;
 type KeptProblem = Parameters<ValidationAcceptor>;
@@ -84,14 +85,19 @@ interface CheckedTree {
  */
 export class BattleNodeValidator extends BattleDocumentValidator {
     private readonly linker: unknown;
-    private readonly checked = new WeakMap<LangiumDocument, CheckedTree>();
+    private readonly checked: LastBuild<LangiumDocument, CheckedTree>;
     /** Nodes walked, units whose checks were kept, and actions whose checks were reported again without running, since the services were made: tests read them. */
     readonly counts = { walked: 0, kept: 0, actionsReplayed: 0 };
 
     /** `oneShot`: each document is checked once and never edited (createBattleServices' `oneShot`), so no unit's checks are kept. */
-    constructor(services: LangiumCoreServices, private readonly oneShot = false) {
+    constructor(services: LangiumCoreServices, caches: BattleCaches, private readonly oneShot = false) {
         super(services);
         this.linker = services.references.Linker;
+        this.checked = caches.lastBuild({
+            name: 'checks', keeps: "each element's problems and flags, with the links, rule set, header, limits, categories, imports and grades they were found under",
+            keyedBy: 'the document',
+            againWhen: 'an element is new, its links were not kept, or what its checks read changed'
+        });
     }
 
     /** Only the unresolved references, which the linker keeps per unit, are read (not every reference of the file). */

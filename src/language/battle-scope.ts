@@ -6,6 +6,7 @@ import {
 import { isScenario, type Force, type Target, type Grade, type Modifier, type Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
 import { importsOf } from '../core/scenario.js';
+import type { BattleCaches, LastBuild } from './battle-caches.js';
 
 /**
  * Names are those a file declares, then those of the files it imports (docs/campaigns.md#campaigns-across-files):
@@ -25,16 +26,20 @@ export class BattleScopeProvider implements ScopeProvider {
     private readonly unitScopes = new WeakMap<Force, Scope>();
     private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
     /** The last tree's top-level scopes of each document, with its elements: a scope whose declarations an edit did not touch is used again. */
-    private readonly lastTopLevel = new WeakMap<LangiumDocument, { elements: readonly AstNode[], scopes: Map<string, Scope> }>();
+    private readonly lastTopLevel: LastBuild<LangiumDocument, { elements: readonly AstNode[], scopes: Map<string, Scope> }>;
     /** `topLevel`'s entry of the root asked for last (a field, not a second look in the map; the root is never changed in place). It holds that tree until another is linked. */
     private lastRoot: AstNode | undefined = undefined;
     private lastScopes: Map<string, Scope> | undefined = undefined;
 
-    constructor(services: LangiumCoreServices) {
+    constructor(services: LangiumCoreServices, caches: BattleCaches) {
         this.locator = services.workspace.AstNodeLocator;
         this.nameProvider = services.references.NameProvider;
         this.index = services.shared.workspace.IndexManager;
         this.shared = services.shared;
+        this.lastTopLevel = caches.lastBuild({
+            name: 'top-level scopes', keeps: "each type's scope of the file's own declarations, with the elements they were made from",
+            keyedBy: 'the document', againWhen: 'an element declaring a name of that type was added or removed'
+        });
     }
 
     getScope(context: ReferenceInfo): Scope {
@@ -172,11 +177,15 @@ function elementsOf(root: Scenario, type: string): Array<Force | Grade | Modifie
  */
 export class BattleScopeComputation extends DefaultScopeComputation {
     private readonly locator: AstNodeLocator;
-    private readonly lastExports = new WeakMap<LangiumDocument, { elements: readonly AstNode[], descriptions: ReadonlyArray<AstNodeDescription | null>, uri: URI }>();
+    private readonly lastExports: LastBuild<LangiumDocument, { elements: readonly AstNode[], descriptions: ReadonlyArray<AstNodeDescription | null>, uri: URI }>;
 
-    constructor(services: LangiumCoreServices) {
+    constructor(services: LangiumCoreServices, caches: BattleCaches) {
         super(services);
         this.locator = services.workspace.AstNodeLocator;
+        this.lastExports = caches.lastBuild({
+            name: 'exports', keeps: "each top-level element's description in Langium's index, with the elements they were made from",
+            keyedBy: 'the document', againWhen: 'the element is new, or the document has another address'
+        });
     }
 
     /**

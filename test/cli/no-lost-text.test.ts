@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { TextDocument, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
-import { OutcomeCommands } from '../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands } from '../../src/language/lsp/outcome-requests.js';
 import { isAction, isOutcome, type Action } from '../../src/language/generated/ast.js';
 import { nodeIo, type WriteIo } from '../../src/cli/atomic-write.js';
 import { resolveWriteCommand } from '../../src/cli/resolve-write.js';

@@ -7,7 +7,7 @@ import { AstUtils, URI, type LangiumDocument } from 'langium';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { ApplyWorkspaceEditParams, Location, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { scratchChecker, services, battle } from '../support/services.js';
-import { OutcomeCommands, type EditorSide } from '../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands, type EditorSide } from '../../src/language/lsp/outcome-requests.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { Codes } from '../../src/core/codes.js';
 import { isAction, isSides, type Scenario } from '../../src/language/generated/ast.js';

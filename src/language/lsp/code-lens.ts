@@ -6,6 +6,7 @@
 import type { AstNode, LangiumDocument, TextDocumentProvider } from 'langium';
 import { GrammarUtils } from 'langium';
 import type { CodeLensProvider, LangiumServices } from 'langium/lsp';
+import type { BattleCaches } from '../battle-caches.js';
 import type { CancellationToken, CodeLens, CodeLensParams, Range } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
 import { modelOf } from '../../core/model-cache.js';
@@ -20,19 +21,20 @@ import { clientSupport, oddsCommandFor } from './client-support.js';
 export class BattleCodeLensProvider implements CodeLensProvider {
     private readonly editorTexts: TextDocumentProvider | undefined;
 
-    constructor(private readonly services: LangiumServices) {
-        this.editorTexts = services.shared.workspace.TextDocuments;
-    }
-
     /** Where each action's lenses go (its first line up to its name), kept per action as the outline's entries are (kept-per-element.ts). */
-    private readonly ranges = new KeptPerElement<Range>({
-        make: node => {
-            const cst = node.$cstNode!;
-            const name = GrammarUtils.findNodeForProperty(cst, 'name') ?? cst;
-            return { start: { ...cst.range.start }, end: { ...name.range.end } };
-        },
-        move: (range, from, to) => ({ start: movePosition(range.start, from, to), end: movePosition(range.end, from, to) })
-    });
+    private readonly ranges: KeptPerElement<Range>;
+
+    constructor(private readonly services: LangiumServices, caches: BattleCaches) {
+        this.editorTexts = services.shared.workspace.TextDocuments;
+        this.ranges = new KeptPerElement<Range>(caches, 'lens places', "each action's lens range", {
+            make: node => {
+                const cst = node.$cstNode!;
+                const name = GrammarUtils.findNodeForProperty(cst, 'name') ?? cst;
+                return { start: { ...cst.range.start }, end: { ...name.range.end } };
+            },
+            move: (range, from, to) => ({ start: movePosition(range.start, from, to), end: movePosition(range.end, from, to) })
+        });
+    }
 
     /**
      * The lenses once the document is validated at the editor's version, after the edit's diagnostics

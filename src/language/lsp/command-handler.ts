@@ -1,16 +1,16 @@
 /**
  * The server's `workspace/executeCommand` handler: thin by design. Each command id of the protocol
- * (src/protocol.ts) is handed to the service that does the work (outcome-commands.ts,
+ * (src/protocol.ts) is handed to the service that does the work (outcome-requests.ts,
  * status-request.ts, editor-requests.ts); nothing is decided here.
  */
 import { AbstractExecuteCommandHandler, type ExecuteCommandAcceptor, type LangiumSharedServices } from 'langium/lsp';
 import { UmpireCommands } from '../../protocol.js';
-import { connectionEditor, OutcomeCommands } from './outcome-commands.js';
+import { connectionEditor, OutcomeCommands } from './outcome-requests.js';
 import { campaignStatus } from './status-request.js';
-import { battleReportCommand } from './report-command.js';
+import { battleReportCommand } from './report-request.js';
 import { actionAtPosition, fileSummary, scenarioTemplates } from './editor-requests.js';
 import type { TextChecker } from '../text-checker.js';
-import { showOddsText, type ScratchWriter } from './odds-text.js';
+import { showOddsText, type ScratchWriter } from './odds-text-request.js';
 import { campaignOddsCommand } from './campaign-odds-request.js';
 
 export class BattleCommandHandler extends AbstractExecuteCommandHandler {

@@ -18,6 +18,7 @@ import { LSPErrorCodes, ResponseError, type CancellationToken, type Position } f
 import { parsedFrom } from '../battle-document-factory.js';
 import type { TextSpan } from '../text-change.js';
 import { isTurn, type Scenario, type Turn } from '../generated/ast.js';
+import type { BattleCaches, LastBuild } from '../battle-caches.js';
 
 /**
  * Where an element starts now (its first token), as a position of its own: the nodes' position objects
@@ -88,9 +89,15 @@ interface Change {
  * the end, and the middle, where a turn's kept elements sit, by a map), as the linker matches them.
  */
 export class KeptPerElement<E> {
-    private readonly last = new WeakMap<LangiumDocument, LastAnswer<E>>();
+    private readonly last: LastBuild<LangiumDocument, LastAnswer<E>>;
 
-    constructor(private readonly answers: ElementAnswers<E>) {}
+    /** `name` and `keeps`: the table's in the language's caches (battle-caches.ts). */
+    constructor(caches: BattleCaches, name: string, keeps: string, private readonly answers: ElementAnswers<E>) {
+        this.last = caches.lastBuild({
+            name, keeps: `${keeps}, with the elements, their places and the text of the last answer`,
+            keyedBy: 'the document', againWhen: 'the element was made anew by the parse; moved by the change the parse recorded'
+        });
+    }
 
     /** Each unit's answer, in the order given, and where it starts now; `units` are the elements of the document's current tree. */
     entries(document: LangiumDocument, units: readonly AstNode[]): { entries: E[], starts: Position[] } {

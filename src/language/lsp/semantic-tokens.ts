@@ -12,7 +12,8 @@
  * 10 of 10 wrong. Only highlightElement, which holds no state, is shared.
  */
 import { AstUtils, CstUtils, GrammarUtils, type AstNode, type CstNode, type LangiumDocument } from 'langium';
-import { AbstractSemanticTokenProvider, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
+import { AbstractSemanticTokenProvider, type LangiumServices, type SemanticTokenAcceptor, type SemanticTokenAcceptorOptions } from 'langium/lsp';
+import type { BattleCaches, LastBuild } from '../battle-caches.js';
 import {
     CancellationToken, SemanticTokenModifiers, SemanticTokenTypes,
     type Position, type Range, type SemanticTokens, type SemanticTokensDelta, type SemanticTokensDeltaParams, type SemanticTokensOptions,
@@ -97,12 +98,22 @@ const KEPT_ANSWERS = 2;
  */
 export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
     /** Each element's tokens, the same numbers wherever the element moves (ElementTokens). */
-    private readonly kept = new KeptPerElement<ElementTokens>({
-        make: (node, at, document) => encode(this.tokensOfNodes(document, AstUtils.streamAst(node), at)),
-        move: tokens => tokens
-    });
-    private readonly answers = new WeakMap<LangiumDocument, Answer[]>();
+    private readonly kept: KeptPerElement<ElementTokens>;
+    /** The last few answers sent, which a delta is worked out from. */
+    private readonly answers: LastBuild<LangiumDocument, Answer[]>;
     private nextAnswer = 1;
+
+    constructor(services: LangiumServices, caches: BattleCaches) {
+        super(services);
+        this.kept = new KeptPerElement<ElementTokens>(caches, 'semantic tokens', "each element's semantic tokens", {
+            make: (node, at, document) => encode(this.tokensOfNodes(document, AstUtils.streamAst(node), at)),
+            move: tokens => tokens
+        });
+        this.answers = caches.lastBuild({
+            name: 'semantic tokens sent', keeps: `the last ${KEPT_ANSWERS} semantic-token answers sent, by result id, for deltas`,
+            keyedBy: 'the document', againWhen: 'a newer answer is sent (the oldest goes)'
+        });
+    }
 
     override get semanticTokensOptions(): SemanticTokensOptions {
         return { ...super.semanticTokensOptions, full: { delta: true } };

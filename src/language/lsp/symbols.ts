@@ -4,7 +4,8 @@
  * actions fought in them (with their kind).
  */
 import { AstUtils, GrammarUtils, isCompositeCstNode, isLeafCstNode, type AstNode, type AstNodeDescription, type CstNode, type LangiumDocument } from 'langium';
-import { DefaultFoldingRangeProvider, DefaultNodeKindProvider, type DocumentSymbolProvider } from 'langium/lsp';
+import { DefaultFoldingRangeProvider, DefaultNodeKindProvider, type DocumentSymbolProvider, type LangiumServices } from 'langium/lsp';
+import type { BattleCaches } from '../battle-caches.js';
 import {
     CancellationToken, CompletionItemKind, FoldingRangeKind, SymbolKind,
     type DocumentSymbol, type DocumentSymbolParams, type FoldingRange, type FoldingRangeParams, type Position, type Range
@@ -50,10 +51,14 @@ function typeOf(node: AstNode | AstNodeDescription): string {
  * moves them), so a moved element gets new ones, kept in place of the old.
  */
 export class BattleDocumentSymbolProvider implements DocumentSymbolProvider {
-    private readonly kept = new KeptPerElement<DocumentSymbol[]>({
-        make: node => this.symbolOf(node),
-        move: (symbols, from, to) => symbols.map(s => moveSymbol(s, from, to))
-    });
+    private readonly kept: KeptPerElement<DocumentSymbol[]>;
+
+    constructor(caches: BattleCaches) {
+        this.kept = new KeptPerElement<DocumentSymbol[]>(caches, 'outline', "each element's outline entries", {
+            make: node => this.symbolOf(node),
+            move: (symbols, from, to) => symbols.map(s => moveSymbol(s, from, to))
+        });
+    }
 
     async getSymbols(document: LangiumDocument, _params?: DocumentSymbolParams, cancelToken?: CancellationToken): Promise<DocumentSymbol[]> {
         // After the edit's diagnostics, for the version the editor holds (current-version.ts).
@@ -114,16 +119,21 @@ function moveSymbol(symbol: DocumentSymbol, from: Position, to: Position): Docum
  */
 export class BattleFoldingRangeProvider extends DefaultFoldingRangeProvider {
     /** Per element: the ranges of its blocks (in the order of Langium's walk) and of its block comments. */
-    private readonly kept = new KeptPerElement<KeptFolding>({
-        make: (node, _at, document) => {
-            const blocks: FoldingRange[] = [];
-            this.collectBlocks(document, node, blocks);
-            const comments: FoldingRange[] = [];
-            this.collectComments(document, node.$cstNode!, new Map(), comments);
-            return { blocks, comments };
-        },
-        move: (kept, from, to) => ({ blocks: kept.blocks.map(r => moveFolding(r, from, to)), comments: kept.comments.map(r => moveFolding(r, from, to)) })
-    });
+    private readonly kept: KeptPerElement<KeptFolding>;
+
+    constructor(services: LangiumServices, caches: BattleCaches) {
+        super(services);
+        this.kept = new KeptPerElement<KeptFolding>(caches, 'folding', "each element's folding ranges", {
+            make: (node, _at, document) => {
+                const blocks: FoldingRange[] = [];
+                this.collectBlocks(document, node, blocks);
+                const comments: FoldingRange[] = [];
+                this.collectComments(document, node.$cstNode!, new Map(), comments);
+                return { blocks, comments };
+            },
+            move: (kept, from, to) => ({ blocks: kept.blocks.map(r => moveFolding(r, from, to)), comments: kept.comments.map(r => moveFolding(r, from, to)) })
+        });
+    }
 
     override async getFoldingRanges(document: LangiumDocument, _params?: FoldingRangeParams, cancelToken?: CancellationToken): Promise<FoldingRange[]> {
         await whenValidated(document, cancelToken);

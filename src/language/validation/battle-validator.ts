@@ -1,7 +1,8 @@
 import { GrammarUtils, type AstNode, type DiagnosticInfo, type LangiumSharedCoreServices, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
 import { actionInputsKey, contextOf, modelOf } from '../../core/model-cache.js';
-import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit } from './common.js';
+import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit, namesSeenIn } from './common.js';
+import { BattleCaches } from '../battle-caches.js';
 import { checkOutcome } from './outcome.js';
 import { checkExclusiveFacts } from './exclusive-facts.js';
 import { checkCampaignOf } from './campaign.js';
@@ -38,7 +39,12 @@ export function registerValidationChecks(registry: ValidationRegistry, validator
  */
 export class BattleValidator {
     /** `oneShot`: no later build reads what the checks would keep (`umpire check`: createBattleServices' `oneShot`). */
-    constructor(private readonly shared?: LangiumSharedCoreServices, private readonly oneShot = false) {}
+    private readonly namesSeen: ReturnType<typeof namesSeenIn>;
+
+    /** `caches`: the language's (battle-core-module.ts); a validator made alone keeps its own. */
+    constructor(private readonly shared?: LangiumSharedCoreServices, private readonly oneShot = false, caches = new BattleCaches()) {
+        this.namesSeen = namesSeenIn(caches);
+    }
 
     /**
      * The campaign checks; each action's are kept for the next build (`checkCampaignOf`'s `keep`), except
@@ -49,7 +55,7 @@ export class BattleValidator {
     }
 
     checkScenario(scenario: Scenario, accept: ValidationAcceptor): void {
-        checkUniqueNames(scenario, accept);
+        checkUniqueNames(scenario, accept, this.namesSeen);
         checkSeal(scenario, accept);
         if (this.shared) checkImports(scenario, importGraphOf(this.shared), accept);
         const model = modelOf(scenario);

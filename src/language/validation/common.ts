@@ -12,17 +12,19 @@ import { dieNamed, MAX_DIE_SIDES, MAX_SEED } from '../../core/dice.js';
 import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { Codes } from '../../core/codes.js';
 import { signedValue as signed } from '../../core/signed.js';
+import type { BattleCaches, LastBuild } from '../battle-caches.js';
 
 export const GRADE_RANGE = { min: -6, max: 6 } as const;
 export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
 
 /**
  * Two grades, modifiers, forces or actions of one name: the second and later are reported, in file order.
- * The names of a document's elements are kept from one build to the next (`NamesSeen`, by its CST root,
- * which the parse in pieces keeps): a build takes out the names of the elements an edit replaced and adds
- * those of the new ones, so an edit costs the elements it changed and a comparison of the element lists.
+ * The names of a document's elements are kept from one build to the next (`names`, a table of
+ * `namesSeenIn`, by the CST root, which the parse in pieces keeps): a build takes out the names of the
+ * elements an edit replaced and adds those of the new ones, so an edit costs the elements it changed and a
+ * comparison of the element lists.
  */
-export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor): void {
+export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor, namesSeen: LastBuild<object, NamesSeen>): void {
     const docKey = scenario.$cstNode ?? scenario;
     let seen = namesSeen.get(docKey);
     const now = scenario.elements;
@@ -59,7 +61,13 @@ interface NamesSeen {
     readonly byType: Map<string, Map<string, Named | Named[]>>;
 }
 
-const namesSeen = new WeakMap<object, NamesSeen>();
+/** The table `checkUniqueNames` keeps the names of each document's elements in. */
+export function namesSeenIn(caches: BattleCaches): LastBuild<object, NamesSeen> {
+    return caches.lastBuild({
+        name: 'names', keeps: "the names of each element's grades, modifiers, forces and actions, with the elements they were read from",
+        keyedBy: "the document's CST root (the parse in pieces keeps it)", againWhen: 'the element was replaced'
+    });
+}
 
 /** The named elements a top-level element holds: itself, or a turn's actions. By `$type` (no subtypes among the elements). */
 function namedIn(el: Element, each: (node: Named) => void): void {

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
-import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-requests.js';
 import { createBattleServices } from '../../../src/language/battle-module.js';
 import { RulesetRegistry } from '../../../src/core/ruleset.js';
 import { builtInRulesets } from '../../../src/rulesets/registry.js';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TextDocument, type LangiumDocument } from 'langium';
 import { InlayHintKind, type Hover, type InlayHint, type MarkupContent } from 'vscode-languageserver';
-import { OutcomeCommands } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands } from '../../../src/language/lsp/outcome-requests.js';
 import { scratchChecker, services as allServices, openDocument } from '../../support/services.js';
 
 const { shared, Battle } = allServices;

@@ -16,6 +16,7 @@ import { CancellationTokenSource, LSPErrorCodes, ResponseError, SemanticTokensBu
 import { createBattleServices } from '../../../src/language/battle-module.js';
 import { BattleSemanticTokenProvider } from '../../../src/language/lsp/semantic-tokens.js';
 import { BattleFoldingRangeProvider } from '../../../src/language/lsp/symbols.js';
+import { BattleCaches } from '../../../src/language/battle-caches.js';
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { campaign, turnsCampaign } from '../../../scripts/bench-files.mjs';
 import { seeded } from '../../support/seeded.js';
@@ -124,7 +125,7 @@ class WholeTreeFolding extends DefaultFoldingRangeProvider {
     private readonly battle: BattleFoldingRangeProvider;
     constructor(services: LangiumServices) {
         super(services);
-        this.battle = new BattleFoldingRangeProvider(services);
+        this.battle = new BattleFoldingRangeProvider(services, new BattleCaches());
     }
     protected override shouldProcess(node: AstNode): boolean {
         return (this.battle as unknown as { shouldProcess(n: AstNode): boolean }).shouldProcess(node);
@@ -136,7 +137,7 @@ class WholeTreeFolding extends DefaultFoldingRangeProvider {
 
 describe('the editor\'s whole-file answers kept per element', () => {
     it('are after every edit what a fresh server answers for the same text, and what a walk of the whole tree gives', async () => {
-        const wholeTokens = new WholeTreeTokens(cold.Battle);
+        const wholeTokens = new WholeTreeTokens(cold.Battle, new BattleCaches());
         const wholeFolding = new WholeTreeFolding(cold.Battle);
         let compared = 0, kept = 0;
         for (const [t, start] of texts.entries()) {

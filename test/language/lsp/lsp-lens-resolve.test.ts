@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import { TextDocument, URI, type LangiumDocument } from 'langium';
 import type { ApplyWorkspaceEditParams, CodeLens, Diagnostic, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
-import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-requests.js';
 import type { OddsAnswer, ResolveAllResult, ResolveResult } from '../../../src/protocol.js';
 import { staleOutcomeActions } from '../../../src/language/lsp/stale-fix.js';
 import { renderOddsHtml } from '../../../src/extension/odds-html.js';

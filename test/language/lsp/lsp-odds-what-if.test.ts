@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-requests.js';
 import { oddsForAction } from '../../../src/core/odds.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import type { OddsAnswer, OddsReport } from '../../../src/protocol.js';

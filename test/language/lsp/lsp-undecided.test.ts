@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { TextDocument, type LangiumDocument } from 'langium';
 import type { Hover, InlayHint, MarkupContent } from 'vscode-languageserver';
-import { OutcomeCommands } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands } from '../../../src/language/lsp/outcome-requests.js';
 import { scratchChecker, services as allServices, openDocument } from '../../support/services.js';
 import { UNDECIDED } from '../../support/undecided-campaign.js';
 

@@ -8,8 +8,8 @@ import { modelOf } from '../../../src/core/model-cache.js';
 import { oddsForAction } from '../../../src/core/odds.js';
 import { isUnresolvable } from '../../../src/core/resolve.js';
 import { oddsSummary } from '../../../src/language/lsp/odds-request.js';
-import { showOddsText } from '../../../src/language/lsp/odds-text.js';
-import type { EditorSide } from '../../../src/language/lsp/outcome-commands.js';
+import { showOddsText } from '../../../src/language/lsp/odds-text-request.js';
+import type { EditorSide } from '../../../src/language/lsp/outcome-requests.js';
 import type { OddsAnswer, OddsReport } from '../../../src/protocol.js';
 import { parse, services } from '../../support/services.js';
 

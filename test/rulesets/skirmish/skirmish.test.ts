@@ -9,7 +9,7 @@ import { EmptyFileSystem, TextDocument, URI, type LangiumDocument } from 'langiu
 import { expectCompletion, validationHelper } from 'langium/test';
 import type { ApplyWorkspaceEditParams, CodeLens, CompletionList, TextDocumentEdit, TextEdit } from 'vscode-languageserver';
 import { createBattleServices } from '../../../src/language/battle-module.js';
-import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-commands.js';
+import { OutcomeCommands, type EditorSide } from '../../../src/language/lsp/outcome-requests.js';
 import { TextChecker } from '../../../src/language/text-checker.js';
 import { builtInRulesets } from '../../../src/rulesets/registry.js';
 import { modelOf } from '../../../src/core/model-cache.js';

@@ -7,7 +7,7 @@
 import type { LangiumSharedServices } from 'langium/lsp';
 import type { CancellationToken } from 'vscode-languageserver';
 import { meanSdText, unitCounts, type OddsAnswer, type OddsArgs, type OddsReport, type OddsText, type OddsUnavailable } from '../../protocol.js';
-import type { EditorSide } from './outcome-commands.js';
+import type { EditorSide } from './outcome-requests.js';
 import { clientSupport } from './client-support.js';
 
 /** Writes a generated file where the editor can open it and gives its URI (the Node server has one; the web worker not). */
