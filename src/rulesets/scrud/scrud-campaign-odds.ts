@@ -17,6 +17,7 @@ import type { ActionModel, ScenarioModel } from '../../core/scenario.js';
 import { armsOf, resolveScrud, type ScrudInput } from './engine/scrud-engine.js';
 import type { ScrudTables } from './engine/scrud-tables.js';
 import { buildScrudInput, pursuitRuleOf, scrudCombatDice, scrudTables } from './scrud-reader.js';
+import { dieShort, outcomeLine } from './scrud-resolve.js';
 
 /** One arm's law: each way its units' results fall (unit id → result), ways with the same results merged. */
 function armLaw(input: ScrudInput, tables: ScrudTables, budget: number): Array<{ p: number, results: Map<string, string> }> | undefined {
@@ -80,11 +81,6 @@ export function scrudSampler(model: ScenarioModel, action: ActionModel): ((seed:
     const tables = scrudTables(model, action.node);
     return seed => {
         const thrown = scrudCombatDice(input, seededDiceSource(seed));
-        if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
-            return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
-        }
-        return resolveScrud(input, thrown, tables).units.map((u): OutcomeLineText => ({
-            unit: u.id, result: u.result, facts: [['die', u.thrown], ['mod', u.modifier], ['adjusted', u.adjusted]], opponent: u.opponent ?? undefined
-        }));
+        return dieShort(action, thrown) ?? resolveScrud(input, thrown, tables).units.map(u => outcomeLine(u, undefined));
     };
 }

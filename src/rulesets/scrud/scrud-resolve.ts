@@ -28,9 +28,8 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
     if (dice.kind === 'seed') source = seededDiceSource(dice.seed);
     else source = entered = enteredDiceSource(scrudEnteredValues(model, action.node, input));
     const thrown = scrudCombatDice(input, source);
-    if ([...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) {
-        return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
-    }
+    const short = dieShort(action, thrown);
+    if (short) return short;
     const tables = scrudTables(model, action.node);
     const combat = resolveScrud(input, thrown, tables);
     const rule = pursuitRuleOf(model, action.node);
@@ -128,7 +127,14 @@ function unitJson(r: ScrudUnitResult, pursuit: PursuitDecision | undefined) {
     };
 }
 
-function outcomeLine(r: ScrudUnitResult, pursuit: PursuitDecision | undefined): OutcomeLineText {
+/** A unit left without its die (dice entered short): the engagement cannot be resolved. */
+export function dieShort(action: ActionModel, thrown: { attacker: readonly number[], defender: readonly number[] }): Unresolvable | undefined {
+    if (![...thrown.attacker, ...thrown.defender].some(v => !Number.isInteger(v))) return undefined;
+    return { problem: `Engagement '${action.node.name}' does not have a die for every unit.` };
+}
+
+/** A unit's outcome line: its result with its die, modifier and adjusted die (S2), and its pursuit (S-ex.6). */
+export function outcomeLine(r: ScrudUnitResult, pursuit: PursuitDecision | undefined): OutcomeLineText {
     return {
         unit: r.id, result: r.result,
         facts: [['die', r.thrown], ['mod', r.modifier], ['adjusted', r.adjusted], ...pursuitFacts(pursuit)],
