@@ -100,7 +100,10 @@ describe('umpire.vsix in code-server 4.100.3', () => {
     });
 
     it('leaves the text unchanged when Resolve is clicked again', async () => {
-        const shown = await editorText();
+        // The view shows the header's hint and the pairings' hints among the text: they follow the written outcome
+        // once the server has checked the saved text, so the view is read after that, not while they still say
+        // "not written".
+        const shown = await waitFor('the hint at Example to say written', editorText, t => /engagement Example \{\s*written — /.test(t), 30000);
         await lens('Resolve').click();
         // The command's round trip (client → server → applyEdit) has no visible end when nothing
         // changes: give it time, then check both the editor and, after saving, the disk.

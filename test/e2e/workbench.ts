@@ -157,7 +157,6 @@ export async function editorText(page: Page): Promise<string> {
         .join('\\n')`);
 }
 
-/** A code lens of the active editor, by its exact title. */
 /**
  * Runs a command from the palette by its title, as an umpire would. The palette may not open, or close
  * again, while the workbench is still starting or a page such as the walkthrough takes the focus: opening
@@ -196,6 +195,7 @@ export function oddsPanelOf(page: () => Page) {
     };
 }
 
+/** A code lens of the active editor, by its exact title. */
 export function lens(page: Page, title: string): Locator {
     return page.locator('.editor-group-container.active .codelens-decoration a', { hasText: new RegExp(`^${title}$`) });
 }
