@@ -21,6 +21,7 @@ import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/as
 import { actionModelOf, headerKeyOf } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
+import { coreKept } from './kept.js';
 
 // ─── The timeline ────────────────────────────────────────────────────────────────────────────────
 
@@ -100,7 +101,11 @@ interface Step {
     readonly outcomes: ReadonlyArray<Outcome | undefined>;
 }
 
-const timelines = new WeakMap<ScenarioModel, Timeline>();
+const timelines = coreKept.table<ScenarioModel, Timeline>({
+    name: 'timelines', keeps: 'a model\'s campaign timeline (the one every view reads)',
+    keyedBy: 'a model',
+    againWhen: 'the model is new'
+});
 
 /**
  * The timeline last built for each document's tree (by its CST root, which the parse in pieces
@@ -108,7 +113,11 @@ const timelines = new WeakMap<ScenarioModel, Timeline>();
  * keeps its part before the first change. A run's first model starts from the document's timeline,
  * which it reads and leaves as it was.
  */
-const latest = new WeakMap<object, Built>();
+const latest = coreKept.table<object, Built>({
+    name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
+    keyedBy: 'what carries from a file\'s last model to its next (`carriedKey`: its CST root, or an overlay\'s run)',
+    againWhen: 'the rule set, a force, a grade, a modifier, an option, a house block or the header changed (the whole timeline built again), else from the first element that is another node or reads another outcome'
+});
 
 /**
  * A timeline with what its model's declarations were: not the model itself, which would keep every
@@ -146,7 +155,11 @@ function timeline(model: ScenarioModel): Timeline {
     return t;
 }
 
-const initialStates = new WeakMap<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>();
+const initialStates = coreKept.table<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>({
+    name: 'initial states', keeps: 'a unit\'s state before anything is written about it',
+    keyedBy: 'a unit\'s model (kept with its force\'s), with the rule set it was read under',
+    againWhen: 'the unit is new, or the rule set changed'
+});
 
 /**
  * A unit's state before anything is written about it: what its declaration says. Kept by the unit's
@@ -175,7 +188,11 @@ function outcomesOf(model: ScenarioModel, el: Action | UnitState | Turn): Array<
     return [];
 }
 
-const unitsById = new WeakMap<object, Map<string, UnitModel>>();
+const unitsById = coreKept.table<object, Map<string, UnitModel>>({
+    name: 'units by id', keeps: 'a force\'s units by id',
+    keyedBy: 'a force\'s model',
+    againWhen: 'the force is new'
+});
 
 /** The unit with this id (`Force.Unit#2`: a force's name has no dot), found through its force's index, kept with the force's model. */
 function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
@@ -701,7 +718,11 @@ export function unitsEverOut(model: ScenarioModel): UnitModel[] {
 }
 
 
-const rolesOfAction = new WeakMap<Action, ReadonlyArray<{ target: Target, role: Role }>>();
+const rolesOfAction = coreKept.table<Action, ReadonlyArray<{ target: Target, role: Role }>>({
+    name: 'action roles', keeps: 'the units an action names, each with its role',
+    keyedBy: 'an action node',
+    againWhen: 'the node is new'
+});
 
 /**
  * The references of an action with the role each gives its units, without expanding whole forces.
