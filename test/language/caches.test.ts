@@ -16,6 +16,7 @@ import { createBattleServices } from '../../src/language/battle-module.js';
 import { createBattleCoreServices } from '../../src/language/battle-core-module.js';
 import { BattleCaches } from '../../src/language/battle-caches.js';
 import { coreKept, KeptTables } from '../../src/core/kept.js';
+import { modelOf } from '../../src/core/model-cache.js';
 import type { BattleLinker } from '../../src/language/battle-linker.js';
 import type { BattleNodeValidator } from '../../src/language/battle-node-validator.js';
 
@@ -123,6 +124,33 @@ describe('the cache service', () => {
             : e.name.endsWith('.ts') ? (fs.readFileSync(path.join(dir, e.name), 'utf8').match(/coreKept\.table</g) ?? []).length : 0), 0);
         expect(places('src/core') + places('src/rulesets')).toBe(coreKept.kinds.length);
     });
+
+    it("keeps a kept force's model through an edit elsewhere, makes a replaced force's again, and makes every one again once dropped", async () => {
+        const { shared, Battle } = createBattleServices(EmptyFileSystem);
+        const uri = 'file:///kept/forces.battle';
+        const source = fs.readFileSync('examples/campaign.battle', 'utf8');
+        let version = 0;
+        const forces = async (text: string) => {
+            shared.workspace.TextDocuments!.set(EditorDocument.create(uri, 'battle', ++version, text));
+            await shared.workspace.DocumentBuilder.update([URI.parse(uri)], []);
+            const model = modelOf(shared.workspace.LangiumDocuments.getDocument(URI.parse(uri))!.parseResult.value);
+            return { gauls: model.forces.get('Gauls')!, successors: model.forces.get('Successors')! };
+        };
+        const first = await forces(source);
+        const at = source.lastIndexOf('engagement');
+        const elsewhere = await forces(`${source.slice(0, at)}// a note\n${source.slice(at)}`);
+        expect(elsewhere.gauls).toBe(first.gauls);
+        expect(elsewhere.successors).toBe(first.successors);
+        const gauls = source.indexOf('unit Boii');
+        const inGauls = await forces(`${source.slice(0, gauls)}// a note\n  ${source.slice(gauls)}`);
+        expect(inGauls.gauls).not.toBe(first.gauls);
+        expect(inGauls.gauls.units.map(u => u.id)).toEqual(first.gauls.units.map(u => u.id));
+        expect(inGauls.successors).toBe(first.successors);
+        Battle.caches.Caches.dropAll();
+        const dropped = await forces(`${source.slice(0, at)}// another note\n${source.slice(at)}`);
+        expect(dropped.successors).not.toBe(first.successors);
+        expect(dropped.successors.units.map(u => u.id)).toEqual(first.successors.units.map(u => u.id));
+    }, 60_000);
 
     it('refuses a second table of one name', () => {
         const core = new KeptTables();
