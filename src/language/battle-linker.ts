@@ -55,8 +55,12 @@ interface LinkedTree {
  * or removed (a force edited is parsed again: a new node, so the force it named is among the removed
  * ones). Such a unit, and every new one, is linked again, and so is the whole file when its imports
  * (or the files they bring in) changed, when the tree is the one linked last (a file it imports
- * changed), or when the last link was interrupted. The links of each unit are kept beside it, so
- * neither the kept links nor the linking errors need a walk of the tree.
+ * changed), or when the last link was interrupted. Which units were kept is read from the parse's
+ * record of its edits since the tree linked last (battle-document-factory.ts `elementsChangedSince`), not
+ * worked out by comparing the two trees: every unit outside the span it names is kept in place, and only
+ * the span's are looked up; when the record does not reach back that far, everything is linked again.
+ * The links of each unit are kept beside it, so neither the kept links nor the linking errors need a walk
+ * of the tree.
  *
  * The walk checks the cancellation token every thousand nodes, which is as often as an edit can notice.
  */
@@ -73,7 +77,7 @@ export class BattleLinker extends DefaultLinker {
         this.linked = caches.lastBuild({
             name: 'links', keeps: 'the links of each element and whether any failed, with the elements and imports they were made for',
             keyedBy: 'the document',
-            againWhen: 'an element is new, a name it reads was declared or removed, the imports changed, the tree is the one linked last, or the last link was interrupted'
+            againWhen: 'an element is new, a name it reads was declared or removed, the imports changed, the tree is the one linked last, the last link was interrupted, or the record of the parse\'s edits does not reach back to the tree linked last'
         });
     }
 
