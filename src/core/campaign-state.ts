@@ -18,7 +18,7 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf, headerKeyOf } from './model-cache.js';
+import { actionModelOf, contextOf, headerKeyOf } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
@@ -113,6 +113,9 @@ const timelines = coreKept.table<ScenarioModel, Timeline>({
  * keeps its part before the first change. A run's first model starts from the document's timeline,
  * which it reads and leaves as it was.
  */
+/** How many elements the timelines continued took as kept from the parse's record, without comparing them (tests read it). */
+export const timelineCounts = { fromRecord: 0 };
+
 const latest = coreKept.table<object, Built>({
     name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
     keyedBy: 'what carries from a file\'s last model to its next (`carriedKey`: its CST root, or an overlay\'s run)',
@@ -126,6 +129,8 @@ const latest = coreKept.table<object, Built>({
 interface Built {
     readonly declared: Declared;
     readonly timeline: Timeline;
+    /** The parse's token for the tree it was built on (`ModelContext.edits`), for a model without an overlay. */
+    readonly tree?: object;
 }
 
 /** `header`: the header's rule set, seal and options as read (`headerKeyOf`: its nodes are new after every edit of it). */
@@ -150,7 +155,7 @@ function timeline(model: ScenarioModel): Timeline {
         timelines.set(model, t);
         const key = carriedKey(model);
         buildTimeline(model, t, latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined));
-        latest.set(key, { declared: declaredOf(model), timeline: t });
+        latest.set(key, { declared: declaredOf(model), timeline: t, tree: model.overlay ? undefined : contextOf(model.root).edits?.tree });
     }
     return t;
 }
@@ -219,8 +224,25 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
     if (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model))) return undefined;
     let steps = 0;
+    const elements = model.root.elements;
+    let i = 0;
+    // The elements the parse's record says are the same nodes in place since the tree this timeline was built on
+    // (a model without an overlay, continuing one without: the same nodes read the same outcomes) are its steps
+    // as they were: counted, not compared. The rest are compared, from the first the edits replaced.
+    const kept = !model.overlay && before.tree ? contextOf(model.root).edits?.keptBefore(before.tree) : undefined;
+    if (kept !== undefined && kept <= elements.length) {
+        let last: unknown;
+        for (; i < kept; i++) {
+            const el = elements[i];
+            if (el.$type === 'Action' || el.$type === 'UnitState' || el.$type === 'Turn') { steps++; last = el; }
+        }
+        // The record and the timeline disagree (never expected): everything is compared.
+        if (steps > t.steps.length || (steps > 0 && t.steps[steps - 1].node !== last)) i = steps = 0;
+        timelineCounts.fromRecord += i;
+    }
     // By `$type` (no subtypes among the elements): the reflection's `isX` is slower, and every element is visited on every build.
-    for (const el of model.root.elements) {
+    for (; i < elements.length; i++) {
+        const el = elements[i];
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         const step = t.steps[steps];
         if (!step || step.node !== el || !sameOutcomes(model, el, step.outcomes)) break;

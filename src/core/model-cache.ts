@@ -24,6 +24,18 @@ export interface ModelContext {
      * model is kept for an editor's next build (src/core/scenario.ts, `forceModelOf`).
      */
     readonly once?: boolean;
+    /**
+     * The parse's record of its edits (the language layer's, battle-document-factory.ts `ParsedFrom.elements`):
+     * `tree` stands for this tree, and `keptBefore(tree)` says how many top-level elements at the start of this
+     * tree, at least, are the same nodes, in place, as in the earlier tree `tree` stood for; undefined when the record does
+     * not reach back to it. The campaign timeline reads it for where its kept part may end.
+     */
+    readonly edits?: EditsOfParse;
+}
+
+interface EditsOfParse {
+    readonly tree: object;
+    keptBefore(tree: object): number | undefined;
 }
 
 /** A parse made outside a document factory knows no rule set: everything is checked, nothing resolves. */

@@ -70,12 +70,14 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             // edit's nesting guard reads are counted now, with the whole parse, not in that edit.
             if (version !== undefined && (result.value as AstNode).$type === 'Scenario') countDepths(result.value as unknown as Scenario);
         }
-        setModelContext(result.value as unknown as Scenario, {
-            rulesets: this.rulesets, limits: this.limits, once: this.oneShot,
-            imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
-        });
         const count = (result.value as unknown as Partial<Scenario>).elements?.length ?? 0;
         const elements: ParseElements = pieces ? elementsAfter(pieces.before, count, pieces.spliced) : Object.freeze({ count, tree: Object.freeze({}), edits: Object.freeze([]) });
+        setModelContext(result.value as unknown as Scenario, {
+            rulesets: this.rulesets, limits: this.limits, once: this.oneShot,
+            imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [],
+            // A file built once is never edited: no record to read.
+            edits: this.oneShot ? undefined : { tree: elements.tree, keptBefore: tree => changeBetween(elements, tree)?.first }
+        });
         PARSED_FROM.set(result.value, Object.freeze(pieces
             ? { text, shared: this.shared, version, previous: pieces.previous, change: pieces.change, spliced: pieces.spliced, elements }
             : { text, shared: this.shared, version, elements }));
@@ -257,11 +259,15 @@ function elementsAfter(before: ParseElements | undefined, count: number, spliced
  */
 export function elementsChangedSince(document: LangiumDocument, since: ParseElements): ElementsChanged | undefined {
     const now = PARSED_FROM.get(document.parseResult.value)?.elements;
-    if (!now) return undefined;
-    if (now === since) return { first: 0, replaced: 0, added: 0, header: false };
+    return now && changeBetween(now, since.tree);
+}
+
+/** `elementsChangedSince` between two records: `now`, and the earlier one whose token is `since`. */
+function changeBetween(now: ParseElements, since: object): ElementsChanged | undefined {
+    if (now.tree === since) return { first: 0, replaced: 0, added: 0, header: false };
     const edits = now.edits;
     let at = edits.length - 1;
-    while (at >= 0 && edits[at].from !== since.tree) at--;
+    while (at >= 0 && edits[at].from !== since) at--;
     if (at < 0) return undefined;
     let first = edits[at].first, replaced = edits[at].replaced, added = edits[at].added, header = edits[at].header;
     for (let k = at + 1; k < edits.length; k++) {

@@ -11,6 +11,7 @@ import { createBattleServices } from '../../src/language/battle-module.js';
 import { elementsChangedSince, parsedFrom } from '../../src/language/battle-document-factory.js';
 import type { BattleLinker } from '../../src/language/battle-linker.js';
 import { isAction, isSides, type Action, type Scenario } from '../../src/language/generated/ast.js';
+import { timelineCounts } from '../../src/core/campaign-state.js';
 
 const HEADER = `scenario "Record"
 rules ancients
@@ -144,5 +145,19 @@ describe('the record of each edit', () => {
         expect(after[1][0]).not.toBe(before[1][0]);
         expect(after[2][0]).toBe(before[2][0]);
         expect(s.linker.counts.linked - counts.linked).toBe(4);
+    });
+
+    it('is what the campaign timeline reads: it continues the last one past the elements the record kept without comparing them, and answers as a cold build', async () => {
+        const s = server();
+        await s.build(text(12));
+        const before = timelineCounts.fromRecord;
+        const edited = text(12, { 9: '\n  first turn' });
+        const warm = await s.build(edited);
+        // The four declarations and engagements 0 to 8 are the last tree's: taken from the record.
+        expect(timelineCounts.fromRecord - before).toBe(4 + 9);
+        const cold = await server().build(edited);
+        const seen = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+        expect(seen(warm)).toEqual(seen(cold));
+        expect(seen(warm).length).toBeGreaterThan(0);
     });
 });
