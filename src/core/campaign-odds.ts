@@ -38,6 +38,7 @@ import { isUnresolvable, needsNewSeed } from './resolve.js';
 import type { OutcomeLaw, Ruleset } from './ruleset.js';
 import { outcomeOf, turnLabel, unquote, withOutcomes, type ActionModel, type ScenarioModel, type UnitModel } from './scenario.js';
 import { resolveSizeProblem } from './size-guards.js';
+import { coreKept } from './kept.js';
 
 /** How a figure over many actions is found: exactly while it stays small, else by seeded sampling. */
 export interface SampledOddsOptions {
@@ -663,7 +664,11 @@ function lawKey(lines: readonly OutcomeLineText[], ruleset: Ruleset): string {
     return JSON.stringify(lines.map(l => [l.unit, Object.hasOwn(outResults, l.result) || l.result === 'rallied' ? l.result : '', l.facts]));
 }
 
-const mergedLaws = new WeakMap<OutcomeLaw, { ruleset: Ruleset, merged: OutcomeLaw }>();
+const mergedLaws = coreKept.table<OutcomeLaw, { ruleset: Ruleset, merged: OutcomeLaw }>({
+    name: 'merged laws', keeps: 'an action\'s law with its ways merged by the states they leave',
+    keyedBy: 'the law (kept by its action node, `byInput`), with the rule set it was merged under',
+    againWhen: 'the law is new, or another rule set reads it'
+});
 
 /** `mergeLaw`, once for each law a rule set gives (one it keeps for an input it has seen again is merged once). */
 function mergedLaw(law: OutcomeLaw, model: ScenarioModel): OutcomeLaw {

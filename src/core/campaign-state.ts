@@ -18,9 +18,10 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf, headerKeyOf } from './model-cache.js';
+import { actionModelOf, contextOf, headerKeyOf } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
+import { coreKept } from './kept.js';
 
 // ─── The timeline ────────────────────────────────────────────────────────────────────────────────
 
@@ -100,7 +101,11 @@ interface Step {
     readonly outcomes: ReadonlyArray<Outcome | undefined>;
 }
 
-const timelines = new WeakMap<ScenarioModel, Timeline>();
+const timelines = coreKept.table<ScenarioModel, Timeline>({
+    name: 'timelines', keeps: 'a model\'s campaign timeline (the one every view reads)',
+    keyedBy: 'a model',
+    againWhen: 'the model is new'
+});
 
 /**
  * The timeline last built for each document's tree (by its CST root, which the parse in pieces
@@ -108,7 +113,14 @@ const timelines = new WeakMap<ScenarioModel, Timeline>();
  * keeps its part before the first change. A run's first model starts from the document's timeline,
  * which it reads and leaves as it was.
  */
-const latest = new WeakMap<object, Built>();
+/** How many elements the timelines continued took as kept from the parse's record, without comparing them (tests read it). */
+export const timelineCounts = { fromRecord: 0 };
+
+const latest = coreKept.table<object, Built>({
+    name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
+    keyedBy: 'what carries from a file\'s last model to its next (`carriedKey`: its CST root, or an overlay\'s run)',
+    againWhen: 'the rule set, a force, a grade, a modifier, an option, a house block or the header changed (the whole timeline built again), else from the first element that is another node or reads another outcome'
+});
 
 /**
  * A timeline with what its model's declarations were: not the model itself, which would keep every
@@ -117,6 +129,8 @@ const latest = new WeakMap<object, Built>();
 interface Built {
     readonly declared: Declared;
     readonly timeline: Timeline;
+    /** The parse's token for the tree it was built on (`ModelContext.edits`), for a model without an overlay. */
+    readonly tree?: object;
 }
 
 /** `header`: the header's rule set, seal and options as read (`headerKeyOf`: its nodes are new after every edit of it). */
@@ -141,12 +155,16 @@ function timeline(model: ScenarioModel): Timeline {
         timelines.set(model, t);
         const key = carriedKey(model);
         buildTimeline(model, t, latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined));
-        latest.set(key, { declared: declaredOf(model), timeline: t });
+        latest.set(key, { declared: declaredOf(model), timeline: t, tree: model.overlay ? undefined : contextOf(model.root).edits?.tree });
     }
     return t;
 }
 
-const initialStates = new WeakMap<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>();
+const initialStates = coreKept.table<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>({
+    name: 'initial states', keeps: 'a unit\'s state before anything is written about it',
+    keyedBy: 'a unit\'s model (kept with its force\'s), with the rule set it was read under',
+    againWhen: 'the unit is new, or the rule set changed'
+});
 
 /**
  * A unit's state before anything is written about it: what its declaration says. Kept by the unit's
@@ -175,7 +193,11 @@ function outcomesOf(model: ScenarioModel, el: Action | UnitState | Turn): Array<
     return [];
 }
 
-const unitsById = new WeakMap<object, Map<string, UnitModel>>();
+const unitsById = coreKept.table<object, Map<string, UnitModel>>({
+    name: 'units by id', keeps: 'a force\'s units by id',
+    keyedBy: 'a force\'s model',
+    againWhen: 'the force is new'
+});
 
 /** The unit with this id (`Force.Unit#2`: a force's name has no dot), found through its force's index, kept with the force's model. */
 function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
@@ -202,8 +224,25 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
     if (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model))) return undefined;
     let steps = 0;
+    const elements = model.root.elements;
+    let i = 0;
+    // The elements the parse's record says are the same nodes in place since the tree this timeline was built on
+    // (a model without an overlay, continuing one without: the same nodes read the same outcomes) are its steps
+    // as they were: counted, not compared. The rest are compared, from the first the edits replaced.
+    const kept = !model.overlay && before.tree ? contextOf(model.root).edits?.keptBefore(before.tree) : undefined;
+    if (kept !== undefined && kept <= elements.length) {
+        let last: unknown;
+        for (; i < kept; i++) {
+            const el = elements[i];
+            if (el.$type === 'Action' || el.$type === 'UnitState' || el.$type === 'Turn') { steps++; last = el; }
+        }
+        // The record and the timeline disagree (never expected): everything is compared.
+        if (steps > t.steps.length || (steps > 0 && t.steps[steps - 1].node !== last)) i = steps = 0;
+        timelineCounts.fromRecord += i;
+    }
     // By `$type` (no subtypes among the elements): the reflection's `isX` is slower, and every element is visited on every build.
-    for (const el of model.root.elements) {
+    for (; i < elements.length; i++) {
+        const el = elements[i];
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         const step = t.steps[steps];
         if (!step || step.node !== el || !sameOutcomes(model, el, step.outcomes)) break;
@@ -701,7 +740,11 @@ export function unitsEverOut(model: ScenarioModel): UnitModel[] {
 }
 
 
-const rolesOfAction = new WeakMap<Action, ReadonlyArray<{ target: Target, role: Role }>>();
+const rolesOfAction = coreKept.table<Action, ReadonlyArray<{ target: Target, role: Role }>>({
+    name: 'action roles', keeps: 'the units an action names, each with its role',
+    keyedBy: 'an action node',
+    againWhen: 'the node is new'
+});
 
 /**
  * The references of an action with the role each gives its units, without expanding whole forces.

@@ -7,6 +7,7 @@
  */
 import type { DiceRequest, DiceSource } from './dice-source.js';
 import { faceDistribution, type Die } from './dice.js';
+import { coreKept } from './kept.js';
 
 /** A source that answers from `prefix` and notes the first die it had to make up. */
 function prefixSource(prefix: readonly number[]): { source: DiceSource, next: () => Die | undefined } {
@@ -55,7 +56,11 @@ export function everyThrow<T>(run: (source: DiceSource) => T, budget: number): A
 /** The most inputs `byInput` keeps for one action: past that, it works each new one out without keeping it. */
 const MEMO_LIMIT = 1024;
 
-const memos = new WeakMap<object, Map<string, unknown>>();
+const memos = coreKept.table<object, Map<string, unknown>>({
+    name: 'campaign laws', keeps: 'an action\'s law (or odds) per engine input, at most 1,024 inputs an action',
+    keyedBy: 'an action\'s node (or model), then everything the engine reads',
+    againWhen: 'the node is new, or the engine reads another input'
+});
 
 /**
  * `work()` once for each input of an action's engine: a campaign reaches one action from many starts

@@ -3,6 +3,7 @@
  * Like cog's checksums: when the engagement, its units or its dice change afterwards, the stored
  * fingerprint no longer matches and the outcome is flagged as stale.
  */
+import { coreKept } from './kept.js';
 export function fingerprint(value: unknown, aliases?: ReadonlyMap<string, string>): string {
     const text = canonical(value, aliases);
     // FNV-1a, 32 bits: not for security, only to notice an edit; stable on every platform.
@@ -37,7 +38,11 @@ interface NamedForces {
     readonly forces: ReadonlyMap<string, { readonly units: ReadonlyArray<{ readonly id: string, readonly name: string, readonly index: number | undefined }> }>;
 }
 
-const aliasCache = new WeakMap<NamedForces, Map<string, string>>();
+const aliasCache = coreKept.table<NamedForces, Map<string, string>>({
+    name: 'unit aliases', keeps: 'the short names a model\'s units are written with in fingerprints',
+    keyedBy: 'a model (its forces)',
+    againWhen: 'the model is new'
+});
 
 /**
  * Positional aliases for the names of a scenario: force i is `@i`, its j-th unit instance `@i.j`,

@@ -12,6 +12,7 @@ import { bandText, inBand, parseBand, type Band } from './bands.js';
 import { dieNamed, MAX_DIE_SIDES } from './dice.js';
 import { closeSpellings } from './spelling.js';
 import type { ActionModel, ScenarioModel } from './scenario.js';
+import { coreKept } from './kept.js';
 
 export type TableValue = number | string;
 
@@ -237,7 +238,11 @@ function housesFor(model: ScenarioModel, turn: Turn | undefined): House[] {
     return [...file, ...own].map(h => h.node);
 }
 
-const cache = new WeakMap<ScenarioModel, Map<Turn | undefined, TablesInForce>>();
+const cache = coreKept.table<ScenarioModel, Map<Turn | undefined, TablesInForce>>({
+    name: 'tables in force', keeps: 'the house tables in force in each turn (the whole file outside turns)',
+    keyedBy: 'a model',
+    againWhen: 'the model is new'
+});
 
 /** The rule set's tables in force for an action: the seed's, then the file's house rules, then its turn's. */
 export function tablesFor(model: ScenarioModel, action: ActionModel | Action | undefined): TablesInForce {

@@ -9,6 +9,7 @@ import type { Action, Scenario, Target, Turn, UnitState } from '../language/gene
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, carriedKey, documentKey, importsOf, outcomeOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
+import { coreKept } from './kept.js';
 
 export interface ModelContext {
     readonly rulesets: RulesetRegistry;
@@ -23,13 +24,29 @@ export interface ModelContext {
      * model is kept for an editor's next build (src/core/scenario.ts, `forceModelOf`).
      */
     readonly once?: boolean;
+    /**
+     * The parse's record of its edits (the language layer's, battle-document-factory.ts `ParsedFrom.elements`):
+     * `tree` stands for this tree, and `keptBefore(tree)` says how many top-level elements at the start of this
+     * tree, at least, are the same nodes, in place, as in the earlier tree `tree` stood for; undefined when the record does
+     * not reach back to it. The campaign timeline reads it for where its kept part may end.
+     */
+    readonly edits?: EditsOfParse;
+}
+
+interface EditsOfParse {
+    readonly tree: object;
+    keptBefore(tree: object): number | undefined;
 }
 
 /** A parse made outside a document factory knows no rule set: everything is checked, nothing resolves. */
 const NO_CONTEXT: ModelContext = { rulesets: new RulesetRegistry([]), limits: LIMIT_DEFAULTS };
 
 const contexts = new WeakMap<Scenario, ModelContext>();
-const models = new WeakMap<Scenario, { model: ScenarioModel, imported: readonly Scenario[] }>();
+const models = coreKept.table<Scenario, { model: ScenarioModel, imported: readonly Scenario[] }>({
+    name: 'models', keeps: 'the scenario model of a parse, with the imported files it was built with',
+    keyedBy: 'the parse\'s root',
+    againWhen: 'the root is new (every parse makes one), or a file it imports is another parse'
+});
 const NONE: readonly Scenario[] = [];
 
 /** Records the context a parse was made in (each parse makes a new root). */
@@ -64,7 +81,11 @@ function sameFiles(a: readonly Scenario[], b: readonly Scenario[]): boolean {
     return a === b || (a.length === b.length && a.every((root, i) => root === b[i]));
 }
 
-const actionIndexes = new WeakMap<ScenarioModel, Map<Action, ActionModel>>();
+const actionIndexes = coreKept.table<ScenarioModel, Map<Action, ActionModel>>({
+    name: 'action index', keeps: 'each action node\'s model, so that an action\'s model is found without a scan',
+    keyedBy: 'a model',
+    againWhen: 'the model is new'
+});
 
 /** The model of an action node, found without a scan (a scan per action made checking quadratic). */
 export function actionModelOf(model: ScenarioModel, action: Action): ActionModel | undefined {
@@ -113,7 +134,11 @@ function keyOf(node: AstNode): string {
     return key;
 }
 
-const nodeKeys = new WeakMap<AstNode, string>();
+const nodeKeys = coreKept.table<AstNode, string>({
+    name: 'node keys', keeps: 'a hash of a node\'s text as the parser reads it',
+    keyedBy: 'a node (the parse in pieces keeps an unchanged element as the same node)',
+    againWhen: 'the node is new'
+});
 
 /**
  * What of a file's header the checks and the campaign timeline of its elements can read: the rule set it
@@ -127,7 +152,11 @@ export function headerKeyOf(root: Scenario): string {
     return key;
 }
 
-const inputKeys = new WeakMap<ScenarioModel, Map<Action, string>>();
+const inputKeys = coreKept.table<ScenarioModel, Map<Action, string>>({
+    name: 'action input keys', keeps: 'each action\'s key of everything its checks and resolution read',
+    keyedBy: 'a model',
+    againWhen: 'the model is new'
+});
 let unlisted = 0;
 
 /**
@@ -238,7 +267,11 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     return keys;
 }
 
-const keyedSteps = new WeakMap<object, KeyedSteps>();
+const keyedSteps = coreKept.table<object, KeyedSteps>({
+    name: 'keyed steps', keeps: 'what the last model\'s action keys were made of: each step\'s key and the keys of its units\' last writers',
+    keyedBy: 'what carries from a file\'s last model to its next (`carriedKey`: its CST root, or an overlay\'s run)',
+    againWhen: 'a declaration, an import, an option or the header changed (every step keyed again), or a step is another node, at another place among the turns, or its units have other last writers'
+});
 
 /** The keys of a step's actions: its own for an action; each of a turn's, by its place in the turn and its text (two alike are two). */
 function actionKeysOf(node: Step, key: string): string[] {
@@ -270,7 +303,11 @@ interface StepUnits {
  * the forces) and the outcomes of its actions it was read with. A model with an overlay reads what
  * is kept but keeps nothing: a kept node's entry stays the document's.
  */
-const stepUnitsKept = new WeakMap<Step, { base: string, outcomes: ReadonlyArray<unknown>, units: StepUnits }>();
+const stepUnitsKept = coreKept.table<Step, { base: string, outcomes: ReadonlyArray<unknown>, units: StepUnits }>({
+    name: 'step units', keeps: 'the units a step (an action, a state line, a turn) reads and writes',
+    keyedBy: 'a step\'s node, with the declarations\' key and the outcomes it was read with',
+    againWhen: 'the node is new, the declarations\' key changed, or its actions read other outcomes'
+});
 
 function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits {
     const kept = stepUnitsKept.get(node);

@@ -12,6 +12,7 @@ import { tablesFor } from './house-rules.js';
 import { fingerprint } from './fingerprint.js';
 import { firstAlteration, type Alteration } from './outcome-verify.js';
 import type { Action, Outcome } from '../language/generated/ast.js';
+import { coreKept } from './kept.js';
 
 export function isUnresolvable<T extends object>(value: T | Unresolvable): value is Unresolvable {
     return 'problem' in value;
@@ -112,7 +113,11 @@ type Replay = { resolution: Resolution, dice: DiceChoice } | Unresolvable | unde
  * Replays kept per model and action, with the outcome they replayed: the validator, the timeline (which
  * verifies each written outcome before it carries it) and hovers ask for the same one.
  */
-const replays = new WeakMap<ScenarioModel, Map<Action, { outcome: Outcome, replay: Replay }>>();
+const replays = coreKept.table<ScenarioModel, Map<Action, { outcome: Outcome, replay: Replay }>>({
+    name: 'replays', keeps: 'each written outcome\'s replay, with the outcome it replayed',
+    keyedBy: 'a model, then an action node',
+    againWhen: 'the model is new, or the action holds another outcome'
+});
 
 /**
  * Resolves a written outcome again from the dice it records (its seed, or the entered dice): what

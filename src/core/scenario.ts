@@ -12,6 +12,7 @@ import {
 } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import type { Ruleset, RulesetRegistry } from './ruleset.js';
+import { coreKept } from './kept.js';
 
 export type StatValue = number | string | true;
 
@@ -130,7 +131,11 @@ export function unquote(text: string): string {
     return text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1).replace(/\\(.)/g, '$1') : text;
 }
 
-const IMPORTS = new WeakMap<Scenario, readonly Import[]>();
+const IMPORTS = coreKept.table<Scenario, readonly Import[]>({
+    name: 'imports', keeps: 'a root\'s import lines',
+    keyedBy: 'the parse\'s root',
+    againWhen: 'the root is new'
+});
 
 /** A file's `import` lines, found once per parse (the scope and the model ask on every reference). */
 export function importsOf(root: Scenario): readonly Import[] {
@@ -254,7 +259,11 @@ interface KeptForce {
  * changed in place (an edit makes new nodes), but its grade references are linked again on every
  * build, so the grades they point at are compared; the units left under the file's limit are too.
  */
-const keptForces = new WeakMap<Force, KeptForce>();
+const keptForces = coreKept.table<Force, KeptForce>({
+    name: 'force models', keeps: 'a force\'s model, with the grades it read and the unit limit it was cut at',
+    keyedBy: 'a force node (the parse in pieces keeps an unchanged force as the same node)',
+    againWhen: 'the node is new, a grade it names is another node, or the limit changed'
+});
 
 function forceModelOf(force: Force, limits: LimitValues, room: number, scope: object): ForceModel {
     const kept = keptForces.get(force);

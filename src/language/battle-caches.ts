@@ -21,64 +21,41 @@
  *   takes out every answer at once (the next build then does a first build's work, with the same
  *   answers). Nothing is dropped by age or size here: one entry a document, replacing the last.
  *
+ * The core's and the rule sets' tables are made through the core's registry under the same rules
+ * (src/core/kept.ts: the core imports nothing of this layer), and `dropAll` empties them too.
+ *
  * ARCHITECTURE.md, "What is kept from one build to the next", lists the tables and their rules.
  */
 
-/** What one table keeps, keyed by what, and what makes it work an element out again. */
-export interface KeptKind {
-    /** Unique among the service's tables. */
-    readonly name: string;
-    readonly keeps: string;
-    readonly keyedBy: string;
-    readonly againWhen: string;
-}
+import { coreKept, KeptTable, KeptTables, type KeptKind } from '../core/kept.js';
 
 /** One table of last-build answers. The key is the document, or the object that stands for it (its CST root). */
-export class LastBuild<K extends object, V> {
-    private table = new WeakMap<K, V>();
-
-    constructor(readonly kind: KeptKind) {}
-
-    get(key: K): V | undefined {
-        return this.table.get(key);
-    }
-
-    has(key: K): boolean {
-        return this.table.has(key);
-    }
-
-    set(key: K, value: V): void {
-        this.table.set(key, value);
-    }
-
-    delete(key: K): void {
-        this.table.delete(key);
-    }
-
-    /** Every entry gone (a weak map cannot be listed). */
-    clear(): void {
-        this.table = new WeakMap();
-    }
-}
+export type LastBuild<K extends object, V> = KeptTable<K, V>;
 
 export class BattleCaches {
-    private readonly tables: Array<LastBuild<object, unknown>> = [];
+    private readonly own = new KeptTables();
 
     /** A new table of last-build answers, under its rules; a name given twice is a mistake of the wiring. */
     lastBuild<K extends object, V>(kind: KeptKind): LastBuild<K, V> {
-        if (this.tables.some(t => t.kind.name === kind.name)) throw new Error(`Two kept tables are named '${kind.name}'.`);
-        const table = new LastBuild<K, V>(kind);
-        this.tables.push(table as unknown as LastBuild<object, unknown>);
-        return table;
+        return this.own.table<K, V>(kind);
     }
 
-    /** The tables, in the order they were made, with their rules. */
+    /** The service's tables, in the order they were made, with their rules. */
     get kinds(): readonly KeptKind[] {
-        return this.tables.map(t => t.kind);
+        return this.own.kinds;
     }
 
-    /** Every answer kept for any document: the next build of each works everything out, as a first build does. */
+    /** The core's and the rule sets' tables (src/core/kept.ts), which `dropAll` empties with the service's. */
+    get coreKinds(): readonly KeptKind[] {
+        return coreKept.kinds;
+    }
+
+    /**
+     * Every answer kept for any document, the core's and the rule sets' included: the next build of
+     * each works everything out, as a first build does.
+     */
     dropAll(): void {
-        for (const t of this.tables) t.clear();
+        this.own.dropAll();
+        coreKept.dropAll();
     }
 }

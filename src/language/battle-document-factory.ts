@@ -70,11 +70,17 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             // edit's nesting guard reads are counted now, with the whole parse, not in that edit.
             if (version !== undefined && (result.value as AstNode).$type === 'Scenario') countDepths(result.value as unknown as Scenario);
         }
+        const count = (result.value as unknown as Partial<Scenario>).elements?.length ?? 0;
+        const elements: ParseElements = pieces ? elementsAfter(pieces.before, count, pieces.spliced) : Object.freeze({ count, tree: Object.freeze({}), edits: Object.freeze([]) });
         setModelContext(result.value as unknown as Scenario, {
             rulesets: this.rulesets, limits: this.limits, once: this.oneShot,
-            imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? []
+            imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [],
+            // A file built once is never edited: no record to read.
+            edits: this.oneShot ? undefined : { tree: elements.tree, keptBefore: tree => changeBetween(elements, tree)?.first }
         });
-        PARSED_FROM.set(result.value, pieces ? { text, shared: this.shared, version, previous: pieces.previous, change: pieces.change, spliced: pieces.spliced } : { text, shared: this.shared, version });
+        PARSED_FROM.set(result.value, Object.freeze(pieces
+            ? { text, shared: this.shared, version, previous: pieces.previous, change: pieces.change, spliced: pieces.spliced, elements }
+            : { text, shared: this.shared, version, elements }));
         return result;
     }
 
@@ -83,7 +89,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
      * parsed: the guards refuse the new text, the limits or rule sets changed since that parse, or the
      * piece cannot be proven to parse as the whole file would (src/language/incremental-parse.ts).
      */
-    private inPieces(document: LangiumDocument, text: string, version: number | undefined): { result: ParseResult<Scenario>, previous: string, change: TextSpan, spliced: Spliced } | undefined {
+    private inPieces(document: LangiumDocument, text: string, version: number | undefined): { result: ParseResult<Scenario>, previous: string, change: TextSpan, spliced: Spliced, before: ParseElements | undefined } | undefined {
         const previous = document.parseResult as ParseResult<Scenario>;
         if (previous.value.$type !== 'Scenario') return undefined;
         const context = contextOf(previous.value);
@@ -104,7 +110,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         }
         if (!result || !nestingAllowed(previous, result, text, this.limits)) return undefined;
         // The kept elements keep their links; the linker links again what the edit can have changed (BattleLinker).
-        return { result: wholeCharacters(result, text), previous: oldText, change, spliced: splicedElements(result)! };
+        return { result: wholeCharacters(result, text), previous: oldText, change, spliced: splicedElements(result)!, before: before?.elements };
     }
 
     /**
@@ -192,6 +198,89 @@ export interface ParsedFrom {
     readonly change?: TextSpan;
     /** … and which top-level elements it parsed again (incremental-parse.ts `Spliced`). */
     readonly spliced?: Spliced;
+    /** Which top-level elements the edits that led to this tree kept, replaced and added (`elementsChangedSince`). */
+    readonly elements: ParseElements;
+}
+
+/**
+ * The top-level elements of one parse, and the edits spliced into the trees before it that led to it: each
+ * edit from the tree before it (named by that tree's token, `tree`, an object that holds nothing), the last
+ * EDITS_KEPT of them. A build step that keeps answers for a tree asks, with the record of
+ * the tree it last worked on, which elements were kept, replaced and added since (`elementsChangedSince`),
+ * rather than matching the two trees' elements again.
+ */
+export interface ParseElements {
+    /** How many top-level elements the tree has. */
+    readonly count: number;
+    /** Stands for the tree in the records of the edits made after it (`ElementsEdit.from`): it holds nothing. */
+    readonly tree: object;
+    /** The edits, oldest first; none for a tree parsed whole. */
+    readonly edits: readonly ElementsEdit[];
+}
+
+/**
+ * One parse in pieces: the tree `from` recorded had its top-level elements [first, first + replaced)
+ * replaced by the new tree's [first, first + added); every other element is the same object, those after
+ * them `added - replaced` places on. An edit inside a turn replaces the turn (a new node, whose kept
+ * elements are the old turn's same objects). `header`: the header was parsed again.
+ */
+interface ElementsEdit {
+    /** The `tree` of the record of the tree it was spliced into. */
+    readonly from: object;
+    readonly first: number;
+    readonly replaced: number;
+    readonly added: number;
+    readonly header: boolean;
+}
+
+/** Which top-level elements were kept, replaced and added between two trees (as `ElementsEdit`, without `from`). */
+export type ElementsChanged = Omit<ElementsEdit, 'from'>;
+
+/** How many edits a parse's record holds: a build step that missed more trees than that works its answers out again. */
+const EDITS_KEPT = 16;
+
+/**
+ * The record of a tree made in pieces from the tree `before` recorded: that record's last edits and this
+ * one. The edits name the earlier trees by their tokens, so no record keeps an older tree, or an older
+ * record, alive.
+ */
+function elementsAfter(before: ParseElements | undefined, count: number, spliced: Spliced): ParseElements {
+    const tree = Object.freeze({});
+    if (!before) return Object.freeze({ count, tree, edits: Object.freeze([]) });
+    const edit: ElementsEdit = Object.freeze({ from: before.tree, first: spliced.first, replaced: before.count - count + spliced.added, added: spliced.added, header: spliced.header });
+    return Object.freeze({ count, tree, edits: Object.freeze([...before.edits.slice(1 - EDITS_KEPT), edit]) });
+}
+
+/**
+ * Which top-level elements of the document's tree were kept, replaced and added since the tree `since`
+ * recorded: the edits between the two composed into one span of elements. Undefined when that tree is not
+ * among the ones this tree was spliced from (parsed whole since, or more than EDITS_KEPT edits ago), and
+ * then everything is new.
+ */
+export function elementsChangedSince(document: LangiumDocument, since: ParseElements): ElementsChanged | undefined {
+    const now = PARSED_FROM.get(document.parseResult.value)?.elements;
+    return now && changeBetween(now, since.tree);
+}
+
+/** `elementsChangedSince` between two records: `now`, and the earlier one whose token is `since`. */
+function changeBetween(now: ParseElements, since: object): ElementsChanged | undefined {
+    if (now.tree === since) return { first: 0, replaced: 0, added: 0, header: false };
+    const edits = now.edits;
+    let at = edits.length - 1;
+    while (at >= 0 && edits[at].from !== since) at--;
+    if (at < 0) return undefined;
+    let first = edits[at].first, replaced = edits[at].replaced, added = edits[at].added, header = edits[at].header;
+    for (let k = at + 1; k < edits.length; k++) {
+        // [first, first + added) of the tree between, and the next edit's [f, f + r) of it, as one span.
+        const { first: f, replaced: r, added: a } = edits[k];
+        const lo = Math.min(first, f);
+        const hi = Math.max(first + added, f + r);
+        replaced = hi - added + replaced - lo;
+        added = hi - r + a - lo;
+        first = lo;
+        header ||= edits[k].header;
+    }
+    return { first, replaced, added, header };
 }
 
 /**

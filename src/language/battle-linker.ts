@@ -4,9 +4,10 @@
  */
 import { AstUtils, Cancellation, DefaultLinker, interruptAndCheck, type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MultiReference, type Reference, type ReferenceInfo } from 'langium';
 import { importGraphOf } from './battle-imports.js';
-import { isForce, isGrade, isModifier, isScenario, type Scenario } from './generated/ast.js';
-import { matchElements, forEachReference, sameItems, elementsOf } from './battle-tree-walks.js';
+import { isForce, isGrade, isModifier, isScenario, type Scenario, type Turn } from './generated/ast.js';
+import { forEachReference, sameItems } from './battle-tree-walks.js';
 import type { BattleCaches, LastBuild } from './battle-caches.js';
+import { elementsChangedSince, parsedFrom, type ElementsChanged, type ParseElements } from './battle-document-factory.js';
 
 export type AnyReference = Reference | MultiReference;
 
@@ -31,8 +32,12 @@ interface LinkedTree {
     readonly root: Scenario;
     /** The roots of the files it imports (directly or not), in scope order. */
     readonly imported: readonly AstNode[];
-    /** `elementsOf(root.elements, true)`. */
+    /** The parse's record of its elements and the edits that led to it (`ParsedFrom.elements`). */
+    readonly parse: ParseElements | undefined;
+    /** `elementsOf(root.elements, true)`: the top-level elements, and each turn followed by its own elements. */
     readonly units: readonly AstNode[];
+    /** The index in `units` of each top-level element, and the units' count after the last. */
+    readonly tops: Int32Array;
     /** The links of `units[k]`. */
     readonly links: readonly ElementLinks[];
     /** 1 where `links[k]` has unresolved references: the linking errors without reading every unit's links. */
@@ -50,8 +55,12 @@ interface LinkedTree {
  * or removed (a force edited is parsed again: a new node, so the force it named is among the removed
  * ones). Such a unit, and every new one, is linked again, and so is the whole file when its imports
  * (or the files they bring in) changed, when the tree is the one linked last (a file it imports
- * changed), or when the last link was interrupted. The links of each unit are kept beside it, so
- * neither the kept links nor the linking errors need a walk of the tree.
+ * changed), or when the last link was interrupted. Which units were kept is read from the parse's
+ * record of its edits since the tree linked last (battle-document-factory.ts `elementsChangedSince`), not
+ * worked out by comparing the two trees: every unit outside the span it names is kept in place, and only
+ * the span's are looked up; when the record does not reach back that far, everything is linked again.
+ * The links of each unit are kept beside it, so neither the kept links nor the linking errors need a walk
+ * of the tree.
  *
  * The walk checks the cancellation token every thousand nodes, which is as often as an edit can notice.
  */
@@ -68,7 +77,7 @@ export class BattleLinker extends DefaultLinker {
         this.linked = caches.lastBuild({
             name: 'links', keeps: 'the links of each element and whether any failed, with the elements and imports they were made for',
             keyedBy: 'the document',
-            againWhen: 'an element is new, a name it reads was declared or removed, the imports changed, the tree is the one linked last, or the last link was interrupted'
+            againWhen: 'an element is new, a name it reads was declared or removed, the imports changed, the tree is the one linked last, the last link was interrupted, or the record of the parse\'s edits does not reach back to the tree linked last'
         });
     }
 
@@ -115,11 +124,14 @@ export class BattleLinker extends DefaultLinker {
             return;
         }
         const imported = importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [];
-        const units = elementsOf(root.elements, true);
+        const { units, tops } = unitsOf(root);
+        const parse = parsedFrom(document)?.elements;
         let oldIndex: Int32Array | undefined;
         let renamed: Set<string> | undefined;
-        if (previous && previous.root !== root && sameItems(previous.imported, imported)) {
-            const match = matchElements(previous.units, units);
+        // Which elements were kept since the tree linked last, as the parse recorded them (`elementsChangedSince`).
+        const changed = previous && previous.root !== root && previous.parse && sameItems(previous.imported, imported) ? elementsChangedSince(document, previous.parse) : undefined;
+        const match = changed && keptUnits(previous!, units, tops, changed);
+        if (match) {
             oldIndex = match.oldIndex;
             renamed = new Set();
             for (const node of match.removed) addDeclaredName(node, renamed);
@@ -157,7 +169,7 @@ export class BattleLinker extends DefaultLinker {
             }
         }
         setReferences(document, links);
-        this.linked.set(document, { root, imported, units, links, failed });
+        this.linked.set(document, { root, parse, imported, units, tops, links, failed });
     }
 
     /** Every reference of one element linked again, whatever it pointed at before. */
@@ -176,6 +188,57 @@ export class BattleLinker extends DefaultLinker {
         this.counts.linked += references.length;
         return references.length === 0 ? NO_LINKS : { references, unresolved, names: [...names] };
     }
+}
+
+/** The units of a tree (`elementsOf(root.elements, true)`), and where each top-level element's start among them. */
+function unitsOf(root: Scenario): { units: AstNode[], tops: Int32Array } {
+    const elements = root.elements;
+    const units: AstNode[] = [];
+    const tops = new Int32Array(elements.length + 1);
+    for (let i = 0; i < elements.length; i++) {
+        tops[i] = units.length;
+        const element = elements[i];
+        units.push(element);
+        if (element.$type === 'Turn') for (const inner of (element as Turn).elements) units.push(inner);
+    }
+    tops[elements.length] = units.length;
+    return { units, tops };
+}
+
+/**
+ * For each unit of the new tree, its index among the units of the tree linked last when it is the same
+ * node, else -1, and the nodes of each that are not in the other, read from the edit the parse recorded:
+ * the units of the elements before the replaced ones and after the added ones are the same nodes, in the
+ * same order; among the replaced and the added (a turn an edit was spliced into is one: its kept elements
+ * are the old turn's), each is looked up. Undefined when the record does not fit the two trees (then
+ * everything is linked again).
+ */
+function keptUnits(previous: LinkedTree, units: readonly AstNode[], tops: Int32Array, changed: ElementsChanged): { oldIndex: Int32Array, added: AstNode[], removed: AstNode[] } | undefined {
+    const { first, replaced, added: addedCount } = changed;
+    const oldTops = previous.tops;
+    const oldCount = oldTops.length - 1, count = tops.length - 1;
+    if (first < 0 || first + replaced > oldCount || first + addedCount > count || oldCount - replaced !== count - addedCount) return undefined;
+    const oldFrom = oldTops[first], oldTo = oldTops[first + replaced];
+    const from = tops[first], to = tops[first + addedCount];
+    if (oldFrom !== from || previous.units.length - oldTo !== units.length - to) return undefined;
+    const oldIndex = new Int32Array(units.length);
+    for (let k = 0; k < from; k++) oldIndex[k] = k;
+    for (let k = to, j = oldTo; k < units.length; k++, j++) oldIndex[k] = j;
+    const added: AstNode[] = [], removed: AstNode[] = [];
+    const middle = new Map<AstNode, number>();
+    for (let j = oldFrom; j < oldTo; j++) middle.set(previous.units[j], j);
+    for (let k = from; k < to; k++) {
+        const j = middle.get(units[k]);
+        if (j === undefined) {
+            oldIndex[k] = -1;
+            added.push(units[k]);
+        } else {
+            oldIndex[k] = j;
+            middle.delete(units[k]);
+        }
+    }
+    for (const node of middle.keys()) removed.push(node);
+    return { oldIndex, added, removed };
 }
 
 /**

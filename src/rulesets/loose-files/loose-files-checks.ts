@@ -32,6 +32,7 @@ import { CLASS_RANGE, DICE_LABELS, LF_RANGES, LF_STAT_TYPES, LF_STATS, LF_TYPE_W
 import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { checkOrdersAfterCombat } from './loose-files-orders.js';
 import { checkTurnLimits } from './loose-files-turn-limits.js';
+import { coreKept } from '../../core/kept.js';
 
 /** Where a problem sits, when the node may be one of several kinds. */
 type Where = { node: AstNode, property?: string, index?: number, code: string };
@@ -450,7 +451,11 @@ interface TurnProblems {
     readonly outOfOrder: Map<Action, string>;
 }
 
-const turnProblems = new WeakMap<ScenarioModel, TurnProblems>();
+const turnProblems = coreKept.table<ScenarioModel, TurnProblems>({
+    name: 'loose files turn problems', keeps: 'each turn\'s overspent and out-of-order actions',
+    keyedBy: 'a model',
+    againWhen: 'the model is new'
+});
 
 /** Computed once per model: each action's own check picks the problems that sit in it. */
 function problemsOf(model: ScenarioModel): TurnProblems {

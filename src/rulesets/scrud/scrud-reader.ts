@@ -10,6 +10,7 @@ import { pursuitThrowers, resolveScrud, type PursuitRule, type ScrudInput, type 
 import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { tablesFor } from '../../core/house-rules.js';
 import type { ScrudPairResult, ScrudTables } from './engine/scrud-tables.js';
+import { coreKept } from '../../core/kept.js';
 
 /**
  * The die a unit throws (S1): its own or its grade's `die` stat; else the house rules' die for its
@@ -47,7 +48,11 @@ function scrudModifier(model: ScenarioModel, action: Action, unit: UnitModel): n
  * Kept per model, then per action: an action's node outlives an edit elsewhere (a modifier's value)
  * when the file is parsed in pieces, and must not keep an older model alive.
  */
-const factorCache = new WeakMap<ScenarioModel, WeakMap<Action, Map<string, number>>>();
+const factorCache = coreKept.table<ScenarioModel, WeakMap<Action, Map<string, number>>>({
+    name: 'scrud factors', keeps: 'each action\'s factor totals per unit',
+    keyedBy: 'a model, then an action node',
+    againWhen: 'the model is new'
+});
 
 /**
  * The sum of the factors each unit of an action receives, computed once per action. Each named

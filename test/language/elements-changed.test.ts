@@ -1,0 +1,163 @@
+/**
+ * One record of each edit (battle-document-factory.ts `ParsedFrom.elements`): which top-level elements a
+ * parse in pieces kept, replaced and added, composed over the edits between two trees
+ * (`elementsChangedSince`), and the linker reading it: a kept element keeps its links as the same objects,
+ * a replaced one is linked anew, whether the trees between were linked or not.
+ */
+import { describe, expect, it } from 'vitest';
+import { Cancellation, EmptyFileSystem, URI, type LangiumDocument, type Reference } from 'langium';
+import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
+import { createBattleServices } from '../../src/language/battle-module.js';
+import { elementsChangedSince, parsedFrom } from '../../src/language/battle-document-factory.js';
+import type { BattleLinker } from '../../src/language/battle-linker.js';
+import { isAction, isSides, type Action, type Scenario } from '../../src/language/generated/ast.js';
+import { timelineCounts } from '../../src/core/campaign-state.js';
+
+const HEADER = `scenario "Record"
+rules ancients
+
+grade Warband { size large, weight light, formation warband, skill 1, leadership 6, shock, move 6 }
+grade Pikes { size large, weight heavy, formation formed, skill 2, leadership 7, move 4 }
+
+force Successors {
+  unit Phalanx infantry Pikes
+}
+
+force Gauls {
+  unit Warriors infantry Warband
+}
+`;
+const engagement = (n: number, extra = '') => `\nengagement E${n} {\n  Gauls.Warriors attacks Successors.Phalanx\n  seed ${n}${extra}\n}\n`;
+const turn = (extra = '') => `\nturn 1 {\n  engagement T1 {\n    Gauls.Warriors attacks Successors.Phalanx\n  }\n  engagement T2 {\n    Gauls.Warriors attacks Successors.Phalanx${extra}\n  }\n  engagement T3 {\n    Gauls.Warriors attacks Successors.Phalanx\n  }\n}\n`;
+/** Four top-level elements of the header (two grades, two forces), then `count` engagements, then a turn. */
+const text = (count: number, edits: Record<number, string> = {}, inTurn = '') =>
+    HEADER + Array.from({ length: count }, (_, n) => engagement(n, edits[n])).join('') + turn(inTurn);
+
+function server() {
+    const services = createBattleServices(EmptyFileSystem);
+    const { shared, Battle } = services;
+    const uri = 'file:///record/edits.battle';
+    let version = 0;
+    const set = (t: string) => shared.workspace.TextDocuments!.set(EditorDocument.create(uri, 'battle', ++version, t));
+    const doc = () => shared.workspace.LangiumDocuments.getDocument(URI.parse(uri))!;
+    return {
+        Battle, linker: Battle.references.Linker as BattleLinker,
+        /** A whole build of the text. */
+        build: async (t: string): Promise<LangiumDocument> => {
+            set(t);
+            await shared.workspace.DocumentBuilder.update([URI.parse(uri)], []);
+            return doc();
+        },
+        /** The text parsed into the document, and nothing else of a build (as when the next edit cancels the build). */
+        parseOnly: async (t: string): Promise<LangiumDocument> => {
+            set(t);
+            return shared.workspace.LangiumDocumentFactory.update(doc(), Cancellation.CancellationToken.None);
+        }
+    };
+}
+
+const actions = (doc: LangiumDocument): Action[] => (doc.parseResult.value as Scenario).elements.filter(isAction);
+/** An engagement's references: its sides' forces and units. */
+const referencesOf = (action: Action): Reference[] => action.statements.filter(isSides).flatMap(st => [...st.attackers, ...st.defenders]).flatMap(t => [t.force, t.unit!]);
+
+describe('the record of each edit', () => {
+    it('names the elements an edit replaced, and composes the edits between two trees into one span', async () => {
+        const s = server();
+        const first = await s.build(text(10));
+        const since = parsedFrom(first)!.elements;
+        const firstElements = [...(first.parseResult.value as Scenario).elements];
+        expect(since.edits).toEqual([]);
+        expect(since.count).toBe(4 + 10 + 1);
+        // An edit inside engagement 3 (the element at 4 + 3) replaces it alone.
+        const second = await s.parseOnly(text(10, { 3: '\n  first turn' }));
+        expect(parsedFrom(second)!.spliced).toBeDefined();
+        expect(elementsChangedSince(second, since)).toEqual({ first: 7, replaced: 1, added: 1, header: false });
+        const middle = parsedFrom(second)!.elements;
+        // A second edit, in engagement 8: since the first tree, one span from engagement 3 to engagement 8.
+        const third = await s.parseOnly(text(10, { 3: '\n  first turn', 8: '\n  first turn' }));
+        expect(elementsChangedSince(third, middle)).toEqual({ first: 12, replaced: 1, added: 1, header: false });
+        expect(elementsChangedSince(third, since)).toEqual({ first: 7, replaced: 6, added: 6, header: false });
+        // An engagement added after engagement 0: wherever the parse put the piece, every element outside the composed span is the first tree's own, in place.
+        const added = text(10, { 3: '\n  first turn', 8: '\n  first turn' });
+        const at = HEADER.length + engagement(0).length;
+        const fourth = await s.parseOnly(`${added.slice(0, at)}${engagement(99)}${added.slice(at)}`);
+        const composed = elementsChangedSince(fourth, since)!;
+        expect(composed.first).toBeLessThanOrEqual(5);
+        expect(composed.added - composed.replaced).toBe(1);
+        const now = (fourth.parseResult.value as Scenario).elements;
+        expect(now).toHaveLength(4 + 11 + 1);
+        for (let k = 0; k < composed.first; k++) expect(now[k]).toBe(firstElements[k]);
+        for (let k = composed.first + composed.added; k < now.length; k++) expect(now[k]).toBe(firstElements[k - composed.added + composed.replaced]);
+        // Inside the span, the engagements the edits did not touch are found again among the replaced ones (E5, E6, E7 at least).
+        for (const name of ['E5', 'E6', 'E7']) expect(now.find(e => isAction(e) && e.name === name)).toBe(firstElements.find(e => isAction(e) && e.name === name));
+        // The record is frozen: no consumer can change what another reads.
+        expect(Object.isFrozen(parsedFrom(fourth))).toBe(true);
+        expect(Object.isFrozen(parsedFrom(fourth)!.elements.edits)).toBe(true);
+    });
+
+    it('answers nothing for a tree parsed whole since, or more edits ago than a record holds', async () => {
+        const s = server();
+        const since = parsedFrom(await s.build(text(6)))!.elements;
+        // An unclosed comment makes the whole file parse again.
+        const whole = await s.parseOnly(`${text(6)}/* open`);
+        expect(parsedFrom(whole)!.spliced).toBeUndefined();
+        expect(elementsChangedSince(whole, since)).toBeUndefined();
+        const s2 = server();
+        const old = parsedFrom(await s2.build(text(6)))!.elements;
+        let last: LangiumDocument | undefined;
+        for (let n = 1; n <= 17; n++) last = await s2.parseOnly(text(6, { [n % 6]: `\n  // ${n}` }));
+        expect(parsedFrom(last!)!.elements.edits).toHaveLength(16);
+        expect(elementsChangedSince(last!, old)).toBeUndefined();
+    });
+
+    it('is what the linker reads: the kept elements keep their links as the same objects, the replaced are linked anew', async () => {
+        const s = server();
+        const first = await s.build(text(12));
+        const refs = actions(first).map(referencesOf);
+        expect(refs.every(r => r.length === 4 && r.every(ref => ref.ref !== undefined))).toBe(true);
+        const counts = { ...s.linker.counts };
+        // Two edits parsed without a link between them (the next edit cancelled the build), then one linked build.
+        await s.parseOnly(text(12, { 2: '\n  first turn' }));
+        const last = await s.build(text(12, { 2: '\n  first turn', 9: '\n  first turn' }));
+        const now = actions(last).map(referencesOf);
+        for (let n = 0; n < 12; n++) {
+            if (n === 2 || n === 9) expect(now[n][0], `E${n}`).not.toBe(refs[n][0]);
+            else expect(now[n][0], `E${n}`).toBe(refs[n][0]);
+            expect(now[n][0].ref, `E${n}`).toBe(now[0][0].ref);
+        }
+        // Linked again: the two replaced engagements' references alone (four each: each side's force and unit).
+        expect(s.linker.counts.linked - counts.linked).toBe(8);
+        // The ten kept engagements' and the turn's three, and the two units' grades.
+        expect(s.linker.counts.kept - counts.kept).toBe(4 * 10 + 4 * 3 + 2);
+    });
+
+    it("keeps a turn's own elements' links when an edit inside the turn replaces the turn", async () => {
+        const s = server();
+        const first = await s.build(text(3));
+        const since = parsedFrom(first)!.elements;
+        const turnActions = (doc: LangiumDocument) => ((doc.parseResult.value as Scenario).elements.at(-1) as unknown as { elements: Action[] }).elements;
+        const before = turnActions(first).map(referencesOf);
+        const counts = { ...s.linker.counts };
+        const last = await s.build(text(3, {}, '\n    first turn'));
+        const after = turnActions(last).map(referencesOf);
+        expect(elementsChangedSince(last, since)).toEqual({ first: 7, replaced: 1, added: 1, header: false });
+        expect(after[0][0]).toBe(before[0][0]);
+        expect(after[1][0]).not.toBe(before[1][0]);
+        expect(after[2][0]).toBe(before[2][0]);
+        expect(s.linker.counts.linked - counts.linked).toBe(4);
+    });
+
+    it('is what the campaign timeline reads: it continues the last one past the elements the record kept without comparing them, and answers as a cold build', async () => {
+        const s = server();
+        await s.build(text(12));
+        const before = timelineCounts.fromRecord;
+        const edited = text(12, { 9: '\n  first turn' });
+        const warm = await s.build(edited);
+        // The four declarations and engagements 0 to 8 are the last tree's: taken from the record.
+        expect(timelineCounts.fromRecord - before).toBe(4 + 9);
+        const cold = await server().build(edited);
+        const seen = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+        expect(seen(warm)).toEqual(seen(cold));
+        expect(seen(warm).length).toBeGreaterThan(0);
+    });
+});
