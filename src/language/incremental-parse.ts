@@ -116,29 +116,38 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         newElements = pieceElements.slice(0, -1);
     }
 
+    // The elements the piece took in for their errors alone, before the change or after it, that came out as
+    // they stood: the old nodes stay (and with them their links, checks and models), the rest is replaced.
+    const { lead, trail } = withHeader ? NONE_SAME : sameAtEnds(previous, piece, elements, from, last, newElements, start, lastIndexWhere(elements, e => offsetOf(e) < prefix), changeEnd, delta, toEnd);
+    // The replaced text, [regionStart, regionEnd) before the change (regionEnd + delta after it).
+    const regionStart = lead > 0 ? endOf(elements[from + lead - 1]) : start;
+    const regionEnd = trail > 0 ? offsetOf(elements[last - trail + 1]) : oldEnd;
+    const relStart = regionStart - start, relRegionEnd = regionEnd + delta - start;
+
     // The piece's top-level CST nodes that belong to the replaced text (not the guard and the gap before it).
     const pieceCst = value.$cstNode as RootCst;
     const taken: CstNode[] = [];
     for (const child of pieceCst.content) {
-        if (child.end <= relEnd) taken.push(child);
-        else if (child.offset < relEnd) return undefined;
+        if (child.end <= relEnd) {
+            if (child.offset >= relStart && child.end <= relRegionEnd) taken.push(child);
+        } else if (child.offset < relEnd) return undefined;
     }
 
-    // Where the piece starts and where it ends, before and after.
+    // Where the piece starts and where the replaced text ends, before and after.
     const startPos = withHeader ? { line: 0, character: 0 } : elements[first].$cstNode!.range.start;
-    const oldEndPos = toEnd ? undefined : positionAfter(oldText, start, oldEnd, startPos);
-    const newEndPos = toEnd ? undefined : positionAfter(text, start, newEnd, startPos);
+    const oldEndPos = toEnd ? undefined : positionAfter(oldText, start, regionEnd, startPos);
+    const newEndPos = toEnd ? undefined : positionAfter(text, start, regionEnd + delta, startPos);
 
     // The new nodes move from the piece's coordinates to the file's.
     placeInFile(taken, rootCst, start, startPos);
 
     // The root's children: [before | replaced | after]; the later ones move by the change.
     const content = rootCst.content;
-    const childFrom = firstChildAt(content, start);
-    const childTo = toEnd ? content.length : firstChildAt(content, oldEnd);
+    const childFrom = firstChildAt(content, regionStart);
+    const childTo = toEnd ? content.length : firstChildAt(content, regionEnd);
     for (let k = childFrom; k < childTo; k++) {
         const child = content[k];
-        if (child.offset < start || child.end > oldEnd) return undefined;
+        if (child.offset < regionStart || child.end > regionEnd) return undefined;
     }
     if (oldEndPos && newEndPos) moveLater([[content, childTo]], kept, delta, oldEndPos, newEndPos);
     spliceChildren(rootCst, content, childFrom, childTo - childFrom, taken);
@@ -147,7 +156,8 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
 
     // A new root: everything cached by the root (the model, scopes) is made again for the new text. With the
     // header parsed again, the piece's root is the new one: its header as parsed, its properties in a whole parse's order.
-    const elementsNow = elements.slice(0, from).concat(newElements, elements.slice(last + 1));
+    const added = newElements.slice(lead, newElements.length - trail);
+    const elementsNow = elements.slice(0, from + lead).concat(added, elements.slice(last + 1 - trail));
     const root: Scenario = withHeader ? { ...value, $cstNode: rootCst, elements: elementsNow } : { ...oldRoot, elements: elementsNow };
     adoptAll(root.elements, root, 'elements');
     adoptAll(root.options, root, 'options');
@@ -160,8 +170,74 @@ export function reparsePiece(previous: ParseResult<Scenario>, text: string, pars
         lexerReport: piece.lexerReport,
         parserErrors: [...kept.parserBefore, ...piece.parserErrors, ...kept.parserAfter]
     };
-    SPLICED.set(result, { first: from, added: newElements.length, header: withHeader });
+    SPLICED.set(result, { first: from + lead, added: added.length, header: withHeader });
     return result;
+}
+
+const NONE_SAME = { lead: 0, trail: 0 };
+
+/** Elements a piece took in and kept as they stood (`sameAtEnds`), since the module was loaded: tests read it. */
+export const pieceCounts = { keptAtEnds: 0 };
+
+/**
+ * How many of the piece's first elements (`lead`, before `changed`, the element the change starts in or after) and last ones (`trail`, wholly
+ * after it, not when the piece runs to the end of the file) came out as they stood in the previous tree:
+ * the same parse tree at the same place (moved by the change after it), and the same syntax errors in the
+ * same places. The piece's parse is the file's (see `reparsePiece`), so such an element of the previous
+ * tree is what a parse of the whole new text gives, and is kept. A piece takes in the elements next to
+ * the change that have syntax errors (their recovery might have read the changed text), so in a file with
+ * thousands of them most pieces hold a few elements the edit did not touch; each kept one keeps its links,
+ * checks and models (a force parsed again is a force changed, and the campaign state is worked out again
+ * from the top). At least one element of the piece is new.
+ */
+function sameAtEnds(previous: ParseResult, piece: ParseResult, elements: readonly Element[], from: number, last: number, pieceElements: readonly Element[],
+    start: number, changed: number, changeEnd: number, delta: number, toEnd: boolean): { lead: number, trail: number } {
+    const oldCount = last - from + 1, most = Math.min(oldCount, pieceElements.length - 1);
+    let lead = 0;
+    // The first element replaced starts before the change, as without any kept (the depth there is the previous tree's).
+    while (lead < most && from + lead < changed && sameCst(elements[from + lead].$cstNode!, pieceElements[lead].$cstNode!, start)) lead++;
+    while (lead > 0 && !sameErrors(previous, piece, start, endOf(elements[from + lead - 1]), start)) lead--;
+    let trail = 0;
+    if (!toEnd) {
+        while (lead + trail < most && offsetOf(elements[last - trail]) >= changeEnd
+            && sameCst(elements[last - trail].$cstNode!, pieceElements[pieceElements.length - 1 - trail].$cstNode!, start - delta)) trail++;
+        while (trail > 0 && !sameErrors(previous, piece, offsetOf(elements[last - trail + 1]), endOf(elements[last]), start - delta)) trail--;
+    }
+    pieceCounts.keptAtEnds += lead + trail;
+    return { lead, trail };
+}
+
+/** Whether `piece`'s node (in the piece's coordinates, `shift` characters from the file's) is `old` node for node, leaf for leaf. */
+function sameCst(old: CstNode, piece: CstNode, shift: number): boolean {
+    const a = old as AnyCst, b = piece as AnyCst;
+    if (a.grammarSource !== b.grammarSource || a.offset !== b.offset + shift || a.length !== b.length) return false;
+    if (isLeaf(a) || isLeaf(b)) {
+        return isLeaf(a) && isLeaf(b) && (a as LeafCstNode).tokenType === (b as LeafCstNode).tokenType && a.hidden === b.hidden;
+    }
+    const x = a.content!, y = b.content!;
+    if (x.length !== y.length || a.astNode.$type !== b.astNode.$type) return false;
+    for (let k = 0; k < x.length; k++) if (!sameCst(x[k], y[k], shift)) return false;
+    return true;
+}
+
+/**
+ * Whether the previous parse's errors in [from, to) of the old text are the piece's in the same span (`shift`
+ * characters from the piece's coordinates to the old text's): the same messages at the same places, in order.
+ */
+function sameErrors(previous: ParseResult, piece: ParseResult, from: number, to: number, shift: number): boolean {
+    const oldLength = (previous.value.$cstNode as RootCst).fullText.length;
+    const at = (e: IRecognitionException, length: number, by: number) => (inText(e.token) ? e.token.startOffset : length) + by;
+    const olds = previous.parserErrors.filter(e => { const p = at(e, oldLength, 0); return p >= from && p < to; });
+    const news = piece.parserErrors.filter(e => { const p = at(e, Number.POSITIVE_INFINITY, shift); return p >= from && p < to; });
+    if (olds.length !== news.length) return false;
+    for (let k = 0; k < olds.length; k++) {
+        if (olds[k].name !== news[k].name || olds[k].message !== news[k].message || at(olds[k], oldLength, 0) !== at(news[k], Number.POSITIVE_INFINITY, shift)) return false;
+    }
+    const lexOld = previous.lexerErrors.filter(e => e.offset >= from && e.offset < to);
+    const lexNew = piece.lexerErrors.filter(e => e.offset + shift >= from && e.offset + shift < to);
+    if (lexOld.length !== lexNew.length) return false;
+    const words = (e: ILexingError) => e.message.replace(/at offset: \d+/, '');
+    return lexOld.every((e, k) => e.offset === lexNew[k].offset + shift && e.length === lexNew[k].length && words(e) === words(lexNew[k]));
 }
 
 /**

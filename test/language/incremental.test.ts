@@ -25,7 +25,7 @@ import type { BattleNodeValidator } from '../../src/language/battle-node-validat
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
 import { campaignCounts } from '../../src/language/validation/campaign.js';
-import { reparsePiece } from '../../src/language/incremental-parse.js';
+import { pieceCounts, reparsePiece } from '../../src/language/incremental-parse.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
 const texts = EXAMPLES.map(name => fs.readFileSync(new URL(`../../examples/${name}.battle`, import.meta.url), 'utf8'));
@@ -347,6 +347,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const warmLenses = lensesWith(services.Battle.lsp.CodeLensProvider);
         const coldLenses = lensesWith(cold.Battle.lsp.CodeLensProvider);
         const before = { ...factory.counts };
+        const keptAtEndsBefore = pieceCounts.keptAtEnds;
         let compared = 0, keptWithErrors = 0;
         await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: broken.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 10 }), async (which, edits) => {
             const uri = `file:///pieces/broken-${which}.battle`;
@@ -368,7 +369,42 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         // Most edits of these files were parsed in pieces, with the errors elsewhere kept.
         expect(keptWithErrors).toBeGreaterThan(compared / 2);
         expect(factory.counts.pieces - before.pieces).toBeGreaterThan(compared / 2);
+        // Pieces took in elements for their errors and kept those that came out as they stood.
+        expect(pieceCounts.keptAtEnds - keptAtEndsBefore).toBeGreaterThan(20);
     }, 900_000);
+
+    it('gives the diagnostics of a cold check after edits of the 50,000-line file with 20,000 errors, in pieces', async () => {
+        // The benchmark's file (scripts/bench-lsp.mjs --error-sizes 50000): a space typed at the start of a line
+        // of a force, of an engagement next to broken ones, of a closing brace, and a seed made wrong and right.
+        let text: string = errorFile(50000, 20000);
+        const uri = 'file:///pieces/errors-50000.battle';
+        await editorBuilds({ [uri]: text }, 1);
+        const lines = (): string[] => text.split('\n');
+        const lineStart = (n: number) => lines().slice(0, n).reduce((at, l) => at + l.length + 1, 0);
+        const nth = (pattern: RegExp, k: number) => lines().map((l, i) => [l, i] as const).filter(([l]) => pattern.test(l))[k][1];
+        const edits: Array<() => string> = [
+            () => { const at = lineStart(nth(/^ {2}unit /, 2000)); return text.slice(0, at) + ' ' + text.slice(at); },
+            () => { const at = lineStart(nth(/^ {2}F\d+.* attacks /, 3000)); return text.slice(0, at) + ' ' + text.slice(at); },
+            () => { const at = lineStart(nth(/^\}$/, 9000)); return text.slice(0, at) + ' ' + text.slice(at); },
+            () => { const at = lineStart(nth(/^ {2}seed \d+$/, 1500)) + 7; return text.slice(0, at) + 'x' + text.slice(at); },
+            () => text.replace(/^( {2}seed \d+)x/m, '$1'),
+            () => { const at = lineStart(nth(/^force /, 4000)); return text.slice(0, at) + ' ' + text.slice(at); }
+        ];
+        const pieces = factory.counts.pieces, keptAtEnds = pieceCounts.keptAtEnds;
+        const plain = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code, severity: d.severity, data: d.data }));
+        const errors = (doc: LangiumDocument) => doc.parseResult.parserErrors.map(e => `${e.token.startOffset} ${e.message}`);
+        for (const [i, edit] of edits.entries()) {
+            text = edit();
+            const warm = (await editorBuilds({ [uri]: text }, i + 2))[uri];
+            const coldDoc = await coldDocument(text);
+            expect(warm.textDocument.getText()).toBe(text);
+            expect(errors(warm)).toEqual(errors(coldDoc));
+            expect(plain(warm)).toEqual(plain(coldDoc));
+            expect(plain(warm).at(-1)?.code).toBe('too-many-problems');
+        }
+        expect(factory.counts.pieces - pieces).toBeGreaterThanOrEqual(edits.length - 1);
+        expect(pieceCounts.keptAtEnds).toBeGreaterThan(keptAtEnds);
+    }, 600_000);
 
     it('splices an edit inside a turn among the turn\'s own elements, and gives the tree, errors and results of a cold parse', async () => {
         // Campaigns kept as turns: a generated one (scripts/bench-files.mjs), and the examples with turns of every rule set.
@@ -563,15 +599,17 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         expect(three.linked).toBe(referencesIn(named(three.doc, 'E3')) + referencesIn(named(three.doc, 'E4')) + referencesIn(named(three.doc, 'E11')) + 1);
         expect(three.doc.diagnostics?.some(d => (d.message as string).startsWith('There is no force'))).toBe(false);
 
-        // A grade nobody names added between E5 and F6 (both parsed again with it): they are linked again, and
-        // the engagements that name F6 (a new node); the forces' checks (which read the grades) run again,
-        // and the engagements parsed again, the others' not.
+        // A grade nobody names added between E5 and F6 (both parsed again with it): E5 is linked again; F6 came
+        // out of the piece as it stood, so it stays the same node, and the engagements that name it keep their
+        // links; the forces' checks (which read the grades) run again, and E5's, the others' not.
         const graded = declared.replace('  seed 5\n}\n', '  seed 5\n}\ngrade Green -1\n');
+        const f6 = named(three.doc, 'F6');
         const four = await build(graded, 5);
-        expect(four.linked).toBe(['E5', 'F6', 'E6', 'E7'].reduce((n, name) => n + referencesIn(named(four.doc, name)), 0));
+        expect(named(four.doc, 'F6')).toBe(f6);
+        expect(four.linked).toBe(referencesIn(named(four.doc, 'E5')));
         const forces = (four.doc.parseResult.value as Scenario).elements.filter(e => e.$type === 'Force');
         const nodesIn = (node: AstNode) => AstUtils.streamAst(node).count();
-        expect(four.walked).toBe(forces.reduce((n, f) => n + nodesIn(f), ['Green', 'E5', 'E6', 'E7'].reduce((n, name) => n + nodesIn(named(four.doc, name)), 0)));
+        expect(four.walked).toBe(forces.reduce((n, f) => n + nodesIn(f), ['Green', 'E5'].reduce((n, name) => n + nodesIn(named(four.doc, name)), 0)));
 
         // A second force F5 (a duplicate), then the first one removed: the second becomes the F5 the engagements
         // name, and its checks (a duplicate no more) run again.
