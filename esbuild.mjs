@@ -3,7 +3,7 @@
 // language server (a web worker) and the client for the web extension for the browser.
 // Langium is ESM-only; VS Code loads desktop extensions as CommonJS, so those bundles are emitted as .cjs.
 import * as fs from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -65,7 +65,7 @@ const serverApart = {
 
 /**
  * Fails the build when the CLI's bundle holds the editor's code: Umpire's providers (src/language/lsp/),
- * Langium's LSP layer or vscode-languageserver. A command makes the language's core services only
+ * Langium's LSP layer, vscode-languageserver or its protocol (see protocolForCore). A command makes the language's core services only
  * (src/language/battle-core-module.ts); evaluating the editor's modules cost a small check about 100 ms.
  */
 const cliWithoutEditor = {
@@ -75,7 +75,7 @@ const cliWithoutEditor = {
         build.onEnd(result => {
             const cli = result.metafile && Object.entries(result.metafile.outputs).find(([file]) => /[\\/]cli[\\/]main\.cjs$/.test(file));
             if (!cli) return undefined;
-            const editor = Object.keys(cli[1].inputs).filter(file => /^src\/language\/lsp\/|node_modules\/(langium\/lib\/lsp|vscode-languageserver)\//.test(file));
+            const editor = Object.keys(cli[1].inputs).filter(file => /^src\/language\/lsp\/|node_modules\/(langium\/lib\/lsp|vscode-languageserver|vscode-languageserver-protocol)\//.test(file));
             return { errors: editor.map(file => ({ text: `out/cli/main.cjs holds ${file}: the command line must not load the editor's code (src/language/battle-core-module.ts)` })) };
         });
     }
@@ -98,6 +98,38 @@ const protocolOnce = {
     }
 };
 
+/**
+ * Langium's core takes five names from vscode-languageserver-protocol (`CancellationToken`,
+ * `CancellationTokenSource`, `Emitter`, `ResponseError`, `LSPErrorCodes`); importing the package evaluates
+ * all of it: the protocol's request types, vscode-languageserver-types and vscode-jsonrpc's connection
+ * (130 KB of the CLI's bundle, docs/performance.md "Start-up"). In the CLI's bundle each such import is
+ * pointed at a module that takes the first four from the vscode-jsonrpc files that define them and
+ * `LSPErrorCodes`' values from the protocol as built. A name Langium imports that this module lacks fails
+ * the build (esbuild: no matching export).
+ */
+const require = createRequire(import.meta.url);
+const protocolForCore = {
+    name: 'protocol-for-core',
+    setup(build) {
+        // The vscode-jsonrpc the protocol itself loads (lib/node/main.js), and its lib/common/ beside.
+        const jsonrpc = createRequire(require.resolve('vscode-languageserver-protocol')).resolve('vscode-jsonrpc');
+        const common = file => JSON.stringify(path.join(path.dirname(jsonrpc), '..', 'common', file));
+        const { LSPErrorCodes } = require('vscode-languageserver-protocol');
+        build.onResolve({ filter: /^vscode-languageserver-protocol$/ }, args =>
+            /[\\/]node_modules[\\/]langium[\\/]lib[\\/](utils|workspace)[\\/]/.test(args.importer) ? { path: 'core-names', namespace: 'protocol-for-core' } : undefined);
+        build.onLoad({ filter: /.*/, namespace: 'protocol-for-core' }, () => ({
+            contents: [
+                `export { CancellationToken, CancellationTokenSource } from ${common('cancellation.js')};`,
+                `export { Emitter } from ${common('events.js')};`,
+                `export { ResponseError } from ${common('messages.js')};`,
+                `export const LSPErrorCodes = ${JSON.stringify(LSPErrorCodes)};`
+            ].join('\n'),
+            loader: 'js',
+            resolveDir: process.cwd()
+        }));
+    }
+};
+
 /** The version of package.json, for `umpire --version`. */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 
@@ -105,10 +137,9 @@ const node = {
     entryPoints: {
         'language/main': 'src/language/main.ts',
         'extension/main': 'src/extension/main.ts',
-        'cli/main': 'src/cli/main.ts',
         'report/charts': 'src/report/charts.ts'
     },
-    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor, protocolOnce],
+    plugins: [chartsApart('node'), besideBundles, protocolOnce],
     define: { ...langiumRelease, UMPIRE_VERSION: JSON.stringify(version) },
     outdir: 'out',
     bundle: true,
@@ -122,6 +153,13 @@ const node = {
     sourcemap: true,
     minify: !watch && !process.env.UMPIRE_NO_MINIFY,
     logLevel: 'info'
+};
+
+/** The CLI: a build of its own, since its plugins point some of the imports it shares with the server elsewhere. */
+const cli = {
+    ...node,
+    entryPoints: { 'cli/main': 'src/cli/main.ts' },
+    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor, protocolForCore]
 };
 
 const builtins = new Set(builtinModules);
@@ -328,7 +366,7 @@ const oddsWebview = {
 // Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 if (run && watch) {
-    for (const options of [node, worker, workerCharts, oddsWebview, webExtension]) await (await esbuild.context(options)).watch();
+    for (const options of [node, cli, worker, workerCharts, oddsWebview, webExtension]) await (await esbuild.context(options)).watch();
 } else if (run) {
-    await Promise.all([node, worker, workerCharts, oddsWebview, webExtension].map(options => esbuild.build(options)));
+    await Promise.all([node, cli, worker, workerCharts, oddsWebview, webExtension].map(options => esbuild.build(options)));
 }

@@ -55,9 +55,11 @@ const { shared, Battle } = createBattleServices({ ...context, rulesets });
 publishWithVersions(connection, shared);
 watchImportedFiles(shared);
 startLanguageServer(shared);
-// Once the first diagnostics are published, in idle time: the odds engines run before the umpire asks the first odds (lsp/odds-warm-up.ts).
+// The odds engines run before the umpire asks the first odds (lsp/odds-warm-up.ts): once each when the client
+// says it is initialized, before the first document is built, then in idle time once the first diagnostics are published.
 const warmUp = new OddsWarmUp(Battle, rulesets);
 heard.push(() => warmUp.heardFromClient());
+shared.lsp.LanguageServer.onInitialized(() => void warmUp.prime());
 const first = shared.workspace.DocumentBuilder.onBuildPhase(DocumentState.Validated, () => {
     first.dispose();
     warmUp.start();

@@ -51,6 +51,8 @@ export class OddsWarmUp {
     private started = false;
     private stopped = false;
     private timer: ReturnType<typeof setTimeout> | undefined;
+    /** Each rule set's model, made once (by `prime` or the first step). */
+    private readonly models = new Map<string, Promise<ScenarioModel>>();
     private finish!: (report: readonly WarmedRuleset[]) => void;
     /** Resolves with what was done, when every step has run or the warm-up was stopped. */
     readonly done: Promise<readonly WarmedRuleset[]>;
@@ -72,6 +74,28 @@ export class OddsWarmUp {
         this.started = true;
         this.heard = false;
         this.schedule(this.quietMs);
+    }
+
+    /**
+     * Runs each rule set's odds `runs` times now, at once (the server calls it when the client says it is
+     * initialized, before the first document is built): the umpire's first odds, asked as the first
+     * diagnostics arrive, then run code that has run before. The idle steps go on from here.
+     */
+    async prime(runs = 1): Promise<void> {
+        if (this.stopped) return;
+        try {
+            await this.primeEach(runs);
+        } catch {
+            // As a step that fails (below): nothing more is warmed, and the requests say what is wrong, if anything is.
+            this.stop();
+        }
+    }
+
+    private async primeEach(runs: number): Promise<void> {
+        for (const { ruleset, warmed, uri, text } of this.rulesetsToWarm()) {
+            const model = await this.modelOf(ruleset, text, uri);
+            for (let i = 0; i < runs && !this.stopped; i++) await this.run(model, warmed);
+        }
     }
 
     /** Stops it for good (the server shuts down): no step runs after this. */
@@ -115,31 +139,55 @@ export class OddsWarmUp {
         if (this.heard) this.heard = false;
     }
 
-    /** For each rule set with a new scenario and odds: one step makes its model, then one step per odds run. */
-    private plan(): Step[] {
-        const steps: Step[] = [];
+    /** Each rule set with a new scenario and odds, its entry in `warmed` (made at the first call) and its text. */
+    private rulesetsToWarm(): Array<{ ruleset: string, warmed: WarmedRuleset, uri: URI, text: string }> {
+        const out: Array<{ ruleset: string, warmed: WarmedRuleset, uri: URI, text: string }> = [];
         let count = 0;
         for (const ruleset of this.rulesets.all()) {
             const text = ruleset.newScenario;
             if (text === undefined || ruleset.oddsKinds.length === 0) continue;
-            const warmed: WarmedRuleset = { ruleset: ruleset.id, runs: 0, answered: 0 };
-            this.warmed.push(warmed);
+            let warmed = this.warmed.find(w => w.ruleset === ruleset.id);
+            if (!warmed) {
+                warmed = { ruleset: ruleset.id, runs: 0, answered: 0 };
+                this.warmed.push(warmed);
+            }
+            out.push({ ruleset: ruleset.id, warmed, uri: URI.parse(`memory:///odds-warm-up/${++count}-${ruleset.id}.battle`), text });
+        }
+        return out;
+    }
+
+    /** One odds run of a model, counted. */
+    private async run(model: ScenarioModel, warmed: WarmedRuleset): Promise<void> {
+        const answer = await oddsCommand(model, undefined);
+        warmed.runs++;
+        const actions = (answer as { actions?: Array<OddsReport | OddsUnavailable> }).actions ?? [];
+        warmed.answered += actions.filter(a => !('available' in a)).length;
+    }
+
+    /** For each rule set with a new scenario and odds: one step makes its model (unless `prime` did), then one step per odds run. */
+    private plan(): Step[] {
+        const steps: Step[] = [];
+        for (const { ruleset, warmed, uri, text } of this.rulesetsToWarm()) {
             let model: ScenarioModel | undefined;
-            const uri = URI.parse(`memory:///odds-warm-up/${++count}-${ruleset.id}.battle`);
             steps.push(async () => {
-                model = await this.modelOfText(text, uri);
+                model = await this.modelOf(ruleset, text, uri);
             });
             for (let i = 0; i < this.runs; i++) {
                 steps.push(async () => {
-                    if (!model) return;
-                    const answer = await oddsCommand(model, undefined);
-                    warmed.runs++;
-                    const actions = (answer as { actions?: Array<OddsReport | OddsUnavailable> }).actions ?? [];
-                    warmed.answered += actions.filter(a => !('available' in a)).length;
+                    if (model) await this.run(model, warmed);
                 });
             }
         }
         return steps;
+    }
+
+    private modelOf(ruleset: string, text: string, uri: URI): Promise<ScenarioModel> {
+        let model = this.models.get(ruleset);
+        if (!model) {
+            model = this.modelOfText(text, uri);
+            this.models.set(ruleset, model);
+        }
+        return model;
     }
 
     /** The model of a text parsed and linked by the server's own services, outside the workspace. */

@@ -89,6 +89,34 @@ describe('the odds warm-up', () => {
         ]);
     });
 
+    it('primes each rule set at once, with no timer, and the idle steps go on from there', async () => {
+        vi.useFakeTimers();
+        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
+        const documentsBefore = services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray();
+        // No timer is advanced: the prime runs as soon as it is called (the server calls it at `initialized`).
+        await warmUp.prime();
+        expect(warmUp.warmed).toEqual([
+            { ruleset: 'scrud', runs: 1, answered: 1 },
+            { ruleset: 'ancients', runs: 1, answered: 1 },
+            { ruleset: 'loose-files', runs: 1, answered: 1 }
+        ]);
+        expect(services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray()).toEqual(documentsBefore);
+        warmUp.start();
+        await vi.advanceTimersByTimeAsync(1000);
+        expect(await warmUp.done).toEqual([
+            { ruleset: 'scrud', runs: 3, answered: 3 },
+            { ruleset: 'ancients', runs: 3, answered: 3 },
+            { ruleset: 'loose-files', runs: 3, answered: 3 }
+        ]);
+    });
+
+    it('primes nothing once stopped', async () => {
+        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets());
+        warmUp.stop();
+        await warmUp.prime();
+        expect(warmUp.warmed).toEqual([]);
+    });
+
     it('runs nothing once stopped', async () => {
         vi.useFakeTimers();
         const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 10 });
