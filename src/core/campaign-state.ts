@@ -18,7 +18,7 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf, contextOf, headerKeyOf } from './model-cache.js';
+import { actionInputsKey, actionModelOf, contextOf, headerKeyOf } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
@@ -489,19 +489,42 @@ function settle(model: ScenarioModel, t: Timeline, pending: Pending): void {
     }
     t.pending.delete(pending.action);
     for (const id of pending.units) if (t.pendingOf.get(id) === pending) t.pendingOf.delete(id);
-    const am = actionModelOf(model, pending.action);
-    settling++;
-    let result: Resolution | undefined;
-    try {
-        result = am && settledOutcome(model, am);
-    } finally {
-        settling--;
-    }
+    const result = settledResult(model, pending.action);
     if (!result) return;
     t.settled.set(pending.action, result);
     const el = pending.action;
     const turn = isTurn(el.$container) ? el.$container : undefined;
     for (const line of result.lines) carry(model, t, el, turn, pending.point, unitsNamed(model, line.unit), line.result, line.facts);
+}
+
+const settledResults = coreKept.table<Action, { readonly ruleset: ScenarioModel['ruleset'], readonly inputs: string, readonly result: Resolution | undefined }>({
+    name: 'settled results', keeps: 'the result an unwritten action\'s known dice settle (or none: it cannot be resolved), as the timeline carries it',
+    keyedBy: 'an action node (the parse in pieces keeps an unchanged element as the same node), with the rule set and the action\'s key of inputs (`actionInputsKey`) it was worked out under',
+    againWhen: 'the node is new, the rule set changed, or its key changed: its text (its dice, seed, factor and fact lines), the declarations (a grade, a force, a modifier, an option, a house rule), an import, the limits, or an earlier step that writes one of its units\' states (an outcome written or changed, a state or ruling line, a result settled another way)'
+});
+
+/**
+ * The result an unwritten action's known dice settle. Kept across builds by its key of inputs
+ * (`actionInputsKey`), which covers everything its resolution reads, the states its units carry to
+ * it included: an edit elsewhere leaves it as it was, and the timeline continued or built again
+ * carries it without resolving it again. A model with outcomes laid over the tree (`overlay`: their
+ * lines are not in the key) and a file built once (`umpire check`) work it out and keep nothing.
+ */
+function settledResult(model: ScenarioModel, action: Action): Resolution | undefined {
+    const am = actionModelOf(model, action);
+    if (!am) return undefined;
+    const inputs = model.overlay || contextOf(model.root).once ? undefined : actionInputsKey(model, action);
+    const kept = inputs === undefined ? undefined : settledResults.get(action);
+    if (kept && kept.inputs === inputs && kept.ruleset === model.ruleset) return kept.result;
+    settling++;
+    let result: Resolution | undefined;
+    try {
+        result = settledOutcome(model, am);
+    } finally {
+        settling--;
+    }
+    if (inputs !== undefined) settledResults.set(action, { ruleset: model.ruleset, inputs, result });
+    return result;
 }
 
 /** The replay of a written outcome whose lines were edited by hand (its fingerprint still matching), else undefined. */
