@@ -83,14 +83,24 @@ function writeCache(script, folder, bundle, stamp, cacheFile) {
 }
 
 /**
+ * The Node options the language server is started with where its client can give them (the VS Code extension,
+ * src/extension/main.ts): an old generation of 64 MB from the start. A fresh server otherwise makes its first
+ * full collection 200-450 ms after its spawn, about when the first diagnostics go out, and so inside the umpire's
+ * first odds call (docs/performance.md, "Start-up"). V8 reads this flag only when the heap is made: set from
+ * within the process it does nothing, so only the command line that starts the server can give it.
+ */
+const serverNodeArgs = ['--initial-old-space-size=64'];
+
+/**
  * The V8 flag the language server sets at its start (src/language/main.ts, where the reason is), set
  * before its bundle is compiled: V8 accepts a cache only under the flags it was made with, and one
  * made at the end of a run that set the flag midway would be refused at the next start. Answers the
- * flags' name for `requireWithCodeCache`.
+ * flags' name for `requireWithCodeCache`: a server started with `serverNodeArgs` is named apart, since V8
+ * refuses a cache made without them too.
  */
 function useServerFlags() {
     require('node:v8').setFlagsFromString('--heap-growing-percent=100');
-    return 'heap100';
+    return serverNodeArgs.every(a => process.execArgv.includes(a)) ? 'heap100-old64' : 'heap100';
 }
 
-module.exports = { requireWithCodeCache, useServerFlags };
+module.exports = { requireWithCodeCache, serverNodeArgs, useServerFlags };

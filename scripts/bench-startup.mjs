@@ -6,11 +6,12 @@
 // - the first exact-odds call (`umpire.odds`) in that fresh server, asked as the diagnostics arrive, and in
 //   other fresh servers asked `--odds-pause` ms (1000) after them, as an umpire who reads the squiggles first
 //   asks (the server warms its odds engines in that idle time: src/language/lsp/odds-warm-up.ts).
-// With `--base DIR` (a built checkout of another commit) each figure is measured for it too, in the same
+// With `--base DIR` (a built checkout of another commit; several, comma-separated) each figure is measured for it too, in the same
 // rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --odds-pause MS (1000), --file F,
 // --server-node-args "…" (Node options for the servers: a profile of each start).
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -25,11 +26,19 @@ const oddsPause = Number(arg('odds-pause', '1000'));
 /** Node options for the servers, e.g. "--cpu-prof --cpu-prof-dir=DIR" for a profile of each start. */
 const serverNodeArgs = arg('server-node-args', '').split(' ').filter(Boolean);
 
+/** The Node options a build's extension starts its server with (none in a build whose loader names none). */
+function serverNodeArgsOf(dir) {
+    const loader = path.join(dir, 'bin', 'code-cache.cjs');
+    return fs.existsSync(loader) ? createRequire(loader)('./code-cache.cjs').serverNodeArgs ?? [] : [];
+}
+
 /** The builds measured: this one, and the one given by --base. */
-const builds = [{ name: 'this build', dir: root }, ...baseDir ? [{ name: 'base', dir: path.resolve(baseDir) }] : []]
+const builds = [{ name: 'this build', dir: root }, ...(baseDir ? baseDir.split(',') : []).map((dir, i, all) => ({ name: all.length > 1 ? `base ${i + 1}` : 'base', dir: path.resolve(dir) }))]
     .map(b => ({ ...b, cli: path.join(b.dir, 'bin', 'umpire.cjs'), bundle: path.join(b.dir, 'out', 'language', 'main.cjs') }))
     // The server as the extension starts it: through its loader (the code cache) where the build has one.
     .map(b => ({ ...b, server: fs.existsSync(path.join(b.dir, 'bin', 'language-server.cjs')) ? path.join(b.dir, 'bin', 'language-server.cjs') : b.bundle }))
+    // With the Node options the extension gives it (src/extension/main.ts: bin/code-cache.cjs `serverNodeArgs`), where the build names any.
+    .map(b => ({ ...b, serverArgs: serverNodeArgsOf(b.dir) }))
     // Each build its own code cache (bin/code-cache.cjs): a build removes the caches of every other build it
     // finds, so two builds sharing the user's folder would each start without one, every time.
     .map(b => ({ ...b, env: { ...process.env, XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-bench-cache-')) } }));
@@ -84,11 +93,11 @@ function mainThreadCpu(pid) {
 }
 
 /** One fresh server: spawn → initialize answered → first diagnostics of the file → (`pause` ms) → the first odds call answered. */
-async function serverRound(server, pause, env = process.env) {
+async function serverRound(b, pause) {
     const text = fs.readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).toString();
     const started = performance.now();
-    const proc = spawn(process.execPath, [...serverNodeArgs, server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'], env });
+    const proc = spawn(process.execPath, [...b.serverArgs, ...serverNodeArgs, b.server, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'], env: b.env });
     const connection = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const diagnostics = new Promise(resolve => connection.onNotification('textDocument/publishDiagnostics', p => p.uri === uri && resolve(performance.now())));
     connection.onRequest('workspace/configuration', params => params.items.map(() => null));
@@ -121,8 +130,8 @@ async function serverFigures() {
     for (let round = 0; round < serverRuns; round++) {
         for (let i = 0; i < builds.length; i++) {
             const b = builds[(round + i) % builds.length];
-            const now = await serverRound(b.server, 0, b.env);
-            const paused = await serverRound(b.server, oddsPause, b.env);
+            const now = await serverRound(b, 0);
+            const paused = await serverRound(b, oddsPause);
             rounds.get(b.name).push({ ...now, oddsPaused: paused.odds, oddsPausedCpu: paused.oddsCpu });
         }
     }

@@ -6,6 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -59,6 +60,23 @@ describe('the code cache', { timeout: 120_000 }, () => {
         const again = filesIn(cacheOf(home));
         expect(again.filter(f => !f.endsWith('-lsp.v8'))).toEqual(written);
         for (const f of written) expect(fs.statSync(path.join(cacheOf(home), f)).mtimeMs).toBe(stamps.get(f));
+    });
+
+    it('keeps a cache of its own for the server started with the extension\'s Node options, which V8 accepts at the next start', async () => {
+        const { serverNodeArgs } = createRequire(import.meta.url)('../../bin/code-cache.cjs') as { serverNodeArgs: string[] };
+        const home = fs.mkdtempSync(path.join(os.tmpdir(), 'umpire-code-cache-flags-'));
+        await serve(home, [...serverNodeArgs, 'bin/language-server.cjs', '--stdio']);
+        const written = filesIn(cacheOf(home));
+        // Named apart from the cache of a server started without them: V8 refuses a cache made under other flags.
+        expect(written.filter(f => f.startsWith('language-main.cjs-'))).toEqual([expect.stringMatching(/-heap100-old64-server\.v8$/)]);
+        const stamp = fs.statSync(path.join(cacheOf(home), written[0])).mtimeMs;
+        await serve(home, [...serverNodeArgs, 'bin/language-server.cjs', '--stdio']);
+        expect(filesIn(cacheOf(home))).toEqual(written);
+        // Not written again: V8 accepted it (a refused cache is written anew when the server ends).
+        expect(fs.statSync(path.join(cacheOf(home), written[0])).mtimeMs).toBe(stamp);
+        // A server started without them makes its own, beside it.
+        await serve(home, ['bin/language-server.cjs', '--stdio']);
+        expect(filesIn(cacheOf(home)).filter(f => f.startsWith('language-main.cjs-')).map(f => f.replace(/^.*-(heap100[a-z0-9-]*)-server\.v8$/, '$1')).sort()).toEqual(['heap100', 'heap100-old64']);
     });
 
     it('writes nothing with UMPIRE_CODE_CACHE=0', () => {

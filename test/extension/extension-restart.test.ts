@@ -4,6 +4,7 @@
  * editor, so it is stood in for by a stub that accepts anything; the language client is the real one.
  */
 import Module, { createRequire } from 'node:module';
+import * as path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 
 // Any property, call or `new` gives another stub (and `version` the oldest VS Code the extension
@@ -29,7 +30,7 @@ describe('the language client\'s restart policy', () => {
         const { CloseAction } = await import('vscode-languageclient/node');
         const { clientOptions, MAX_RESTARTS } = await import('../../src/extension/client.js');
         const { createClient } = await import('../../src/extension/main.js');
-        const context = { asAbsolutePath: (p: string) => `/extension/${p}`, subscriptions: [] };
+        const context = { asAbsolutePath: (p: string) => path.resolve(p), subscriptions: [] };
         const output = { appendLine: () => undefined, append: () => undefined, show: () => undefined, dispose: () => undefined, name: 'Umpire' };
         const client = createClient(context as never, clientOptions(output as never));
         const handler = client.clientOptions.errorHandler!;
@@ -39,5 +40,19 @@ describe('the language client\'s restart policy', () => {
         expect(actions.slice(0, MAX_RESTARTS).map(a => a.action)).toEqual(Array(MAX_RESTARTS).fill(CloseAction.Restart));
         expect(actions[MAX_RESTARTS]).toMatchObject({ action: CloseAction.DoNotRestart });
         expect(actions[MAX_RESTARTS].message).toMatch(new RegExp(`Umpire server crashed ${MAX_RESTARTS + 1} times in the last 3 minutes`));
+    });
+
+    it('starts the server through its loader with the Node options the loader names, in the debug start too', async () => {
+        const { clientOptions } = await import('../../src/extension/client.js');
+        const { createClient } = await import('../../src/extension/main.js');
+        const { serverNodeArgs } = createRequire(import.meta.url)('../../bin/code-cache.cjs') as { serverNodeArgs: string[] };
+        const context = { asAbsolutePath: (p: string) => path.resolve(p), subscriptions: [] };
+        const output = { appendLine: () => undefined, append: () => undefined, show: () => undefined, dispose: () => undefined, name: 'Umpire' };
+        const client = createClient(context as never, clientOptions(output as never));
+        const options = (client as unknown as { _serverOptions: { run: { module: string, options: { execArgv: string[] } }, debug: { options: { execArgv: string[] } } } })._serverOptions;
+        expect(serverNodeArgs).toEqual(['--initial-old-space-size=64']);
+        expect(options.run.module).toBe(path.resolve('bin/language-server.cjs'));
+        expect(options.run.options.execArgv).toEqual(serverNodeArgs);
+        expect(options.debug.options.execArgv).toEqual(expect.arrayContaining(serverNodeArgs));
     });
 });
