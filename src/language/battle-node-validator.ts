@@ -88,7 +88,10 @@ interface CheckedTree {
  * parse in pieces whose links were kept (so its references point where they did) and whose checks
  * read nothing else that changed gets its problems again without a walk
  * (docs/performance.md#linking-and-checking-what-changed). What is kept lies in arrays beside the
- * units, compared by position: a kept unit's node is not read at all.
+ * units, compared by position: a kept unit's node is not read at all. Which units were kept is read
+ * from the parse's record of its edits since the tree checked last (battle-document-factory.ts
+ * `elementsChangedSince`), as the linker reads it; with other imports, or a record that does not reach
+ * back to that tree, every unit is checked again.
  */
 export class BattleNodeValidator extends BattleDocumentValidator {
     private readonly linker: unknown;
@@ -103,7 +106,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         this.checked = caches.lastBuild({
             name: 'checks', keeps: "each element's problems and flags, with the links, rule set, header, limits, categories, imports and grades they were found under",
             keyedBy: 'the document',
-            againWhen: 'an element is new, its links were not kept, or what its checks read changed'
+            againWhen: 'an element is new, its links were not kept, what its checks read changed, or the record of the parse\'s edits does not reach back to the tree checked last'
         });
     }
 
