@@ -47,7 +47,7 @@ function server() {
     const set = (t: string) => shared.workspace.TextDocuments!.set(EditorDocument.create(uri, 'battle', ++version, t));
     const doc = () => shared.workspace.LangiumDocuments.getDocument(URI.parse(uri))!;
     return {
-        Battle, linker: Battle.references.Linker as BattleLinker, validator: Battle.validation.DocumentValidator as BattleNodeValidator,
+        Battle, shared, linker: Battle.references.Linker as BattleLinker, validator: Battle.validation.DocumentValidator as BattleNodeValidator,
         /** A whole build of the text. */
         build: async (t: string): Promise<LangiumDocument> => {
             set(t);
@@ -237,6 +237,40 @@ describe('the record of each edit', () => {
         const dropped = await answers(await s.build(text(8, { 2: ' ', 6: ' '.repeat(21) })));
         expect(dropped.entries.get('E0')).not.toBe(again.entries.get('E0'));
         expect(dropped.ranges.get('E0')).not.toBe(again.ranges.get('E0'));
+    });
+
+    it('is what the file\'s scopes, its exports and its duplicate names read: kept for an edit the record covers, made again when it does not reach back', async () => {
+        const s = server();
+        /** The file's scope of forces (as a reference to a force is linked) and the description of force Successors it exports. */
+        const read = (doc: LangiumDocument) => {
+            const target = actions(doc)[0].statements.filter(isSides)[0].attackers[0];
+            const scope = s.Battle.references.ScopeProvider.getScope({ reference: target.force, container: target, property: 'force' });
+            const exported = s.shared.workspace.IndexManager.allElements('Force').find(d => d.name === 'Successors');
+            return { scope, exported };
+        };
+        const before = read(await s.build(text(8)));
+        expect(before.exported).toBeDefined();
+        // Engagement 5 edited: no force declared or removed, the scope and the description are kept.
+        const kept = read(await s.build(text(8, { 5: ' ' })));
+        expect(kept.scope).toBe(before.scope);
+        expect(kept.exported).toBe(before.exported);
+        // Seventeen edits parsed without a build: the record does not reach back, both are made again (the force is the same node).
+        for (let n = 1; n <= 17; n++) await s.parseOnly(text(8, { 5: ' '.repeat(n + 1) }));
+        const broken = read(await s.build(text(8, { 5: ' '.repeat(19) })));
+        expect(broken.scope).not.toBe(kept.scope);
+        expect(broken.exported).not.toBe(kept.exported);
+        expect(broken.exported!.node).toBe(kept.exported!.node);
+        // Engagement 5 named as engagement 3, after another broken chain: the duplicate is found as a cold check finds it.
+        for (let n = 1; n <= 17; n++) await s.parseOnly(text(8, { 5: ' '.repeat(n + 20) }));
+        const renamed = text(8, { 5: ' '.repeat(40) }).replace('engagement E5 {', 'engagement E3 {');
+        const warm = await s.build(renamed);
+        const seen = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+        expect(seen(warm).some(d => String(d.message).includes("named 'E3'"))).toBe(true);
+        expect(seen(warm)).toEqual(seen(await server().build(renamed)));
+        // And after an edit the record covers, the duplicate goes when the name does.
+        const mended = await s.build(text(8, { 5: ' '.repeat(40) }));
+        expect(seen(mended)).toEqual(seen(await server().build(text(8, { 5: ' '.repeat(40) }))));
+        expect(seen(mended).some(d => String(d.message).includes("named 'E3'"))).toBe(false);
     });
 
     it('is what the campaign timeline reads: it continues the last one past the elements the record kept without comparing them, and answers as a cold build', async () => {
