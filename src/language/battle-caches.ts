@@ -10,9 +10,9 @@
  *   text, the settings, another document) is not kept here.
  * - **Keyed by what it depends on**: each table says what (`KeptKind.keyedBy`). The tables here are
  *   "the last build's answer": one entry per document (or per the CST root the parse in pieces keeps),
- *   holding the answer with the elements it was made for, so that the next build matches its elements
- *   against them by identity (or moves them by the edit the parse recorded) and works out only the
- *   elements that are new. An answer of one parse's objects alone (a root, a node, a `ParseResult`, a
+ *   holding the answer with the elements it was made for, so that the next build reads which of them
+ *   were kept from the parse's record of its edits (`elementsChangedSince`; or moves them by the edit the
+ *   parse recorded) and works out only the elements that are new. An answer of one parse's objects alone (a root, a node, a `ParseResult`, a
  *   model, a set of diagnostics) needs no entry here: it is kept in a weak map by that object, right
  *   for as long as the object lives.
  * - **Dropped when**: an entry is replaced by the next build's answer, and each table names what

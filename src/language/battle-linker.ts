@@ -5,9 +5,9 @@
 import { AstUtils, Cancellation, DefaultLinker, interruptAndCheck, type AstNode, type LangiumCoreServices, type LangiumDocument, type LangiumSharedCoreServices, type MultiReference, type Reference, type ReferenceInfo } from 'langium';
 import { importGraphOf } from './battle-imports.js';
 import { isForce, isGrade, isModifier, isScenario, type Scenario, type Turn } from './generated/ast.js';
-import { forEachReference, sameItems } from './battle-tree-walks.js';
+import { forEachReference, keptUnits, sameItems } from './battle-tree-walks.js';
 import type { BattleCaches, LastBuild } from './battle-caches.js';
-import { elementsChangedSince, parsedFrom, type ElementsChanged, type ParseElements } from './battle-document-factory.js';
+import { elementsChangedSince, parsedFrom, type ParseElements } from './battle-document-factory.js';
 
 export type AnyReference = Reference | MultiReference;
 
@@ -130,7 +130,7 @@ export class BattleLinker extends DefaultLinker {
         let renamed: Set<string> | undefined;
         // Which elements were kept since the tree linked last, as the parse recorded them (`elementsChangedSince`).
         const changed = previous && previous.root !== root && previous.parse && sameItems(previous.imported, imported) ? elementsChangedSince(document, previous.parse) : undefined;
-        const match = changed && keptUnits(previous!, units, tops, changed);
+        const match = changed && keptUnits(previous!.units, previous!.tops, units, tops, changed);
         if (match) {
             oldIndex = match.oldIndex;
             renamed = new Set();
@@ -203,42 +203,6 @@ function unitsOf(root: Scenario): { units: AstNode[], tops: Int32Array } {
     }
     tops[elements.length] = units.length;
     return { units, tops };
-}
-
-/**
- * For each unit of the new tree, its index among the units of the tree linked last when it is the same
- * node, else -1, and the nodes of each that are not in the other, read from the edit the parse recorded:
- * the units of the elements before the replaced ones and after the added ones are the same nodes, in the
- * same order; among the replaced and the added (a turn an edit was spliced into is one: its kept elements
- * are the old turn's), each is looked up. Undefined when the record does not fit the two trees (then
- * everything is linked again).
- */
-function keptUnits(previous: LinkedTree, units: readonly AstNode[], tops: Int32Array, changed: ElementsChanged): { oldIndex: Int32Array, added: AstNode[], removed: AstNode[] } | undefined {
-    const { first, replaced, added: addedCount } = changed;
-    const oldTops = previous.tops;
-    const oldCount = oldTops.length - 1, count = tops.length - 1;
-    if (first < 0 || first + replaced > oldCount || first + addedCount > count || oldCount - replaced !== count - addedCount) return undefined;
-    const oldFrom = oldTops[first], oldTo = oldTops[first + replaced];
-    const from = tops[first], to = tops[first + addedCount];
-    if (oldFrom !== from || previous.units.length - oldTo !== units.length - to) return undefined;
-    const oldIndex = new Int32Array(units.length);
-    for (let k = 0; k < from; k++) oldIndex[k] = k;
-    for (let k = to, j = oldTo; k < units.length; k++, j++) oldIndex[k] = j;
-    const added: AstNode[] = [], removed: AstNode[] = [];
-    const middle = new Map<AstNode, number>();
-    for (let j = oldFrom; j < oldTo; j++) middle.set(previous.units[j], j);
-    for (let k = from; k < to; k++) {
-        const j = middle.get(units[k]);
-        if (j === undefined) {
-            oldIndex[k] = -1;
-            added.push(units[k]);
-        } else {
-            oldIndex[k] = j;
-            middle.delete(units[k]);
-        }
-    }
-    for (const node of middle.keys()) removed.push(node);
-    return { oldIndex, added, removed };
 }
 
 /**

@@ -8,7 +8,8 @@ import { isScenario, isTurn, type Action, type Force, type Scenario } from './ge
 import { actionChecksOf, replayActionChecks, type ActionChecks } from './validation/battle-validator.js';
 import { headerKeyOf, modelOf } from '../core/model-cache.js';
 import { type AnyReference, type ElementLinks, BattleLinker } from './battle-linker.js';
-import { matchElements, nodesOf, sameItems, elementsOf } from './battle-tree-walks.js';
+import { keptUnits, nodesOf, sameItems, elementsOf } from './battle-tree-walks.js';
+import { elementsChangedSince, parsedFrom, type ParseElements } from './battle-document-factory.js';
 import type { BattleCaches, LastBuild } from './battle-caches.js';
 
 type Check = (node: AstNode, accept: ValidationAcceptor, token: Cancellation.CancellationToken) => MaybePromise<void>;
@@ -58,6 +59,12 @@ const NOTHING: KeptChecks = { name: undefined, entries: [] };
  */
 interface CheckedTree {
     readonly units: readonly AstNode[];
+    /** The parse's record of the tree checked (`ParsedFrom.elements`): which elements were kept since is read from the record of the next. */
+    readonly parse: ParseElements | undefined;
+    /** The elements' units (the linker's `units`, in `units` from `first` on), and where each top-level element's first one is among them (the linker's `tops`). */
+    readonly elements: readonly AstNode[];
+    readonly first: number;
+    readonly tops: Int32Array;
     /** The links each unit's checks read (`links[k] === ` the linker's: its references point where they did). */
     readonly links: ReadonlyArray<ElementLinks | undefined>;
     readonly flags: Uint8Array;
@@ -81,7 +88,10 @@ interface CheckedTree {
  * parse in pieces whose links were kept (so its references point where they did) and whose checks
  * read nothing else that changed gets its problems again without a walk
  * (docs/performance.md#linking-and-checking-what-changed). What is kept lies in arrays beside the
- * units, compared by position: a kept unit's node is not read at all.
+ * units, compared by position: a kept unit's node is not read at all. Which units were kept is read
+ * from the parse's record of its edits since the tree checked last (battle-document-factory.ts
+ * `elementsChangedSince`), as the linker reads it; with other imports, or a record that does not reach
+ * back to that tree, every unit is checked again.
  */
 export class BattleNodeValidator extends BattleDocumentValidator {
     private readonly linker: unknown;
@@ -96,7 +106,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         this.checked = caches.lastBuild({
             name: 'checks', keeps: "each element's problems and flags, with the links, rule set, header, limits, categories, imports and grades they were found under",
             keyedBy: 'the document',
-            againWhen: 'an element is new, its links were not kept, or what its checks read changed'
+            againWhen: 'an element is new, its links were not kept, what its checks read changed, or the record of the parse\'s edits does not reach back to the tree checked last'
         });
     }
 
@@ -188,14 +198,23 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const syntaxErrors = parsed ? parsed.lexerErrors.length + parsed.parserErrors.length > 0 : undefined;
         // What the kept units' checks read that an edit can change: the grades and imports (as nodes), and the
         // forces of a name (whether a kept force is still the first of its name), from the units added and removed.
-        let oldIndex: Int32Array | undefined, grades: object = {}, renamed: Set<string> | undefined, sameImports = false;
-        const usable = previous && previous.ruleset === ruleset && previous.limits === limits && previous.categories === categories && previous.header === header ? previous : undefined;
-        if (usable) {
-            const match = matchElements(usable.units, units);
-            oldIndex = match.oldIndex;
+        let oldIndex: Int32Array | undefined, grades: object = {}, renamed: Set<string> | undefined;
+        const parse = document ? parsedFrom(document)?.elements : undefined;
+        // Which elements were kept since the tree checked last, as the parse recorded them (`elementsChangedSince`), as the
+        // linker reads them. With other imports, or a record that does not reach back to that tree, every unit is checked again.
+        const sameBuild = previous && previous.parse && previous.ruleset === ruleset && previous.limits === limits && previous.categories === categories && previous.header === header && sameItems(previous.imported, imported);
+        const edit = sameBuild && tree ? elementsChangedSince(document!, previous.parse!) : undefined;
+        const match = edit && keptUnits(previous!.elements, previous!.tops, elements, tree!.tops, edit);
+        const usable = match ? previous : undefined;
+        if (usable && match) {
+            // The header's units (its options) are never kept (they have no links of their own): only the elements' are matched.
+            if (units === elements && usable.units === usable.elements) oldIndex = match.oldIndex;
+            else {
+                oldIndex = new Int32Array(units.length).fill(-1);
+                for (let k = 0; k < elements.length; k++) oldIndex[first + k] = match.oldIndex[k] < 0 ? -1 : match.oldIndex[k] + usable.first;
+            }
             renamed = new Set();
-            sameImports = sameItems(usable.imported, imported);
-            let gradesChanged = !sameImports;
+            let gradesChanged = false;
             for (const changed of [match.added, match.removed]) {
                 for (const node of changed) {
                     if (node.$type === 'Grade' || node.$type === 'Import') gradesChanged = true;
@@ -210,7 +229,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         const belowLimitNow = () => belowLimit ??= [...model.forces.values()].reduce((n, f) => n + f.units.length, 0) < model.limits.maxUnitsPerFile;
         // Checks that read the declarations are kept only when the file was below its limit, so it was then too.
         const readDeclarationsAsBefore = (element: AstNode, flags: number, j: number) => usable!.grades === grades
-            && (!(flags & FIRST_OF_NAME) || (sameImports && !renamed!.has(usable!.checks[j].name!)) || ((flags & IS_FIRST) !== 0) === firstOfName(element))
+            && (!(flags & FIRST_OF_NAME) || !renamed!.has(usable!.checks[j].name!) || ((flags & IS_FIRST) !== 0) === firstOfName(element))
             && belowLimitNow();
         // A `RUN_AGAIN` node's checks; an action's only check (`checkAction`) reports its last problems again
         // without running while its inputs are the same (the keep-alive test pins that it is the only one).
@@ -312,7 +331,7 @@ export class BattleNodeValidator extends BattleDocumentValidator {
         }
         await Promise.all(running);
         if (document && tree) {
-            this.checked.set(document, { units, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, header, limits, categories, imported, grades });
+            this.checked.set(document, { units, parse, elements, first, tops: tree.tops, links: keptLinks, flags: keptFlags, checks: keptChecks, ruleset, header, limits, categories, imported, grades });
         }
     }
 }

@@ -7,6 +7,7 @@ import { isScenario, type Force, type Target, type Grade, type Modifier, type Sc
 import { importGraphOf } from './battle-imports.js';
 import { importsOf } from '../core/scenario.js';
 import type { BattleCaches, LastBuild } from './battle-caches.js';
+import { elementsChangedSince, parsedFrom, type ParseElements } from './battle-document-factory.js';
 
 /**
  * Names are those a file declares, then those of the files it imports (docs/campaigns.md#campaigns-across-files):
@@ -26,7 +27,7 @@ export class BattleScopeProvider implements ScopeProvider {
     private readonly unitScopes = new WeakMap<Force, Scope>();
     private readonly withImports = new WeakMap<Scenario, { imported: readonly LangiumDocument[], scopes: Map<string, Scope> }>();
     /** The last tree's top-level scopes of each document, with its elements: a scope whose declarations an edit did not touch is used again. */
-    private readonly lastTopLevel: LastBuild<LangiumDocument, { elements: readonly AstNode[], scopes: Map<string, Scope> }>;
+    private readonly lastTopLevel: LastBuild<LangiumDocument, { elements: readonly AstNode[], parse: ParseElements | undefined, scopes: Map<string, Scope> }>;
     /** `topLevel`'s entry of the root asked for last (a field, not a second look in the map; the root is never changed in place). It holds that tree until another is linked. */
     private lastRoot: AstNode | undefined = undefined;
     private lastScopes: Map<string, Scope> | undefined = undefined;
@@ -38,7 +39,7 @@ export class BattleScopeProvider implements ScopeProvider {
         this.shared = services.shared;
         this.lastTopLevel = caches.lastBuild({
             name: 'top-level scopes', keeps: "each type's scope of the file's own declarations, with the elements they were made from",
-            keyedBy: 'the document', againWhen: 'an element declaring a name of that type was added or removed'
+            keyedBy: 'the document', againWhen: 'an element declaring a name of that type was added or removed, or the parse\'s record does not reach back to the tree of the last scopes'
         });
     }
 
@@ -73,15 +74,21 @@ export class BattleScopeProvider implements ScopeProvider {
      * The scopes of the last tree of the document whose declarations are the same nodes, in the same order:
      * the parse in pieces keeps the elements an edit did not touch, so only the types declared by the elements
      * it added or removed need a scope made again (each scope describes every declaration of its type: 5,000
-     * forces in a 50,000-line file, made again at each edit before; docs/performance.md).
+     * forces in a 50,000-line file, made again at each edit before; docs/performance.md). Which were added and
+     * removed is read from the parse's record of the edits since the last tree (`elementsChangedSince`: the
+     * span of elements they replaced); when it does not reach back that far, every scope is made again.
      */
     private keptScopes(document: LangiumDocument, root: Scenario): Map<string, Scope> {
         const scopes = new Map<string, Scope>();
         const last = this.lastTopLevel.get(document);
-        this.lastTopLevel.set(document, { elements: root.elements, scopes });
-        if (!last || last.scopes.size === 0) return scopes;
+        const parse = parsedFrom(document)?.elements;
+        this.lastTopLevel.set(document, { elements: root.elements, parse, scopes });
+        if (!last || last.scopes.size === 0 || !last.parse) return scopes;
+        const changed = elementsChangedSince(document, last.parse);
+        if (!changed || changed.first + changed.replaced > last.elements.length || last.elements.length - changed.replaced !== root.elements.length - changed.added) return scopes;
         const touched = new Set<string>();
-        for (const node of changedElements(last.elements, root.elements)) touched.add(node.$type);
+        for (let k = changed.first; k < changed.first + changed.replaced; k++) touched.add(last.elements[k].$type);
+        for (let k = changed.first; k < changed.first + changed.added; k++) touched.add(root.elements[k].$type);
         for (const [type, scope] of last.scopes) if (!touched.has(type)) scopes.set(type, scope);
         return scopes;
     }
@@ -149,18 +156,6 @@ class DescriptionWhenRead implements AstNodeDescription {
     get selectionSegment() { return CstUtils.toDocumentSegment(this.node.$cstNode); }
 }
 
-/**
- * The elements of `now` that are not in `old` and those of `old` not in `now`, when both are the same nodes
- * apart from one run (what the parse in pieces leaves): the common start and end are skipped by comparing
- * nodes, not read.
- */
-function changedElements(old: readonly AstNode[], now: readonly AstNode[]): AstNode[] {
-    let from = 0, to = now.length, oldTo = old.length;
-    while (from < to && from < oldTo && now[from] === old[from]) from++;
-    while (to > from && oldTo > from && now[to - 1] === old[oldTo - 1]) { to--; oldTo--; }
-    return [...old.slice(from, oldTo), ...now.slice(from, to)];
-}
-
 /** The file's top-level forces, grades or modifiers, in file order. By `$type` (none has subtypes): each of 10,000 elements is asked. */
 function elementsOf(root: Scenario, type: string): Array<Force | Grade | Modifier> {
     if (type !== 'Force' && type !== 'Grade' && type !== 'Modifier') return [];
@@ -177,14 +172,14 @@ function elementsOf(root: Scenario, type: string): Array<Force | Grade | Modifie
  */
 export class BattleScopeComputation extends DefaultScopeComputation {
     private readonly locator: AstNodeLocator;
-    private readonly lastExports: LastBuild<LangiumDocument, { elements: readonly AstNode[], descriptions: ReadonlyArray<AstNodeDescription | null>, uri: URI }>;
+    private readonly lastExports: LastBuild<LangiumDocument, { elements: readonly AstNode[], parse: ParseElements | undefined, descriptions: ReadonlyArray<AstNodeDescription | null>, uri: URI }>;
 
     constructor(services: LangiumCoreServices, caches: BattleCaches) {
         super(services);
         this.locator = services.workspace.AstNodeLocator;
         this.lastExports = caches.lastBuild({
             name: 'exports', keeps: "each top-level element's description in Langium's index, with the elements they were made from",
-            keyedBy: 'the document', againWhen: 'the element is new, or the document has another address'
+            keyedBy: 'the document', againWhen: 'the element is new, the document has another address, or the parse\'s record does not reach back to the tree of the last exports'
         });
     }
 
@@ -215,22 +210,24 @@ export class BattleScopeComputation extends DefaultScopeComputation {
     /**
      * The exports of the top-level elements, kept beside the last tree's elements: those of the elements the
      * parse in pieces kept are used again without reading the nodes (reading a property kept on each of 10,000
-     * nodes was itself a visible cost).
+     * nodes was itself a visible cost). Which were kept is read from the parse's record of the edits since the
+     * last tree (`elementsChangedSince`): the elements outside the span they replaced, in place; when the record
+     * does not reach back that far, or the tree is not the document's own, every element is described again.
      */
     private elementExports(document: LangiumDocument, root: Scenario, exports: AstNodeDescription[]): void {
         const now = root.elements;
         const last = this.lastExports.get(document);
+        const own = document.parseResult.value === root;
+        const parse = own ? parsedFrom(document)?.elements : undefined;
+        const changed = own && last?.parse && last.uri === document.uri ? elementsChangedSince(document, last.parse) : undefined;
+        const fits = changed && changed.first + changed.replaced <= last!.elements.length && changed.first + changed.added <= now.length
+            && last!.elements.length - changed.replaced === now.length - changed.added;
         const descriptions: Array<AstNodeDescription | null> = [];
-        let from = 0, to = now.length, oldTo = 0;
-        if (last && last.uri === document.uri) {
-            oldTo = last.elements.length;
-            while (from < to && from < oldTo && now[from] === last.elements[from]) from++;
-            while (to > from && oldTo > from && now[to - 1] === last.elements[oldTo - 1]) { to--; oldTo--; }
-            for (let k = 0; k < from; k++) descriptions.push(last.descriptions[k]);
-        }
+        const from = fits ? changed.first : 0, to = fits ? changed.first + changed.added : now.length;
+        for (let k = 0; k < from; k++) descriptions.push(last!.descriptions[k]);
         for (let k = from; k < to; k++) descriptions.push(this.describeNode(now[k], document));
-        if (last && last.uri === document.uri) for (let j = oldTo; j < last.elements.length; j++) descriptions.push(last.descriptions[j]);
-        this.lastExports.set(document, { elements: now, descriptions, uri: document.uri });
+        if (fits) for (let j = changed.first + changed.replaced; j < last!.elements.length; j++) descriptions.push(last!.descriptions[j]);
+        this.lastExports.set(document, { elements: now, parse, descriptions, uri: document.uri });
         for (const description of descriptions) if (description) exports.push(description);
     }
 

@@ -6,30 +6,39 @@
 import { AstUtils, GrammarAST, GrammarUtils, isAstNode, isMultiReference, isReference, type AstNode, type ReferenceInfo } from 'langium';
 import { BattleGrammar } from './generated/grammar.js';
 import type { Turn } from './generated/ast.js';
+import type { ElementsChanged } from './battle-document-factory.js';
 
 /**
- * For each of `now`, its index in `old` when it is the same node, else -1; and the nodes of each that
- * are not in the other. The parse in pieces keeps a run of nodes at the start and at the end; between
- * them, the nodes of a turn an edit was spliced into are kept too, so the middle is matched by a map.
+ * For each unit of a tree, its index among the units of an earlier tree of the same document when it is
+ * the same node, else -1, and the nodes of each that are not in the other, read from the parse's record
+ * of the edits between the two (battle-document-factory.ts `elementsChangedSince`), not by comparing the
+ * trees: the units of the top-level elements before the replaced ones and after the added ones are the
+ * same nodes, in the same order; among the replaced and the added (a turn an edit was spliced into is
+ * one: its kept elements are the old turn's), each is looked up. `tops` (and `oldTops`): the index in the
+ * units of each top-level element's first unit, and the units' count after the last. Undefined when the
+ * record does not fit the two trees (then every unit is new).
  */
-export function matchElements(old: readonly AstNode[], now: readonly AstNode[]): { oldIndex: Int32Array, added: AstNode[], removed: AstNode[] } {
-    const oldIndex = new Int32Array(now.length).fill(-1);
-    let from = 0, to = now.length, oldTo = old.length;
-    while (from < to && from < oldTo && now[from] === old[from]) { oldIndex[from] = from; from++; }
-    while (to > from && oldTo > from && now[to - 1] === old[oldTo - 1]) { to--; oldTo--; oldIndex[to] = oldTo; }
+export function keptUnits(oldUnits: readonly AstNode[], oldTops: Int32Array, units: readonly AstNode[], tops: Int32Array, changed: ElementsChanged): { oldIndex: Int32Array, added: AstNode[], removed: AstNode[] } | undefined {
+    const { first, replaced, added: addedCount } = changed;
+    const oldCount = oldTops.length - 1, count = tops.length - 1;
+    if (first < 0 || first + replaced > oldCount || first + addedCount > count || oldCount - replaced !== count - addedCount) return undefined;
+    const oldFrom = oldTops[first], oldTo = oldTops[first + replaced];
+    const from = tops[first], to = tops[first + addedCount];
+    if (oldFrom !== from || oldUnits.length - oldTo !== units.length - to) return undefined;
+    const oldIndex = new Int32Array(units.length);
+    for (let k = 0; k < from; k++) oldIndex[k] = k;
+    for (let k = to, j = oldTo; k < units.length; k++, j++) oldIndex[k] = j;
     const added: AstNode[] = [], removed: AstNode[] = [];
-    if (from === to) {
-        for (let j = from; j < oldTo; j++) removed.push(old[j]);
-        return { oldIndex, added, removed };
-    }
     const middle = new Map<AstNode, number>();
-    for (let j = from; j < oldTo; j++) middle.set(old[j], j);
+    for (let j = oldFrom; j < oldTo; j++) middle.set(oldUnits[j], j);
     for (let k = from; k < to; k++) {
-        const j = middle.get(now[k]);
-        if (j === undefined) added.push(now[k]);
-        else {
+        const j = middle.get(units[k]);
+        if (j === undefined) {
+            oldIndex[k] = -1;
+            added.push(units[k]);
+        } else {
             oldIndex[k] = j;
-            middle.delete(now[k]);
+            middle.delete(units[k]);
         }
     }
     for (const node of middle.keys()) removed.push(node);

@@ -1,8 +1,12 @@
 /**
  * One record of each edit (battle-document-factory.ts `ParsedFrom.elements`): which top-level elements a
  * parse in pieces kept, replaced and added, composed over the edits between two trees
- * (`elementsChangedSince`), and the linker reading it: a kept element keeps its links as the same objects,
- * a replaced one is linked anew, whether the trees between were linked or not.
+ * (`elementsChangedSince`), and the build steps reading it: the linker (a kept element keeps its links as the
+ * same objects, a replaced one is linked anew, whether the trees between were linked or not), the node
+ * validator (a kept element's checks are kept, a replaced one's run again) and the editor's answers kept per
+ * element (a kept element's outline entry and lens place are the same objects, a replaced one's are made
+ * again); each does the whole work when the record does not reach back to the tree it last worked on, or
+ * after the cache service's dropAll.
  */
 import { describe, expect, it } from 'vitest';
 import { Cancellation, EmptyFileSystem, URI, type LangiumDocument, type Reference } from 'langium';
@@ -10,6 +14,8 @@ import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocume
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { elementsChangedSince, parsedFrom } from '../../src/language/battle-document-factory.js';
 import type { BattleLinker } from '../../src/language/battle-linker.js';
+import type { BattleNodeValidator } from '../../src/language/battle-node-validator.js';
+import type { DocumentSymbol } from 'vscode-languageserver';
 import { isAction, isSides, type Action, type Scenario } from '../../src/language/generated/ast.js';
 import { timelineCounts } from '../../src/core/campaign-state.js';
 
@@ -41,7 +47,7 @@ function server() {
     const set = (t: string) => shared.workspace.TextDocuments!.set(EditorDocument.create(uri, 'battle', ++version, t));
     const doc = () => shared.workspace.LangiumDocuments.getDocument(URI.parse(uri))!;
     return {
-        Battle, linker: Battle.references.Linker as BattleLinker,
+        Battle, shared, linker: Battle.references.Linker as BattleLinker, validator: Battle.validation.DocumentValidator as BattleNodeValidator,
         /** A whole build of the text. */
         build: async (t: string): Promise<LangiumDocument> => {
             set(t);
@@ -145,6 +151,126 @@ describe('the record of each edit', () => {
         expect(after[1][0]).not.toBe(before[1][0]);
         expect(after[2][0]).toBe(before[2][0]);
         expect(s.linker.counts.linked - counts.linked).toBe(4);
+    });
+
+    it('is what the node validator reads: the kept elements keep their checks, the replaced one is checked again, as a cold check', async () => {
+        const s = server();
+        await s.build(text(12));
+        const counts = { ...s.validator.counts };
+        // Two edits parsed without a check between them, then one checked build: engagements 2 and 9 replaced.
+        await s.parseOnly(text(12, { 2: ' ' }));
+        const edited = text(12, { 2: ' ', 9: ' ' });
+        const warm = await s.build(edited);
+        // The 2 grades, 2 forces, 10 engagements, the turn and its 3 engagements: every unit but the two replaced.
+        expect(s.validator.counts.kept - counts.kept).toBe(4 + 10 + 1 + 3);
+        // The two replaced engagements' nodes alone are walked (each: the action, its sides, its two targets and its seed).
+        const walked = s.validator.counts.walked - counts.walked;
+        expect(walked).toBeGreaterThan(0);
+        expect(walked).toBeLessThan(20);
+        const seen = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+        expect(seen(warm)).toEqual(seen(await server().build(edited)));
+    });
+
+    it('makes the node validator check every element when the record does not reach back to its last check, or after dropAll', async () => {
+        const s = server();
+        const first = await s.build(text(6));
+        const grade = (doc: LangiumDocument) => (doc.parseResult.value as Scenario).elements[0];
+        let counts = { ...s.validator.counts };
+        // Seventeen edits of engagement 5 parsed without a check: more than a record holds.
+        let last: LangiumDocument | undefined;
+        for (let n = 1; n <= 17; n++) last = await s.parseOnly(text(6, { 5: ' '.repeat(n) }));
+        last = await s.build(text(6, { 5: ' '.repeat(18) }));
+        // The grade is still the node checked last (a match by identity would keep it), but the record cannot say so.
+        expect(grade(last)).toBe(grade(first));
+        expect(s.validator.counts.kept - counts.kept).toBe(0);
+        // One edit the record covers: the other units' checks are kept again …
+        counts = { ...s.validator.counts };
+        await s.build(text(6, { 5: ' '.repeat(19) }));
+        expect(s.validator.counts.kept - counts.kept).toBe(4 + 5 + 1 + 3);
+        // … and none after the cache service drops what it keeps.
+        s.Battle.caches.Caches.dropAll();
+        counts = { ...s.validator.counts };
+        await s.build(text(6, { 5: ' '.repeat(20) }));
+        expect(s.validator.counts.kept - counts.kept).toBe(0);
+    });
+
+    it("is what the editor's answers kept per element read: a kept element's outline entry and lens place are the same objects, a replaced one's are made again", async () => {
+        const s = server();
+        const id = (doc: LangiumDocument) => ({ textDocument: { uri: doc.uri.toString() } });
+        /** The outline entry of each engagement outside the turn, and the range of each engagement's lenses, by name. */
+        const answers = async (doc: LangiumDocument) => {
+            const outline = await s.Battle.lsp.DocumentSymbolProvider!.getSymbols(doc, id(doc));
+            const entries = new Map((outline[0].children ?? []).map((e: DocumentSymbol) => [e.name, e] as const));
+            const lenses = await s.Battle.lsp.CodeLensProvider!.provideCodeLens(doc, { textDocument: id(doc).textDocument });
+            const ranges = new Map(actions(doc).map(a => [a.name, (lenses ?? []).find(l => l.range.start.line === a.$cstNode!.range.start.line)?.range] as const));
+            return { entries, ranges };
+        };
+        const before = await answers(await s.build(text(8)));
+        expect(before.entries.get('E0')).toBeDefined();
+        expect(before.ranges.get('E0')).toBeDefined();
+        // Two edits that move no line, one answered in between: engagements 2 and 6 replaced since the first answer.
+        await s.build(text(8, { 2: ' ' }));
+        const after = await answers(await s.build(text(8, { 2: ' ', 6: ' ' })));
+        for (let n = 0; n < 8; n++) {
+            const name = `E${n}`;
+            if (n === 2 || n === 6) {
+                expect(after.entries.get(name), name).not.toBe(before.entries.get(name));
+                expect(after.ranges.get(name), name).not.toBe(before.ranges.get(name));
+            } else {
+                expect(after.entries.get(name), name).toBe(before.entries.get(name));
+                expect(after.ranges.get(name), name).toBe(before.ranges.get(name));
+            }
+            expect(after.entries.get(name), name).toEqual(before.entries.get(name));
+        }
+        // Seventeen edits of engagement 6 not answered: the record does not reach back to the last answer, so every
+        // entry is made again (engagement 0 is still the same node, at the same place).
+        for (let n = 1; n <= 17; n++) await s.parseOnly(text(8, { 2: ' ', 6: ' '.repeat(n + 1) }));
+        const broken = await answers(await s.build(text(8, { 2: ' ', 6: ' '.repeat(19) })));
+        expect(broken.entries.get('E0')).not.toBe(after.entries.get('E0'));
+        expect(broken.ranges.get('E0')).not.toBe(after.ranges.get('E0'));
+        expect(broken.entries.get('E0')).toEqual(after.entries.get('E0'));
+        // Kept again after an edit the record covers, and made again after dropAll.
+        const again = await answers(await s.build(text(8, { 2: ' ', 6: ' '.repeat(20) })));
+        expect(again.entries.get('E0')).toBe(broken.entries.get('E0'));
+        expect(again.ranges.get('E0')).toBe(broken.ranges.get('E0'));
+        s.Battle.caches.Caches.dropAll();
+        const dropped = await answers(await s.build(text(8, { 2: ' ', 6: ' '.repeat(21) })));
+        expect(dropped.entries.get('E0')).not.toBe(again.entries.get('E0'));
+        expect(dropped.ranges.get('E0')).not.toBe(again.ranges.get('E0'));
+    });
+
+    it('is what the file\'s scopes, its exports and its duplicate names read: kept for an edit the record covers, made again when it does not reach back', async () => {
+        const s = server();
+        /** The file's scope of forces (as a reference to a force is linked) and the description of force Successors it exports. */
+        const read = (doc: LangiumDocument) => {
+            const target = actions(doc)[0].statements.filter(isSides)[0].attackers[0];
+            const scope = s.Battle.references.ScopeProvider.getScope({ reference: target.force, container: target, property: 'force' });
+            const exported = s.shared.workspace.IndexManager.allElements('Force').find(d => d.name === 'Successors');
+            return { scope, exported };
+        };
+        const before = read(await s.build(text(8)));
+        expect(before.exported).toBeDefined();
+        // Engagement 5 edited: no force declared or removed, the scope and the description are kept.
+        const kept = read(await s.build(text(8, { 5: ' ' })));
+        expect(kept.scope).toBe(before.scope);
+        expect(kept.exported).toBe(before.exported);
+        // Seventeen edits parsed without a build: the record does not reach back, both are made again (the force is the same node).
+        for (let n = 1; n <= 17; n++) await s.parseOnly(text(8, { 5: ' '.repeat(n + 1) }));
+        const broken = read(await s.build(text(8, { 5: ' '.repeat(19) })));
+        expect(broken.scope).not.toBe(kept.scope);
+        expect(broken.exported).not.toBe(kept.exported);
+        expect(broken.exported!.node).toBe(kept.exported!.node);
+        // Engagement 5 named as engagement 3, after another broken chain: the duplicate is found as a cold check finds it.
+        for (let n = 1; n <= 17; n++) await s.parseOnly(text(8, { 5: ' '.repeat(n + 20) }));
+        const renamed = text(8, { 5: ' '.repeat(40) }).replace('engagement E5 {', 'engagement E3 {');
+        const warm = await s.build(renamed);
+        const seen = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
+        expect(seen(warm).some(d => String(d.message).includes("named 'E3'"))).toBe(true);
+        expect(seen(warm)).toEqual(seen(await server().build(renamed)));
+        // And after an edit the record covers, the duplicate goes when the name does.
+        const mended = await s.build(text(8, { 5: ' '.repeat(40) }));
+        expect(seen(mended)).toEqual(seen(await server().build(text(8, { 5: ' '.repeat(40) }))));
+        expect(seen(mended).some(d => String(d.message).includes("named 'E3'"))).toBe(false);
     });
 
     it('is what the campaign timeline reads: it continues the last one past the elements the record kept without comparing them, and answers as a cold build', async () => {

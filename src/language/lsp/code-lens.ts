@@ -14,7 +14,7 @@ import { isResolvable } from '../../core/resolve.js';
 import { hasOdds } from '../../core/odds.js';
 import { UmpireCommands, type OddsArgs, type ResolveArgs } from '../../protocol.js';
 import { isValidatedNow, whenValidated } from './current-version.js';
-import { KeptPerElement, movePosition } from './kept-per-element.js';
+import { KeptPerElement, movePosition, topsOf } from './kept-per-element.js';
 import { errorsBlocking } from './action-errors.js';
 import { clientSupport, oddsCommandFor } from './client-support.js';
 
@@ -57,7 +57,7 @@ export class BattleCodeLensProvider implements CodeLensProvider {
         // The Odds view where the client has one; else the odds as Markdown (client-support.ts).
         const showOdds = oddsCommandFor(clientSupport(this.services.shared));
         const nodes: AstNode[] = model.actions.filter(a => a.node.$cstNode).map(a => a.node);
-        const { entries } = this.ranges.entries(document, nodes);
+        const { entries } = this.ranges.entries(document, nodes, topsOf(root, nodes));
         let next = 0;
         for (const action of model.actions) {
             if (!action.node.$cstNode) continue;

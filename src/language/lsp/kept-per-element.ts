@@ -15,7 +15,8 @@
  */
 import { interruptAndCheck, type AstNode, type LangiumDocument } from 'langium';
 import { LSPErrorCodes, ResponseError, type CancellationToken, type Position } from 'vscode-languageserver';
-import { parsedFrom } from '../battle-document-factory.js';
+import { elementsChangedSince, parsedFrom, type ParseElements } from '../battle-document-factory.js';
+import { keptUnits } from '../battle-tree-walks.js';
 import type { TextSpan } from '../text-change.js';
 import { isTurn, type Scenario, type Turn } from '../generated/ast.js';
 import type { BattleCaches, LastBuild } from '../battle-caches.js';
@@ -32,16 +33,53 @@ export function startOf(node: AstNode): Position | undefined {
 /** An element whose answer is kept: a top-level element, or an element of a turn (the turn itself is worked each time, without its elements). */
 export type Unit = { readonly kind: 'element', readonly node: AstNode } | { readonly kind: 'turn', readonly node: Turn };
 
-/** The units of a tree in the order of the text: a turn is followed by its own elements. */
-export function* unitsOf(root: Scenario): Generator<Unit> {
-    for (const element of root.elements) {
+/**
+ * The units of a tree in the order of the text (a turn is followed by its own elements), the nodes of the
+ * elements among them that `keep` takes (those whose answers are kept), and `tops`: for each top-level
+ * element, how many of those nodes come before it, then their count (what `KeptPerElement` reads the
+ * parse's record with).
+ */
+export function unitsOf(root: Scenario, keep: (node: AstNode) => boolean = () => true): { units: Unit[], nodes: AstNode[], tops: Int32Array } {
+    const elements = root.elements;
+    const units: Unit[] = [];
+    const nodes: AstNode[] = [];
+    const tops = new Int32Array(elements.length + 1);
+    for (let i = 0; i < elements.length; i++) {
+        tops[i] = nodes.length;
+        const element = elements[i];
         if (isTurn(element)) {
-            yield { kind: 'turn', node: element };
-            for (const inner of element.elements) yield { kind: 'element', node: inner };
+            units.push({ kind: 'turn', node: element });
+            for (const inner of element.elements) {
+                units.push({ kind: 'element', node: inner });
+                if (keep(inner)) nodes.push(inner);
+            }
         } else {
-            yield { kind: 'element', node: element };
+            units.push({ kind: 'element', node: element });
+            if (keep(element)) nodes.push(element);
         }
     }
+    tops[elements.length] = nodes.length;
+    return { units, nodes, tops };
+}
+
+/**
+ * `unitsOf`'s `tops` for nodes picked otherwise (a top-level element, or an element of a turn, each once,
+ * in the order of the text): undefined when one is not an element of the tree, in that order (then no
+ * answer is kept).
+ */
+export function topsOf(root: Scenario, nodes: readonly AstNode[]): Int32Array | undefined {
+    const elements = root.elements;
+    const tops = new Int32Array(elements.length + 1);
+    let i = 0;
+    for (let k = 0; k < nodes.length; k++) {
+        const container = nodes[k].$container;
+        const top = container === root ? nodes[k] : container?.$container === root && isTurn(container) ? container : undefined;
+        if (!top) return undefined;
+        while (i < elements.length && elements[i] !== top) tops[++i] = k;
+        if (i >= elements.length) return undefined;
+    }
+    while (i < elements.length) tops[++i] = nodes.length;
+    return tops;
 }
 
 /**
@@ -67,7 +105,11 @@ const MADE_BETWEEN_PAUSES = 200;
 
 interface LastAnswer<E> {
     readonly text: string;
+    /** The parse's record of the tree answered (`ParsedFrom.elements`): which elements were kept since is read from the record of the next. */
+    readonly parse: ParseElements | undefined;
     readonly units: readonly AstNode[];
+    /** `unitsOf`'s `tops` of the units. */
+    readonly tops: Int32Array | undefined;
     readonly offsets: readonly number[];
     readonly starts: readonly Position[];
     readonly entries: readonly E[];
@@ -84,9 +126,12 @@ interface Change {
 }
 
 /**
- * One kind of answer (tokens, outline entries, folding ranges) kept per element and per document. The
- * units of each answer are matched with those of the last by identity (the kept ones at the start and
- * the end, and the middle, where a turn's kept elements sit, by a map), as the linker matches them.
+ * One kind of answer (tokens, outline entries, folding ranges, lens places) kept per element and per
+ * document. Which units of the last answer each answer keeps is read from the parse's record of the
+ * edits since the tree of the last answer (battle-document-factory.ts `elementsChangedSince`), as the
+ * linker reads it: the units outside the span of elements the edits replaced are the last answer's, in
+ * place, and only the span's are looked up (where a turn's kept elements sit). When the record does not
+ * reach back that far, every unit's answer is made again.
  */
 export class KeptPerElement<E> {
     private readonly last: LastBuild<LangiumDocument, LastAnswer<E>>;
@@ -95,13 +140,17 @@ export class KeptPerElement<E> {
     constructor(caches: BattleCaches, name: string, keeps: string, private readonly answers: ElementAnswers<E>) {
         this.last = caches.lastBuild({
             name, keeps: `${keeps}, with the elements, their places and the text of the last answer`,
-            keyedBy: 'the document', againWhen: 'the element was made anew by the parse; moved by the change the parse recorded'
+            keyedBy: 'the document', againWhen: 'the element was made anew by the parse, or the parse\'s record does not reach back to the tree of the last answer; moved by the change the parse recorded'
         });
     }
 
-    /** Each unit's answer, in the order given, and where it starts now; `units` are the elements of the document's current tree. */
-    entries(document: LangiumDocument, units: readonly AstNode[]): { entries: E[], starts: Position[] } {
-        const run = this.run(document, units);
+    /**
+     * Each unit's answer, in the order given, and where it starts now; `units` are elements of the document's
+     * current tree, and `tops` says where each top-level element's come among them (`unitsOf`, `topsOf`;
+     * undefined: none is kept).
+     */
+    entries(document: LangiumDocument, units: readonly AstNode[], tops: Int32Array | undefined): { entries: E[], starts: Position[] } {
+        const run = this.run(document, units, tops);
         for (let step = run.next(); ; step = run.next()) if (step.done) return step.value;
     }
 
@@ -111,9 +160,9 @@ export class KeptPerElement<E> {
      * 50,000 lines. Refused (ContentModified) when the tree changed meanwhile; OperationCancelled when
      * the request was cancelled.
      */
-    async entriesYielding(document: LangiumDocument, units: readonly AstNode[], cancelToken: CancellationToken): Promise<{ entries: E[], starts: Position[] }> {
+    async entriesYielding(document: LangiumDocument, units: readonly AstNode[], tops: Int32Array | undefined, cancelToken: CancellationToken): Promise<{ entries: E[], starts: Position[] }> {
         const tree = document.parseResult;
-        const run = this.run(document, units);
+        const run = this.run(document, units, tops);
         for (let step = run.next(); ; step = run.next()) {
             if (step.done) return step.value;
             await interruptAndCheck(cancelToken);
@@ -122,7 +171,7 @@ export class KeptPerElement<E> {
     }
 
     /** The work of `entries`, pausing (yield) after every few hundred elements made. */
-    private *run(document: LangiumDocument, units: readonly AstNode[]): Generator<void, { entries: E[], starts: Position[] }> {
+    private *run(document: LangiumDocument, units: readonly AstNode[], tops: Int32Array | undefined): Generator<void, { entries: E[], starts: Position[] }> {
         const parse = parsedFrom(document);
         const text = parse?.text ?? document.textDocument.getText();
         const last = this.last.get(document);
@@ -133,24 +182,15 @@ export class KeptPerElement<E> {
         const entries: E[] = new Array(units.length);
         const starts: Position[] = new Array(units.length);
         const offsets: number[] = new Array(units.length);
-        const n = units.length, m = last?.units.length ?? 0;
-        let head = 0;
-        if (last) while (head < n && head < m && units[head] === last.units[head]) head++;
-        let tail = 0;
-        if (last) while (tail < n - head && tail < m - head && units[n - 1 - tail] === last.units[m - 1 - tail]) tail++;
-        let middle: Map<AstNode, number> | undefined;
+        // Which units were kept since the last answer, as the parse recorded it (`elementsChangedSince`, as the linker
+        // reads it); when the record does not reach back to the tree of the last answer, every unit's answer is made again.
+        const edit = last?.parse && last.tops && tops && parse ? elementsChangedSince(document, last.parse) : undefined;
+        const kept = edit && keptUnits(last!.units, last!.tops!, units, tops!, edit)?.oldIndex;
+        const n = units.length;
         let made = 0;
         for (let i = 0; i < n; i++) {
             const node = units[i];
-            let k = -1;
-            if (last) {
-                if (i < head) k = i;
-                else if (i >= n - tail) k = i - n + m;
-                else {
-                    middle ??= new Map(last.units.slice(head, m - tail).map((u, j) => [u, head + j]));
-                    k = middle.get(node) ?? -1;
-                }
-            }
+            const k = kept ? kept[i] : -1;
             const moved = k >= 0 && change ? movedTo(last!.offsets[k], last!.starts[k], change) : undefined;
             const offset = moved ? moved.offset : node.$cstNode?.offset ?? 0;
             const at = moved ? moved.at : startOf(node) ?? { line: 0, character: 0 };
@@ -164,7 +204,7 @@ export class KeptPerElement<E> {
                 entries[i] = from.line === at.line && from.character === at.character ? last!.entries[k] : this.answers.move(last!.entries[k], from, at);
             }
         }
-        this.last.set(document, { text, units, offsets, starts, entries });
+        this.last.set(document, { text, parse: parse?.elements, units, tops, offsets, starts, entries });
         return { entries, starts };
     }
 }

@@ -192,8 +192,8 @@ export class BattleSemanticTokenProvider extends AbstractSemanticTokenProvider {
             const at = startOf(node) ?? { line: 0, character: 0 };
             place(this.tokensOfNodes(document, node === root ? [root] : AstUtils.streamAst(node), at), at);
         }
-        const units = [...unitsOf(root)];
-        const { entries, starts } = await this.kept.entriesYielding(document, units.filter(u => u.kind === 'element').map(u => u.node), cancelToken);
+        const { units, nodes, tops } = unitsOf(root);
+        const { entries, starts } = await this.kept.entriesYielding(document, nodes, tops, cancelToken);
         let next = 0;
         for (const unit of units) {
             if (unit.kind === 'turn') {

@@ -65,8 +65,8 @@ export class BattleDocumentSymbolProvider implements DocumentSymbolProvider {
         await whenValidated(document, cancelToken);
         const root = document.parseResult.value as Scenario;
         if (!root.$cstNode) return [];
-        const units = [...unitsOf(root)];
-        const { entries } = await this.kept.entriesYielding(document, units.filter(u => u.kind === 'element').map(u => u.node), cancelToken ?? CancellationToken.None);
+        const { units, nodes, tops } = unitsOf(root);
+        const { entries } = await this.kept.entriesYielding(document, nodes, tops, cancelToken ?? CancellationToken.None);
         // Each turn's own entry is made each time, holding its elements' kept ones.
         const children: DocumentSymbol[] = [];
         let turn: DocumentSymbol[] | undefined;
@@ -142,9 +142,8 @@ export class BattleFoldingRangeProvider extends DefaultFoldingRangeProvider {
         // As Langium's provider: every block in the order of the tree, then every block comment in the order of the text.
         const blocks: FoldingRange[] = [];
         for (const option of root.options) this.collectBlocks(document, option, blocks);
-        const all = [...unitsOf(root)];
-        const elements = all.filter(u => u.kind === 'element' && u.node.$cstNode).map(u => u.node);
-        const { entries } = await this.kept.entriesYielding(document, elements, cancelToken ?? CancellationToken.None);
+        const { units: all, nodes: elements, tops } = unitsOf(root, node => !!node.$cstNode);
+        const { entries } = await this.kept.entriesYielding(document, elements, tops, cancelToken ?? CancellationToken.None);
         const units = new Map<AstNode, KeptFolding>();
         let next = 0;
         for (const unit of all) {

@@ -13,6 +13,7 @@ import { closeSpellings, didYouMean } from '../../core/spelling.js';
 import { Codes } from '../../core/codes.js';
 import { signedValue as signed } from '../../core/signed.js';
 import type { BattleCaches, LastBuild } from '../battle-caches.js';
+import { elementsChangedSince, parsedFrom, type ParseElements } from '../battle-document-factory.js';
 
 export const GRADE_RANGE = { min: -6, max: 6 } as const;
 export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
@@ -21,23 +22,25 @@ export const MODIFIER_RANGE = { min: -10, max: 10 } as const;
  * Two grades, modifiers, forces or actions of one name: the second and later are reported, in file order.
  * The names of a document's elements are kept from one build to the next (`names`, a table of
  * `namesSeenIn`, by the CST root, which the parse in pieces keeps): a build takes out the names of the
- * elements an edit replaced and adds those of the new ones, so an edit costs the elements it changed and a
- * comparison of the element lists.
+ * elements an edit replaced and adds those of the new ones, so an edit costs the elements it changed. Which
+ * were replaced is read from the parse's record of the edits since the elements were read
+ * (`elementsChangedSince`); when it does not reach back that far, every element's names are read again.
  */
 export function checkUniqueNames(scenario: Scenario, accept: ValidationAcceptor, namesSeen: LastBuild<object, NamesSeen>): void {
     const docKey = scenario.$cstNode ?? scenario;
     let seen = namesSeen.get(docKey);
     const now = scenario.elements;
-    if (!seen) namesSeen.set(docKey, seen = { elements: [], byType: new Map() });
-    const old = seen.elements;
-    const shortest = Math.min(old.length, now.length);
-    let first = 0;
-    while (first < shortest && old[first] === now[first]) first++;
-    let tail = 0;
-    while (tail < shortest - first && old[old.length - 1 - tail] === now[now.length - 1 - tail]) tail++;
-    for (let i = first; i < old.length - tail; i++) namedIn(old[i], node => forget(seen, node));
+    const document = scenario.$document;
+    const parse = document?.parseResult.value === scenario ? parsedFrom(document)?.elements : undefined;
+    const changed = seen?.parse && parse ? elementsChangedSince(document!, seen.parse) : undefined;
+    const old = seen?.elements ?? [];
+    const fits = changed && changed.first + changed.replaced <= old.length && old.length - changed.replaced === now.length - changed.added;
+    if (!seen || !fits) namesSeen.set(docKey, seen = { elements: [], parse, byType: new Map() });
+    const first = fits ? changed.first : 0, tail = fits ? now.length - changed.first - changed.added : 0;
+    for (let i = first; i < seen.elements.length - tail; i++) namedIn(seen.elements[i], node => forget(seen, node));
     for (let i = first; i < now.length - tail; i++) namedIn(now[i], node => note(seen, node));
     seen.elements = now.slice();
+    seen.parse = parse;
     const again: Named[] = [];
     for (const byName of seen.byType.values()) {
         for (const nodes of byName.values()) {
@@ -58,6 +61,8 @@ const KINDS: Record<string, string> = { Grade: 'grade', Modifier: 'modifier', Fo
 /** The elements of a document by type and name (a name held twice or more: its nodes, in no order), and the element list they were read from. */
 interface NamesSeen {
     elements: readonly Element[];
+    /** The parse's record of the tree the elements are of (`ParsedFrom.elements`). */
+    parse: ParseElements | undefined;
     readonly byType: Map<string, Map<string, Named | Named[]>>;
 }
 
@@ -65,7 +70,7 @@ interface NamesSeen {
 export function namesSeenIn(caches: BattleCaches): LastBuild<object, NamesSeen> {
     return caches.lastBuild({
         name: 'names', keeps: "the names of each element's grades, modifiers, forces and actions, with the elements they were read from",
-        keyedBy: "the document's CST root (the parse in pieces keeps it)", againWhen: 'the element was replaced'
+        keyedBy: "the document's CST root (the parse in pieces keeps it)", againWhen: 'the element was replaced, or the parse\'s record does not reach back to the tree the names were read from'
     });
 }
 
