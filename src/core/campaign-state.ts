@@ -18,7 +18,7 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionInputsKey, actionModelOf, contextOf, headerKeyOf } from './model-cache.js';
+import { actionModelOf, contextOf, headerKeyOf, settledInputsKey } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
@@ -499,21 +499,21 @@ function settle(model: ScenarioModel, t: Timeline, pending: Pending): void {
 
 const settledResults = coreKept.table<Action, { readonly ruleset: ScenarioModel['ruleset'], readonly inputs: string, readonly result: Resolution | undefined }>({
     name: 'settled results', keeps: 'the result an unwritten action\'s known dice settle (or none: it cannot be resolved), as the timeline carries it',
-    keyedBy: 'an action node (the parse in pieces keeps an unchanged element as the same node), with the rule set and the action\'s key of inputs (`actionInputsKey`) it was worked out under',
-    againWhen: 'the node is new, the rule set changed, or its key changed: its text (its dice, seed, factor and fact lines), the declarations (a grade, a force, a modifier, an option, a house rule), an import, the limits, or an earlier step that writes one of its units\' states (an outcome written or changed, a state or ruling line, a result settled another way)'
+    keyedBy: 'an action node (the parse in pieces keeps an unchanged element as the same node), with the rule set and the key of what its resolution reads (`settledInputsKey`) it was worked out under',
+    againWhen: 'the node is new, the rule set changed, or its key changed: its text (its dice, seed, factor and fact lines), the declarations (a grade, a modifier, an option, a house rule, a force it or an earlier writer of its units names), an import, the limits, or an earlier step that writes one of its units\' states (an outcome written or changed, a state or ruling line, a result settled another way)'
 });
 
 /**
- * The result an unwritten action's known dice settle. Kept across builds by its key of inputs
- * (`actionInputsKey`), which covers everything its resolution reads, the states its units carry to
- * it included: an edit elsewhere leaves it as it was, and the timeline continued or built again
+ * The result an unwritten action's known dice settle. Kept across builds by the key of what its
+ * resolution reads (`settledInputsKey`), the states its units carry to it and the forces it and their
+ * earlier writers name included, not the other forces: an edit elsewhere leaves it as it was, and the timeline continued or built again
  * carries it without resolving it again. A model with outcomes laid over the tree (`overlay`: their
  * lines are not in the key) and a file built once (`umpire check`) work it out and keep nothing.
  */
 function settledResult(model: ScenarioModel, action: Action): Resolution | undefined {
     const am = actionModelOf(model, action);
     if (!am) return undefined;
-    const inputs = model.overlay || contextOf(model.root).once ? undefined : actionInputsKey(model, action);
+    const inputs = model.overlay || contextOf(model.root).once ? undefined : settledInputsKey(model, action);
     const kept = inputs === undefined ? undefined : settledResults.get(action);
     if (kept && kept.inputs === inputs && kept.ruleset === model.ruleset) return kept.result;
     settling++;

@@ -5,7 +5,7 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Action, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
+import type { Action, Force, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, carriedKey, documentKey, importsOf, outcomeOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
@@ -152,8 +152,14 @@ export function headerKeyOf(root: Scenario): string {
     return key;
 }
 
-const inputKeys = coreKept.table<ScenarioModel, Map<Action, string>>({
-    name: 'action input keys', keeps: 'each action\'s key of everything its checks and resolution read',
+/** Each action's two keys: of everything its checks and resolution read, and of what its resolution reads (`settledInputsKey`). */
+interface ActionKeys {
+    readonly all: Map<Action, string>;
+    readonly settled: Map<Action, string>;
+}
+
+const inputKeys = coreKept.table<ScenarioModel, ActionKeys>({
+    name: 'action input keys', keeps: 'each action\'s key of everything its checks and resolution read, and its key of what its resolution reads',
     keyedBy: 'a model',
     againWhen: 'the model is new'
 });
@@ -182,13 +188,28 @@ let unlisted = 0;
  * test/language/incremental.test.ts compares the results kept this way with a cold check.
  */
 export function actionInputsKey(model: ScenarioModel, action: Action): string {
+    // An action the model does not list (none today) gets a key no other action shares: never kept.
+    return keysOf(model).all.get(action) ?? `unlisted:${++unlisted}`;
+}
+
+/**
+ * A key of what an action's resolution reads, for its settled result (docs/performance.md#what-an-actions-key-covers):
+ * `actionInputsKey` with, of the forces, only those its step names (by the name written, every force
+ * declared under it) and those the steps its units' states come from name, through the same chain of last
+ * writers. The checks read every force (a name declared twice, a die no pair can reach), the rule sets'
+ * resolution only the forces of the units it resolves: an edit of an unrelated force changes no such key.
+ */
+export function settledInputsKey(model: ScenarioModel, action: Action): string {
+    return keysOf(model).settled.get(action) ?? `unlisted:${++unlisted}`;
+}
+
+function keysOf(model: ScenarioModel): ActionKeys {
     let keys = inputKeys.get(model);
     if (!keys) {
         keys = computeInputKeys(model);
         inputKeys.set(model, keys);
     }
-    // An action the model does not list (none today) gets a key no other action shares: never kept.
-    return keys.get(action) ?? `unlisted:${++unlisted}`;
+    return keys;
 }
 
 /**
@@ -203,6 +224,8 @@ interface KeyedSteps {
     readonly declarations: readonly AstNode[];
     readonly imported: readonly Scenario[];
     readonly base: string;
+    /** The declarations' part of the settled keys: every declaration but the forces. */
+    readonly settledBase: string;
     readonly steps: ReadonlyMap<Step, KeyedStep>;
 }
 
@@ -217,9 +240,12 @@ interface KeyedStep {
     readonly key: string;
     /** The keys of its actions, in order (one for an action, none for a line, one per action of a turn). */
     readonly actionKeys: readonly string[];
+    /** The same two for the settled keys: the forces it names instead of every declaration, and its units' last writers' settled keys. */
+    readonly settledKey: string;
+    readonly settledActionKeys: readonly string[];
 }
 
-function computeInputKeys(model: ScenarioModel): Map<Action, string> {
+function computeInputKeys(model: ScenarioModel): ActionKeys {
     const declarations: AstNode[] = [];
     const steps: Step[] = [];
     // By `$type` (no subtypes among the elements): every element is visited on every build.
@@ -238,10 +264,31 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
     const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
     // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
     const old = before !== undefined && before.base === base ? before.steps : undefined;
-    /** Per unit id, the key of the last step so far that can write its state. */
+    // The settled keys' declarations: all but the forces, which each step takes by the names it writes.
+    // Made only when a step is keyed again (every element's key is kept by its node).
+    let settledBase = before !== undefined && before.base === base ? before.settledBase : undefined;
+    let forceKeys: Map<string, string> | undefined;
+    const settledDeclarations = (): { settledBase: string, forceKeys: Map<string, string> } => {
+        if (!forceKeys) {
+            const rest: string[] = [headerFacts];
+            forceKeys = new Map();
+            for (const d of declarations) {
+                if (d.$type === 'Force') {
+                    const name = (d as Force).name;
+                    forceKeys.set(name, `${forceKeys.get(name) ?? ''}\n${keyOf(d)}`);
+                } else rest.push(keyOf(d));
+            }
+            for (const file of imported) rest.push(`import\n${keyOf(file)}`);
+            settledBase ??= hash(rest.join('\n'));
+        }
+        return { settledBase: settledBase!, forceKeys };
+    };
+    /** Per unit id, the key of the last step so far that can write its state (and its settled key). */
     const writerOf = new Map<string, string>();
+    const settledWriterOf = new Map<string, string>();
     const keyed = new Map<Step, KeyedStep>();
     const keys = new Map<Action, string>();
+    const settledKeys = new Map<Action, string>();
     let ordinal = 0;
     for (const node of steps) {
         const place = node.$type === 'Turn' ? String(++ordinal) : '';
@@ -252,19 +299,33 @@ function computeInputKeys(model: ScenarioModel): Map<Action, string> {
             const writers = units.reads.map(id => writerOf.get(id) ?? '');
             // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
             // string is a rope that every comparison flattens again).
-            const key = hash(`${base}|${place}|${keyOf(node)}|${units.reads.map((id, i) => `${id}=${writers[i]}`).join(',')}`);
-            step = { place, writers, key, actionKeys: actionKeysOf(node, key) };
+            const own = keyOf(node);
+            const key = hash(`${base}|${place}|${own}|${units.reads.map((id, i) => `${id}=${writers[i]}`).join(',')}`);
+            // Every step is keyed again here (a kept step's settled writers are its kept writers': same base, same inputs).
+            const declared = settledDeclarations();
+            const forces = units.forces.map(name => `${name}:${declared.forceKeys.get(name) ?? 'none'}`).join('\n');
+            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.reads.map(id => `${id}=${settledWriterOf.get(id) ?? ''}`).join(',')}`);
+            step = { place, writers, key, actionKeys: actionKeysOf(node, key), settledKey, settledActionKeys: actionKeysOf(node, settledKey) };
         }
-        for (const id of units.writes) writerOf.set(id, step.key);
+        for (const id of units.writes) {
+            writerOf.set(id, step.key);
+            settledWriterOf.set(id, step.settledKey);
+        }
         keyed.set(node, step);
-        if (node.$type === 'Action') keys.set(node as Action, step.actionKeys[0]);
-        else if (node.$type === 'Turn') {
+        if (node.$type === 'Action') {
+            keys.set(node as Action, step.actionKeys[0]);
+            settledKeys.set(node as Action, step.settledActionKeys[0]);
+        } else if (node.$type === 'Turn') {
             let i = 0;
-            for (const inner of (node as Turn).elements) if (inner.$type === 'Action') keys.set(inner as Action, step.actionKeys[i++]);
+            for (const inner of (node as Turn).elements) {
+                if (inner.$type !== 'Action') continue;
+                keys.set(inner as Action, step.actionKeys[i]);
+                settledKeys.set(inner as Action, step.settledActionKeys[i++]);
+            }
         }
     }
-    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, steps: keyed });
-    return keys;
+    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, settledBase: settledBase ?? settledDeclarations().settledBase, steps: keyed });
+    return { all: keys, settled: settledKeys };
 }
 
 const keyedSteps = coreKept.table<object, KeyedSteps>({
@@ -296,6 +357,8 @@ interface StepUnits {
     readonly reads: readonly string[];
     /** The units whose state it can change (a subset of `reads`). */
     readonly writes: readonly string[];
+    /** The forces it names, by the name written (sorted): what of the forces its resolution reads. */
+    readonly forces: readonly string[];
 }
 
 /**
@@ -312,8 +375,9 @@ const stepUnitsKept = coreKept.table<Step, { base: string, outcomes: ReadonlyArr
 function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits {
     const kept = stepUnitsKept.get(node);
     if (kept && kept.base === base && sameOutcomes(model, node, kept.outcomes)) return kept.units;
-    const reads = new Set<string>(), writes = new Set<string>();
+    const reads = new Set<string>(), writes = new Set<string>(), forces = new Set<string>();
     const add = (target: Target, written: boolean) => {
+        forces.add(target.force?.$refText ?? '');
         for (const u of unitsOf(model, target)) {
             reads.add(u.id);
             if (written) writes.add(u.id);
@@ -332,7 +396,7 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits 
     };
     if (node.$type === 'Turn') for (const inner of (node as Turn).elements) visit(inner);
     else visit(node);
-    const units = { reads: [...reads], writes: [...writes] };
+    const units = { reads: [...reads], writes: [...writes], forces: [...forces].sort() };
     if (!model.overlay) stepUnitsKept.set(node, { base, outcomes: outcomesOf(model, node), units });
     return units;
 }

@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { URI, type LangiumDocument } from 'langium';
 import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
-import { modelOf } from '../../src/core/model-cache.js';
+import { modelOf, settledInputsKey } from '../../src/core/model-cache.js';
 import { coreKept } from '../../src/core/kept.js';
 import { resolveAction, isUnresolvable } from '../../src/core/resolve.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
@@ -84,6 +84,11 @@ async function withFordWritten(text: string, seed: number): Promise<string> {
  * kept), and holds the second to a cold build of its text; returns how many kept nodes read another result.
  */
 async function editMatchesCold(before: string, after: string, uri = `file:///settled-kept/file-${++files}.battle`): Promise<number> {
+    return (await changedKept(before, after, uri)).length;
+}
+
+/** As `editMatchesCold`, the names of the kept nodes that read another result. */
+async function changedKept(before: string, after: string, uri = `file:///settled-kept/file-${++files}.battle`): Promise<string[]> {
     const first = modelOf((await editorBuild(uri, before, 1)).parseResult.value);
     const was = readAll(first);
     const second = modelOf((await editorBuild(uri, after, 2)).parseResult.value);
@@ -94,7 +99,7 @@ async function editMatchesCold(before: string, after: string, uri = `file:///set
     const kept = second.actions.filter(a => oldNodes.has(a.node));
     // The later actions are the nodes the first build kept a result for: a key that missed the input would find it.
     expect(kept.length).toBeGreaterThan(0);
-    return kept.filter(a => JSON.stringify(now.settled[a.node.name]) !== JSON.stringify(was.settled[a.node.name])).length;
+    return kept.filter(a => JSON.stringify(now.settled[a.node.name]) !== JSON.stringify(was.settled[a.node.name])).map(a => a.node.name);
 }
 
 describe('a settled result kept across builds', () => {
@@ -113,6 +118,54 @@ describe('a settled result kept across builds', () => {
 
     it('is the cold build\'s after a grade of its units changed', async () => {
         expect(await editMatchesCold(BASE, BASE.replace('grade Raw -1', 'grade Raw +2'))).toBeGreaterThan(0);
+    });
+
+    // The key of a settled result covers, of the forces, those its engagement and the earlier writers of its units name.
+    it('is the cold build\'s after the force of its own units changed: a grade, a stand count, a die, a name', async () => {
+        const own = (from: string, to: string) => BASE.replace(`force B { unit Foot foot Raw x3 }`, `force B { ${from.replace('unit Foot foot Raw x3', to)} }`);
+        const forceB = 'unit Foot foot Raw x3';
+        expect(await editMatchesCold(BASE, own(forceB, 'unit Foot foot Veteran x3'))).toBeGreaterThan(0);
+        expect(await editMatchesCold(BASE, own(forceB, 'unit Foot foot Raw x2'))).toBeGreaterThan(0);
+        expect(await editMatchesCold(BASE, own(forceB, 'unit Foot foot Raw x3 { die d12 }'))).toBeGreaterThan(0);
+        expect(await editMatchesCold(BASE, own(forceB, 'unit Feet foot Raw x3'))).toBeGreaterThan(0);
+        // The force renamed, and another force given its name.
+        expect(await editMatchesCold(BASE, BASE.replace('force B {', 'force Bee {'))).toBeGreaterThan(0);
+    });
+
+    it('is the cold build\'s after the force of a unit an earlier engagement fought changed', async () => {
+        // E1 fights C's unit as well; E2 fights only A and B, whose states E1 wrote.
+        const chained = BASE.replace('force B {', 'force C { unit Foot foot Raw x3 }\nforce B {').replace('attacks B.Foot#1, B.Foot#2\n  seed 3', 'attacks B.Foot#1, C.Foot#1\n  seed 3');
+        const edited = chained.replace('force C { unit Foot foot Raw x3 }', 'force C { unit Foot foot Veteran x3 { die d100 } }');
+        const uri = `file:///settled-kept/file-${++files}.battle`;
+        const first = modelOf((await editorBuild(uri, chained, 1)).parseResult.value);
+        const keys = first.actions.map(a => settledInputsKey(first, a.node));
+        const changed = await changedKept(chained, edited, uri);
+        // E1's own result changed (A.Foot#1 routs); SCRUD's later results read no state it leaves, so the
+        // keys tell that E2 and E3, whose units E1 wrote, are worked out again too.
+        expect(changed).toEqual(['E1']);
+        const second = modelOf((await editorBuild(uri, edited, 3)).parseResult.value);
+        second.actions.forEach((a, i) => expect(settledInputsKey(second, a.node)).not.toBe(keys[i]));
+    });
+
+    it('is the same result, not worked out again, after an edit of a force no engagement before it names', async () => {
+        const uri = `file:///settled-kept/file-${++files}.battle`;
+        const withOthers = `${BASE}force C { unit Foot foot Raw x3 }\nforce D { unit Foot foot Veteran x2 }\nengagement E4 {\n  C.Foot#1 attacks D.Foot#1\n  seed 4\n}\n`;
+        const first = modelOf((await editorBuild(uri, withOthers, 1)).parseResult.value);
+        const results = first.actions.map(a => settledOf(first, a));
+        expect(results.every(r => r !== undefined)).toBe(true);
+        for (const [version, edited] of [
+            withOthers.replace('force C { unit Foot foot Raw x3 }', 'force C { unit Foot foot Veteran x3 { die d12 } }'),
+            withOthers.replace('force C { unit Foot foot Raw x3 }', 'force C { unit Foot foot Raw x5 }\nforce E { unit Foot foot Raw x1 }'),
+            withOthers.replace('force D { unit Foot', 'force D { unit Horse foot Raw x1\n unit Foot')
+        ].entries()) {
+            const second = modelOf((await editorBuild(uri, edited, version + 2)).parseResult.value);
+            expect(second).not.toBe(first);
+            const now = second.actions.map(a => settledOf(second, a));
+            // E1–E3 name neither C nor D: the very results the first build worked out.
+            for (let i = 0; i < 3; i++) expect(now[i]).toBe(results[i]);
+            expect(now[3]).not.toBe(results[3]);
+            expect(readAll(second)).toEqual(readAll(await cold(edited)));
+        }
     });
 
     it('is the cold build\'s after a modifier it reads changed', async () => {
