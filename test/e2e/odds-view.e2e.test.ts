@@ -248,10 +248,23 @@ describe('the Odds panel in code-server 4.100.3', () => {
         if (await campaignTab.getAttribute('aria-selected') !== 'true') await campaignTab.click();
         await panel().locator('select[data-through]').selectOption('');
         await panel().locator('h2', { hasText: 'Campaign at the end of the file' }).waitFor({ timeout: 120000 });
-        // A narrow panel earlier may have left the box folded (the page keeps it as last left): open it.
+        // A narrow panel earlier may have left the box folded (the page keeps it as last left): it is opened
+        // before the engagement is picked and again on the page that picking draws anew; asked again until the
+        // page shows Ford picked, as a page still being drawn may come folded after a click.
         const whatIfBox = panel().locator('details.campaign-whatif');
-        if (await whatIfBox.getAttribute('open') === null) await whatIfBox.locator('summary').click();
-        await panel().locator('select[data-campaign-engagement]').selectOption('Ford');
+        const openWhatIfBox = async () => {
+            if (await whatIfBox.getAttribute('open') === null) await whatIfBox.locator('summary').click({ timeout: 5000 }).catch(() => undefined);
+        };
+        const fordPicked = panel().locator('select[data-campaign-engagement] option[value="Ford"][selected]');
+        await expect.poll(async () => {
+            await openWhatIfBox();
+            if (await fordPicked.count() === 0) await panel().locator('select[data-campaign-engagement]').selectOption('Ford', { timeout: 5000 }).catch(() => undefined);
+            return fordPicked.count();
+        }, { timeout: 90000, interval: 1000 }).toBe(1);
+        await expect.poll(async () => {
+            await openWhatIfBox();
+            return whatIfBox.getAttribute('open');
+        }, { timeout: 60000, interval: 500 }).not.toBeNull();
         const change = 'without fact charged on Gauls.Warriors';
         const box = panel().locator(`input[data-whatif="${change}"]`);
         await box.waitFor({ timeout: 60000 });
