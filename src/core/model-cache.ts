@@ -152,11 +152,11 @@ export function headerKeyOf(root: Scenario): string {
     return key;
 }
 
-/** Each action's two keys: of everything its checks and resolution read, and of what its resolution reads (`settledInputsKey`). */
-interface ActionKeys {
-    readonly all: Map<Action, string>;
-    readonly settled: Map<Action, string>;
-}
+/**
+ * Each action's two keys: of everything its checks and resolution read, and of what its resolution reads
+ * (`settledInputsKey`). One map of both: a 50,000-line file sets one entry per action at every build.
+ */
+type ActionKeys = Map<Action, { readonly all: string, readonly settled: string }>;
 
 const inputKeys = coreKept.table<ScenarioModel, ActionKeys>({
     name: 'action input keys', keeps: 'each action\'s key of everything its checks and resolution read, and its key of what its resolution reads',
@@ -189,7 +189,7 @@ let unlisted = 0;
  */
 export function actionInputsKey(model: ScenarioModel, action: Action): string {
     // An action the model does not list (none today) gets a key no other action shares: never kept.
-    return keysOf(model).all.get(action) ?? `unlisted:${++unlisted}`;
+    return keysOf(model).get(action)?.all ?? `unlisted:${++unlisted}`;
 }
 
 /**
@@ -200,7 +200,7 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
  * resolution only the forces of the units it resolves: an edit of an unrelated force changes no such key.
  */
 export function settledInputsKey(model: ScenarioModel, action: Action): string {
-    return keysOf(model).settled.get(action) ?? `unlisted:${++unlisted}`;
+    return keysOf(model).get(action)?.settled ?? `unlisted:${++unlisted}`;
 }
 
 function keysOf(model: ScenarioModel): ActionKeys {
@@ -283,12 +283,13 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
         }
         return { settledBase: settledBase!, forceKeys };
     };
-    /** Per unit id, the key of the last step so far that can write its state (and its settled key). */
-    const writerOf = new Map<string, string>();
-    const settledWriterOf = new Map<string, string>();
+    /**
+     * Per unit id, the last step so far that can write its state: its key and its settled key. One map of
+     * both (each step sets an entry per unit it writes: tens of thousands in a 50,000-line file, at every build).
+     */
+    const writerOf = new Map<string, KeyedStep>();
     const keyed = new Map<Step, KeyedStep>();
-    const keys = new Map<Action, string>();
-    const settledKeys = new Map<Action, string>();
+    const keys: ActionKeys = new Map();
     let ordinal = 0;
     for (const node of steps) {
         const place = node.$type === 'Turn' ? String(++ordinal) : '';
@@ -296,7 +297,7 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
         const kept = old?.get(node);
         let step = kept !== undefined && kept.place === place && sameWriters(kept.writers, units.reads, writerOf) ? kept : undefined;
         if (!step) {
-            const writers = units.reads.map(id => writerOf.get(id) ?? '');
+            const writers = units.reads.map(id => writerOf.get(id)?.key ?? '');
             // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
             // string is a rope that every comparison flattens again).
             const own = keyOf(node);
@@ -304,28 +305,22 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
             // Every step is keyed again here (a kept step's settled writers are its kept writers': same base, same inputs).
             const declared = settledDeclarations();
             const forces = units.forces.map(name => `${name}:${declared.forceKeys.get(name) ?? 'none'}`).join('\n');
-            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.reads.map(id => `${id}=${settledWriterOf.get(id) ?? ''}`).join(',')}`);
+            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.reads.map(id => `${id}=${writerOf.get(id)?.settledKey ?? ''}`).join(',')}`);
             step = { place, writers, key, actionKeys: actionKeysOf(node, key), settledKey, settledActionKeys: actionKeysOf(node, settledKey) };
         }
-        for (const id of units.writes) {
-            writerOf.set(id, step.key);
-            settledWriterOf.set(id, step.settledKey);
-        }
+        for (const id of units.writes) writerOf.set(id, step);
         keyed.set(node, step);
-        if (node.$type === 'Action') {
-            keys.set(node as Action, step.actionKeys[0]);
-            settledKeys.set(node as Action, step.settledActionKeys[0]);
-        } else if (node.$type === 'Turn') {
+        if (node.$type === 'Action') keys.set(node as Action, { all: step.actionKeys[0], settled: step.settledActionKeys[0] });
+        else if (node.$type === 'Turn') {
             let i = 0;
             for (const inner of (node as Turn).elements) {
                 if (inner.$type !== 'Action') continue;
-                keys.set(inner as Action, step.actionKeys[i]);
-                settledKeys.set(inner as Action, step.settledActionKeys[i++]);
+                keys.set(inner as Action, { all: step.actionKeys[i], settled: step.settledActionKeys[i++] });
             }
         }
     }
     keyedSteps.set(docKey, { headerFacts, declarations, imported, base, settledBase: settledBase ?? settledDeclarations().settledBase, steps: keyed });
-    return { all: keys, settled: settledKeys };
+    return keys;
 }
 
 const keyedSteps = coreKept.table<object, KeyedSteps>({
@@ -344,9 +339,9 @@ function actionKeysOf(node: Step, key: string): string[] {
 }
 
 /** Whether each unit's last writer is the one it was when the step's key was made. */
-function sameWriters(writers: readonly string[], reads: readonly string[], writerOf: ReadonlyMap<string, string>): boolean {
+function sameWriters(writers: readonly string[], reads: readonly string[], writerOf: ReadonlyMap<string, KeyedStep>): boolean {
     if (writers.length !== reads.length) return false;
-    for (let i = 0; i < reads.length; i++) if ((writerOf.get(reads[i]) ?? '') !== writers[i]) return false;
+    for (let i = 0; i < reads.length; i++) if ((writerOf.get(reads[i])?.key ?? '') !== writers[i]) return false;
     return true;
 }
 
