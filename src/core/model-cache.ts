@@ -152,11 +152,11 @@ export function headerKeyOf(root: Scenario): string {
     return key;
 }
 
-/** Each action's two keys: of everything its checks and resolution read, and of what its resolution reads (`settledInputsKey`). */
-interface ActionKeys {
-    readonly all: Map<Action, string>;
-    readonly settled: Map<Action, string>;
-}
+/**
+ * Each action's two keys: of everything its checks and resolution read, and of what its resolution reads
+ * (`settledInputsKey`). One map of both: a 50,000-line file sets one entry per action at every build.
+ */
+type ActionKeys = Map<Action, { readonly all: string, readonly settled: string }>;
 
 const inputKeys = coreKept.table<ScenarioModel, ActionKeys>({
     name: 'action input keys', keeps: 'each action\'s key of everything its checks and resolution read, and its key of what its resolution reads',
@@ -189,7 +189,7 @@ let unlisted = 0;
  */
 export function actionInputsKey(model: ScenarioModel, action: Action): string {
     // An action the model does not list (none today) gets a key no other action shares: never kept.
-    return keysOf(model).all.get(action) ?? `unlisted:${++unlisted}`;
+    return keysOf(model).get(action)?.all ?? `unlisted:${++unlisted}`;
 }
 
 /**
@@ -200,7 +200,7 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
  * resolution only the forces of the units it resolves: an edit of an unrelated force changes no such key.
  */
 export function settledInputsKey(model: ScenarioModel, action: Action): string {
-    return keysOf(model).settled.get(action) ?? `unlisted:${++unlisted}`;
+    return keysOf(model).get(action)?.settled ?? `unlisted:${++unlisted}`;
 }
 
 function keysOf(model: ScenarioModel): ActionKeys {
@@ -227,7 +227,16 @@ interface KeyedSteps {
     /** The declarations' part of the settled keys: every declaration but the forces. */
     readonly settledBase: string;
     readonly steps: ReadonlyMap<Step, KeyedStep>;
+    /** Each unit id's slot in the builds' arrays of last writers: kept while the declarations' key is the same. */
+    readonly slots: UnitSlots;
 }
+
+/**
+ * A number per unit id, given as the steps' units are first read: the last writer of each unit is kept in
+ * an array by slot, not a map by id (a 50,000-line file writes tens of thousands of units at every build,
+ * and setting a map's entry by a string cost most of the keys' time). Only ever added to.
+ */
+type UnitSlots = Map<string, number>;
 
 /** An action or a `state`/`ruling` line outside turns, or a whole turn. */
 type Step = Action | UnitState | Turn;
@@ -264,6 +273,7 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
     const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
     // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
     const old = before !== undefined && before.base === base ? before.steps : undefined;
+    const slots: UnitSlots = before !== undefined && before.base === base ? before.slots : new Map();
     // The settled keys' declarations: all but the forces, which each step takes by the names it writes.
     // Made only when a step is keyed again (every element's key is kept by its node).
     let settledBase = before !== undefined && before.base === base ? before.settledBase : undefined;
@@ -283,20 +293,22 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
         }
         return { settledBase: settledBase!, forceKeys };
     };
-    /** Per unit id, the key of the last step so far that can write its state (and its settled key). */
-    const writerOf = new Map<string, string>();
-    const settledWriterOf = new Map<string, string>();
+    /**
+     * Per unit id, the last step so far that can write its state: its key and its settled key. One map of
+     * both (each step sets an entry per unit it writes: tens of thousands in a 50,000-line file, at every build).
+     */
+    // Filled up front: an array written at scattered indices past its end would fall back to a dictionary.
+    const writerOf: Array<KeyedStep | undefined> = new Array<KeyedStep | undefined>(slots.size).fill(undefined);
     const keyed = new Map<Step, KeyedStep>();
-    const keys = new Map<Action, string>();
-    const settledKeys = new Map<Action, string>();
+    const keys: ActionKeys = new Map();
     let ordinal = 0;
     for (const node of steps) {
         const place = node.$type === 'Turn' ? String(++ordinal) : '';
-        const units = unitsOfStep(model, node, base);
+        const units = unitsOfStep(model, node, base, slots);
         const kept = old?.get(node);
-        let step = kept !== undefined && kept.place === place && sameWriters(kept.writers, units.reads, writerOf) ? kept : undefined;
+        let step = kept !== undefined && kept.place === place && sameWriters(kept.writers, units.readSlots, writerOf) ? kept : undefined;
         if (!step) {
-            const writers = units.reads.map(id => writerOf.get(id) ?? '');
+            const writers = units.readSlots.map(slot => writerOf[slot]?.key ?? '');
             // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
             // string is a rope that every comparison flattens again).
             const own = keyOf(node);
@@ -304,28 +316,22 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
             // Every step is keyed again here (a kept step's settled writers are its kept writers': same base, same inputs).
             const declared = settledDeclarations();
             const forces = units.forces.map(name => `${name}:${declared.forceKeys.get(name) ?? 'none'}`).join('\n');
-            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.reads.map(id => `${id}=${settledWriterOf.get(id) ?? ''}`).join(',')}`);
+            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.reads.map((id, i) => `${id}=${writerOf[units.readSlots[i]]?.settledKey ?? ''}`).join(',')}`);
             step = { place, writers, key, actionKeys: actionKeysOf(node, key), settledKey, settledActionKeys: actionKeysOf(node, settledKey) };
         }
-        for (const id of units.writes) {
-            writerOf.set(id, step.key);
-            settledWriterOf.set(id, step.settledKey);
-        }
+        for (const slot of units.writeSlots) writerOf[slot] = step;
         keyed.set(node, step);
-        if (node.$type === 'Action') {
-            keys.set(node as Action, step.actionKeys[0]);
-            settledKeys.set(node as Action, step.settledActionKeys[0]);
-        } else if (node.$type === 'Turn') {
+        if (node.$type === 'Action') keys.set(node as Action, { all: step.actionKeys[0], settled: step.settledActionKeys[0] });
+        else if (node.$type === 'Turn') {
             let i = 0;
             for (const inner of (node as Turn).elements) {
                 if (inner.$type !== 'Action') continue;
-                keys.set(inner as Action, step.actionKeys[i]);
-                settledKeys.set(inner as Action, step.settledActionKeys[i++]);
+                keys.set(inner as Action, { all: step.actionKeys[i], settled: step.settledActionKeys[i++] });
             }
         }
     }
-    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, settledBase: settledBase ?? settledDeclarations().settledBase, steps: keyed });
-    return { all: keys, settled: settledKeys };
+    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, settledBase: settledBase ?? settledDeclarations().settledBase, steps: keyed, slots });
+    return keys;
 }
 
 const keyedSteps = coreKept.table<object, KeyedSteps>({
@@ -344,9 +350,9 @@ function actionKeysOf(node: Step, key: string): string[] {
 }
 
 /** Whether each unit's last writer is the one it was when the step's key was made. */
-function sameWriters(writers: readonly string[], reads: readonly string[], writerOf: ReadonlyMap<string, string>): boolean {
+function sameWriters(writers: readonly string[], reads: readonly number[], writerOf: ReadonlyArray<KeyedStep | undefined>): boolean {
     if (writers.length !== reads.length) return false;
-    for (let i = 0; i < reads.length; i++) if ((writerOf.get(reads[i]) ?? '') !== writers[i]) return false;
+    for (let i = 0; i < reads.length; i++) if ((writerOf[reads[i]]?.key ?? '') !== writers[i]) return false;
     return true;
 }
 
@@ -355,26 +361,28 @@ function sameWriters(writers: readonly string[], reads: readonly string[], write
 interface StepUnits {
     /** Every unit it names, by id: their states are what its checks and resolution start from. */
     readonly reads: readonly string[];
-    /** The units whose state it can change (a subset of `reads`). */
-    readonly writes: readonly string[];
+    /** Their slots (`UnitSlots`), in the same order. */
+    readonly readSlots: readonly number[];
+    /** The slots of the units whose state it can change (a subset of `readSlots`). */
+    readonly writeSlots: readonly number[];
     /** The forces it names, by the name written (sorted): what of the forces its resolution reads. */
     readonly forces: readonly string[];
 }
 
 /**
  * Kept by the step's node, with the declarations' key it was worked out under (unit ids come from
- * the forces) and the outcomes of its actions it was read with. A model with an overlay reads what
- * is kept but keeps nothing: a kept node's entry stays the document's.
+ * the forces), the slots its units were given in, and the outcomes of its actions it was read with.
+ * A model with an overlay reads what is kept but keeps nothing: a kept node's entry stays the document's.
  */
-const stepUnitsKept = coreKept.table<Step, { base: string, outcomes: ReadonlyArray<unknown>, units: StepUnits }>({
+const stepUnitsKept = coreKept.table<Step, { base: string, slots: UnitSlots, outcomes: ReadonlyArray<unknown>, units: StepUnits }>({
     name: 'step units', keeps: 'the units a step (an action, a state line, a turn) reads and writes',
-    keyedBy: 'a step\'s node, with the declarations\' key and the outcomes it was read with',
-    againWhen: 'the node is new, the declarations\' key changed, or its actions read other outcomes'
+    keyedBy: 'a step\'s node, with the declarations\' key, the unit slots and the outcomes it was read with',
+    againWhen: 'the node is new, the declarations\' key changed (the slots are new then too), or its actions read other outcomes'
 });
 
-function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits {
+function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: UnitSlots): StepUnits {
     const kept = stepUnitsKept.get(node);
-    if (kept && kept.base === base && sameOutcomes(model, node, kept.outcomes)) return kept.units;
+    if (kept && kept.base === base && kept.slots === slots && sameOutcomes(model, node, kept.outcomes)) return kept.units;
     const reads = new Set<string>(), writes = new Set<string>(), forces = new Set<string>();
     const add = (target: Target, written: boolean) => {
         forces.add(target.force?.$refText ?? '');
@@ -396,8 +404,13 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string): StepUnits 
     };
     if (node.$type === 'Turn') for (const inner of (node as Turn).elements) visit(inner);
     else visit(node);
-    const units = { reads: [...reads], writes: [...writes], forces: [...forces].sort() };
-    if (!model.overlay) stepUnitsKept.set(node, { base, outcomes: outcomesOf(model, node), units });
+    const slotOf = (id: string): number => {
+        let slot = slots.get(id);
+        if (slot === undefined) slots.set(id, slot = slots.size);
+        return slot;
+    };
+    const units = { reads: [...reads], readSlots: [...reads].map(slotOf), writeSlots: [...writes].map(slotOf), forces: [...forces].sort() };
+    if (!model.overlay) stepUnitsKept.set(node, { base, slots, outcomes: outcomesOf(model, node), units });
     return units;
 }
 
