@@ -43,7 +43,11 @@ interface Timeline {
     end: number;
     /** The top-level elements that take points, in file order, each with the point it starts at. */
     readonly steps: Step[];
-    /** Per force name, the first point at which an outcome or `state` line named it. */
+    /**
+     * Per force name (as written, declared or not), the first point at which an action, an outcome or a
+     * `state` line named it: nothing before reads its units, so an edit of the force keeps the timeline
+     * before that point (`keptPart`).
+     */
     readonly firstNamed: Map<string, number>;
     /**
      * Per unit id, the first point from which it is out of the fight, as far as the results worked out
@@ -84,6 +88,8 @@ interface Timeline {
 interface ActionUnitIds {
     readonly named: readonly string[];
     written?: readonly string[];
+    /** The models of the forces it names (`forcesNamed` order) the ids were read from: another one, and they are read again. */
+    readonly forces: readonly unknown[];
 }
 
 /** An unwritten action whose dice are known: its result is worked out when one of its units is read after it. */
@@ -113,8 +119,11 @@ const timelines = coreKept.table<ScenarioModel, Timeline>({
  * keeps its part before the first change. A run's first model starts from the document's timeline,
  * which it reads and leaves as it was.
  */
-/** How many elements the timelines continued took as kept from the parse's record, without comparing them (tests read it). */
-export const timelineCounts = { fromRecord: 0 };
+/**
+ * How many elements the timelines continued took as kept from the parse's record, without comparing them,
+ * and how many steps they took over from the timeline they continued (tests read both).
+ */
+export const timelineCounts = { fromRecord: 0, stepsKept: 0 };
 
 const latest = coreKept.table<object, Built>({
     name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
@@ -212,9 +221,11 @@ function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
 /**
  * What of an earlier timeline of the same file holds for this model: the steps before the first
  * element that changed (a new node, or a kept action read with another outcome: an overlay's), and before the
- * first line that names a force whose units changed. Everything from there is built again. The
- * timeline resolves the actions not written yet (settled outcomes), which read every declaration:
- * any change to one builds the whole timeline again.
+ * first action or line that names a force whose model changed (any edit of its text: its units may be
+ * others). Everything from there is built again. The timeline resolves the actions not written yet
+ * (settled outcomes), which read the grades, modifiers, options and house rules: a change to one of
+ * those builds the whole timeline again. Of the forces, a result reads only those of the units it
+ * resolves, named at its point or before.
  */
 function keptPart(model: ScenarioModel, before: Built | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
     if (!before || before.declared.ruleset !== model.ruleset) return undefined;
@@ -222,7 +233,7 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     const changedForces = new Set<string>();
     for (const [name, force] of model.forces) if (old.forces.get(name) !== force) changedForces.add(name);
     for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
-    if (changedForces.size > 0 || !sameDeclarations(old, declaredOf(model))) return undefined;
+    if (!sameDeclarations(old, declaredOf(model))) return undefined;
     let steps = 0;
     const elements = model.root.elements;
     let i = 0;
@@ -269,6 +280,7 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
     const P = kept?.point ?? 0;
     if (kept && before) {
         keepBefore(t, before.timeline, kept.steps, P);
+        timelineCounts.stepsKept += kept.steps;
         // The same forces (`keptPart`): every action names the units it named.
         t.unitIds = before.timeline.unitIds;
     }
@@ -280,6 +292,7 @@ function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefi
             const point = 2 * k++;
             const outcome = outcomeOf(model, el);
             t.actionPoint.set(el, point);
+            for (const force of forcesNamed(el)) if (!t.firstNamed.has(force)) t.firstNamed.set(force, point);
             const resolvable = model.ruleset?.kinds.includes(el.kind) === true;
             // Needed for an unwritten action (it may wait or settle), and to work out, before this action
             // is read, the pending results of the units it names: the out-of-action check reads `outSince`.
@@ -340,8 +353,34 @@ const NO_IDS: readonly string[] = [];
 /** The units the action names, by id, as `participants` lists them (kept per node: see `Timeline.unitIds`). */
 function unitIdsOf(model: ScenarioModel, t: Timeline, action: Action): ActionUnitIds {
     let ids = t.unitIds.get(action);
-    if (!ids) t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id) });
+    if (!ids || !sameForces(model, action, ids.forces)) {
+        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => model.forces.get(name)) });
+    }
     return ids;
+}
+
+/** Whether the forces the action names have the models they had (a force edited is a new model: its units may be others). */
+function sameForces(model: ScenarioModel, action: Action, forces: readonly unknown[]): boolean {
+    const names = forcesNamed(action);
+    for (let i = 0; i < names.length; i++) if (model.forces.get(names[i]) !== forces[i]) return false;
+    return true;
+}
+
+const forcesOfAction = coreKept.table<Action, readonly string[]>({
+    name: 'action forces', keeps: 'the names of the forces an action\'s references name, each once',
+    keyedBy: 'an action node',
+    againWhen: 'the node is new'
+});
+
+/** The forces an action's references name, by name as written (declared or not), each once in order. */
+function forcesNamed(action: Action): readonly string[] {
+    let found = forcesOfAction.get(action);
+    if (!found) {
+        const names = new Set<string>();
+        for (const { target } of roles(action)) if (target.force) names.add(target.force.$refText);
+        forcesOfAction.set(action, found = [...names]);
+    }
+    return found;
 }
 
 /**

@@ -25,6 +25,7 @@ import type { BattleNodeValidator } from '../../src/language/battle-node-validat
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
 import { campaignCounts } from '../../src/language/validation/campaign.js';
+import { stateAtEnd, timelineCounts } from '../../src/core/campaign-state.js';
 import { pieceCounts, reparsePiece } from '../../src/language/incremental-parse.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
@@ -949,6 +950,37 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const ancients = await check(sharing.replace('rules scrud', 'rules ancients'));
         expect(factory.counts.pieces).toBe(pieces + 2);
         expect(ancients.kept).toBe(0);
+    });
+
+    it('continues the campaign timeline up to the first action that names an edited force, and answers as a cold check', async () => {
+        const uri = 'file:///pieces/force-edited.battle';
+        // Each engagement written in turn (E_k: F_k attacks F_(k-1)); force F5 is first named by E5, the fifth step.
+        const text = await chain('file:///pieces/force-edited-chain.battle', 10);
+        const f5 = text.indexOf('force F5 {\n  unit Line foot Veteran x2');
+        expect(f5).toBeGreaterThan(0);
+        const open = f5 + 'force F5 {'.length, count = f5 + 'force F5 {\n  unit Line foot Veteran x'.length;
+        const edits = [
+            // White space typed into the force: a new node, the same units.
+            text.slice(0, open) + ' ' + text.slice(open),
+            // One more unit: E5 and E6 name it through the whole force.
+            text.slice(0, count) + '3' + text.slice(count + 1),
+            // Back as it was.
+            text
+        ];
+        // Every unit's state at the end of the file, as the status view reads it (the timeline built).
+        const atEnd = (doc: LangiumDocument) => [...stateAtEnd(modelOf(doc.parseResult.value as Scenario))];
+        atEnd((await editorBuilds({ [uri]: text }, 1))[uri]);
+        for (const [i, now] of edits.entries()) {
+            const before = timelineCounts.stepsKept;
+            const warm = (await editorBuilds({ [uri]: now }, i + 2))[uri];
+            const states = atEnd(warm);
+            expect(timelineCounts.stepsKept - before).toBe(4);
+            const coldDoc = await coldDocument(now);
+            expect(states).toEqual(atEnd(coldDoc));
+            expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+        }
+        // The unit added is in the state at the end, and the units of E6 onwards read what it changed.
+        expect(atEnd(await coldDocument(edits[1])).map(([id]) => id)).toContain('F5.Line#3');
     });
 });
 
