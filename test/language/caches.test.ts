@@ -102,7 +102,7 @@ describe('the cache service', () => {
     it("holds the core's and the rule sets' tables through the core's registry, each with its rules written", () => {
         const { Battle } = createBattleServices(EmptyFileSystem);
         const kinds = Battle.caches.Caches.coreKinds;
-        expect(kinds.map(k => k.name).sort()).toEqual(['action index', 'action input keys', 'action roles', 'campaign laws', 'force models', 'imports', 'initial states',
+        expect(kinds.map(k => k.name).sort()).toEqual(['action forces', 'action index', 'action input keys', 'action roles', 'campaign laws', 'force models', 'imports', 'initial states',
             'keyed steps', 'last timelines', 'loose files turn problems', 'merged laws', 'models', 'node keys', 'replays', 'scrud factors', 'settled results', 'step units',
             'tables in force', 'timelines', 'unit aliases', 'units by id']);
         for (const kind of kinds) {
