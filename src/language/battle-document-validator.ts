@@ -1,9 +1,10 @@
 import {
     AstUtils, Cancellation, DefaultDocumentValidator, DocumentValidator, interruptAndCheck, isOperationCancelled, type AstNode, type LangiumCoreServices,
-    type LangiumDocument, type ParseResult, type RootCstNode, type Scope, type ScopeProvider, type ValidationAcceptor, type ValidationOptions
+    type LangiumDocument, type RootCstNode, type Scope, type ScopeProvider, type ValidationAcceptor, type ValidationOptions
 } from 'langium';
 // Types only: the command line's bundle leaves out vscode-languageserver (battle-core-module.ts).
 import type { CancellationToken, Diagnostic } from 'vscode-languageserver';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { Codes } from '../core/codes.js';
 import { contextOf } from '../core/model-cache.js';
 import type { Scenario } from './generated/ast.js';
@@ -95,7 +96,7 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
                 else problems.add(() => problem);
             }
             if (options.stopAfterLexingErrors && lexing.some(d => (d.data as { code?: string } | undefined)?.code === DocumentValidator.LexingError)) return problems.published();
-            this.parsingProblems(parseResult, problems);
+            this.parsingProblems(document, problems);
             if (options.stopAfterParsingErrors && parseResult.parserErrors.length > 0) return problems.published();
             const unresolved = this.linkingProblems(document, problems);
             if (options.stopAfterLinkingErrors && unresolved > 0) return problems.published();
@@ -119,24 +120,25 @@ export class BattleDocumentValidator extends DefaultDocumentValidator {
     }
 
     /** Parse errors in an umpire's words, with the repair when one is obvious (src/language/syntax-messages.ts). */
-    private parsingProblems(parseResult: ParseResult, problems: Problems): void {
+    private parsingProblems(document: LangiumDocument, problems: Problems): void {
+        const parseResult = document.parseResult;
         if (parseResult.parserErrors.length === 0) return;
         const root = parseResult.value.$cstNode?.root as RootCstNode | undefined;
         const text = root?.fullText ?? '';
-        const lines = lineStartsOf(text);
+        const lines = linesOf(document.textDocument, text);
         let blocks: OpenedBlock[] | undefined;
         const opened = () => blocks ??= openedBlocks(parseResult.value, lines);
         const words = contextOf(parseResult.value as Scenario).rulesets;
         for (const error of parseResult.parserErrors as ParserErrorLike[]) {
             if (problems.full) {
                 // Past the cap only the line is needed, to count one error a line.
-                problems.countSyntax(positionAt(lines, syntaxErrorStart(error, text, words)).line);
+                problems.countSyntax(lines.lineAt(syntaxErrorStart(error, text, words)));
                 continue;
             }
             const problem = describeSyntaxError(error, text, opened, words);
-            const start = positionAt(lines, problem.start);
+            const start = lines.positionAt(problem.start);
             problems.addSyntax(start.line, () => withLink({
-                severity: 1, range: { start, end: positionAt(lines, problem.end) },
+                severity: 1, range: { start, end: lines.positionAt(problem.end) },
                 code: Codes.syntaxError, source: 'umpire', message: problem.message,
                 data: { code: Codes.syntaxError, replacements: problem.replacements, insert: problem.insert, remove: problem.remove }
             }));
@@ -222,14 +224,14 @@ function messageText(d: Diagnostic): string {
 }
 
 /** The blocks a '}' closes, in file order, for "the force 'Blue' (line 3) is not closed". */
-function openedBlocks(root: AstNode, lines: readonly number[]): OpenedBlock[] {
+function openedBlocks(root: AstNode, lines: Lines): OpenedBlock[] {
     const blocks: OpenedBlock[] = [];
     for (const node of AstUtils.streamAst(root)) {
         if (!BLOCK_RULES.has(node.$type) || !node.$cstNode) continue;
         const offset = node.$cstNode.offset;
         const named = node as { name?: unknown, kind?: unknown, number?: unknown };
         blocks.push({
-            rule: node.$type, offset, line: positionAt(lines, offset).line + 1,
+            rule: node.$type, offset, line: lines.lineAt(offset) + 1,
             kind: typeof named.kind === 'string' ? named.kind : node.$type.toLowerCase(),
             name: String(named.name ?? named.number ?? '')
         });
@@ -238,6 +240,32 @@ function openedBlocks(root: AstNode, lines: readonly number[]): OpenedBlock[] {
 }
 
 const BLOCK_RULES = new Set(['Force', 'Action', 'Turn', 'House', 'Outcome', 'Grade', 'Unit']);
+
+/** The lines of the text parsed: where an offset is, as line and character (0-based). */
+interface Lines {
+    lineAt(offset: number): number;
+    positionAt(offset: number): { line: number, character: number };
+}
+
+/**
+ * The lines of `text`, from the editor's document when it holds that text: it keeps where its lines
+ * start from one change to the next, where finding them again reads the whole file.
+ */
+function linesOf(textDocument: TextDocument, text: string): Lines {
+    if (textDocument.getText() !== text) {
+        const starts = lineStartsOf(text);
+        return { lineAt: offset => positionAt(starts, offset).line, positionAt: offset => positionAt(starts, offset) };
+    }
+    const lineAt = (offset: number) => textDocument.positionAt(offset).line;
+    return {
+        lineAt,
+        // Its own character is not taken: it moves an offset inside a \r\n before the \r.
+        positionAt: offset => {
+            const line = lineAt(offset);
+            return { line, character: offset - textDocument.offsetAt({ line, character: 0 }) };
+        }
+    };
+}
 
 /** Where each line starts, counting \n, \r\n and a lone \r as line breaks, as the editor does. */
 function lineStartsOf(text: string): number[] {

@@ -127,12 +127,9 @@ interface ReadError {
 }
 
 function read(error: ParserErrorLike, text: string): ReadError {
-    const found = error.token;
-    const at = inText(found) ? found.startOffset : endOfPrevious(error, text);
-    const atEnd = !inText(found) || found.tokenType?.name === 'EOF';
-    const span = { start: at, end: atEnd ? at : at + found.image.length };
-    const rules = (error.context?.ruleStack ?? []).map(r => r.replace(/\u200B/g, ''));
-    const expected = /Expecting token of type '(.+?)'/.exec(error.message)?.[1];
+    const span = spanOf(error, text);
+    const rules = (error.context?.ruleStack ?? []).map(ruleName);
+    const expected = expectedOf(error.message);
     const rule = rules[rules.length - 1];
     const kind = error.name === 'NotAllInputParsedException' || (expected === 'EOF' && rules.length <= 1) ? 'lineStart'
         : expected === '}' && rule && BLOCKS[rule] ? 'unclosed'
@@ -147,8 +144,37 @@ function read(error: ParserErrorLike, text: string): ReadError {
  * one a line, the errors past those listed (docs/limits.md).
  */
 export function syntaxErrorStart(error: ParserErrorLike, text: string, words: DeclaredWords): number {
-    const { span, kind } = read(error, text);
-    return kind === 'actionLine' ? (misspeltVerb(error.token, text, span.end, words)?.start ?? span.start) : span.start;
+    const span = spanOf(error, text);
+    return isActionLine(error) ? (misspeltVerb(error.token, text, span.end, words)?.start ?? span.start) : span.start;
+}
+
+/** The flagged text of an error: its token, or an empty span where the token would have been. */
+function spanOf(error: ParserErrorLike, text: string): { start: number, end: number } {
+    const found = error.token;
+    const at = inText(found) ? found.startOffset : endOfPrevious(error, text);
+    const atEnd = !inText(found) || found.tokenType?.name === 'EOF';
+    return { start: at, end: atEnd ? at : at + found.image.length };
+}
+
+/**
+ * Whether `read` takes the error for a line of an action that does not read (kind 'actionLine'), reading
+ * only what that needs: the errors past those listed are thousands, and most are not in an action.
+ */
+function isActionLine(error: ParserErrorLike): boolean {
+    if (error.name !== 'NoViableAltException') return false;
+    const stack = error.context?.ruleStack ?? [];
+    if (stack.length === 0 || ruleName(stack[stack.length - 1]) !== 'Statement') return false;
+    return !(stack.length === 1 && expectedOf(error.message) === 'EOF');
+}
+
+/** A rule's name in the parser's rule stack, without the marks Langium may add. */
+function ruleName(rule: string): string {
+    return rule.replace(/\u200B/g, '');
+}
+
+/** The token a mismatch error expected, if it names one. */
+function expectedOf(message: string): string | undefined {
+    return /Expecting token of type '(.+?)'/.exec(message)?.[1];
 }
 
 /** The umpire's words for one parser error of the text `text`, with the known rule sets' kinds and verbs. */
@@ -242,11 +268,29 @@ function actionLine(found: TokenLike, text: string, span: { start: number, end: 
 }
 
 /** The word after a name that is one or two letters off a verb (`Blue attack Red`), and the verbs it may be. */
-function misspeltVerb(found: TokenLike, text: string, end: number, words: DeclaredWords): { word: string, start: number, meant: string[] } | undefined {
+function misspeltVerb(found: TokenLike, text: string, end: number, words: DeclaredWords): { word: string, start: number, meant: readonly string[] } | undefined {
     const next = found.tokenType?.name === 'ID' ? wordAfter(text, end) : undefined;
     if (!next) return undefined;
-    const meant = closeSpellings(next.word, verbsOf(words)).filter(w => w !== next.word);
+    const meant = verbsCloseTo(next.word, words);
     return meant.length > 0 ? { ...next, meant } : undefined;
+}
+
+/**
+ * The verbs one or two letters off a word, kept per set of verbs: a file of thousands of errors misspells
+ * the same few words again and again. A registry that gains a rule set makes a new set, and so a new cache.
+ */
+const closeVerbs = new WeakMap<ReadonlySet<string>, Map<string, readonly string[]>>();
+const MAX_CLOSE_VERBS = 1000;
+
+function verbsCloseTo(word: string, words: DeclaredWords): readonly string[] {
+    let known = closeVerbs.get(words.verbs);
+    if (!known) closeVerbs.set(words.verbs, known = new Map());
+    let meant = known.get(word);
+    if (!meant) {
+        if (known.size >= MAX_CLOSE_VERBS) known.clear();
+        known.set(word, meant = closeSpellings(word, verbsOf(words)).filter(w => w !== word));
+    }
+    return meant;
 }
 
 /** What a line of the rule looks like; a relation's with the rule sets' verbs, the first as the example. */

@@ -27,8 +27,9 @@ function block(n: number): string {
     ].join('\n') + '\n';
 }
 
-async function problemsOf(copies: number): Promise<Diagnostic[]> {
-    return (await validate(HEADER + Array.from({ length: copies }, (_, n) => block(n)).join(''))).diagnostics;
+async function problemsOf(copies: number, lineBreak = '\n'): Promise<Diagnostic[]> {
+    const text = HEADER + Array.from({ length: copies }, (_, n) => block(n)).join('');
+    return (await validate(text.replace(/\n/g, lineBreak))).diagnostics;
 }
 
 /** How many problems a list stands for: those listed, and those the last says there are more. */
@@ -80,5 +81,11 @@ describe('a file with thousands of problems', () => {
     it('lists the same problems, and counts the same, each time', async () => {
         const [a, b] = [await problemsOf(120), await problemsOf(120)];
         expect(b).toEqual(a);
+    });
+
+    it('places and counts them the same in a file of \\r\\n line breaks', async () => {
+        const [lf, crlf] = [await problemsOf(250), await problemsOf(250, '\r\n')];
+        expect(counted(crlf)).toBe(counted(lf));
+        expect(crlf.map(d => [d.code, d.range])).toEqual(lf.map(d => [d.code, d.range]));
     });
 });
