@@ -219,6 +219,8 @@ async function inspectToken(line: number, character: number): Promise<{ type: st
     await runInEditor('Developer: Inspect Editor Tokens and Scopes');
     const widget = page.locator('.token-inspect-widget');
     await widget.waitFor({ timeout: 15000 });
+    // The inspector shows "Loading..." until the theme's scopes for the token have been worked out.
+    await expect.poll(() => widget.innerText(), { timeout: 15000 }).toMatch(/foreground/i);
     const text = await widget.innerText();
     await page.keyboard.press('Escape');
     const colour = /foreground\s*(#[0-9a-f]{6})/i.exec(text)?.[1];

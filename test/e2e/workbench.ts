@@ -158,28 +158,46 @@ export async function editorText(page: Page): Promise<string> {
 }
 
 /**
- * Runs a command from the palette by its title, as an umpire would. The palette may not open, or close
- * again, while the workbench is still starting or a page such as the walkthrough takes the focus: opening
- * it, typing and finding the row are retried together, for up to 90 s.
+ * Whether the palette has left the typed command within 10 s: closed, or showing the command's own
+ * pick (a command such as "Welcome: Open Walkthrough..." asks which one in the same widget).
+ */
+async function paletteLeft(widget: Locator, typed: string): Promise<boolean> {
+    const input = widget.locator('input');
+    for (const end = Date.now() + 10000; Date.now() < end; await widget.page().waitForTimeout(100)) {
+        if (!(await widget.isVisible())) return true;
+        const value = await input.inputValue({ timeout: 1000 }).catch(() => typed);
+        if (value !== typed) return true;
+    }
+    return false;
+}
+
+/**
+ * Runs a command from the palette by its title, as an umpire would: typed, then Enter on the row it
+ * selects. The palette may not open, or close again (a page such as the walkthrough takes the focus
+ * while it lays itself out), while the workbench is still starting: opening it, typing, finding the
+ * row selected and pressing Enter are retried together, for up to 90 s. The palette leaving the typed
+ * command after Enter is what says the command ran.
  */
 export async function runCommand(page: Page, title: string): Promise<void> {
-    const input = page.locator('.quick-input-widget input');
-    const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+    const widget = page.locator('.quick-input-widget');
+    const input = widget.locator('input');
+    const selected = widget.locator('.monaco-list-row.focused', { hasText: title });
     const deadline = Date.now() + 90000;
     for (;;) {
         try {
             await page.keyboard.press('F1');
             await input.waitFor({ timeout: 15000 });
             await input.fill(`>${title}`, { timeout: 10000 });
-            await row.waitFor({ timeout: 10000 });
-            break;
+            await selected.waitFor({ timeout: 10000 });
+            await input.press('Enter', { timeout: 5000 });
+            if (await paletteLeft(widget, `>${title}`)) return;
+            throw new Error(`the palette still offers "${title}" after Enter`);
         } catch (err) {
             if (Date.now() > deadline) throw err;
             await page.keyboard.press('Escape');
             await page.waitForTimeout(2000);
         }
     }
-    await row.click();
 }
 
 /**
