@@ -27,12 +27,20 @@ import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, T
 import type { RulesetRegistry } from '../core/ruleset.js';
 
 /**
- * What can start each terminal lexed by a function: one UTF-16 code unit, a class of a regular expression
- * with the `u` flag. A letter of any script or `_`; a letter outside the Basic Multilingual Plane starts
- * with a high surrogate.
+ * What can start each terminal lexed by a function, as Chevrotain's hint takes it: UTF-16 code units, each
+ * below 256 on its own, above in buckets of 255 (one code stands for its bucket). Below 256, the codes
+ * `latin1` accepts; with `beyondLatin1`, one code of every bucket above: a name starts with a letter of any
+ * script or `_`, and a letter outside the Basic Multilingual Plane with a high surrogate. Every bucket, not
+ * only those with a letter: the hint may name more than can start the token (Chevrotain then tries its
+ * expression, which decides), and which code units are letters is the Unicode of the Node that runs. Testing
+ * each of the 65,536 code units at every start cost a small check about 4 ms (docs/performance.md, "Start-up").
  */
-const NAME_START = /[_\p{L}\uD800-\uDBFF]/u;
-const STARTS: Record<string, RegExp> = { ID: NAME_START, KIND: NAME_START, VERB: NAME_START, COUNT: /x/u };
+interface Starts {
+    readonly latin1: RegExp;
+    readonly beyondLatin1: boolean;
+}
+const NAME_START: Starts = { latin1: /[_\p{L}]/u, beyondLatin1: true };
+const STARTS: Record<string, Starts> = { ID: NAME_START, KIND: NAME_START, VERB: NAME_START, COUNT: { latin1: /x/u, beyondLatin1: false } };
 
 /** Terminals that never span a line. */
 const ONE_LINE = new Set(['ID', 'KIND', 'VERB', 'COUNT']);
@@ -148,20 +156,14 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
     }
 }
 
-/**
- * The start characters of each class in STARTS, found once in a process, all of them from one list of the
- * code units: ID, KIND and VERB share a class, and every parser made (the services', the completion
- * parser's) has the same tokens. Making the code units' texts was most of the cost.
- */
-let startsFound: Map<RegExp, readonly number[]> | undefined;
+/** The codes of each class in STARTS, found once in a process: every parser made (the services', the completion parser's) has the same tokens. */
+const startsFound = new Map<Starts, readonly number[]>();
 
-function startCharactersOf(starts: RegExp): number[] {
-    if (startsFound === undefined) {
-        const texts = codeUnitTexts();
-        startsFound = new Map([...new Set(Object.values(STARTS))].map(c => [c, startCharacters(c, texts)]));
-    }
+function startCharactersOf(starts: Starts): number[] {
+    let codes = startsFound.get(starts);
+    if (!codes) startsFound.set(starts, codes = startCharacters(starts));
     // Each token its own array: Chevrotain owns what it is given.
-    return [...startsFound.get(starts) ?? startCharacters(starts, codeUnitTexts())];
+    return [...codes];
 }
 
 /** `find`'s text at a place, the last place's kept: the lexer asks up to three name terminals at each. */
@@ -177,53 +179,14 @@ function lastNameKept(find: CustomPatternMatcherFunc): (text: string, offset: nu
     };
 }
 
-/**
- * The UTF-16 code units that `starts` matches, found in `texts` (every code unit in order, see `codeUnitTexts`).
- * Chevrotain puts the codes above 255 into buckets of 255, so one code per bucket is enough there; below 256
- * each code is its own entry. The expression looks for the next code unit it matches from where it stands, and
- * after each one found it moves on to the next code (below 256) or the first code of the next bucket: a test per
- * code unit (65,536 of them) cost ~45 million instructions at every start, runs of matches ~13 million, this a
- * few hundred searches.
- */
-function startCharacters(starts: RegExp, texts: readonly CodeUnitText[]): number[] {
-    const next = new RegExp(starts.source, 'gu');
+/** Below 256 each code `latin1` accepts; above, with `beyondLatin1`, the first code of each bucket of Chevrotain's (255 + code / 255). */
+function startCharacters(starts: Starts): number[] {
     const codes: number[] = [];
-    let lastBucket = -1;
-    for (const { from, text } of texts) {
-        next.lastIndex = 0;
-        for (let found = next.exec(text); found !== null; found = next.exec(text)) {
-            const code = from + found.index;
-            const bucket = code < 256 ? code : 255 + Math.floor(code / 255);
-            if (bucket !== lastBucket) {
-                codes.push(code);
-                lastBucket = bucket;
-            }
-            // The next code, or above 255 the first of the next bucket.
-            next.lastIndex = (code < 256 ? code + 1 : (bucket - 254) * 255) - from;
-        }
+    for (let code = 0; code < 256; code++) if (starts.latin1.test(String.fromCharCode(code))) codes.push(code);
+    if (starts.beyondLatin1) {
+        // Bucket 256 holds the codes 255 to 509; from there each bucket starts at a multiple of 255.
+        codes.push(256);
+        for (let code = 510; code < 0x10000; code += 255) codes.push(code);
     }
     return codes;
-}
-
-interface CodeUnitText {
-    /** The code unit of the text's first character. */
-    readonly from: number;
-    readonly text: string;
-}
-
-/**
- * Every UTF-16 code unit, in order, in two texts cut before the low surrogates: no high surrogate is followed
- * by a low one, which an expression with the `u` flag would read as one character.
- */
-function codeUnitTexts(): CodeUnitText[] {
-    return [[0, 0xDC00], [0xDC00, 0x10000]].map(([from, to]) => {
-        const units = new Uint16Array(to - from);
-        for (let k = 0; k < units.length; k++) units[k] = from + k;
-        const parts: string[] = [];
-        // In pieces: a call takes only so many arguments.
-        for (let k = 0; k < units.length; k += 4096) {
-            parts.push(String.fromCharCode.apply(null, units.subarray(k, k + 4096) as unknown as number[]));
-        }
-        return { from, text: parts.join('') };
-    });
 }

@@ -1,7 +1,8 @@
 /**
  * The token builder's repairs (src/language/battle-token-builder.ts): the characters that can start a
- * name, found in runs, are those a test of each code unit finds; the function a name is lexed with
- * matches what the terminal's expression matches at every place of every example.
+ * name cover every code unit a test of each finds, in Chevrotain's buckets; the function a name is lexed with
+ * matches what the terminal's expression matches at every place of every example; and the lexer reads
+ * what the expressions read, a name starting with any letter and a character that starts none.
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import { createBattleServices } from '../../src/language/battle-module.js';
 const services = createBattleServices(EmptyFileSystem).Battle;
 const tokens = services.parser.TokenBuilder.buildTokens(services.Grammar) as TokenType[];
 const token = (name: string) => tokens.find(t => t.name === name)!;
+/** The code units the token's hint names (the builder gives codes, never characters). */
+const hint = (name: string) => token(name).START_CHARS_HINT as number[];
 
 const examples = fs.readdirSync(new URL('../../examples/', import.meta.url)).filter(f => f.endsWith('.battle'))
     .map(f => fs.readFileSync(new URL(`../../examples/${f}`, import.meta.url), 'utf8'));
@@ -29,13 +32,39 @@ function oneByOne(starts: (c: string) => boolean): number[] {
     return codes;
 }
 
+/** Chevrotain's bucket of a code unit: its own below 256, one per 255 above. */
+const bucketOf = (code: number) => code < 256 ? code : 255 + Math.floor(code / 255);
+
 describe('the characters that can start a name or a count', () => {
-    it('are those a test of every code unit finds: a letter of any script, `_`, a high surrogate; `x`', () => {
-        expect(token('ID').START_CHARS_HINT).toEqual(oneByOne(c => /^[_\p{L}]$/u.test(c) || /^[\uD800-\uDBFF]$/.test(c)));
-        expect(token('COUNT').START_CHARS_HINT).toEqual(oneByOne(c => c === 'x'));
-        // Below 256 each code on its own: `é` can start a name, `×` cannot.
-        expect(token('ID').START_CHARS_HINT).toContain(0xE9);
-        expect(token('ID').START_CHARS_HINT).not.toContain(0xD7);
+    it('below 256 are those a test of each code finds: a letter or `_`; `x`', () => {
+        const below256 = (name: string) => hint(name).filter(c => c < 256);
+        expect(below256('ID')).toEqual(oneByOne(c => /^[_\p{L}]$/u.test(c)).filter(c => c < 256));
+        expect(below256('COUNT')).toEqual(oneByOne(c => c === 'x'));
+        // `é` can start a name, `×` cannot.
+        expect(below256('ID')).toContain(0xE9);
+        expect(below256('ID')).not.toContain(0xD7);
+    });
+
+    it('above 255 name every bucket that holds a letter of any script or a high surrogate (for names), none for counts', () => {
+        const buckets = new Set(hint('ID').filter(c => c >= 256).map(bucketOf));
+        for (const code of oneByOne(c => /^[\p{L}]$/u.test(c) || /^[\uD800-\uDBFF]$/.test(c)).filter(c => c >= 256)) expect(buckets.has(bucketOf(code))).toBe(true);
+        // One code per bucket, each bucket once.
+        expect(buckets.size).toBe(hint('ID').filter(c => c >= 256).length);
+        expect(hint('COUNT').every(c => c < 256)).toBe(true);
+    });
+});
+
+describe('the lexer', () => {
+    const lexer = services.parser.Lexer;
+    it('reads a name that starts with a letter of any script, and no name where a character starts none', () => {
+        const names = (text: string) => lexer.tokenize(text).tokens.filter(t => t.tokenType.name === 'ID').map(t => t.image);
+        expect(names('Ælfric Ωmega 𝒜lpha ジョン')).toEqual(['Ælfric', 'Ωmega', '𝒜lpha', 'ジョン']);
+        // An arrow, a box-drawing line, a private-use character: buckets with no letter; each is an error, not a name.
+        for (const text of ['→', '─', '\uE000']) {
+            const lexed = lexer.tokenize(`${text}Foot`);
+            expect(lexed.errors.length).toBeGreaterThan(0);
+            expect(names(`${text}Foot`)).toEqual(['Foot']);
+        }
     });
 });
 
