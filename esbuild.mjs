@@ -155,11 +155,33 @@ const node = {
     logLevel: 'info'
 };
 
+/**
+ * Commander loads `node:child_process` as it starts, for a feature the CLI does not use (a subcommand
+ * run as a program of its own); with it come `net`, `dgram` and Node's streams: about 5 ms of a small
+ * check's 130 (docs/performance.md, "Start-up"). In the CLI's bundle commander's import is pointed at a
+ * module that loads `node:child_process` when a name of it is first read.
+ */
+const childProcessOnUse = {
+    name: 'child-process-on-use',
+    setup(build) {
+        build.onResolve({ filter: /^(node:)?child_process$/ }, args =>
+            /[\\/]node_modules[\\/]commander[\\/]/.test(args.importer) ? { path: 'child_process', namespace: 'child-process-on-use' } : undefined);
+        build.onLoad({ filter: /.*/, namespace: 'child-process-on-use' }, () => ({
+            contents: [
+                'let loaded;',
+                'const load = () => loaded ??= require("node:child_process");',
+                'module.exports = new Proxy({}, { get: (_, name) => load()[name], has: (_, name) => name in load() });'
+            ].join('\n'),
+            loader: 'js'
+        }));
+    }
+};
+
 /** The CLI: a build of its own, since its plugins point some of the imports it shares with the server elsewhere. */
 const cli = {
     ...node,
     entryPoints: { 'cli/main': 'src/cli/main.ts' },
-    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor, protocolForCore]
+    plugins: [chartsApart('node'), serverApart, besideBundles, cliWithoutEditor, protocolForCore, childProcessOnUse]
 };
 
 const builtins = new Set(builtinModules);
