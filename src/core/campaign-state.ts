@@ -695,6 +695,17 @@ export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Act
 }
 
 /**
+ * Whether an unwritten action's outcome is settled by its own dice (worked out yet or not): false when it is
+ * written, needs a new seed, or waits on an action that does. What `settledOf` tells without working it out.
+ */
+export function isSettled(model: ScenarioModel, action: ActionModel | Action): boolean {
+    const node = actionNode(action);
+    if (outcomeOf(model, node)) return false;
+    const t = timeline(model);
+    return t.pending.has(node) || t.settled.has(node);
+}
+
+/**
  * The outcome an unwritten action's own dice settle, as the timeline carried it to later actions
  * (the one Resolve writes); undefined when it is written, undecided or waits on an undecided one.
  */

@@ -10,10 +10,9 @@ import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionInputsKey } from '../../core/model-cache.js';
 import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { eachRole, names, roles, unitsEverOut, unitStateAt, waitsOn, type Role } from '../../core/campaign-state.js';
+import { eachRole, isSettled, names, roles, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
 import { causeText } from '../../core/status-words.js';
-import { needsNewSeed } from '../../core/resolve.js';
 import { Codes } from '../../core/codes.js';
 import type { Ruleset } from '../../core/ruleset.js';
 import { checkOneFightATurn } from './one-fight.js';
@@ -280,7 +279,8 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
         if (!ruleset.kinds.includes(action.node.kind)) continue;
         if (!outcome) {
             // A gap whose dice are in the file is settled: its outcome is in the state already (docs/campaigns.md#settled).
-            if (!gap && (needsNewSeed(model, action) || waitsOn(model, action))) { gap = action.node; gapTurn = action.turn; }
+            // The timeline has told which are, rather than each action's dice asked again at every build.
+            if (!gap && !isSettled(model, action)) { gap = action.node; gapTurn = action.turn; }
             continue;
         }
         if (gap) {
