@@ -130,6 +130,27 @@ const protocolForCore = {
     }
 };
 
+/**
+ * Each keyword's longer alternatives (the terminals that can match a text that starts with the whole keyword),
+ * worked out from the grammar by the token builder itself (scripts/longer-alternatives.ts) and written into
+ * each bundle, whose token builder takes them from there (src/language/battle-token-builder.ts): working them
+ * out made and tried about 500 regular expressions at every start, about 3 ms of a small check. Not in watch
+ * mode, where the grammar may change under a running build: the token builder then works them out itself.
+ */
+async function longerAlternatives() {
+    if (watch) return 'undefined';
+    const { outputFiles } = await esbuild.build({
+        entryPoints: ['scripts/longer-alternatives.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
+        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __LONGER_ALTERNATIVES__: 'undefined' }, logLevel: 'warning'
+    });
+    const module = { exports: {} };
+    new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+    const table = module.exports.table;
+    if (!table || Object.keys(table).length === 0) throw new Error('scripts/longer-alternatives.ts found no keyword in the grammar');
+    // A string, parsed where it is read: esbuild would make an object's value a module of its own, initialised from every module.
+    return JSON.stringify(JSON.stringify(table));
+}
+
 /** The version of package.json, for `umpire --version`. */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 
@@ -387,8 +408,13 @@ const oddsWebview = {
 
 // Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+const bundles = [node, cli, worker, workerCharts, oddsWebview, webExtension];
+if (run) {
+    const alternatives = await longerAlternatives();
+    for (const options of bundles) options.define = { ...options.define, __LONGER_ALTERNATIVES__: alternatives };
+}
 if (run && watch) {
-    for (const options of [node, cli, worker, workerCharts, oddsWebview, webExtension]) await (await esbuild.context(options)).watch();
+    for (const options of bundles) await (await esbuild.context(options)).watch();
 } else if (run) {
-    await Promise.all([node, cli, worker, workerCharts, oddsWebview, webExtension].map(options => esbuild.build(options)));
+    await Promise.all(bundles.map(options => esbuild.build(options)));
 }

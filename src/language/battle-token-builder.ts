@@ -49,17 +49,22 @@ const ONE_LINE = new Set(['ID', 'KIND', 'VERB', 'COUNT']);
 const NAMES = new Set(['ID', 'KIND', 'VERB']);
 
 export class BattleTokenBuilder extends DefaultTokenBuilder {
-    /** The regular expression behind each terminal token lexed by a function, anchored at both ends. */
-    private readonly wholeMatch = new Map<TokenType, RegExp>();
+    /** The regular expression behind each terminal token lexed by a function, as Langium made it. */
+    private readonly functionRegex = new Map<TokenType, RegExp>();
     /** The expression of the terminal being built, as Langium made it (`regexPatternFunction`). */
     private builtRegex: RegExp | undefined;
-    /** Each regular-expression token's partial expression (`findLongerAlt`), made once for all keywords. */
+    /** Each terminal token's partial expression and whole-match expression (`findLongerAlt`), made once for all keywords. */
     private readonly partial = new Map<TokenType, RegExp | undefined>();
+    private readonly whole = new Map<TokenType, RegExp | undefined>();
     /** The name at a place, shared by the name terminals (made with the first of them). */
     private nameAt: ((text: string, offset: number) => string | undefined) | undefined;
 
-    /** `rulesets`: whose kinds and verbs are lexed as KIND and VERB. */
-    constructor(private readonly rulesets: RulesetRegistry) {
+    /**
+     * `rulesets`: whose kinds and verbs are lexed as KIND and VERB. `alternatives`: each keyword's longer
+     * alternatives by terminal name, as worked out when the bundle was built (`BUILT_ALTERNATIVES`); a keyword it
+     * lacks, or a terminal it names that the grammar lacks, is worked out here.
+     */
+    constructor(private readonly rulesets: RulesetRegistry, private readonly alternatives: LongerAlternatives | undefined = BUILT_ALTERNATIVES) {
         super();
     }
 
@@ -68,6 +73,7 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
             return super.buildTokens(grammar, options);
         } finally {
             this.partial.clear();
+            this.whole.clear();
         }
     }
 
@@ -76,8 +82,7 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         const token = super.buildTerminalToken(terminal);
         if (typeof token.PATTERN !== 'function') return token;
         // The expression Langium lexes it by (the one `regexPatternFunction` was given), not made again.
-        const regex = this.builtRegex ?? GrammarUtils.terminalRegex(terminal);
-        this.wholeMatch.set(token, new RegExp(`^(?:${regex.source})$`, regex.flags.replace(/[gy]/g, '')));
+        this.functionRegex.set(token, this.builtRegex ?? GrammarUtils.terminalRegex(terminal));
         const starts = STARTS[terminal.name];
         if (starts) token.START_CHARS_HINT = startCharactersOf(starts);
         if (ONE_LINE.has(terminal.name)) token.LINE_BREAKS = false;
@@ -92,6 +97,15 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         const partial = source ? RegExpUtils.partialRegExp('^' + source + '$') : undefined;
         this.partial.set(token, partial);
         return partial;
+    }
+
+    /** `token`'s expression anchored at both ends, for a terminal lexed by a function, or none. */
+    private wholeOf(token: TokenType): RegExp | undefined {
+        if (this.whole.has(token)) return this.whole.get(token);
+        const regex = this.functionRegex.get(token);
+        const whole = regex && new RegExp(`^(?:${regex.source})$`, regex.flags.replace(/[gy]/g, ''));
+        this.whole.set(token, whole);
+        return whole;
     }
 
     /**
@@ -139,9 +153,20 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
      * Langium's longer alternatives of a keyword (each regular-expression terminal that can match a text
      * starting with the whole keyword, by `RegExpUtils.partialMatches`), with each terminal's partial
      * expression made once rather than once per keyword, and the terminals lexed by a function whose
-     * expression matches the whole keyword.
+     * expression matches the whole keyword. Taken from the table worked out when the bundle was built, where
+     * it names the keyword and terminals of this grammar: the expressions made and tried here cost a small
+     * check about 3 ms of its start, for an answer that depends on the grammar alone.
      */
     protected override findLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
+        const built = this.alternatives?.[keyword.value];
+        if (built) {
+            const tokens = built.map(name => terminalTokens.find(token => token.name === name));
+            if (tokens.every(token => token !== undefined)) return tokens;
+        }
+        return this.workOutLongerAlt(keyword, terminalTokens);
+    }
+
+    private workOutLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
         const alternatives: TokenType[] = [];
         for (const token of terminalTokens) {
             const partial = this.partialOf(token);
@@ -149,11 +174,29 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
             if (match && match[0].length > 0) alternatives.push(token);
         }
         for (const token of terminalTokens) {
-            const whole = this.wholeMatch.get(token);
-            if (whole?.test(keyword.value) && !alternatives.includes(token)) alternatives.push(token);
+            if (this.wholeOf(token)?.test(keyword.value) && !alternatives.includes(token)) alternatives.push(token);
         }
         return alternatives;
     }
+}
+
+/** Per keyword of the grammar, the names of the terminals that are its longer alternatives, in the order Chevrotain tries them. */
+export type LongerAlternatives = Readonly<Record<string, readonly string[]>>;
+
+/** The grammar's longer alternatives as the bundle's build worked them out (esbuild.mjs), as JSON; none when run from the sources. */
+declare const __LONGER_ALTERNATIVES__: string | undefined;
+const BUILT_ALTERNATIVES: LongerAlternatives | undefined = typeof __LONGER_ALTERNATIVES__ === 'string' ? JSON.parse(__LONGER_ALTERNATIVES__) as LongerAlternatives : undefined;
+
+/** Each keyword's longer alternatives in `vocabulary` (what `BattleTokenBuilder.buildTokens` made), by terminal name: what the build writes into the bundles. */
+export function longerAlternativesOf(vocabulary: TokenVocabulary): Record<string, string[]> {
+    const table: Record<string, string[]> = {};
+    for (const token of vocabulary as TokenType[]) {
+        // A keyword's token is matched by its text (Langium's `buildKeywordPattern`; the grammar is case-sensitive).
+        if (typeof token.PATTERN !== 'string') continue;
+        const alternatives = token.LONGER_ALT === undefined ? [] : Array.isArray(token.LONGER_ALT) ? token.LONGER_ALT : [token.LONGER_ALT];
+        table[token.name] = alternatives.map(alt => alt.name);
+    }
+    return table;
 }
 
 /** The codes of each class in STARTS, found once in a process: every parser made (the services', the completion parser's) has the same tokens. */

@@ -2,13 +2,17 @@
  * The token builder's repairs (src/language/battle-token-builder.ts): the characters that can start a
  * name cover every code unit a test of each finds, in Chevrotain's buckets; the function a name is lexed with
  * matches what the terminal's expression matches at every place of every example; and the lexer reads
- * what the expressions read, a name starting with any letter and a character that starts none.
+ * what the expressions read, a name starting with any letter and a character that starts none; and each
+ * keyword's longer alternatives come from the table the build writes into the bundles, or are worked out.
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem, GrammarUtils, GrammarAST } from 'langium';
 import type { CustomPatternMatcherFunc, TokenType } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
+import { BattleTokenBuilder, longerAlternativesOf } from '../../src/language/battle-token-builder.js';
+import { builtInRulesets } from '../../src/rulesets/registry.js';
+import { table as builtTable } from '../../scripts/longer-alternatives.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const tokens = services.parser.TokenBuilder.buildTokens(services.Grammar) as TokenType[];
@@ -86,6 +90,43 @@ describe('the function names and counts are lexed with', () => {
                 }
             }
             expect(matched).toBeGreaterThan(10);
+        }
+    });
+});
+
+describe('each keyword\'s longer alternatives', () => {
+    // The services made from the sources have no table from a build: they work the alternatives out.
+    const workedOut = longerAlternativesOf(tokens);
+    const built = (table: Record<string, readonly string[]>) => new BattleTokenBuilder(builtInRulesets(), table).buildTokens(services.Grammar) as TokenType[];
+
+    it('are the terminals that can match a text starting with the keyword', () => {
+        // `turnip` is a name, not `turn` + `ip`; `+2` and `..` start a band; a brace starts nothing longer.
+        expect(workedOut.turn).toEqual(['KIND', 'VERB', 'ID']);
+        expect(workedOut['+']).toEqual(['BAND']);
+        expect(workedOut['.']).toEqual(['BAND']);
+        expect(workedOut['{']).toEqual([]);
+        expect(Object.keys(workedOut).length).toBe(tokens.filter(t => typeof t.PATTERN === 'string').length);
+    });
+
+    it('are taken from a table by name, as the vocabulary\'s own terminals', () => {
+        const table = { ...workedOut, turn: ['INT'] };
+        const vocabulary = built(table);
+        expect(longerAlternativesOf(vocabulary)).toEqual(table);
+        const turn = vocabulary.find(t => t.name === 'turn')!;
+        expect(turn.LONGER_ALT).toEqual([vocabulary.find(t => t.name === 'INT')]);
+        for (const t of vocabulary) for (const alt of [t.LONGER_ALT ?? []].flat()) expect(vocabulary).toContain(alt);
+    });
+
+    it('are worked out for a keyword the table lacks or whose terminals the grammar lacks', () => {
+        const { turn: _left, ...lacking } = workedOut;
+        expect(longerAlternativesOf(built({ ...lacking, force: ['NAME'] }))).toEqual(workedOut);
+    });
+
+    it('are written into every bundle as the grammar gives them now', () => {
+        // scripts/longer-alternatives.ts is what esbuild.mjs runs to make the table; it works them out from the sources.
+        expect(builtTable).toEqual(workedOut);
+        for (const bundle of ['out/cli/main.cjs', 'out/language/main.cjs', 'out/language/main-browser.js']) {
+            expect(fs.readFileSync(new URL(`../../${bundle}`, import.meta.url), 'utf8')).toContain(JSON.stringify(workedOut));
         }
     });
 });
