@@ -131,24 +131,25 @@ const protocolForCore = {
 };
 
 /**
- * Each keyword's longer alternatives (the terminals that can match a text that starts with the whole keyword),
- * worked out from the grammar by the token builder itself (scripts/longer-alternatives.ts) and written into
- * each bundle, whose token builder takes them from there (src/language/battle-token-builder.ts): working them
- * out made and tried about 500 regular expressions at every start, about 3 ms of a small check. Not in watch
- * mode, where the grammar may change under a running build: the token builder then works them out itself.
+ * The grammar's vocabulary outline: the terminals that are tokens, the keywords, and each keyword's longer
+ * alternatives (the terminals that can match a text that starts with the whole keyword), found by the token
+ * builder itself walking the grammar (scripts/vocabulary-outline.ts) and written into each bundle, whose token
+ * builder makes its tokens from it (src/language/battle-token-builder.ts): the walk and the alternatives (about
+ * 500 regular expressions made and tried) cost a small check about 5 ms of its start. Not in watch mode, where
+ * the grammar may change under a running build: the token builder then walks the grammar itself.
  */
-async function longerAlternatives() {
+async function vocabularyOutline() {
     if (watch) return 'undefined';
     const { outputFiles } = await esbuild.build({
-        entryPoints: ['scripts/longer-alternatives.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
-        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __LONGER_ALTERNATIVES__: 'undefined' }, logLevel: 'warning'
+        entryPoints: ['scripts/vocabulary-outline.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
+        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __VOCABULARY_OUTLINE__: 'undefined' }, logLevel: 'warning'
     });
     const module = { exports: {} };
     new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
-    const table = module.exports.table;
-    if (!table || Object.keys(table).length === 0) throw new Error('scripts/longer-alternatives.ts found no keyword in the grammar');
+    const { outline } = module.exports;
+    if (!outline || outline.keywords.length === 0 || outline.terminals.length === 0) throw new Error('scripts/vocabulary-outline.ts found no keyword or no terminal in the grammar');
     // A string, parsed where it is read: esbuild would make an object's value a module of its own, initialised from every module.
-    return JSON.stringify(JSON.stringify(table));
+    return JSON.stringify(JSON.stringify(outline));
 }
 
 /** The version of package.json, for `umpire --version`. */
@@ -410,8 +411,8 @@ const oddsWebview = {
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 const bundles = [node, cli, worker, workerCharts, oddsWebview, webExtension];
 if (run) {
-    const alternatives = await longerAlternatives();
-    for (const options of bundles) options.define = { ...options.define, __LONGER_ALTERNATIVES__: alternatives };
+    const outline = await vocabularyOutline();
+    for (const options of bundles) options.define = { ...options.define, __VOCABULARY_OUTLINE__: outline };
 }
 if (run && watch) {
     for (const options of bundles) await (await esbuild.context(options)).watch();

@@ -56,25 +56,51 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
     /** Each terminal token's partial expression and whole-match expression (`findLongerAlt`), made once for all keywords. */
     private readonly partial = new Map<TokenType, RegExp | undefined>();
     private readonly whole = new Map<TokenType, RegExp | undefined>();
+    /** Each keyword's longer alternatives by terminal name, while tokens are made from the outline. */
+    private alternatives: Map<string, readonly string[]> | undefined;
     /** The name at a place, shared by the name terminals (made with the first of them). */
     private nameAt: ((text: string, offset: number) => string | undefined) | undefined;
 
     /**
-     * `rulesets`: whose kinds and verbs are lexed as KIND and VERB. `alternatives`: each keyword's longer
-     * alternatives by terminal name, as worked out when the bundle was built (`BUILT_ALTERNATIVES`); a keyword it
-     * lacks, or a terminal it names that the grammar lacks, is worked out here.
+     * `rulesets`: whose kinds and verbs are lexed as KIND and VERB. `outline`: the grammar's vocabulary as the
+     * bundle's build found it (`BUILT_OUTLINE`), from which the tokens are made without walking the grammar;
+     * none, or one that names a terminal the grammar lacks, and they are made as Langium makes them.
      */
-    constructor(private readonly rulesets: RulesetRegistry, private readonly alternatives: LongerAlternatives | undefined = BUILT_ALTERNATIVES) {
+    constructor(private readonly rulesets: RulesetRegistry, private readonly outline: VocabularyOutline | undefined = BUILT_OUTLINE) {
         super();
     }
 
     override buildTokens(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenVocabulary {
         try {
-            return super.buildTokens(grammar, options);
+            return this.tokensFromOutline(grammar, options) ?? super.buildTokens(grammar, options);
         } finally {
             this.partial.clear();
             this.whole.clear();
+            this.alternatives = undefined;
         }
+    }
+
+    /**
+     * Langium's tokens (its `buildTokens`: the keywords' tokens, longest first, then the terminals'), made from the
+     * outline: the terminals by name, the keywords with their longer alternatives as the build found them.
+     * Walking the grammar for its reachable rules and keywords, and working the alternatives out (about 500
+     * regular expressions made and tried), cost a small check about 5 ms of its start, for answers that depend
+     * on the grammar alone (docs/performance.md, "Start-up").
+     */
+    private tokensFromOutline(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenType[] | undefined {
+        const outline = this.outline;
+        if (!outline || options?.caseInsensitive) return undefined;
+        const terminals: GrammarAST.TerminalRule[] = [];
+        for (const name of outline.terminals) {
+            const rule = grammar.rules.find(r => r.name === name);
+            if (rule?.$type !== 'TerminalRule' || (rule as GrammarAST.TerminalRule).fragment) return undefined;
+            terminals.push(rule as GrammarAST.TerminalRule);
+        }
+        const terminalTokens = terminals.map(rule => this.buildTerminalToken(rule));
+        this.alternatives = new Map(outline.keywords);
+        const tokens = outline.keywords.map(([value]) => this.buildKeywordToken({ value } as GrammarAST.Keyword, terminalTokens, false));
+        tokens.push(...terminalTokens);
+        return tokens;
     }
 
     protected override buildTerminalToken(terminal: GrammarAST.TerminalRule): TokenType {
@@ -153,14 +179,12 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
      * Langium's longer alternatives of a keyword (each regular-expression terminal that can match a text
      * starting with the whole keyword, by `RegExpUtils.partialMatches`), with each terminal's partial
      * expression made once rather than once per keyword, and the terminals lexed by a function whose
-     * expression matches the whole keyword. Taken from the table worked out when the bundle was built, where
-     * it names the keyword and terminals of this grammar: the expressions made and tried here cost a small
-     * check about 3 ms of its start, for an answer that depends on the grammar alone.
+     * expression matches the whole keyword. Taken from the outline, by name, when the tokens are made from it.
      */
     protected override findLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
-        const built = this.alternatives?.[keyword.value];
-        if (built) {
-            const tokens = built.map(name => terminalTokens.find(token => token.name === name));
+        const names = this.alternatives?.get(keyword.value);
+        if (names) {
+            const tokens = names.map(name => terminalTokens.find(token => token.name === name));
             if (tokens.every(token => token !== undefined)) return tokens;
         }
         return this.workOutLongerAlt(keyword, terminalTokens);
@@ -180,23 +204,34 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
     }
 }
 
-/** Per keyword of the grammar, the names of the terminals that are its longer alternatives, in the order Chevrotain tries them. */
-export type LongerAlternatives = Readonly<Record<string, readonly string[]>>;
+/**
+ * The grammar's vocabulary by name: the terminals that are tokens (Langium's reachable, non-fragment terminal
+ * rules, in the grammar's order), and the keywords in the order of their tokens, each with its longer
+ * alternatives in the order Chevrotain tries them.
+ */
+export interface VocabularyOutline {
+    readonly terminals: readonly string[];
+    readonly keywords: ReadonlyArray<readonly [string, readonly string[]]>;
+}
 
-/** The grammar's longer alternatives as the bundle's build worked them out (esbuild.mjs), as JSON; none when run from the sources. */
-declare const __LONGER_ALTERNATIVES__: string | undefined;
-const BUILT_ALTERNATIVES: LongerAlternatives | undefined = typeof __LONGER_ALTERNATIVES__ === 'string' ? JSON.parse(__LONGER_ALTERNATIVES__) as LongerAlternatives : undefined;
+/** The outline the bundle's build wrote (esbuild.mjs), as JSON; none when run from the sources. */
+declare const __VOCABULARY_OUTLINE__: string | undefined;
+const BUILT_OUTLINE: VocabularyOutline | undefined = typeof __VOCABULARY_OUTLINE__ === 'string' ? JSON.parse(__VOCABULARY_OUTLINE__) as VocabularyOutline : undefined;
 
-/** Each keyword's longer alternatives in `vocabulary` (what `BattleTokenBuilder.buildTokens` made), by terminal name: what the build writes into the bundles. */
-export function longerAlternativesOf(vocabulary: TokenVocabulary): Record<string, string[]> {
-    const table: Record<string, string[]> = {};
+/** The outline of `vocabulary` (what `BattleTokenBuilder.buildTokens` made): what the build writes into the bundles. */
+export function outlineOf(vocabulary: TokenVocabulary): VocabularyOutline {
+    const terminals: string[] = [];
+    const keywords: Array<[string, string[]]> = [];
     for (const token of vocabulary as TokenType[]) {
         // A keyword's token is matched by its text (Langium's `buildKeywordPattern`; the grammar is case-sensitive).
-        if (typeof token.PATTERN !== 'string') continue;
+        if (typeof token.PATTERN !== 'string') {
+            terminals.push(token.name);
+            continue;
+        }
         const alternatives = token.LONGER_ALT === undefined ? [] : Array.isArray(token.LONGER_ALT) ? token.LONGER_ALT : [token.LONGER_ALT];
-        table[token.name] = alternatives.map(alt => alt.name);
+        keywords.push([token.name, alternatives.map(alt => alt.name)]);
     }
-    return table;
+    return { terminals, keywords };
 }
 
 /** The codes of each class in STARTS, found once in a process: every parser made (the services', the completion parser's) has the same tokens. */

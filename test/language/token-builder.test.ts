@@ -2,17 +2,17 @@
  * The token builder's repairs (src/language/battle-token-builder.ts): the characters that can start a
  * name cover every code unit a test of each finds, in Chevrotain's buckets; the function a name is lexed with
  * matches what the terminal's expression matches at every place of every example; and the lexer reads
- * what the expressions read, a name starting with any letter and a character that starts none; and each
- * keyword's longer alternatives come from the table the build writes into the bundles, or are worked out.
+ * what the expressions read, a name starting with any letter and a character that starts none; and the
+ * vocabulary made from the outline the build writes into the bundles is the one the grammar's walk makes.
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem, GrammarUtils, GrammarAST } from 'langium';
 import type { CustomPatternMatcherFunc, TokenType } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
-import { BattleTokenBuilder, longerAlternativesOf } from '../../src/language/battle-token-builder.js';
+import { BattleTokenBuilder, outlineOf, type VocabularyOutline } from '../../src/language/battle-token-builder.js';
 import { builtInRulesets } from '../../src/rulesets/registry.js';
-import { table as builtTable } from '../../scripts/longer-alternatives.js';
+import { outline as builtOutline } from '../../scripts/vocabulary-outline.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const tokens = services.parser.TokenBuilder.buildTokens(services.Grammar) as TokenType[];
@@ -94,39 +94,49 @@ describe('the function names and counts are lexed with', () => {
     });
 });
 
-describe('each keyword\'s longer alternatives', () => {
-    // The services made from the sources have no table from a build: they work the alternatives out.
-    const workedOut = longerAlternativesOf(tokens);
-    const built = (table: Record<string, readonly string[]>) => new BattleTokenBuilder(builtInRulesets(), table).buildTokens(services.Grammar) as TokenType[];
+describe('the vocabulary', () => {
+    // The services made from the sources have no outline from a build: their tokens are made as Langium makes them.
+    const walked = outlineOf(tokens);
+    const fromOutline = (outline: VocabularyOutline) => new BattleTokenBuilder(builtInRulesets(), outline).buildTokens(services.Grammar) as TokenType[];
+    /** A token as Chevrotain reads it, functions by kind. */
+    const shape = (t: TokenType) => ({
+        ...t,
+        PATTERN: typeof t.PATTERN === 'function' ? 'function' : t.PATTERN instanceof RegExp ? `/${t.PATTERN.source}/${t.PATTERN.flags}` : t.PATTERN,
+        LONGER_ALT: [t.LONGER_ALT ?? []].flat().map(alt => alt.name)
+    });
 
-    it('are the terminals that can match a text starting with the keyword', () => {
+    it('has each keyword\'s longer alternatives: the terminals that can match a text starting with it', () => {
+        const alternatives = new Map(walked.keywords);
         // `turnip` is a name, not `turn` + `ip`; `+2` and `..` start a band; a brace starts nothing longer.
-        expect(workedOut.turn).toEqual(['KIND', 'VERB', 'ID']);
-        expect(workedOut['+']).toEqual(['BAND']);
-        expect(workedOut['.']).toEqual(['BAND']);
-        expect(workedOut['{']).toEqual([]);
-        expect(Object.keys(workedOut).length).toBe(tokens.filter(t => typeof t.PATTERN === 'string').length);
+        expect(alternatives.get('turn')).toEqual(['KIND', 'VERB', 'ID']);
+        expect(alternatives.get('+')).toEqual(['BAND']);
+        expect(alternatives.get('.')).toEqual(['BAND']);
+        expect(alternatives.get('{')).toEqual([]);
+        expect(walked.terminals).toEqual(['WS', 'ML_COMMENT', 'SL_COMMENT', 'COUNT', 'KIND', 'VERB', 'ID', 'BAND', 'DECIMAL', 'INT', 'STRING']);
     });
 
-    it('are taken from a table by name, as the vocabulary\'s own terminals', () => {
-        const table = { ...workedOut, turn: ['INT'] };
-        const vocabulary = built(table);
-        expect(longerAlternativesOf(vocabulary)).toEqual(table);
-        const turn = vocabulary.find(t => t.name === 'turn')!;
-        expect(turn.LONGER_ALT).toEqual([vocabulary.find(t => t.name === 'INT')]);
-        for (const t of vocabulary) for (const alt of [t.LONGER_ALT ?? []].flat()) expect(vocabulary).toContain(alt);
+    it('made from the outline is the one the grammar\'s walk makes, each alternative one of its own terminals', () => {
+        const made = fromOutline(walked);
+        expect(made.map(shape)).toEqual(tokens.map(shape));
+        for (const t of made) for (const alt of [t.LONGER_ALT ?? []].flat()) expect(made).toContain(alt);
     });
 
-    it('are worked out for a keyword the table lacks or whose terminals the grammar lacks', () => {
-        const { turn: _left, ...lacking } = workedOut;
-        expect(longerAlternativesOf(built({ ...lacking, force: ['NAME'] }))).toEqual(workedOut);
+    it('takes the alternatives the outline gives, and works out those that name a terminal the grammar lacks', () => {
+        const keywords = walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : keyword === 'force' ? ['NAME'] : alts] as const);
+        const made = fromOutline({ ...walked, keywords });
+        expect(outlineOf(made).keywords).toEqual(walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : alts]));
     });
 
-    it('are written into every bundle as the grammar gives them now', () => {
-        // scripts/longer-alternatives.ts is what esbuild.mjs runs to make the table; it works them out from the sources.
-        expect(builtTable).toEqual(workedOut);
+    it('is made by walking the grammar when the outline names a terminal the grammar lacks', () => {
+        const made = fromOutline({ ...walked, terminals: [...walked.terminals, 'NAME'], keywords: [] });
+        expect(made.map(shape)).toEqual(tokens.map(shape));
+    });
+
+    it('is written into every bundle as the grammar gives it now', () => {
+        // scripts/vocabulary-outline.ts is what esbuild.mjs runs to make the outline; it walks the grammar of the sources.
+        expect(builtOutline).toEqual(walked);
         for (const bundle of ['out/cli/main.cjs', 'out/language/main.cjs', 'out/language/main-browser.js']) {
-            expect(fs.readFileSync(new URL(`../../${bundle}`, import.meta.url), 'utf8')).toContain(JSON.stringify(workedOut));
+            expect(fs.readFileSync(new URL(`../../${bundle}`, import.meta.url), 'utf8')).toContain(JSON.stringify(walked));
         }
     });
 });
