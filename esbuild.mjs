@@ -131,23 +131,24 @@ const protocolForCore = {
 };
 
 /**
- * The grammar's vocabulary outline: the terminals that are tokens, the keywords, and each keyword's longer
- * alternatives (the terminals that can match a text that starts with the whole keyword), found by the token
- * builder itself walking the grammar (scripts/vocabulary-outline.ts) and written into each bundle, whose token
- * builder makes its tokens from it (src/language/battle-token-builder.ts): the walk and the alternatives (about
- * 500 regular expressions made and tried) cost a small check about 5 ms of its start. Not in watch mode, where
- * the grammar may change under a running build: the token builder then walks the grammar itself.
+ * An outline of the grammar (its terminals and keywords, each keyword's longer alternatives, its reachable parser
+ * rules), found by the token builder itself and Langium's walk of the grammar (scripts/grammar-outline.ts) and
+ * written into each bundle, whose token builder and parser builder read it (src/language/grammar-outline.ts)
+ * instead of walking the grammar at every start. Not in watch mode, where the grammar may change under a running
+ * build: the builders then walk the grammar themselves.
  */
-async function vocabularyOutline() {
+async function grammarOutline() {
     if (watch) return 'undefined';
     const { outputFiles } = await esbuild.build({
-        entryPoints: ['scripts/vocabulary-outline.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
-        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __VOCABULARY_OUTLINE__: 'undefined' }, logLevel: 'warning'
+        entryPoints: ['scripts/grammar-outline.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
+        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __GRAMMAR_OUTLINE__: 'undefined' }, logLevel: 'warning'
     });
     const module = { exports: {} };
     new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
     const { outline } = module.exports;
-    if (!outline || outline.keywords.length === 0 || outline.terminals.length === 0) throw new Error('scripts/vocabulary-outline.ts found no keyword or no terminal in the grammar');
+    if (!outline || [outline.keywords, outline.terminals, outline.parserRules].some(names => names.length === 0)) {
+        throw new Error('scripts/grammar-outline.ts found no keyword, terminal or parser rule in the grammar');
+    }
     // A string, parsed where it is read: esbuild would make an object's value a module of its own, initialised from every module.
     return JSON.stringify(JSON.stringify(outline));
 }
@@ -411,8 +412,8 @@ const oddsWebview = {
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
 const bundles = [node, cli, worker, workerCharts, oddsWebview, webExtension];
 if (run) {
-    const outline = await vocabularyOutline();
-    for (const options of bundles) options.define = { ...options.define, __VOCABULARY_OUTLINE__: outline };
+    const outline = await grammarOutline();
+    for (const options of bundles) options.define = { ...options.define, __GRAMMAR_OUTLINE__: outline };
 }
 if (run && watch) {
     for (const options of bundles) await (await esbuild.context(options)).watch();

@@ -25,6 +25,7 @@
 import { DefaultTokenBuilder, GrammarUtils, RegExpUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
 import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, TokenVocabulary } from 'chevrotain';
 import type { RulesetRegistry } from '../core/ruleset.js';
+import { BUILT_OUTLINE, type GrammarOutline } from './grammar-outline.js';
 
 /**
  * What can start each terminal lexed by a function, as Chevrotain's hint takes it: UTF-16 code units, each
@@ -62,11 +63,11 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
     private nameAt: ((text: string, offset: number) => string | undefined) | undefined;
 
     /**
-     * `rulesets`: whose kinds and verbs are lexed as KIND and VERB. `outline`: the grammar's vocabulary as the
-     * bundle's build found it (`BUILT_OUTLINE`), from which the tokens are made without walking the grammar;
+     * `rulesets`: whose kinds and verbs are lexed as KIND and VERB. `outline`: the grammar's terminals and keywords as
+     * the bundle's build found them (grammar-outline.ts), from which the tokens are made without walking the grammar;
      * none, or one that names a terminal the grammar lacks, and they are made as Langium makes them.
      */
-    constructor(private readonly rulesets: RulesetRegistry, private readonly outline: VocabularyOutline | undefined = BUILT_OUTLINE) {
+    constructor(private readonly rulesets: RulesetRegistry, private readonly outline: GrammarOutline | undefined = BUILT_OUTLINE) {
         super();
     }
 
@@ -202,36 +203,6 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         }
         return alternatives;
     }
-}
-
-/**
- * The grammar's vocabulary by name: the terminals that are tokens (Langium's reachable, non-fragment terminal
- * rules, in the grammar's order), and the keywords in the order of their tokens, each with its longer
- * alternatives in the order Chevrotain tries them.
- */
-export interface VocabularyOutline {
-    readonly terminals: readonly string[];
-    readonly keywords: ReadonlyArray<readonly [string, readonly string[]]>;
-}
-
-/** The outline the bundle's build wrote (esbuild.mjs), as JSON; none when run from the sources. */
-declare const __VOCABULARY_OUTLINE__: string | undefined;
-const BUILT_OUTLINE: VocabularyOutline | undefined = typeof __VOCABULARY_OUTLINE__ === 'string' ? JSON.parse(__VOCABULARY_OUTLINE__) as VocabularyOutline : undefined;
-
-/** The outline of `vocabulary` (what `BattleTokenBuilder.buildTokens` made): what the build writes into the bundles. */
-export function outlineOf(vocabulary: TokenVocabulary): VocabularyOutline {
-    const terminals: string[] = [];
-    const keywords: Array<[string, string[]]> = [];
-    for (const token of vocabulary as TokenType[]) {
-        // A keyword's token is matched by its text (Langium's `buildKeywordPattern`; the grammar is case-sensitive).
-        if (typeof token.PATTERN !== 'string') {
-            terminals.push(token.name);
-            continue;
-        }
-        const alternatives = token.LONGER_ALT === undefined ? [] : Array.isArray(token.LONGER_ALT) ? token.LONGER_ALT : [token.LONGER_ALT];
-        keywords.push([token.name, alternatives.map(alt => alt.name)]);
-    }
-    return { terminals, keywords };
 }
 
 /** The codes of each class in STARTS, found once in a process: every parser made (the services', the completion parser's) has the same tokens. */

@@ -10,9 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem, GrammarUtils, GrammarAST } from 'langium';
 import type { CustomPatternMatcherFunc, TokenType } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
-import { BattleTokenBuilder, outlineOf, type VocabularyOutline } from '../../src/language/battle-token-builder.js';
+import { BattleTokenBuilder } from '../../src/language/battle-token-builder.js';
+import { outlineOf, reachableParserRules, type GrammarOutline } from '../../src/language/grammar-outline.js';
 import { builtInRulesets } from '../../src/rulesets/registry.js';
-import { outline as builtOutline } from '../../scripts/vocabulary-outline.js';
+import { outline as builtOutline } from '../../scripts/grammar-outline.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const tokens = services.parser.TokenBuilder.buildTokens(services.Grammar) as TokenType[];
@@ -94,10 +95,10 @@ describe('the function names and counts are lexed with', () => {
     });
 });
 
-describe('the vocabulary', () => {
+describe('the vocabulary and the parser rules, from the grammar\'s outline', () => {
     // The services made from the sources have no outline from a build: their tokens are made as Langium makes them.
-    const walked = outlineOf(tokens);
-    const fromOutline = (outline: VocabularyOutline) => new BattleTokenBuilder(builtInRulesets(), outline).buildTokens(services.Grammar) as TokenType[];
+    const walked = outlineOf(services.Grammar, tokens);
+    const fromOutline = (outline: GrammarOutline) => new BattleTokenBuilder(builtInRulesets(), outline).buildTokens(services.Grammar) as TokenType[];
     /** A token as Chevrotain reads it, functions by kind. */
     const shape = (t: TokenType) => ({
         ...t,
@@ -124,7 +125,7 @@ describe('the vocabulary', () => {
     it('takes the alternatives the outline gives, and works out those that name a terminal the grammar lacks', () => {
         const keywords = walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : keyword === 'force' ? ['NAME'] : alts] as const);
         const made = fromOutline({ ...walked, keywords });
-        expect(outlineOf(made).keywords).toEqual(walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : alts]));
+        expect(outlineOf(services.Grammar, made).keywords).toEqual(walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : alts]));
     });
 
     it('is made by walking the grammar when the outline names a terminal the grammar lacks', () => {
@@ -132,8 +133,20 @@ describe('the vocabulary', () => {
         expect(made.map(shape)).toEqual(tokens.map(shape));
     });
 
+    it('gives the parser rules reachable from the entry rule, as Langium\'s walk finds them', () => {
+        const names = (rules: GrammarAST.ParserRule[]) => rules.map(rule => rule.name);
+        const reachable = GrammarUtils.getAllReachableRules(services.Grammar, false);
+        const walkedRules = services.Grammar.rules.filter(rule => GrammarAST.isParserRule(rule) && reachable.has(rule));
+        expect(names(reachableParserRules(services.Grammar, undefined))).toEqual(walkedRules.map(rule => rule.name));
+        expect(walked.parserRules).toEqual(walkedRules.map(rule => rule.name));
+        expect(walked.parserRules[0]).toBe('Scenario');
+        // Taken by name from an outline; one that names a rule the grammar lacks is not used.
+        expect(reachableParserRules(services.Grammar, { ...walked, parserRules: ['Force', 'Unit'] })).toEqual(['Force', 'Unit'].map(n => services.Grammar.rules.find(r => r.name === n)));
+        expect(names(reachableParserRules(services.Grammar, { ...walked, parserRules: ['Force', 'Regiment'] }))).toEqual(walked.parserRules);
+    });
+
     it('is written into every bundle as the grammar gives it now', () => {
-        // scripts/vocabulary-outline.ts is what esbuild.mjs runs to make the outline; it walks the grammar of the sources.
+        // scripts/grammar-outline.ts is what esbuild.mjs runs to make the outline; it walks the grammar of the sources.
         expect(builtOutline).toEqual(walked);
         for (const bundle of ['out/cli/main.cjs', 'out/language/main.cjs', 'out/language/main-browser.js']) {
             expect(fs.readFileSync(new URL(`../../${bundle}`, import.meta.url), 'utf8')).toContain(JSON.stringify(walked));
