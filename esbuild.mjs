@@ -130,6 +130,29 @@ const protocolForCore = {
     }
 };
 
+/**
+ * An outline of the grammar (its terminals and keywords, each keyword's longer alternatives, its reachable parser
+ * rules), found by the token builder itself and Langium's walk of the grammar (scripts/grammar-outline.ts) and
+ * written into each bundle, whose token builder and parser builder read it (src/language/grammar-outline.ts)
+ * instead of walking the grammar at every start. Not in watch mode, where the grammar may change under a running
+ * build: the builders then walk the grammar themselves.
+ */
+async function grammarOutline() {
+    if (watch) return 'undefined';
+    const { outputFiles } = await esbuild.build({
+        entryPoints: ['scripts/grammar-outline.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
+        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __GRAMMAR_OUTLINE__: 'undefined' }, logLevel: 'warning'
+    });
+    const module = { exports: {} };
+    new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+    const { outline } = module.exports;
+    if (!outline || [outline.keywords, outline.terminals, outline.parserRules].some(names => names.length === 0)) {
+        throw new Error('scripts/grammar-outline.ts found no keyword, terminal or parser rule in the grammar');
+    }
+    // A string, parsed where it is read: esbuild would make an object's value a module of its own, initialised from every module.
+    return JSON.stringify(JSON.stringify(outline));
+}
+
 /** The version of package.json, for `umpire --version`. */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 
@@ -387,8 +410,13 @@ const oddsWebview = {
 
 // Builds only when run (`node esbuild.mjs`): scripts/playground.mjs imports this file for the plugin above.
 const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+const bundles = [node, cli, worker, workerCharts, oddsWebview, webExtension];
+if (run) {
+    const outline = await grammarOutline();
+    for (const options of bundles) options.define = { ...options.define, __GRAMMAR_OUTLINE__: outline };
+}
 if (run && watch) {
-    for (const options of [node, cli, worker, workerCharts, oddsWebview, webExtension]) await (await esbuild.context(options)).watch();
+    for (const options of bundles) await (await esbuild.context(options)).watch();
 } else if (run) {
-    await Promise.all([node, cli, worker, workerCharts, oddsWebview, webExtension].map(options => esbuild.build(options)));
+    await Promise.all(bundles.map(options => esbuild.build(options)));
 }

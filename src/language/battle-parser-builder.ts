@@ -17,6 +17,7 @@
 import { EOF, type IOrAlt, type TokenType } from 'chevrotain';
 import { createParser, GrammarAST, GrammarUtils, type LangiumCoreServices, type LangiumParser } from 'langium';
 import { BattleParser } from './battle-parser.js';
+import { reachableParserRules } from './grammar-outline.js';
 
 type Method = () => void;
 type RuleResult = NonNullable<ReturnType<LangiumParser['getRule']>>;
@@ -44,9 +45,7 @@ export function createBattleParser(services: LangiumCoreServices): LangiumParser
         parser.finalize();
         return parser;
     }
-    const reachable = GrammarUtils.getAllReachableRules(grammar, false);
-    for (const rule of grammar.rules) {
-        if (!GrammarAST.isParserRule(rule) || !reachable.has(rule)) continue;
+    for (const rule of reachableParserRules(grammar)) {
         const ctx: Context = { parser, tokens, consume: 1, optional: 1, subrule: 1, many: 1, or: 1 };
         parser.rule(rule, buildElement(ctx, rule.definition));
     }
@@ -54,21 +53,32 @@ export function createBattleParser(services: LangiumCoreServices): LangiumParser
     return parser;
 }
 
-/** Whether no element of the grammar reads rule arguments or needs Langium's other builders. */
+/**
+ * Whether no element of the grammar reads rule arguments or needs Langium's other builders. By `$type` (none of
+ * these types has a subtype): the reflection's `isX` ran in V8's interpreter for every element at every start.
+ */
 function buildsHere(grammar: GrammarAST.Grammar): boolean {
     for (const rule of grammar.rules) {
-        if (GrammarAST.isInfixRule(rule)) return false;
-        if (!GrammarAST.isParserRule(rule)) continue;
-        if (rule.parameters.length > 0) return false;
-        const elements = [rule.definition];
+        if (rule.$type === 'InfixRule') return false;
+        if (rule.$type !== 'ParserRule') continue;
+        if ((rule as GrammarAST.ParserRule).parameters.length > 0) return false;
+        const elements: GrammarAST.AbstractElement[] = [(rule as GrammarAST.ParserRule).definition];
         while (elements.length > 0) {
             const element = elements.pop()!;
-            if (GrammarAST.isUnorderedGroup(element)) return false;
-            if (GrammarAST.isGroup(element) && element.guardCondition) return false;
-            if (GrammarAST.isRuleCall(element) && element.arguments.length > 0) return false;
-            if (GrammarAST.isGroup(element) || GrammarAST.isAlternatives(element)) elements.push(...element.elements);
-            else if (GrammarAST.isAssignment(element)) elements.push(element.terminal);
-            else if (GrammarAST.isCrossReference(element) && element.terminal) elements.push(element.terminal);
+            switch (element.$type) {
+                case 'UnorderedGroup': return false;
+                case 'Group':
+                    if ((element as GrammarAST.Group).guardCondition) return false;
+                    elements.push(...(element as GrammarAST.Group).elements);
+                    break;
+                case 'Alternatives': elements.push(...(element as GrammarAST.Alternatives).elements); break;
+                case 'RuleCall': if ((element as GrammarAST.RuleCall).arguments.length > 0) return false; break;
+                case 'Assignment': elements.push((element as GrammarAST.Assignment).terminal); break;
+                case 'CrossReference': {
+                    const terminal = (element as GrammarAST.CrossReference).terminal;
+                    if (terminal) elements.push(terminal);
+                }
+            }
         }
     }
     return true;

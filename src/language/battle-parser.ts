@@ -41,6 +41,7 @@ import {
 import type { IToken } from 'chevrotain';
 import { BattleCstNodeBuilder } from './battle-cst-builder.js';
 import { withKeptRecovery, type Recognizer, type RecognizerClass } from './parse-recovery-costs.js';
+import { withRecordingUndoneInPlace } from './parser-recording.js';
 
 /** The recogniser's fields the parsers read (Langium's `ChevrotainWrapper`, not exported). */
 type Wrapper = Recognizer & { input: IToken[], errors: ParseResult['parserErrors'] };
@@ -84,7 +85,7 @@ const NO_TOKENS: IToken[] = Object.freeze([]) as unknown as IToken[];
  * recovery's answers kept; made before any rule is defined on it.
  */
 function keptRecoveryWrapper(made: Wrapper, services: LangiumCoreServices, lexer: Lexer, incomplete: boolean): Wrapper {
-    const Kept = withKeptRecovery(made.constructor as RecognizerClass);
+    const Kept = withKeptRecovery(withRecordingUndoneInPlace(made.constructor as RecognizerClass));
     return new Kept(lexer.definition, {
         ...services.parser.ParserConfig,
         skipValidations: services.LanguageMetaData.mode === 'production',

@@ -25,6 +25,7 @@
 import { DefaultTokenBuilder, GrammarUtils, RegExpUtils, type GrammarAST, type TokenBuilderOptions } from 'langium';
 import type { CustomPatternMatcherFunc, CustomPatternMatcherReturn, TokenType, TokenVocabulary } from 'chevrotain';
 import type { RulesetRegistry } from '../core/ruleset.js';
+import { BUILT_OUTLINE, type GrammarOutline } from './grammar-outline.js';
 
 /**
  * What can start each terminal lexed by a function, as Chevrotain's hint takes it: UTF-16 code units, each
@@ -49,26 +50,58 @@ const ONE_LINE = new Set(['ID', 'KIND', 'VERB', 'COUNT']);
 const NAMES = new Set(['ID', 'KIND', 'VERB']);
 
 export class BattleTokenBuilder extends DefaultTokenBuilder {
-    /** The regular expression behind each terminal token lexed by a function, anchored at both ends. */
-    private readonly wholeMatch = new Map<TokenType, RegExp>();
+    /** The regular expression behind each terminal token lexed by a function, as Langium made it. */
+    private readonly functionRegex = new Map<TokenType, RegExp>();
     /** The expression of the terminal being built, as Langium made it (`regexPatternFunction`). */
     private builtRegex: RegExp | undefined;
-    /** Each regular-expression token's partial expression (`findLongerAlt`), made once for all keywords. */
+    /** Each terminal token's partial expression and whole-match expression (`findLongerAlt`), made once for all keywords. */
     private readonly partial = new Map<TokenType, RegExp | undefined>();
+    private readonly whole = new Map<TokenType, RegExp | undefined>();
+    /** Each keyword's longer alternatives by terminal name, while tokens are made from the outline. */
+    private alternatives: Map<string, readonly string[]> | undefined;
     /** The name at a place, shared by the name terminals (made with the first of them). */
     private nameAt: ((text: string, offset: number) => string | undefined) | undefined;
 
-    /** `rulesets`: whose kinds and verbs are lexed as KIND and VERB. */
-    constructor(private readonly rulesets: RulesetRegistry) {
+    /**
+     * `rulesets`: whose kinds and verbs are lexed as KIND and VERB. `outline`: the grammar's terminals and keywords as
+     * the bundle's build found them (grammar-outline.ts), from which the tokens are made without walking the grammar;
+     * none, or one that names a terminal the grammar lacks, and they are made as Langium makes them.
+     */
+    constructor(private readonly rulesets: RulesetRegistry, private readonly outline: GrammarOutline | undefined = BUILT_OUTLINE) {
         super();
     }
 
     override buildTokens(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenVocabulary {
         try {
-            return super.buildTokens(grammar, options);
+            return this.tokensFromOutline(grammar, options) ?? super.buildTokens(grammar, options);
         } finally {
             this.partial.clear();
+            this.whole.clear();
+            this.alternatives = undefined;
         }
+    }
+
+    /**
+     * Langium's tokens (its `buildTokens`: the keywords' tokens, longest first, then the terminals'), made from the
+     * outline: the terminals by name, the keywords with their longer alternatives as the build found them.
+     * Walking the grammar for its reachable rules and keywords, and working the alternatives out (about 500
+     * regular expressions made and tried), cost a small check about 5 ms of its start, for answers that depend
+     * on the grammar alone (docs/performance.md, "Start-up").
+     */
+    private tokensFromOutline(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenType[] | undefined {
+        const outline = this.outline;
+        if (!outline || options?.caseInsensitive) return undefined;
+        const terminals: GrammarAST.TerminalRule[] = [];
+        for (const name of outline.terminals) {
+            const rule = grammar.rules.find(r => r.name === name);
+            if (rule?.$type !== 'TerminalRule' || (rule as GrammarAST.TerminalRule).fragment) return undefined;
+            terminals.push(rule as GrammarAST.TerminalRule);
+        }
+        const terminalTokens = terminals.map(rule => this.buildTerminalToken(rule));
+        this.alternatives = new Map(outline.keywords);
+        const tokens = outline.keywords.map(([value]) => this.buildKeywordToken({ value } as GrammarAST.Keyword, terminalTokens, false));
+        tokens.push(...terminalTokens);
+        return tokens;
     }
 
     protected override buildTerminalToken(terminal: GrammarAST.TerminalRule): TokenType {
@@ -76,8 +109,7 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         const token = super.buildTerminalToken(terminal);
         if (typeof token.PATTERN !== 'function') return token;
         // The expression Langium lexes it by (the one `regexPatternFunction` was given), not made again.
-        const regex = this.builtRegex ?? GrammarUtils.terminalRegex(terminal);
-        this.wholeMatch.set(token, new RegExp(`^(?:${regex.source})$`, regex.flags.replace(/[gy]/g, '')));
+        this.functionRegex.set(token, this.builtRegex ?? GrammarUtils.terminalRegex(terminal));
         const starts = STARTS[terminal.name];
         if (starts) token.START_CHARS_HINT = startCharactersOf(starts);
         if (ONE_LINE.has(terminal.name)) token.LINE_BREAKS = false;
@@ -92,6 +124,15 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
         const partial = source ? RegExpUtils.partialRegExp('^' + source + '$') : undefined;
         this.partial.set(token, partial);
         return partial;
+    }
+
+    /** `token`'s expression anchored at both ends, for a terminal lexed by a function, or none. */
+    private wholeOf(token: TokenType): RegExp | undefined {
+        if (this.whole.has(token)) return this.whole.get(token);
+        const regex = this.functionRegex.get(token);
+        const whole = regex && new RegExp(`^(?:${regex.source})$`, regex.flags.replace(/[gy]/g, ''));
+        this.whole.set(token, whole);
+        return whole;
     }
 
     /**
@@ -139,9 +180,18 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
      * Langium's longer alternatives of a keyword (each regular-expression terminal that can match a text
      * starting with the whole keyword, by `RegExpUtils.partialMatches`), with each terminal's partial
      * expression made once rather than once per keyword, and the terminals lexed by a function whose
-     * expression matches the whole keyword.
+     * expression matches the whole keyword. Taken from the outline, by name, when the tokens are made from it.
      */
     protected override findLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
+        const names = this.alternatives?.get(keyword.value);
+        if (names) {
+            const tokens = names.map(name => terminalTokens.find(token => token.name === name));
+            if (tokens.every(token => token !== undefined)) return tokens;
+        }
+        return this.workOutLongerAlt(keyword, terminalTokens);
+    }
+
+    private workOutLongerAlt(keyword: GrammarAST.Keyword, terminalTokens: TokenType[]): TokenType[] {
         const alternatives: TokenType[] = [];
         for (const token of terminalTokens) {
             const partial = this.partialOf(token);
@@ -149,8 +199,7 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
             if (match && match[0].length > 0) alternatives.push(token);
         }
         for (const token of terminalTokens) {
-            const whole = this.wholeMatch.get(token);
-            if (whole?.test(keyword.value) && !alternatives.includes(token)) alternatives.push(token);
+            if (this.wholeOf(token)?.test(keyword.value) && !alternatives.includes(token)) alternatives.push(token);
         }
         return alternatives;
     }

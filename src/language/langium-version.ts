@@ -1,6 +1,6 @@
 /**
  * The Langium release Umpire's parser classes were written against (battle-cst.ts, battle-cst-builder.ts,
- * battle-lexer.ts, battle-parser.ts, parse-recovery-costs.ts). They subclass Langium's and Chevrotain's
+ * battle-lexer.ts, battle-parser.ts, parse-recovery-costs.ts, parser-recording.ts). They subclass Langium's and Chevrotain's
  * classes and read some of their private fields, which change between releases without a type error
  * (Langium's work on the memory of the parse tree turned fields into getters and changed the leaf's
  * constructor). So the language services refuse to start on any other release: whoever moves the

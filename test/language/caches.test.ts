@@ -29,6 +29,7 @@ const KEYED_BY_ONE_PARSE_OR_SERVICES: Record<string, { tables: number, keyedBy: 
     'battle-cst-builder.ts': { tables: 2, keyedBy: 'grammar objects' },
     'battle-parser.ts': { tables: 1, keyedBy: 'a node type' },
     'parse-recovery-costs.ts': { tables: 1, keyedBy: 'a recogniser class' },
+    'parser-recording.ts': { tables: 1, keyedBy: 'a recogniser class' },
     'syntax-messages.ts': { tables: 1, keyedBy: "the registry's set of verbs (the verbs a misspelt word is close to)" },
     'validation/limit-checks.ts': { tables: 1, keyedBy: 'a ParseResult (its syntax errors\' offsets)' },
     'validation/campaign.ts': { tables: 1, keyedBy: "a force's model (its late units)" },

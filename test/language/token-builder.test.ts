@@ -2,13 +2,18 @@
  * The token builder's repairs (src/language/battle-token-builder.ts): the characters that can start a
  * name cover every code unit a test of each finds, in Chevrotain's buckets; the function a name is lexed with
  * matches what the terminal's expression matches at every place of every example; and the lexer reads
- * what the expressions read, a name starting with any letter and a character that starts none.
+ * what the expressions read, a name starting with any letter and a character that starts none; and the
+ * vocabulary made from the outline the build writes into the bundles is the one the grammar's walk makes.
  */
 import * as fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { EmptyFileSystem, GrammarUtils, GrammarAST } from 'langium';
 import type { CustomPatternMatcherFunc, TokenType } from 'chevrotain';
 import { createBattleServices } from '../../src/language/battle-module.js';
+import { BattleTokenBuilder } from '../../src/language/battle-token-builder.js';
+import { outlineOf, reachableParserRules, type GrammarOutline } from '../../src/language/grammar-outline.js';
+import { builtInRulesets } from '../../src/rulesets/registry.js';
+import { outline as builtOutline } from '../../scripts/grammar-outline.js';
 
 const services = createBattleServices(EmptyFileSystem).Battle;
 const tokens = services.parser.TokenBuilder.buildTokens(services.Grammar) as TokenType[];
@@ -86,6 +91,65 @@ describe('the function names and counts are lexed with', () => {
                 }
             }
             expect(matched).toBeGreaterThan(10);
+        }
+    });
+});
+
+describe('the vocabulary and the parser rules, from the grammar\'s outline', () => {
+    // The services made from the sources have no outline from a build: their tokens are made as Langium makes them.
+    const walked = outlineOf(services.Grammar, tokens);
+    const fromOutline = (outline: GrammarOutline) => new BattleTokenBuilder(builtInRulesets(), outline).buildTokens(services.Grammar) as TokenType[];
+    /** A token as Chevrotain reads it, functions by kind. */
+    const shape = (t: TokenType) => ({
+        ...t,
+        PATTERN: typeof t.PATTERN === 'function' ? 'function' : t.PATTERN instanceof RegExp ? `/${t.PATTERN.source}/${t.PATTERN.flags}` : t.PATTERN,
+        LONGER_ALT: [t.LONGER_ALT ?? []].flat().map(alt => alt.name)
+    });
+
+    it('has each keyword\'s longer alternatives: the terminals that can match a text starting with it', () => {
+        const alternatives = new Map(walked.keywords);
+        // `turnip` is a name, not `turn` + `ip`; `+2` and `..` start a band; a brace starts nothing longer.
+        expect(alternatives.get('turn')).toEqual(['KIND', 'VERB', 'ID']);
+        expect(alternatives.get('+')).toEqual(['BAND']);
+        expect(alternatives.get('.')).toEqual(['BAND']);
+        expect(alternatives.get('{')).toEqual([]);
+        expect(walked.terminals).toEqual(['WS', 'ML_COMMENT', 'SL_COMMENT', 'COUNT', 'KIND', 'VERB', 'ID', 'BAND', 'DECIMAL', 'INT', 'STRING']);
+    });
+
+    it('made from the outline is the one the grammar\'s walk makes, each alternative one of its own terminals', () => {
+        const made = fromOutline(walked);
+        expect(made.map(shape)).toEqual(tokens.map(shape));
+        for (const t of made) for (const alt of [t.LONGER_ALT ?? []].flat()) expect(made).toContain(alt);
+    });
+
+    it('takes the alternatives the outline gives, and works out those that name a terminal the grammar lacks', () => {
+        const keywords = walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : keyword === 'force' ? ['NAME'] : alts] as const);
+        const made = fromOutline({ ...walked, keywords });
+        expect(outlineOf(services.Grammar, made).keywords).toEqual(walked.keywords.map(([keyword, alts]) => [keyword, keyword === 'turn' ? ['INT'] : alts]));
+    });
+
+    it('is made by walking the grammar when the outline names a terminal the grammar lacks', () => {
+        const made = fromOutline({ ...walked, terminals: [...walked.terminals, 'NAME'], keywords: [] });
+        expect(made.map(shape)).toEqual(tokens.map(shape));
+    });
+
+    it('gives the parser rules reachable from the entry rule, as Langium\'s walk finds them', () => {
+        const names = (rules: GrammarAST.ParserRule[]) => rules.map(rule => rule.name);
+        const reachable = GrammarUtils.getAllReachableRules(services.Grammar, false);
+        const walkedRules = services.Grammar.rules.filter(rule => GrammarAST.isParserRule(rule) && reachable.has(rule));
+        expect(names(reachableParserRules(services.Grammar, undefined))).toEqual(walkedRules.map(rule => rule.name));
+        expect(walked.parserRules).toEqual(walkedRules.map(rule => rule.name));
+        expect(walked.parserRules[0]).toBe('Scenario');
+        // Taken by name from an outline; one that names a rule the grammar lacks is not used.
+        expect(reachableParserRules(services.Grammar, { ...walked, parserRules: ['Force', 'Unit'] })).toEqual(['Force', 'Unit'].map(n => services.Grammar.rules.find(r => r.name === n)));
+        expect(names(reachableParserRules(services.Grammar, { ...walked, parserRules: ['Force', 'Regiment'] }))).toEqual(walked.parserRules);
+    });
+
+    it('is written into every bundle as the grammar gives it now', () => {
+        // scripts/grammar-outline.ts is what esbuild.mjs runs to make the outline; it walks the grammar of the sources.
+        expect(builtOutline).toEqual(walked);
+        for (const bundle of ['out/cli/main.cjs', 'out/language/main.cjs', 'out/language/main-browser.js']) {
+            expect(fs.readFileSync(new URL(`../../${bundle}`, import.meta.url), 'utf8')).toContain(JSON.stringify(walked));
         }
     });
 });
