@@ -134,6 +134,18 @@ function keyOf(node: AstNode): string {
     return key;
 }
 
+/**
+ * Whether a node of an earlier parse read as this one does (their hashes, `keyOf`): two elements that read
+ * alike parse alike, so a node the parse made again with white space typed into it says what the one it
+ * replaced said. Only by the hash made while the earlier node's text was the file's: after an edit its
+ * syntax tree may read the new text (the parse in pieces moves and shares it), so an earlier node never
+ * hashed is not known to read alike.
+ */
+export function sameReading(earlier: AstNode, node: AstNode): boolean {
+    const was = nodeKeys.get(earlier);
+    return was !== undefined && was === keyOf(node);
+}
+
 const nodeKeys = coreKept.table<AstNode, string>({
     name: 'node keys', keeps: 'a hash of a node\'s text as the parser reads it',
     keyedBy: 'a node (the parse in pieces keeps an unchanged element as the same node)',
