@@ -89,8 +89,12 @@ interface Timeline {
 interface ActionUnitIds {
     readonly named: readonly string[];
     written?: readonly string[];
-    /** The models of the forces it names (`forcesNamed` order) the ids were read from: another one, and they are read again. */
-    readonly forces: readonly unknown[];
+    /**
+     * The models of the forces it names (`forcesNamed` order) the ids were read from: another one, and they are read
+     * again. Held weakly: a timeline taken over whole by later models keeps its entries, and a force's model
+     * holds its nodes, and through them the tree of the parse they were last part of.
+     */
+    readonly forces: ReadonlyArray<WeakRef<object> | undefined>;
 }
 
 /** An unwritten action whose dice are known: its result is worked out when one of its units is read after it. */
@@ -422,16 +426,24 @@ const NO_IDS: readonly string[] = [];
 function unitIdsOf(model: ScenarioModel, t: Timeline, action: Action): ActionUnitIds {
     let ids = t.unitIds.get(action);
     if (!ids || !sameForces(model, action, ids.forces)) {
-        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => model.forces.get(name)) });
+        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => weakly(model.forces.get(name))) });
     }
     return ids;
 }
 
 /** Whether the forces the action names have the models they had (a force edited is a new model: its units may be others). */
-function sameForces(model: ScenarioModel, action: Action, forces: readonly unknown[]): boolean {
+function sameForces(model: ScenarioModel, action: Action, forces: ReadonlyArray<WeakRef<object> | undefined>): boolean {
     const names = forcesNamed(action);
-    for (let i = 0; i < names.length; i++) if (model.forces.get(names[i]) !== forces[i]) return false;
+    for (let i = 0; i < names.length; i++) {
+        const force = model.forces.get(names[i]), was = forces[i];
+        // A model gone is not this one: the ids are read again.
+        if (force === undefined ? was !== undefined : was?.deref() !== force) return false;
+    }
     return true;
+}
+
+function weakly(force: object | undefined): WeakRef<object> | undefined {
+    return force === undefined ? undefined : new WeakRef(force);
 }
 
 const forcesOfAction = coreKept.table<Action, readonly string[]>({
