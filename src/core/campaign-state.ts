@@ -14,11 +14,12 @@
  *
  * Pure over the model: no Langium services, no I/O. Built once per model and cached.
  */
+import type { AstNode } from 'langium';
 import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Target, Turn, UnitState } from '../language/generated/ast.js';
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf, contextOf, headerKeyOf, settledInputsKey } from './model-cache.js';
+import { actionModelOf, contextOf, headerKeyOf, sameReading, settledInputsKey } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
@@ -88,8 +89,12 @@ interface Timeline {
 interface ActionUnitIds {
     readonly named: readonly string[];
     written?: readonly string[];
-    /** The models of the forces it names (`forcesNamed` order) the ids were read from: another one, and they are read again. */
-    readonly forces: readonly unknown[];
+    /**
+     * The models of the forces it names (`forcesNamed` order) the ids were read from: another one, and they are read
+     * again. Held weakly: a timeline taken over whole by later models keeps its entries, and a force's model
+     * holds its nodes, and through them the tree of the parse they were last part of.
+     */
+    readonly forces: ReadonlyArray<WeakRef<object> | undefined>;
 }
 
 /** An unwritten action whose dice are known: its result is worked out when one of its units is read after it. */
@@ -121,9 +126,11 @@ const timelines = coreKept.table<ScenarioModel, Timeline>({
  */
 /**
  * How many elements the timelines continued took as kept from the parse's record, without comparing them,
- * and how many steps they took over from the timeline they continued (tests read both).
+ * how many steps they took over from the timeline they continued, how many of those were new nodes that
+ * read as the old ones did (`swapped`), and how many models took the last timeline over whole, as it
+ * was (`taken`): tests read them.
  */
-export const timelineCounts = { fromRecord: 0, stepsKept: 0 };
+export const timelineCounts = { fromRecord: 0, stepsKept: 0, swapped: 0, taken: 0 };
 
 const latest = coreKept.table<object, Built>({
     name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
@@ -143,27 +150,38 @@ interface Built {
 }
 
 /** `header`: the header's rule set, seal and options as read (`headerKeyOf`: its nodes are new after every edit of it). */
-type Declared = Pick<ScenarioModel, 'ruleset' | 'forces' | 'grades' | 'modifiers' | 'options' | 'houses'> & { readonly header: string };
+type Declared = Pick<ScenarioModel, 'ruleset' | 'forces' | 'grades' | 'modifiers' | 'options' | 'houses' | 'limits'> & { readonly header: string };
 
 function declaredOf(model: ScenarioModel): Declared {
-    const { ruleset, forces, grades, modifiers, options, houses } = model;
-    return { ruleset, forces, grades, modifiers, options, houses, header: headerKeyOf(model.root) };
+    const { ruleset, forces, grades, modifiers, options, houses, limits } = model;
+    return { ruleset, forces, grades, modifiers, options, houses, limits, header: headerKeyOf(model.root) };
 }
 
 function timeline(model: ScenarioModel): Timeline {
     let t = timelines.get(model);
     if (!t) {
-        t = {
-            history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
-            steps: [], firstNamed: new Map(), outSince: new Map(),
-            waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
-            pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap()
-        };
-        // Cached before it is filled: settling a pending outcome resolves an action, which reads the
-        // state of the points before it from this same timeline, already built that far.
-        timelines.set(model, t);
         const key = carriedKey(model);
-        buildTimeline(model, t, latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined));
+        const before = latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined);
+        const kept = keptPart(model, before);
+        if (before && kept?.whole && !model.overlay) {
+            // Every step is the node it was, each force reads as it did: the last timeline is this model's as it
+            // is, results worked out since included. The two models read and settle one timeline: what either
+            // works out is what the other would (the same nodes, read under the same declarations).
+            t = before.timeline;
+            timelines.set(model, t);
+            timelineCounts.taken++;
+        } else {
+            t = {
+                history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
+                steps: [], firstNamed: new Map(), outSince: new Map(),
+                waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
+                pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap()
+            };
+            // Cached before it is filled: settling a pending outcome resolves an action, which reads the
+            // state of the points before it from this same timeline, already built that far.
+            timelines.set(model, t);
+            buildTimeline(model, t, before, kept);
+        }
         latest.set(key, { declared: declaredOf(model), timeline: t, tree: model.overlay ? undefined : contextOf(model.root).edits?.tree });
     }
     return t;
@@ -227,13 +245,22 @@ function unitWithId(model: ScenarioModel, id: string): UnitModel | undefined {
  * those builds the whole timeline again. Of the forces, a result reads only those of the units it
  * resolves, named at its point or before.
  */
-function keptPart(model: ScenarioModel, before: Built | undefined): { steps: number, point: number, changedForces: ReadonlySet<string> } | undefined {
+function keptPart(model: ScenarioModel, before: Built | undefined): KeptPart | undefined {
     if (!before || before.declared.ruleset !== model.ruleset) return undefined;
     const old = before.declared, t = before.timeline;
+    // Read alike under the same limits and grades (`sameDeclarations`), a node parsed again says what the one it
+    // replaced said. Not for a model with outcomes laid over the tree: its outcomes are not its nodes' text.
+    const alike = !model.overlay && sameLimits(old.limits, model.limits);
     const changedForces = new Set<string>();
-    for (const [name, force] of model.forces) if (old.forces.get(name) !== force) changedForces.add(name);
+    for (const [name, force] of model.forces) {
+        const was = old.forces.get(name);
+        // White space typed into a force makes it a new model with the same units: not a change.
+        if (was !== force && !(alike && was !== undefined && sameForce(was, force))) changedForces.add(name);
+    }
     for (const name of old.forces.keys()) if (!model.forces.has(name)) changedForces.add(name);
     if (!sameDeclarations(old, declaredOf(model))) return undefined;
+    const swapped = new Map<AstNode, AstNode>();
+    let complete = true;
     let steps = 0;
     const elements = model.root.elements;
     let i = 0;
@@ -252,11 +279,16 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
         timelineCounts.fromRecord += i;
     }
     // By `$type` (no subtypes among the elements): the reflection's `isX` is slower, and every element is visited on every build.
+    // A step that is a new node reading as the old one did (white space typed into an engagement) is the old
+    // step under its new node (`swapped`): the steps after it are compared on.
     for (; i < elements.length; i++) {
         const el = elements[i];
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         const step = t.steps[steps];
-        if (!step || step.node !== el || !sameOutcomes(model, el, step.outcomes)) break;
+        if (!step || ((step.node !== el || !sameOutcomes(model, el, step.outcomes)) && !(alike && swapsFor(step.node, el, swapped)))) {
+            complete = false;
+            break;
+        }
         steps++;
     }
     let point = steps < t.steps.length ? t.steps[steps].start : t.end;
@@ -264,7 +296,48 @@ function keptPart(model: ScenarioModel, before: Built | undefined): { steps: num
     // Back to the start of the step that holds the point.
     while (steps > 0 && t.steps[steps - 1].start >= point) steps--;
     if (steps > 0 && point < (steps < t.steps.length ? t.steps[steps].start : t.end)) steps--;
-    return { steps, point: steps < t.steps.length ? t.steps[steps].start : t.end, changedForces };
+    const whole = complete && steps === t.steps.length && swapped.size === 0;
+    return { steps, point: steps < t.steps.length ? t.steps[steps].start : t.end, changedForces, swapped, whole };
+}
+
+/**
+ * What of an earlier timeline holds for a model: its first `steps` steps, up to `point`; `swapped`, the old
+ * nodes among them the model holds as new nodes that read alike (old → new, a turn's elements each); `whole`,
+ * every step of the model is the old one's node, none swapped, none added or taken out, and nothing names a
+ * changed force.
+ */
+interface KeptPart {
+    readonly steps: number;
+    readonly point: number;
+    readonly changedForces: ReadonlySet<string>;
+    readonly swapped: ReadonlyMap<AstNode, AstNode>;
+    readonly whole: boolean;
+}
+
+/**
+ * Whether a new step reads as the old step did, and if so the old nodes with the new ones that stand for them
+ * (a turn's elements pair up in order: elements that read alike are the same elements).
+ */
+function swapsFor(old: Action | UnitState | Turn, el: Action | UnitState | Turn, swapped: Map<AstNode, AstNode>): boolean {
+    if (old.$type !== el.$type || !sameReading(old, el)) return false;
+    if (el.$type === 'Turn') {
+        const a = (old as Turn).elements, b = (el as Turn).elements;
+        if (a.length !== b.length || a.some((inner, j) => inner.$type !== b[j].$type)) return false;
+        for (let j = 0; j < a.length; j++) swapped.set(a[j], b[j]);
+    }
+    swapped.set(old, el);
+    return true;
+}
+
+/** The same units from the same text: a force parsed again as it read (its grades are the same nodes: `sameDeclarations`), given the same room. */
+function sameForce(a: ScenarioModel['forces'] extends ReadonlyMap<string, infer F> ? F : never, b: typeof a): boolean {
+    return a.units.length === b.units.length && sameReading(a.node, b.node);
+}
+
+function sameLimits(a: ScenarioModel['limits'], b: ScenarioModel['limits']): boolean {
+    if (a === b) return true;
+    const keys = Object.keys(a) as Array<keyof typeof a>;
+    return keys.length === Object.keys(b).length && keys.every(k => a[k] === b[k]);
 }
 
 /** The grades, modifiers and house rules the actions' resolutions read are the same nodes, and the options and the rest of the header read the same. */
@@ -275,11 +348,10 @@ function sameDeclarations(a: Declared, b: Declared): boolean {
         && a.header === b.header;
 }
 
-function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefined): void {
-    const kept = keptPart(model, before);
+function buildTimeline(model: ScenarioModel, t: Timeline, before: Built | undefined, kept: KeptPart | undefined): void {
     const P = kept?.point ?? 0;
     if (kept && before) {
-        keepBefore(t, before.timeline, kept.steps, P);
+        keepBefore(model, t, before.timeline, kept.steps, P, kept.swapped);
         timelineCounts.stepsKept += kept.steps;
         // The same forces (`keptPart`): every action names the units it named.
         t.unitIds = before.timeline.unitIds;
@@ -354,16 +426,24 @@ const NO_IDS: readonly string[] = [];
 function unitIdsOf(model: ScenarioModel, t: Timeline, action: Action): ActionUnitIds {
     let ids = t.unitIds.get(action);
     if (!ids || !sameForces(model, action, ids.forces)) {
-        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => model.forces.get(name)) });
+        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => weakly(model.forces.get(name))) });
     }
     return ids;
 }
 
 /** Whether the forces the action names have the models they had (a force edited is a new model: its units may be others). */
-function sameForces(model: ScenarioModel, action: Action, forces: readonly unknown[]): boolean {
+function sameForces(model: ScenarioModel, action: Action, forces: ReadonlyArray<WeakRef<object> | undefined>): boolean {
     const names = forcesNamed(action);
-    for (let i = 0; i < names.length; i++) if (model.forces.get(names[i]) !== forces[i]) return false;
+    for (let i = 0; i < names.length; i++) {
+        const force = model.forces.get(names[i]), was = forces[i];
+        // A model gone is not this one: the ids are read again.
+        if (force === undefined ? was !== undefined : was?.deref() !== force) return false;
+    }
     return true;
+}
+
+function weakly(force: object | undefined): WeakRef<object> | undefined {
+    return force === undefined ? undefined : new WeakRef(force);
 }
 
 const forcesOfAction = coreKept.table<Action, readonly string[]>({
@@ -403,8 +483,11 @@ function lineUnits(model: ScenarioModel, action: Action): string[] {
  * The part of the earlier timeline before point P, taken into this one: its steps and points, and
  * each unit's history before P (a history wholly before P is shared, not copied: see `shared`), the
  * results worked out before P and the settled actions before P still pending, worked out here when read.
+ * A node this model holds as a new node that reads alike (`swapped`) is taken under its new node: its
+ * point, its result, whether it waits and on what, as the old one's.
  */
-function keepBefore(t: Timeline, old: Timeline, keptSteps: number, P: number): void {
+function keepBefore(model: ScenarioModel, t: Timeline, old: Timeline, keptSteps: number, P: number, swapped: ReadonlyMap<AstNode, AstNode>): void {
+    const as = swapped.size === 0 ? <N>(node: N): N => node : <N>(node: N): N => (swapped.get(node as AstNode) as N | undefined) ?? node;
     // A force whose units changed has no state before P: nothing before P names it (`keptPart`).
     for (const [id, h] of old.history) {
         if (h.length === 0 || h[0].point >= P) continue;
@@ -416,25 +499,39 @@ function keepBefore(t: Timeline, old: Timeline, keptSteps: number, P: number): v
     }
     for (let i = 0; i < keptSteps; i++) {
         const step = old.steps[i];
-        t.steps.push(step);
         const el = step.node;
-        if (el.$type === 'Action') t.actionPoint.set(el as Action, old.actionPoint.get(el as Action)!);
-        else if (el.$type === 'UnitState') t.statePoint.set(el as UnitState, old.statePoint.get(el as UnitState)!);
+        const now = as(el);
+        if (now === el) t.steps.push(step);
+        else {
+            t.steps.push({ node: now, start: step.start, outcomes: outcomesOf(model, now) });
+            timelineCounts.swapped++;
+        }
+        if (el.$type === 'Action') t.actionPoint.set(now as Action, old.actionPoint.get(el as Action)!);
+        else if (el.$type === 'UnitState') t.statePoint.set(now as UnitState, old.statePoint.get(el as UnitState)!);
         else {
             for (const inner of (el as Turn).elements) {
-                if (inner.$type === 'Action') t.actionPoint.set(inner, old.actionPoint.get(inner)!);
-                else if (inner.$type === 'UnitState') t.statePoint.set(inner, old.statePoint.get(inner)!);
+                if (inner.$type === 'Action') t.actionPoint.set(as(inner), old.actionPoint.get(inner)!);
+                else if (inner.$type === 'UnitState') t.statePoint.set(as(inner), old.statePoint.get(inner)!);
             }
-            t.turnEnd.set(el, old.turnEnd.get(el)!);
+            t.turnEnd.set(now as Turn, old.turnEnd.get(el as Turn)!);
         }
     }
     for (const [name, point] of old.firstNamed) if (point < P) t.firstNamed.set(name, point);
     for (const [id, point] of old.outSince) if (point < P) t.outSince.set(id, point);
-    for (const [id, point] of old.waitsSince) if (point < P) { t.waitsSince.set(id, point); t.waitsOn.set(id, old.waitsOn.get(id)!); }
-    for (const [action, on] of old.waiting) if (old.actionPoint.get(action)! < P) t.waiting.set(action, on);
-    for (const [action, outcome] of old.settled) if (old.actionPoint.get(action)! < P) t.settled.set(action, outcome);
+    for (const [id, point] of old.waitsSince) if (point < P) { t.waitsSince.set(id, point); t.waitsOn.set(id, as(old.waitsOn.get(id)!)); }
+    for (const [action, on] of old.waiting) if (old.actionPoint.get(action)! < P) t.waiting.set(as(action), as(on));
+    for (const [action, outcome] of old.settled) if (old.actionPoint.get(action)! < P) t.settled.set(as(action), outcome);
     // Pending there, pending here: the same dice and the same state before it give the same result.
-    for (const pending of old.pending.values()) if (pending.point < P) addPending(t, pending);
+    for (const pending of old.pending.values()) {
+        if (pending.point >= P) continue;
+        const action = as(pending.action);
+        addPending(t, action === pending.action ? pending : { action, point: pending.point, units: pending.units });
+    }
+    // A result kept for a swapped action is its new node's too (read only under the key it was worked out with).
+    for (const [was, now] of swapped) {
+        const result = was.$type === 'Action' ? settledResults.get(was as Action) : undefined;
+        if (result && !settledResults.has(now as Action)) settledResults.set(now as Action, result);
+    }
 }
 
 function addPending(t: Timeline, pending: Pending): void {
@@ -812,6 +909,38 @@ export function unitsEverOut(model: ScenarioModel): UnitModel[] {
     return out;
 }
 
+
+/**
+ * Whether no two references of a side can name one unit, from the references alone: each names
+ * another force, or another unit of the force (or another instance of it). Asked of every side on
+ * every build, so it makes no list of units; a side it cannot clear is checked unit by unit.
+ */
+export function referencesApart(targets: readonly Target[]): boolean {
+    for (let i = 1; i < targets.length; i++) {
+        const a = targets[i];
+        for (let j = 0; j < i; j++) {
+            const b = targets[j];
+            if (a.force?.$refText !== b.force?.$refText) continue;
+            if (!a.unit || !b.unit) return false;
+            if (a.unit.$refText !== b.unit.$refText) continue;
+            if (a.index === undefined || b.index === undefined || a.index === b.index) return false;
+        }
+    }
+    return true;
+}
+
+const apartSides = coreKept.table<Sides, { readonly apart: boolean }>({
+    name: 'sides apart', keeps: 'whether no two references of either side of an action can name one unit, read from the references alone (`referencesApart`)',
+    keyedBy: 'a `Sides` node (the parse in pieces keeps an unchanged element, its sides included, as the same nodes)',
+    againWhen: 'the node is new'
+});
+
+/** Whether each of the two sides has its references apart (`referencesApart`), kept by the node: asked of every action at every build. */
+export function sidesApart(sides: Sides): boolean {
+    let kept = apartSides.get(sides);
+    if (!kept) apartSides.set(sides, kept = { apart: referencesApart(sides.attackers) && referencesApart(sides.defenders) });
+    return kept.apart;
+}
 
 const rolesOfAction = coreKept.table<Action, ReadonlyArray<{ target: Target, role: Role }>>({
     name: 'action roles', keeps: 'the units an action names, each with its role',

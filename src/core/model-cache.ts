@@ -134,6 +134,18 @@ function keyOf(node: AstNode): string {
     return key;
 }
 
+/**
+ * Whether a node of an earlier parse read as this one does (their hashes, `keyOf`): two elements that read
+ * alike parse alike, so a node the parse made again with white space typed into it says what the one it
+ * replaced said. Only by the hash made while the earlier node's text was the file's: after an edit its
+ * syntax tree may read the new text (the parse in pieces moves and shares it), so an earlier node never
+ * hashed is not known to read alike.
+ */
+export function sameReading(earlier: AstNode, node: AstNode): boolean {
+    const was = nodeKeys.get(earlier);
+    return was !== undefined && was === keyOf(node);
+}
+
 const nodeKeys = coreKept.table<AstNode, string>({
     name: 'node keys', keeps: 'a hash of a node\'s text as the parser reads it',
     keyedBy: 'a node (the parse in pieces keeps an unchanged element as the same node)',
@@ -229,6 +241,11 @@ interface KeyedSteps {
     readonly steps: ReadonlyMap<Step, KeyedStep>;
     /** Each unit id's slot in the builds' arrays of last writers: kept while the declarations' key is the same. */
     readonly slots: UnitSlots;
+    /** The steps in file order, and the keys their actions got: what the next model takes when its steps read as these did. */
+    readonly order: readonly Step[];
+    readonly keys: ActionKeys;
+    /** Made for a model with outcomes laid over the tree: its steps' units are read with those outcomes. */
+    readonly overlay: boolean;
 }
 
 /**
@@ -274,6 +291,14 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
     // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
     const old = before !== undefined && before.base === base ? before.steps : undefined;
     const slots: UnitSlots = before !== undefined && before.base === base ? before.slots : new Map();
+    if (before !== undefined && before.base === base && !model.overlay && !before.overlay) {
+        const taken = keysAlike(before, steps);
+        if (taken) {
+            keyedCounts.taken++;
+            keyedSteps.set(docKey, { ...before, headerFacts, declarations, imported, order: steps, keys: taken.keys, steps: taken.steps });
+            return taken.keys;
+        }
+    }
     // The settled keys' declarations: all but the forces, which each step takes by the names it writes.
     // Made only when a step is keyed again (every element's key is kept by its node).
     let settledBase = before !== undefined && before.base === base ? before.settledBase : undefined;
@@ -330,8 +355,57 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
             }
         }
     }
-    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, settledBase: settledBase ?? settledDeclarations().settledBase, steps: keyed, slots });
+    keyedSteps.set(docKey, { headerFacts, declarations, imported, base, settledBase: settledBase ?? settledDeclarations().settledBase, steps: keyed, slots, order: steps, keys, overlay: model.overlay !== undefined });
     return keys;
+}
+
+/** How many models took the last model's keys as they were, their steps reading as its steps did (tests read it). */
+export const keyedCounts = { taken: 0 };
+
+/**
+ * The last model's keys, when this model's steps are its steps in the same order (under the same declarations'
+ * key, without outcomes laid over either), each the same node or a new one that reads alike (white space typed
+ * into an engagement or a turn): every step then has the units, the place and the last writers it had, so
+ * its key and its actions' keys are the ones it had. A new node takes the key of the one it stands for.
+ * Undefined when a step is another, or one was added or taken out: the steps are keyed in turn.
+ */
+function keysAlike(before: KeyedSteps, steps: readonly Step[]): { keys: ActionKeys, steps: ReadonlyMap<Step, KeyedStep> } | undefined {
+    const order = before.order;
+    if (order.length !== steps.length) return undefined;
+    let swapped: Array<readonly [Step, Step]> | undefined;
+    for (let i = 0; i < steps.length; i++) {
+        const was = order[i], now = steps[i];
+        if (was === now) continue;
+        if (was.$type !== now.$type || !sameReading(was, now)) return undefined;
+        if (now.$type === 'Turn' && (was as Turn).elements.length !== (now as Turn).elements.length) return undefined;
+        (swapped ??= []).push([was, now]);
+    }
+    if (!swapped) return { keys: before.keys, steps: before.steps };
+    const keys: ActionKeys = new Map(before.keys);
+    const keyed = new Map(before.steps);
+    for (const [was, now] of swapped) {
+        const step = keyed.get(was);
+        if (!step) return undefined;
+        keyed.delete(was);
+        keyed.set(now, step);
+        if (now.$type === 'Action') {
+            keys.set(now as Action, keys.get(was as Action)!);
+            keys.delete(was as Action);
+            continue;
+        }
+        if (now.$type !== 'Turn') continue;
+        // A turn that reads alike holds elements that read alike, in order.
+        const a = (was as Turn).elements, b = (now as Turn).elements;
+        for (let j = 0; j < a.length; j++) {
+            if (a[j].$type !== b[j].$type) return undefined;
+            if (a[j] === b[j] || a[j].$type !== 'Action') continue;
+            const k = keys.get(a[j] as Action);
+            if (!k) return undefined;
+            keys.delete(a[j] as Action);
+            keys.set(b[j] as Action, k);
+        }
+    }
+    return { keys, steps: keyed };
 }
 
 const keyedSteps = coreKept.table<object, KeyedSteps>({

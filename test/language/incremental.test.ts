@@ -13,7 +13,7 @@ import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocume
 import type { CodeLensParams } from 'vscode-languageserver';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { builtInRulesets } from '../../src/rulesets/registry.js';
-import { actionInputsKey, modelOf } from '../../src/core/model-cache.js';
+import { actionInputsKey, keyedCounts, modelOf } from '../../src/core/model-cache.js';
 import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/resolve.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario, Turn } from '../../src/language/generated/ast.js';
@@ -971,16 +971,79 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const atEnd = (doc: LangiumDocument) => [...stateAtEnd(modelOf(doc.parseResult.value as Scenario))];
         atEnd((await editorBuilds({ [uri]: text }, 1))[uri]);
         for (const [i, now] of edits.entries()) {
-            const before = timelineCounts.stepsKept;
+            const before = timelineCounts.stepsKept, taken = timelineCounts.taken;
             const warm = (await editorBuilds({ [uri]: now }, i + 2))[uri];
             const states = atEnd(warm);
-            expect(timelineCounts.stepsKept - before).toBe(4);
+            // White space in the force leaves its units as they were: the whole timeline is taken over.
+            expect(timelineCounts.stepsKept - before).toBe(i === 0 ? 0 : 4);
+            expect(timelineCounts.taken - taken).toBe(i === 0 ? 1 : 0);
             const coldDoc = await coldDocument(now);
             expect(states).toEqual(atEnd(coldDoc));
             expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
         }
         // The unit added is in the state at the end, and the units of E6 onwards read what it changed.
         expect(atEnd(await coldDocument(edits[1])).map(([id]) => id)).toContain('F5.Line#3');
+    });
+
+    it('takes over the rest of the campaign timeline past an engagement that reads as it did, and answers as a cold check', async () => {
+        // Written outcomes along a chain (each engagement reads the states the one before left), then the same
+        // chain with its later outcomes not written yet: settled results, worked out only when read.
+        const written = await chain('file:///pieces/swap-chain.battle', 10);
+        const cut = written.indexOf('engagement E6 {');
+        const unwritten = written.slice(0, cut) + written.slice(cut).replace(/\n[ \t]*outcome [^\n]*\{\n[\s\S]*?\n[ \t]*\}(?=\n[ \t]*\})/g, '');
+        expect(unwritten).not.toEqual(written);
+        for (const [n, text] of [written, unwritten].entries()) {
+            const uri = `file:///pieces/swapped-${n}.battle`;
+            const atEnd = (doc: LangiumDocument) => [...stateAtEnd(modelOf(doc.parseResult.value as Scenario))];
+            atEnd((await editorBuilds({ [uri]: text }, 1))[uri]);
+            const e3 = text.indexOf('engagement E3 {') + 'engagement E3 {'.length;
+            const e7 = text.indexOf('engagement E7 {') + 'engagement E7 {'.length;
+            const f8 = text.indexOf('force F8 {') + 'force F8 {'.length;
+            const steps = 9;
+            const spaced = text.slice(0, e3) + '  ' + text.slice(e3, e7) + '\n' + text.slice(e7, f8) + ' ' + text.slice(f8);
+            // `keys`: whether the actions' keys were taken from the last model's as they were (its steps reading alike).
+            const edits: Array<{ text: string, swapped: number, kept: number, taken: number, keys: number }> = [
+                // A space typed in an engagement: a new node that reads as the old one did.
+                { text: text.slice(0, e3) + '  ' + text.slice(e3), swapped: 1, kept: steps, taken: 0, keys: 1 },
+                // Then one further down (the first is the node the last timeline holds).
+                { text: text.slice(0, e3) + '  ' + text.slice(e3, e7) + '\n' + text.slice(e7), swapped: 1, kept: steps, taken: 0, keys: 1 },
+                // White space typed into a force: every step is the node it was.
+                { text: spaced, swapped: 0, kept: 0, taken: 1, keys: 1 },
+                // A seed changed: E3 reads otherwise, and the timeline is built again from it.
+                { text: spaced.replace('  seed 5', '  seed 6'), swapped: 0, kept: 2, taken: 0, keys: 0 }
+            ];
+            for (const [i, e] of edits.entries()) {
+                const was = { ...timelineCounts }, keysWere = keyedCounts.taken;
+                const warm = (await editorBuilds({ [uri]: e.text }, i + 2))[uri];
+                const states = atEnd(warm);
+                expect(timelineCounts.swapped - was.swapped).toBe(e.swapped);
+                expect(timelineCounts.stepsKept - was.stepsKept).toBe(e.kept);
+                expect(timelineCounts.taken - was.taken).toBe(e.taken);
+                expect(keyedCounts.taken - keysWere).toBe(e.keys);
+                const coldDoc = await coldDocument(e.text);
+                expect(states).toEqual(atEnd(coldDoc));
+                expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
+                expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
+            }
+        }
+    });
+
+    it('takes over a turn that reads as it did, its elements under their new nodes, and answers as a cold check', async () => {
+        const uri = 'file:///pieces/swapped-turns.battle';
+        const text = turnsCampaign(400, 5) as string;
+        const atEnd = (doc: LangiumDocument) => [...stateAtEnd(modelOf(doc.parseResult.value as Scenario))];
+        atEnd((await editorBuilds({ [uri]: text }, 1))[uri]);
+        const inTurn = text.indexOf('engagement E3 {') + 'engagement E3 {'.length;
+        const now = text.slice(0, inTurn) + ' ' + text.slice(inTurn);
+        const was = { ...timelineCounts }, keysWere = keyedCounts.taken;
+        const warm = (await editorBuilds({ [uri]: now }, 2))[uri];
+        const states = atEnd(warm);
+        expect(timelineCounts.swapped - was.swapped).toBeGreaterThan(0);
+        expect(keyedCounts.taken - keysWere).toBe(1);
+        const coldDoc = await coldDocument(now);
+        expect(states).toEqual(atEnd(coldDoc));
+        expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
+        expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
     });
 });
 

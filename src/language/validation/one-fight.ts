@@ -9,6 +9,7 @@ import type { ValidationAcceptor } from 'langium';
 import type { Action, Sides, Target, Turn } from '../generated/ast.js';
 import { targetText, turnLabel, unitsOf, type ScenarioModel } from '../../core/scenario.js';
 import { Codes } from '../../core/codes.js';
+import { referencesApart, sidesApart } from '../../core/campaign-state.js';
 
 /** The first `Sides` of an action, without making a list (asked of every action on every build). */
 function sidesOf(action: Action): Sides | undefined {
@@ -24,29 +25,12 @@ function sideTargets(sides: Sides): Array<{ target: Target, property: 'attackers
     ];
 }
 
-/**
- * Whether no two references of a side can name one unit, from the references alone: each names
- * another force, or another unit of the force (or another instance of it). Asked of every side on
- * every build, so it makes no list of units; a side it cannot clear is checked unit by unit.
- */
-function disjoint(targets: readonly Target[]): boolean {
-    for (let i = 1; i < targets.length; i++) {
-        const a = targets[i];
-        for (let j = 0; j < i; j++) {
-            const b = targets[j];
-            if (a.force?.$refText !== b.force?.$refText) continue;
-            if (!a.unit || !b.unit) return false;
-            if (a.unit.$refText !== b.unit.$refText) continue;
-            if (a.index === undefined || b.index === undefined || a.index === b.index) return false;
-        }
-    }
-    return true;
-}
-
 /** A unit named twice on one side (`A, A.Foot attacks B`) is one unit, not two: an error at the second. */
 function checkNamedOnce(model: ScenarioModel, sides: Sides, accept: ValidationAcceptor): void {
+    // Asked of every action at every build: sides whose references are apart (most) are known so by their node.
+    if (sidesApart(sides)) return;
     for (const property of ['attackers', 'defenders'] as const) {
-        if (disjoint(sides[property])) continue;
+        if (referencesApart(sides[property])) continue;
         const seen = new Map<string, Target>();
         sides[property].forEach((target, index) => {
             const again = unitsOf(model, target).find(u => seen.has(u.id));
