@@ -9,7 +9,7 @@ import type { ValidationAcceptor } from 'langium';
 import type { Action, Sides, Target, Turn } from '../generated/ast.js';
 import { targetText, turnLabel, unitsOf, type ScenarioModel } from '../../core/scenario.js';
 import { Codes } from '../../core/codes.js';
-import { referencesApart, sidesApart } from '../../core/campaign-state.js';
+import { referencesApart, sidesApart } from '../../core/sides-apart.js';
 
 /** The first `Sides` of an action, without making a list (asked of every action on every build). */
 function sidesOf(action: Action): Sides | undefined {
