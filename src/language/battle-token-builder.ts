@@ -84,9 +84,8 @@ export class BattleTokenBuilder extends DefaultTokenBuilder {
     /**
      * Langium's tokens (its `buildTokens`: the keywords' tokens, longest first, then the terminals'), made from the
      * outline: the terminals by name, the keywords with their longer alternatives as the build found them.
-     * Walking the grammar for its reachable rules and keywords, and working the alternatives out (about 500
-     * regular expressions made and tried), cost a small check about 5 ms of its start, for answers that depend
-     * on the grammar alone (docs/performance.md, "Start-up").
+     * Walking the grammar for its reachable rules and keywords, and working the alternatives out, was most of
+     * what the outline saves (grammar-outline.ts).
      */
     private tokensFromOutline(grammar: GrammarAST.Grammar, options?: TokenBuilderOptions): TokenType[] | undefined {
         const outline = this.outline;

@@ -3,7 +3,7 @@
  * scripts/grammar-outline.ts) and written into each: what the token builder and the parser builder otherwise find
  * by walking the grammar at every start, answers that depend on the grammar alone. Walking it (its reachable
  * rules, its keywords) and working out each keyword's longer alternatives (about 500 regular expressions made
- * and tried) cost a small check about 8 ms of its start (docs/performance.md, "Start-up"). Run from the sources,
+ * and tried) cost a small check about 5 ms of its start (docs/performance.md, "Start-up"). Run from the sources,
  * as the tests run, there is none, and both builders walk the grammar as Langium does.
  */
 import { GrammarUtils, type GrammarAST } from 'langium';
@@ -35,9 +35,7 @@ export function outlineOf(grammar: GrammarAST.Grammar, vocabulary: TokenVocabula
         const alternatives = token.LONGER_ALT === undefined ? [] : Array.isArray(token.LONGER_ALT) ? token.LONGER_ALT : [token.LONGER_ALT];
         keywords.push([token.name, alternatives.map(alt => alt.name)]);
     }
-    const reachable = GrammarUtils.getAllReachableRules(grammar, false);
-    const parserRules = grammar.rules.filter(rule => rule.$type === 'ParserRule' && reachable.has(rule)).map(rule => rule.name);
-    return { terminals, keywords, parserRules };
+    return { terminals, keywords, parserRules: reachableParserRules(grammar, undefined).map(rule => rule.name) };
 }
 
 /**
