@@ -18,19 +18,43 @@ export function fingerprint(value: unknown, aliases?: ReadonlyMap<string, string
 /**
  * JSON with object keys sorted, so that field order never changes a fingerprint; names found in
  * `aliases` are replaced by their alias, so that renaming a force or unit leaves outcomes current.
+ * Written with loops into one string, not entry arrays mapped and joined: a check of a campaign works
+ * out the fingerprint of every settled engagement, and those arrays were most of its cost.
  */
 function canonical(value: unknown, aliases?: ReadonlyMap<string, string>): string {
-    const name = (text: string) => aliases?.get(text) ?? text;
-    if (Array.isArray(value)) return `[${value.map(v => canonical(v, aliases)).join(',')}]`;
-    if (value && typeof value === 'object') {
-        const entries = Object.entries(value as Record<string, unknown>)
-            .filter(([, v]) => v !== undefined)
-            .map(([k, v]) => [name(k), v] as const)
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-        return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, aliases)}`).join(',')}}`;
-    }
-    if (typeof value === 'string') return JSON.stringify(name(value));
+    if (Array.isArray(value)) return canonicalArray(value, aliases);
+    if (value && typeof value === 'object') return canonicalObject(value as Record<string, unknown>, aliases);
+    if (typeof value === 'string') return JSON.stringify(aliases?.get(value) ?? value);
     return JSON.stringify(value) ?? 'null';
+}
+
+function canonicalArray(value: readonly unknown[], aliases?: ReadonlyMap<string, string>): string {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) {
+        if (i > 0) text += ',';
+        // A hole is written as nothing, as `join` writes it.
+        if (i in value) text += canonical(value[i], aliases);
+    }
+    return text + ']';
+}
+
+function canonicalObject(value: Record<string, unknown>, aliases?: ReadonlyMap<string, string>): string {
+    const entries: Array<{ name: string, value: unknown }> = [];
+    for (const key of Object.keys(value)) {
+        const v = value[key];
+        if (v !== undefined) entries.push({ name: aliases?.get(key) ?? key, value: v });
+    }
+    if (entries.length > 1) entries.sort(byName);
+    let text = '{';
+    for (let i = 0; i < entries.length; i++) {
+        if (i > 0) text += ',';
+        text += `${JSON.stringify(entries[i].name)}:${canonical(entries[i].value, aliases)}`;
+    }
+    return text + '}';
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
 }
 
 /** Something with forces of units, as the scenario model has (kept structural: this file stays pure). */
