@@ -12,7 +12,7 @@ import {
 } from './engine/ancients-engine.js';
 import { signedTypeset as signed } from '../../core/signed.js';
 import { fingerprint, nameAliases } from '../../core/fingerprint.js';
-import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
+import { lazyCheck, type DiceChoice, type OutcomeLineText, type Resolution, type Unresolvable } from '../../core/resolution.js';
 
 /**
  * Seeded dice, thrown one d6 at a time from one stream in the engine's order (A-rules order:
@@ -47,11 +47,13 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
         }
         diceRecord = outcome.units.map(u => [u.attacks.map(a => a.rolls), u.saveRolls, u.test?.dice ?? []]);
     }
-    const check = fingerprint({ rules: 'ancients', input, dice: diceRecord }, nameAliases(model));
+    // Worked out when read (`lazyCheck`): a settled engagement's result is carried through the campaign at every check.
+    const record = diceRecord;
+    const check = lazyCheck(() => fingerprint({ rules: 'ancients', input, dice: record }, nameAliases(model)));
     return {
         json: {
             name: action.node.name, kind: action.node.kind, rules: 'ancients', turn: turnLabel(action.turn) ?? null,
-            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check,
+            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, get check() { return check(); },
             firstTurn: input.firstTurn, breakDice: input.breakDice,
             sideHits: outcome.sideHits, winner: outcome.winner,
             units: outcome.units.map(unitJson)
