@@ -53,14 +53,3 @@ export interface Unresolvable {
  * (written `outcome seed N reroll 2`; absent or 0 when it never was).
  */
 export type DiceChoice = { kind: 'seed', seed: number, reroll?: number } | { kind: 'entered' };
-
-/**
- * A fingerprint worked out at its first read and kept: a rule set's resolution gives it as the `check`
- * getter of its JSON, in the place the field is written (JSON and spreads read it there). Settling an
- * unwritten engagement carries its result through the campaign at every check, and most are never written.
- */
-export function lazyCheck(compute: () => string): () => string {
-    let check: string | undefined;
-    return () => (check ??= compute());
-}
-
