@@ -104,7 +104,20 @@ export function actionModelOf(model: ScenarioModel, action: Action): ActionModel
  * a `//` comment), strings and comments kept as written. Two texts with the same reading parse alike.
  */
 function reading(text: string): string {
-    return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n\r]*|"(?:[^"\\]|\\.)*"|\s+/g, m => (/^\s/.test(m) ? (/[\n\r]/.test(m) ? '\n' : ' ') : m));
+    return text.replace(READ_AS_ONE, oneOfARun);
+}
+
+/**
+ * Comments, strings, and the runs of white space that do not read as written: a lone space is left out of the
+ * matches (it reads as itself), so that only about one run a line calls the replacer, not one a word.
+ */
+const READ_AS_ONE = /\/\*[\s\S]*?\*\/|\/\/[^\n\r]*|"(?:[^"\\]|\\.)*"|[^\S ]\s*| \s+/g;
+
+/** A comment or a string as written (it starts with `/` or `"`); a run of white space as one line break or one space. */
+function oneOfARun(match: string): string {
+    const first = match.charCodeAt(0);
+    if (first === 47 /* / */ || first === 34 /* " */) return match;
+    return match.includes('\n') || match.includes('\r') ? '\n' : ' ';
 }
 
 /** cyrb53: a fast 53-bit string hash (no Node built-in: the core runs in the browser too). */
@@ -494,8 +507,11 @@ function eachTarget(node: AstNode, each: (target: Target) => void): void {
         each(node as Target);
         return;
     }
-    for (const [name, value] of Object.entries(node)) {
-        if (name.startsWith('$')) continue;
+    // Keys, not entries: no pair is made for each property of each node of every step at a file's first check.
+    const record = node as unknown as Record<string, unknown>;
+    for (const name of Object.keys(record)) {
+        if (name.charCodeAt(0) === 36 /* $ */) continue;
+        const value = record[name];
         if (Array.isArray(value)) {
             for (const item of value) if (isNode(item)) eachTarget(item, each);
         } else if (isNode(value)) eachTarget(value, each);

@@ -149,6 +149,18 @@ export function importsOf(root: Scenario): readonly Import[] {
     return found;
 }
 
+/**
+ * Each grade and each unit declared in the file (its own, not an import's), in file order: what a rule
+ * set's once-a-file stat checks read. A turn holds actions, state lines and house rules only, so only the
+ * top level is read, by `$type`: these checks run at every build, over every element of the file.
+ */
+export function eachStatOwner(root: Scenario, grade: (grade: Grade) => void, unit: (unit: Unit) => void): void {
+    for (const el of root.elements) {
+        if (el.$type === 'Grade') grade(el as Grade);
+        else if (el.$type === 'Force') for (const u of (el as Force).units) unit(u);
+    }
+}
+
 /** The count of a unit declaration: `x3` → 3; no count → 1. Capped so that no file can allocate without bound. */
 export function unitCount(unit: Unit): number {
     if (!unit.count) return 1;

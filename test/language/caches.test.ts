@@ -105,7 +105,7 @@ describe('the cache service', () => {
         const { Battle } = createBattleServices(EmptyFileSystem);
         const kinds = Battle.caches.Caches.coreKinds;
         expect(kinds.map(k => k.name).sort()).toEqual(['action forces', 'action index', 'action input keys', 'action roles', 'campaign laws', 'force models', 'imports', 'initial states',
-            'keyed steps', 'last timelines', 'loose files turn problems', 'merged laws', 'models', 'node keys', 'replays', 'scrud factors', 'settled results', 'sides apart', 'step units',
+            'keyed steps', 'last timelines', 'loose files turn problems', 'merged laws', 'models', 'node keys', 'replays', 'scrud factors', 'settled results', 'shared unit aliases', 'sides apart', 'step units',
             'tables in force', 'timelines', 'unit aliases', 'units by id']);
         for (const kind of kinds) {
             expect(kind.keeps.length, kind.name).toBeGreaterThan(10);

@@ -5,14 +5,14 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import {
-    isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn,
+    isDice, isFactor, isFacts, isFlag, isGrade, isRelation, isSeed, isSplit,
     type Action, type Dice, type Grade, type Relation, type Sides, type Split, type Stat, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
     ANCIENTS_FACTS, ANCIENTS_RANGES, ANCIENTS_STATS, DICE_LABELS, ancientsTables, buildAncientsInput, diceThrow, ancientsDicePlan, ancientsEnteredValues, leadershipRange, missingStats,
     oneUnit, pairingStatements, REQUIRED_STATS, statValueProblem, type LeadershipRange
 } from './ancients-reader.js';
-import { statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { eachStatOwner, statValue, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { sideUnits } from '../../core/scenario.js';
 import { attackPlan, diceFor, diceSplit, opponentsOf, type AncientsInput, type AncientsPosition, type AncientsThrow } from './engine/ancients-engine.js';
 import { enteredDiceSource } from '../../core/dice-source.js';
@@ -35,12 +35,10 @@ export function checkAncientsScenario(model: ScenarioModel, accept: ValidationAc
         }
     }
     const range = leadershipRange(model);
-    const visit = (el: unknown) => {
-        if (isGrade(el)) checkStats(el, range, accept);
-        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, range, accept); checkUnitStats(model, unit, accept); }
-        else if (isTurn(el)) el.elements.forEach(visit);
-    };
-    scenario.elements.forEach(visit);
+    eachStatOwner(scenario, grade => checkStats(grade, range, accept), unit => {
+        checkStats(unit, range, accept);
+        checkUnitStats(model, unit, accept);
+    });
 }
 
 /** Each stat where it is written: a known key, and a value the rules can read. */

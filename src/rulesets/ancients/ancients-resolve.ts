@@ -11,7 +11,7 @@ import {
     type AncientsUnitResult, type TestModifier
 } from './engine/ancients-engine.js';
 import { signedTypeset as signed } from '../../core/signed.js';
-import { fingerprint, nameAliases } from '../../core/fingerprint.js';
+import { nameAliases, withLazyFingerprint } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
 
 /**
@@ -47,15 +47,15 @@ export function resolveAncientsAction(model: ScenarioModel, action: ActionModel,
         }
         diceRecord = outcome.units.map(u => [u.attacks.map(a => a.rolls), u.saveRolls, u.test?.dice ?? []]);
     }
-    const check = fingerprint({ rules: 'ancients', input, dice: diceRecord }, nameAliases(model));
     return {
-        json: {
+        // The fingerprint worked out when read (`withLazyFingerprint`): a settled engagement's result is carried through the campaign at every check.
+        json: withLazyFingerprint({
             name: action.node.name, kind: action.node.kind, rules: 'ancients', turn: turnLabel(action.turn) ?? null,
-            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check,
+            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check: '',
             firstTurn: input.firstTurn, breakDice: input.breakDice,
             sideHits: outcome.sideHits, winner: outcome.winner,
             units: outcome.units.map(unitJson)
-        },
+        }, { rules: 'ancients', input, dice: diceRecord }, nameAliases(model)),
         lines: outcome.units.map(outcomeLine),
         text: [...ancientsText(reading, outcome), ...(reading.idle.length > 0 ? [`not in contact, so not fighting: ${reading.idle.map(u => u.id).join(', ')}`] : [])]
     };

@@ -7,7 +7,7 @@
  */
 import type { AstNode, DiagnosticInfo, ValidationAcceptor } from 'langium';
 import {
-    isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSides, isSplit, isTurn,
+    isDice, isFactor, isFacts, isFlag, isGrade, isRelation, isSeed, isSides, isSplit,
     type Action, type Fact, type Grade, type Relation, type Target, type Unit
 } from '../../language/generated/ast.js';
 import {
@@ -16,7 +16,7 @@ import {
 } from './loose-files-reader.js';
 import { isUnresolvable, replayOutcome } from '../../core/resolve.js';
 import { settledOf } from '../../core/campaign-state.js';
-import { outcomeOf, statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { eachStatOwner, outcomeOf, statValue, targetText, unitsOf, type ActionModel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { auditEnteredDice, DEFAULT_LABEL, throwsNoDice } from './loose-files-resolve.js';
 import { canShow, cannotShowMessage } from '../../core/dice.js';
 import { signed } from '../../core/signed.js';
@@ -43,13 +43,11 @@ const at = (where: Where) => where as DiagnosticInfo<AstNode>;
 
 
 export function checkLooseFilesScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
-    const scenario = model.root;
-    const visit = (el: unknown) => {
-        if (isGrade(el)) checkStats(el, accept);
-        else if (isForce(el)) for (const unit of el.units) { checkStats(unit, accept); checkUnitType(unit, accept); checkUnitStats(model, unit, accept); }
-        else if (isTurn(el)) el.elements.forEach(visit);
-    };
-    scenario.elements.forEach(visit);
+    eachStatOwner(model.root, grade => checkStats(grade, accept), unit => {
+        checkStats(unit, accept);
+        checkUnitType(unit, accept);
+        checkUnitStats(model, unit, accept);
+    });
     checkOrdersAfterCombat(model, accept);
     checkTurnLimits(model, accept);
 }

@@ -28,7 +28,7 @@ import { signed } from '../../core/signed.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
 import { lfTables } from './loose-files-house.js';
 import { classKey } from './engine/loose-files-tables.js';
-import { fingerprint, nameAliases } from '../../core/fingerprint.js';
+import { nameAliases, withLazyFingerprint } from '../../core/fingerprint.js';
 import type { DiceChoice, OutcomeLineText, Resolution, UnitOutcomeJson, Unresolvable } from '../../core/resolution.js';
 
 type Fact = [string, number | string | true];
@@ -144,16 +144,23 @@ const shortId = (u: UnitModel) => u.id.slice(u.force.length + 1);
 const mods = (list: readonly LfModifier[]) => list.map(m => ({ reason: m.reason, value: m.value }));
 const modText = (list: readonly LfModifier[]) => list.map(m => `${signed(m.value)} ${m.reason}`);
 
-function resolutionJson(model: ScenarioModel, action: ActionModel, dice: DiceChoice, summary: string, units: UnitOutcomeJson[], check: string, extra: Record<string, unknown> = {}) {
-    return {
+function resolutionJson(model: ScenarioModel, action: ActionModel, dice: DiceChoice, summary: string, units: UnitOutcomeJson[], covered: Covered, extra: Record<string, unknown> = {}) {
+    return withLazyFingerprint({
         name: action.node.name, kind: action.node.kind, rules: 'loose-files' as const, turn: turnLabel(action.turn) ?? null,
-        seed: dice.kind === 'seed' ? dice.seed : null, summary, check, ...extra, units
-    };
+        seed: dice.kind === 'seed' ? dice.seed : null, summary, check: '', ...extra, units
+    }, covered.value, covered.aliases);
 }
 
-function check(model: ScenarioModel, action: ActionModel, input: unknown, source: DiceSource, dice: DiceChoice): string {
+/** What an outcome's fingerprint covers, and the aliases it reads names by. */
+interface Covered {
+    readonly value: unknown;
+    readonly aliases: ReadonlyMap<string, string>;
+}
+
+/** What the fingerprint covers: it is worked out when read (`withLazyFingerprint`), since a settled action's result is carried through the campaign at every check. */
+function check(model: ScenarioModel, action: ActionModel, input: unknown, source: DiceSource, dice: DiceChoice): Covered {
     // Each unit that threw by its own name, which the aliases read by place: a rename leaves the outcome current.
-    return fingerprint({ rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.taken.map(t => [[...t.request.who], t.request.label, t.values]) }, nameAliases(model));
+    return { value: { rules: 'loose-files', kind: action.node.kind, input, dice: dice.kind === 'seed' ? dice.seed : source.taken.map(t => [[...t.request.who], t.request.label, t.values]) }, aliases: nameAliases(model) };
 }
 
 /** Facts every outcome line shares, in the keys the campaign reads back: dp, casualties, deserted, fled, cp. */

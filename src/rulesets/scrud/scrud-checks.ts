@@ -3,8 +3,8 @@
  * dice that match the units of each side and arm, face by face.
  */
 import type { ValidationAcceptor } from 'langium';
-import { isDice, isFactor, isFacts, isFlag, isForce, isGrade, isRelation, isSeed, isSplit, isTurn, type Action, type Dice, type Flag, type Grade, type Sides, type Target, type Unit } from '../../language/generated/ast.js';
-import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice, type Flag, type Grade, type Sides, type Target, type Unit } from '../../language/generated/ast.js';
+import { eachStatOwner, sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
 import { canShow, cannotShowMessage, D6 } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
@@ -168,12 +168,7 @@ function checkScrudStats(owner: Grade | Unit, accept: ValidationAcceptor): void 
 
 /** Once per file: unit and grade stats, and `option pursuit N` naming the least d6 throw that pursues (S-ex.6). */
 export function checkScrudScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
-    const visit = (el: unknown) => {
-        if (isGrade(el)) checkScrudStats(el, accept);
-        else if (isForce(el)) for (const unit of el.units) checkScrudStats(unit, accept);
-        else if (isTurn(el)) el.elements.forEach(visit);
-    };
-    model.root.elements.forEach(visit);
+    eachStatOwner(model.root, grade => checkScrudStats(grade, accept), unit => checkScrudStats(unit, accept));
     for (const option of model.root.options) {
         if (option.name !== PURSUIT) continue;
         if (option.number === undefined || option.number < 1 || option.number > 6) {

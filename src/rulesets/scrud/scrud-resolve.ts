@@ -11,7 +11,7 @@ import {
     decidePursuit, pursuitThrowers, resolveScrud, type PursuitDecision, type ScrudInput, type ScrudOutcome, type ScrudUnitResult
 } from './engine/scrud-engine.js';
 import { signed } from '../../core/signed.js';
-import { fingerprint, nameAliases } from '../../core/fingerprint.js';
+import { nameAliases, withLazyFingerprint } from '../../core/fingerprint.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
 import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
 
@@ -52,21 +52,24 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
         if (entered) pursuitDice = [...throws];
     }
     const outcome = withPursuit(combat, decisions);
-    const check = fingerprint({
+    // What the fingerprint covers (`withLazyFingerprint`: worked out when read, since a settled engagement's
+    // result is carried through the campaign at every check, and its fingerprint read only when it is written,
+    // shown or compared).
+    const covered = {
         rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
         // Only when the engagement has a pursuit rule: outcomes written without one keep their fingerprint.
         pursuit: rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined,
         // Only under `option clamp-six`: outcomes written without it keep their fingerprint.
         clampSix: tables.clampSix
-    }, nameAliases(model));
+    };
     const byId = new Map(decisions.map(d => [d.id, d]));
     return {
-        json: {
+        json: withLazyFingerprint({
             name: action.node.name, kind: action.node.kind, rules: 'scrud', turn: turnLabel(action.turn) ?? null,
-            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check,
+            seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check: '',
             pooled: input.pooled,
             units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
-        },
+        }, covered, nameAliases(model)),
         lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
         text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(d => pursuitText(d, houseFace(model, action)))]
     };
