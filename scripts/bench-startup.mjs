@@ -5,7 +5,7 @@
 // - the language server: spawn → initialize answered, and → the first diagnostics of a small file;
 // - the first exact-odds call (`umpire.odds`) in that fresh server, asked as the diagnostics arrive, and in
 //   other fresh servers asked `--odds-pause` ms (1000) after them, as an umpire who reads the squiggles first
-//   asks (the server warms its odds engines in that idle time: src/language/lsp/odds-warm-up.ts).
+//   asks (the server warms its odds engines in that idle time: src/language/lsp/idle-warm-up.ts).
 // With `--base DIR` (a built checkout of another commit; several, comma-separated) each figure is measured for it too, in the same
 // rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --odds-pause MS (1000), --file F,
 // --server-node-args "…" (Node options for the servers: a profile of each start).

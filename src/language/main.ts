@@ -11,7 +11,7 @@ import { startLanguageServer } from 'langium/lsp';
 import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createBattleServices } from './battle-module.js';
-import { OddsWarmUp } from './lsp/odds-warm-up.js';
+import { IdleWarmUp } from './lsp/idle-warm-up.js';
 import { rulesetsOf } from './battle-core-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 import { watchImportedFiles } from './watch-imported-files.js';
@@ -38,7 +38,7 @@ async function writeScratchFile(name: string, text: string): Promise<string> {
     return pathToFileURL(file).toString();
 }
 
-// Every message from the client is told to the odds warm-up (below), which then waits until the client is quiet.
+// Every message from the client is told to the idle warm-up (below), which then waits until the client is quiet.
 const heard: Array<() => void> = [];
 const connection = createConnection(ProposedFeatures.all, {
     messageStrategy: {
@@ -55,9 +55,10 @@ const { shared, Battle } = createBattleServices({ ...context, rulesets });
 publishWithVersions(connection, shared);
 watchImportedFiles(shared);
 startLanguageServer(shared);
-// The odds engines run before the umpire asks the first odds (lsp/odds-warm-up.ts): once each when the client
-// says it is initialized, before the first document is built, then in idle time once the first diagnostics are published.
-const warmUp = new OddsWarmUp(Battle, rulesets);
+// Completion's parser is made and the odds engines run before the umpire asks (lsp/idle-warm-up.ts): the odds
+// once each when the client says it is initialized, before the first document is built; a completion as soon as
+// the first diagnostics are published, and the odds again in idle time after them.
+const warmUp = new IdleWarmUp(Battle, rulesets);
 heard.push(() => warmUp.heardFromClient());
 shared.lsp.LanguageServer.onInitialized(() => void warmUp.prime());
 const first = shared.workspace.DocumentBuilder.onBuildPhase(DocumentState.Validated, () => {

@@ -1,7 +1,14 @@
 /**
- * The odds engines warmed while the server is idle (docs/performance.md, "Start-up"). The first odds
- * call in a fresh server ran every function of its rule set's engine for the first time, in V8's
- * interpreter, and cost several times a later call. Once the first diagnostics are out and the client
+ * What the server does while it is idle, so that the umpire's first requests run code that has run
+ * before (docs/performance.md, "Start-up"): completion's parser made, and the odds engines warmed.
+ *
+ * Completion parses with a parser of its own, which Langium makes at the first completion request (the
+ * grammar's lookahead worked out again, and the completion code run for the first time), so the
+ * umpire's first completion cost several times a later one. As soon as the first diagnostics are out,
+ * the server asks one completion at the end of the first rule set's new scenario, before the umpire types.
+ *
+ * The first odds call in a fresh server ran every function of its rule set's engine for the first time,
+ * in V8's interpreter, and cost several times a later call. Once the first diagnostics are out and the client
  * has been quiet for a while, the server asks the odds of each rule set's own new scenario (its
  * `newScenario` text, parsed and linked here, never added to the workspace) through the same path as
  * `umpire.odds` (`oddsCommand`), twenty times, one small step at a time: the umpire's first odds then
@@ -15,6 +22,7 @@
  */
 import { URI, type LangiumDocument } from 'langium';
 import type { LangiumServices } from 'langium/lsp';
+import type { CompletionList } from 'vscode-languageserver';
 import type { Scenario } from '../generated/ast.js';
 import type { RulesetRegistry } from '../../core/ruleset.js';
 import type { OddsReport, OddsUnavailable } from '../../protocol.js';
@@ -31,7 +39,15 @@ interface WarmedRuleset {
     answered: number;
 }
 
-interface OddsWarmUpOptions {
+/** The completion asked once the first diagnostics are out. */
+interface WarmedCompletion {
+    /** Completions asked (0 before it ran, then 1). */
+    asked: number;
+    /** The items it gave. */
+    items: number;
+}
+
+interface IdleWarmUpOptions {
     /** How long the client must have sent nothing before a step runs (ms). */
     readonly quietMs?: number;
     /** Odds runs per rule set. */
@@ -40,11 +56,19 @@ interface OddsWarmUpOptions {
 
 type Step = () => Promise<void> | void;
 
-export class OddsWarmUp {
+/** A rule set's new scenario, parsed and linked outside the workspace, and its model. */
+interface Warmed {
+    readonly document: LangiumDocument<Scenario>;
+    readonly model: ScenarioModel;
+}
+
+export class IdleWarmUp {
     private readonly quietMs: number;
     private readonly runs: number;
     /** What was done so far, one entry per rule set once the first step has run. */
     readonly warmed: WarmedRuleset[] = [];
+    /** The first completion, once asked. */
+    readonly completion: WarmedCompletion = { asked: 0, items: 0 };
     private steps: Step[] | undefined;
     private next = 0;
     private heard = false;
@@ -52,12 +76,12 @@ export class OddsWarmUp {
     private stopped = false;
     private timer: ReturnType<typeof setTimeout> | undefined;
     /** Each rule set's model, made once (by `prime` or the first step). */
-    private readonly models = new Map<string, Promise<ScenarioModel>>();
+    private readonly models = new Map<string, Promise<Warmed>>();
     private finish!: (report: readonly WarmedRuleset[]) => void;
     /** Resolves with what was done, when every step has run or the warm-up was stopped. */
     readonly done: Promise<readonly WarmedRuleset[]>;
 
-    constructor(private readonly language: LangiumServices, private readonly rulesets: RulesetRegistry, options: OddsWarmUpOptions = {}) {
+    constructor(private readonly language: LangiumServices, private readonly rulesets: RulesetRegistry, options: IdleWarmUpOptions = {}) {
         this.quietMs = options.quietMs ?? 100;
         this.runs = options.runs ?? 20;
         this.done = new Promise(resolve => this.finish = resolve);
@@ -68,12 +92,33 @@ export class OddsWarmUp {
         this.heard = true;
     }
 
-    /** Starts the warm-up (once): its first step comes after `quietMs` of quiet. */
+    /**
+     * Starts the warm-up (once): the first completion at once (in a timer, after the diagnostics are
+     * sent), the odds steps after `quietMs` of quiet.
+     */
     start(): void {
         if (this.started || this.stopped) return;
         this.started = true;
         this.heard = false;
+        const first = setTimeout(() => void this.completeFirst(), 0);
+        first.unref?.();
         this.schedule(this.quietMs);
+    }
+
+    /** One completion at the end of the first rule set's new scenario: Langium makes completion's parser. */
+    private async completeFirst(): Promise<void> {
+        const [first] = this.scenarios();
+        if (!first || this.stopped) return;
+        try {
+            const { document } = await this.modelOf(first.ruleset, first.text, first.uri);
+            const lines = document.textDocument.lineCount;
+            const position = { line: lines - 1, character: 0 };
+            const list = await this.language.lsp.CompletionProvider?.getCompletion(document, { textDocument: { uri: document.uri.toString() }, position });
+            this.completion.asked++;
+            this.completion.items = (list as CompletionList | undefined)?.items.length ?? 0;
+        } catch {
+            // Nothing is warmed; the umpire's own completion makes the parser, as it would have.
+        }
     }
 
     /**
@@ -93,7 +138,7 @@ export class OddsWarmUp {
 
     private async primeEach(runs: number): Promise<void> {
         for (const { ruleset, warmed, uri, text } of this.rulesetsToWarm()) {
-            const model = await this.modelOf(ruleset, text, uri);
+            const { model } = await this.modelOf(ruleset, text, uri);
             for (let i = 0; i < runs && !this.stopped; i++) await this.run(model, warmed);
         }
     }
@@ -141,17 +186,23 @@ export class OddsWarmUp {
 
     /** Each rule set with a new scenario and odds, its entry in `warmed` (made at the first call) and its text. */
     private rulesetsToWarm(): Array<{ ruleset: string, warmed: WarmedRuleset, uri: URI, text: string }> {
-        const out: Array<{ ruleset: string, warmed: WarmedRuleset, uri: URI, text: string }> = [];
-        let count = 0;
+        return this.scenarios().map(each => {
+            let warmed = this.warmed.find(w => w.ruleset === each.ruleset);
+            if (!warmed) {
+                warmed = { ruleset: each.ruleset, runs: 0, answered: 0 };
+                this.warmed.push(warmed);
+            }
+            return { ...each, warmed };
+        });
+    }
+
+    /** Each rule set with a new scenario and odds, with the text and address of its warm-up document. */
+    private scenarios(): Array<{ ruleset: string, uri: URI, text: string }> {
+        const out: Array<{ ruleset: string, uri: URI, text: string }> = [];
         for (const ruleset of this.rulesets.all()) {
             const text = ruleset.newScenario;
             if (text === undefined || ruleset.oddsKinds.length === 0) continue;
-            let warmed = this.warmed.find(w => w.ruleset === ruleset.id);
-            if (!warmed) {
-                warmed = { ruleset: ruleset.id, runs: 0, answered: 0 };
-                this.warmed.push(warmed);
-            }
-            out.push({ ruleset: ruleset.id, warmed, uri: URI.parse(`memory:///odds-warm-up/${++count}-${ruleset.id}.battle`), text });
+            out.push({ ruleset: ruleset.id, uri: uriOf(out.length + 1, ruleset.id), text });
         }
         return out;
     }
@@ -170,7 +221,7 @@ export class OddsWarmUp {
         for (const { ruleset, warmed, uri, text } of this.rulesetsToWarm()) {
             let model: ScenarioModel | undefined;
             steps.push(async () => {
-                model = await this.modelOf(ruleset, text, uri);
+                model = (await this.modelOf(ruleset, text, uri)).model;
             });
             for (let i = 0; i < this.runs; i++) {
                 steps.push(async () => {
@@ -181,7 +232,7 @@ export class OddsWarmUp {
         return steps;
     }
 
-    private modelOf(ruleset: string, text: string, uri: URI): Promise<ScenarioModel> {
+    private modelOf(ruleset: string, text: string, uri: URI): Promise<Warmed> {
         let model = this.models.get(ruleset);
         if (!model) {
             model = this.modelOfText(text, uri);
@@ -190,11 +241,16 @@ export class OddsWarmUp {
         return model;
     }
 
-    /** The model of a text parsed and linked by the server's own services, outside the workspace. */
-    private async modelOfText(text: string, uri: URI): Promise<ScenarioModel> {
+    /** A text parsed and linked by the server's own services, outside the workspace, and its model. */
+    private async modelOfText(text: string, uri: URI): Promise<Warmed> {
         const document = this.language.shared.workspace.LangiumDocumentFactory.fromString<Scenario>(text, uri) as LangiumDocument<Scenario>;
         document.localSymbols = await this.language.references.ScopeComputation.collectLocalSymbols(document);
         await this.language.references.Linker.link(document);
-        return modelOf(document.parseResult.value);
+        return { document, model: modelOf(document.parseResult.value) };
     }
+}
+
+/** The address of the warm-up's document of a rule set: nobody's, outside any workspace. */
+function uriOf(count: number, ruleset: string): URI {
+    return URI.parse(`memory:///idle-warm-up/${count}-${ruleset}.battle`);
 }

@@ -1,11 +1,11 @@
 /**
- * The odds engines warmed in the server's idle time (src/language/lsp/odds-warm-up.ts): it runs the
- * odds of each rule set's new scenario, puts nothing in the workspace, changes no answer, waits while
- * the client sends messages and stops when told.
+ * What the server does in its idle time (src/language/lsp/idle-warm-up.ts): it asks one completion and
+ * runs the odds of each rule set's new scenario, puts nothing in the workspace, changes no answer, waits
+ * while the client sends messages and stops when told.
  */
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OddsWarmUp } from '../../../src/language/lsp/odds-warm-up.js';
+import { IdleWarmUp } from '../../../src/language/lsp/idle-warm-up.js';
 import { oddsCommand } from '../../../src/language/lsp/odds-request.js';
 import { modelOf } from '../../../src/core/model-cache.js';
 import { builtInRulesets } from '../../../src/rulesets/registry.js';
@@ -33,14 +33,17 @@ afterEach(() => {
     vi.useRealTimers();
 });
 
-describe('the odds warm-up', () => {
+describe('the idle warm-up', () => {
     it("runs each rule set's odds on its new scenario, outside the workspace, and the open files' odds are the same after it", async () => {
         for (const [uri, text] of Object.entries(FILES)) await openDocument(uri, text);
         const before = await oddsOfFiles();
         const documentsBefore = services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray();
-        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 0, runs: 3 });
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 0, runs: 3 });
         warmUp.start();
         const warmed = await warmUp.done;
+        // The first completion was asked and gave the items of a real completion list.
+        await vi.waitFor(() => expect(warmUp.completion.asked).toBe(1));
+        expect(warmUp.completion.items).toBeGreaterThan(0);
         // Every built-in rule set has a new scenario with one action the engine gives odds for.
         expect(warmed).toEqual([
             { ruleset: 'scrud', runs: 3, answered: 3 },
@@ -48,7 +51,7 @@ describe('the odds warm-up', () => {
             { ruleset: 'loose-files', runs: 3, answered: 3 }
         ]);
         expect(services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray()).toEqual(documentsBefore);
-        const indexed = services.shared.workspace.IndexManager.allElements().map(e => e.documentUri.toString()).filter(u => u.startsWith('memory:///odds-warm-up/'));
+        const indexed = services.shared.workspace.IndexManager.allElements().map(e => e.documentUri.toString()).filter(u => u.startsWith('memory:///idle-warm-up/'));
         expect(indexed.toArray()).toEqual([]);
         const after = await oddsOfFiles();
         expect(after).toEqual(before);
@@ -61,7 +64,7 @@ describe('the odds warm-up', () => {
 
     it('runs no step while the client speaks, and goes on once it has been quiet', async () => {
         vi.useFakeTimers();
-        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
         warmUp.start();
         await vi.advanceTimersByTimeAsync(90);
         warmUp.heardFromClient();
@@ -91,7 +94,7 @@ describe('the odds warm-up', () => {
 
     it('primes each rule set at once, with no timer, and the idle steps go on from there', async () => {
         vi.useFakeTimers();
-        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
         const documentsBefore = services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray();
         // No timer is advanced: the prime runs as soon as it is called (the server calls it at `initialized`).
         await warmUp.prime();
@@ -111,7 +114,7 @@ describe('the odds warm-up', () => {
     });
 
     it('primes nothing once stopped', async () => {
-        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets());
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets());
         warmUp.stop();
         await warmUp.prime();
         expect(warmUp.warmed).toEqual([]);
@@ -119,10 +122,23 @@ describe('the odds warm-up', () => {
 
     it('runs nothing once stopped', async () => {
         vi.useFakeTimers();
-        const warmUp = new OddsWarmUp(services.Battle, builtInRulesets(), { quietMs: 10 });
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 10 });
         warmUp.start();
         warmUp.stop();
         await vi.advanceTimersByTimeAsync(1000);
         expect(await warmUp.done).toEqual([]);
+        expect(warmUp.completion.asked).toBe(0);
+    });
+
+    it('asks the first completion at once, before the client has been quiet', async () => {
+        vi.useFakeTimers();
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 1000 });
+        warmUp.start();
+        warmUp.heardFromClient();
+        await vi.advanceTimersByTimeAsync(1);
+        await vi.waitFor(() => expect(warmUp.completion.asked).toBe(1));
+        // The odds wait for the quiet.
+        expect(warmUp.warmed.reduce((n, w) => n + w.runs, 0)).toBe(0);
+        warmUp.stop();
     });
 });
