@@ -65,7 +65,7 @@ interface Timeline {
     readonly waiting: Map<Action, Action>;
     /** The unwritten actions whose outcome is settled and has been worked out, with the outcome their dice give. */
     readonly settled: Map<Action, Resolution>;
-    /** The settled actions whose outcome is not worked out yet, in point order. */
+    /** The settled actions whose outcome is not worked out yet (in no set order: each has its point). */
     readonly pending: Map<Action, Pending>;
     /**
      * Per unit id, the pending action it takes part in: at most one, since visiting a later action or
@@ -83,6 +83,11 @@ interface Timeline {
      * edit near the top looks up again none of the actions after it.
      */
     unitIds: WeakMap<Action, ActionUnitIds>;
+    /**
+     * Counts the times a later model took this timeline over in place, its swapped nodes' entries put under
+     * the new nodes (`takeOverSwapped`): a model that held it before reads it no more (`timeline`).
+     */
+    generation: number;
 }
 
 /** The units an action names (its participants), and those its outcome may write a line for (`lineUnits`). */
@@ -112,10 +117,10 @@ interface Step {
     readonly outcomes: ReadonlyArray<Outcome | undefined>;
 }
 
-const timelines = coreKept.table<ScenarioModel, Timeline>({
-    name: 'timelines', keeps: 'a model\'s campaign timeline (the one every view reads)',
+const timelines = coreKept.table<ScenarioModel, { readonly timeline: Timeline, readonly generation: number }>({
+    name: 'timelines', keeps: 'a model\'s campaign timeline (the one every view reads), with the generation of it the model read',
     keyedBy: 'a model',
-    againWhen: 'the model is new'
+    againWhen: 'the model is new, or a later model of the file took its timeline over in place (the generation moved on): the model builds its own from the start'
 });
 
 /**
@@ -130,7 +135,7 @@ const timelines = coreKept.table<ScenarioModel, Timeline>({
  * read as the old ones did (`swapped`), and how many models took the last timeline over whole, as it
  * was (`taken`): tests read them.
  */
-export const timelineCounts = { fromRecord: 0, stepsKept: 0, swapped: 0, taken: 0 };
+export const timelineCounts = { fromRecord: 0, stepsKept: 0, swapped: 0, taken: 0, takenSwapped: 0, rebuilt: 0 };
 
 const latest = coreKept.table<object, Built>({
     name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
@@ -158,33 +163,106 @@ function declaredOf(model: ScenarioModel): Declared {
 }
 
 function timeline(model: ScenarioModel): Timeline {
-    let t = timelines.get(model);
-    if (!t) {
-        const key = carriedKey(model);
-        const before = latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined);
-        const kept = keptPart(model, before);
-        if (before && kept?.whole && !model.overlay) {
-            // Every step is the node it was, each force reads as it did: the last timeline is this model's as it
-            // is, results worked out since included. The two models read and settle one timeline: what either
-            // works out is what the other would (the same nodes, read under the same declarations).
-            t = before.timeline;
-            timelines.set(model, t);
-            timelineCounts.taken++;
-        } else {
-            t = {
-                history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
-                steps: [], firstNamed: new Map(), outSince: new Map(),
-                waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
-                pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap()
-            };
-            // Cached before it is filled: settling a pending outcome resolves an action, which reads the
-            // state of the points before it from this same timeline, already built that far.
-            timelines.set(model, t);
-            buildTimeline(model, t, before, kept);
-        }
-        latest.set(key, { declared: declaredOf(model), timeline: t, tree: model.overlay ? undefined : contextOf(model.root).edits?.tree });
+    const held = timelines.get(model);
+    if (held && held.generation === held.timeline.generation) return held.timeline;
+    if (held) return ownTimeline(model);
+    let t: Timeline;
+    const key = carriedKey(model);
+    const before = latest.get(key) ?? (model.overlay ? latest.get(documentKey(model)) : undefined);
+    const kept = keptPart(model, before);
+    if (before && kept?.whole && !model.overlay) {
+        // Every step is the node it was, each force reads as it did: the last timeline is this model's as it
+        // is, results worked out since included. The two models read and settle one timeline: what either
+        // works out is what the other would (the same nodes, read under the same declarations).
+        t = before.timeline;
+        timelineCounts.taken++;
+    } else if (before && kept && !model.overlay && kept.steps === before.timeline.steps.length && kept.point === before.timeline.end) {
+        // Every step kept, some under new nodes that read as the old ones did (white space typed into an
+        // engagement): the last timeline is this model's once those nodes' entries are put under the new ones.
+        t = before.timeline;
+        takeOverSwapped(model, t, kept.swapped);
+        timelineCounts.takenSwapped++;
+    } else {
+        t = emptyTimeline();
+        // Cached before it is filled: settling a pending outcome resolves an action, which reads the
+        // state of the points before it from this same timeline, already built that far.
+        timelines.set(model, { timeline: t, generation: t.generation });
+        buildTimeline(model, t, before, kept);
     }
+    timelines.set(model, { timeline: t, generation: t.generation });
+    latest.set(key, { declared: declaredOf(model), timeline: t, tree: model.overlay ? undefined : contextOf(model.root).edits?.tree });
     return t;
+}
+
+/**
+ * A timeline built from the start for a model whose timeline a later model took over in place (an
+ * older version's model read after an edit, which no view of the current text does): the later
+ * model's timeline is left as it is, and goes on being the one the next model continues.
+ */
+function ownTimeline(model: ScenarioModel): Timeline {
+    const t = emptyTimeline();
+    timelines.set(model, { timeline: t, generation: t.generation });
+    buildTimeline(model, t, undefined, undefined);
+    timelineCounts.rebuilt++;
+    return t;
+}
+
+function emptyTimeline(): Timeline {
+    return {
+        history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
+        steps: [], firstNamed: new Map(), outSince: new Map(),
+        waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
+        pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap(), generation: 0
+    };
+}
+
+/**
+ * Takes a timeline over for a model that keeps all its steps, some under new nodes that read as the old ones
+ * did (`swapped`, old → new): each swapped node's point, result, waits and pending result are put under its new
+ * node, in place, and the generation moves on, so the models that read it before build their own if they are
+ * read again (`timeline`). What this costs is the swapped nodes' and the waiting units', not the file's.
+ */
+function takeOverSwapped(model: ScenarioModel, t: Timeline, swapped: ReadonlyMap<AstNode, AstNode>): void {
+    t.generation++;
+    const as = <N>(node: N): N => (swapped.get(node as AstNode) as N | undefined) ?? node;
+    for (const [was, now] of swapped) {
+        // A turn's element that is the same node in both (the turn alone was parsed again) stays as it is.
+        if (was === now) continue;
+        rekey(t.actionPoint, was as Action, now as Action);
+        rekey(t.statePoint, was as UnitState, now as UnitState);
+        rekey(t.turnEnd, was as Turn, now as Turn);
+        rekey(t.settled, was as Action, now as Action);
+        const ids = t.unitIds.get(was as Action);
+        if (ids) t.unitIds.set(now as Action, ids);
+        const pending = t.pending.get(was as Action);
+        if (pending) {
+            // A new entry, not the old one changed: a timeline continued from this one may hold the old.
+            t.pending.delete(was as Action);
+            addPending(t, { action: now as Action, point: pending.point, units: pending.units });
+        }
+        const on = t.waiting.get(was as Action);
+        if (on !== undefined) {
+            t.waiting.delete(was as Action);
+            t.waiting.set(now as Action, on);
+        }
+    }
+    for (const [action, on] of t.waiting) if (swapped.has(on)) t.waiting.set(action, as(on));
+    for (const [id, on] of t.waitsOn) if (swapped.has(on)) t.waitsOn.set(id, as(on));
+    for (let i = 0; i < t.steps.length; i++) {
+        const step = t.steps[i], now = as(step.node);
+        if (now === step.node) continue;
+        t.steps[i] = { node: now, start: step.start, outcomes: outcomesOf(model, now) };
+        timelineCounts.swapped++;
+    }
+    timelineCounts.stepsKept += t.steps.length;
+    keepSettledResults(swapped);
+}
+
+/** Moves a map's entry from one key to another (the map's order is not kept). */
+function rekey<K, V>(map: Map<K, V>, was: K, now: K): void {
+    if (!map.has(was)) return;
+    map.set(now, map.get(was)!);
+    map.delete(was);
 }
 
 const initialStates = coreKept.table<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>({
@@ -527,7 +605,11 @@ function keepBefore(model: ScenarioModel, t: Timeline, old: Timeline, keptSteps:
         const action = as(pending.action);
         addPending(t, action === pending.action ? pending : { action, point: pending.point, units: pending.units });
     }
-    // A result kept for a swapped action is its new node's too (read only under the key it was worked out with).
+    keepSettledResults(swapped);
+}
+
+/** A result kept for a swapped action is its new node's too (read only under the key it was worked out with). */
+function keepSettledResults(swapped: ReadonlyMap<AstNode, AstNode>): void {
     for (const [was, now] of swapped) {
         const result = was.$type === 'Action' ? settledResults.get(was as Action) : undefined;
         if (result && !settledResults.has(now as Action)) settledResults.set(now as Action, result);
@@ -618,10 +700,9 @@ let settling = 0;
 function settle(model: ScenarioModel, t: Timeline, pending: Pending): void {
     if (t.pending.get(pending.action) !== pending) return;
     if (settling >= SETTLE_DEPTH) {
-        for (const earlier of t.pending.values()) {
-            if (earlier.point >= pending.point) break;
-            settle(model, t, earlier);
-        }
+        // In point order, which the map's own order need not be (`takeOverSwapped` moves entries).
+        const earlier = [...t.pending.values()].filter(p => p.point < pending.point).sort((a, b) => a.point - b.point);
+        for (const each of earlier) settle(model, t, each);
     }
     t.pending.delete(pending.action);
     for (const id of pending.units) if (t.pendingOf.get(id) === pending) t.pendingOf.delete(id);

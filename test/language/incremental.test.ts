@@ -25,7 +25,7 @@ import type { BattleNodeValidator } from '../../src/language/battle-node-validat
 // @ts-expect-error: a plain ES module of the benchmarks, without types
 import { errorFile } from '../../scripts/bench-files.mjs';
 import { campaignCounts } from '../../src/language/validation/campaign.js';
-import { stateAtEnd, timelineCounts } from '../../src/core/campaign-state.js';
+import { settledOf, stateAtEnd, timelineCounts } from '../../src/core/campaign-state.js';
 import { pieceCounts, reparsePiece } from '../../src/language/incremental-parse.js';
 
 const EXAMPLES = ['scrud-ridge', 'scrud-seed', 'campaign', 'ancients-tokens', 'ancients-flank', 'loose-files-turn', 'cowpens', 'broken-campaign'];
@@ -307,6 +307,7 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const before = { ...factory.counts };
         const linksBefore = { ...linker.counts }, checksBefore = validator.counts.kept, replayedBefore = validator.counts.actionsReplayed;
         let compared = 0, seenCompared = 0;
+        const rebuilt = timelineCounts.rebuilt;
         await fc.assert(fc.asyncProperty(fc.integer({ min: 0, max: bigger.length - 1 }), fc.array(pieceEdit, { minLength: 1, maxLength: 14 }), async (which, edits) => {
             const uri = `file:///pieces/${which}.battle`;
             let text = bigger[which];
@@ -326,6 +327,8 @@ describe('a file parsed in pieces is the file parsed whole', () => {
                 }
             }
         }), { numRuns: 60, seed: 20261201 });
+        // Every view read the current version's model: none of an earlier one built its timeline again.
+        expect(timelineCounts.rebuilt).toBe(rebuilt);
         expect(compared).toBeGreaterThan(250);
         expect(seenCompared).toBeGreaterThan(90);
         // The splice was exercised: an edit next to a syntax error left elsewhere by an earlier edit of the
@@ -1002,16 +1005,18 @@ describe('a file parsed in pieces is the file parsed whole', () => {
             const steps = 9;
             const spaced = text.slice(0, e3) + '  ' + text.slice(e3, e7) + '\n' + text.slice(e7, f8) + ' ' + text.slice(f8);
             // `keys`: whether the actions' keys were taken from the last model's as they were (its steps reading alike).
-            const edits: Array<{ text: string, swapped: number, kept: number, taken: number, keys: number }> = [
+            // `inPlace`: whether the last timeline was taken over with its swapped nodes' entries moved to the new nodes.
+            const edits: Array<{ text: string, swapped: number, kept: number, taken: number, inPlace: number, keys: number }> = [
                 // A space typed in an engagement: a new node that reads as the old one did.
-                { text: text.slice(0, e3) + '  ' + text.slice(e3), swapped: 1, kept: steps, taken: 0, keys: 1 },
+                { text: text.slice(0, e3) + '  ' + text.slice(e3), swapped: 1, kept: steps, taken: 0, inPlace: 1, keys: 1 },
                 // Then one further down (the first is the node the last timeline holds).
-                { text: text.slice(0, e3) + '  ' + text.slice(e3, e7) + '\n' + text.slice(e7), swapped: 1, kept: steps, taken: 0, keys: 1 },
+                { text: text.slice(0, e3) + '  ' + text.slice(e3, e7) + '\n' + text.slice(e7), swapped: 1, kept: steps, taken: 0, inPlace: 1, keys: 1 },
                 // White space typed into a force: every step is the node it was.
-                { text: spaced, swapped: 0, kept: 0, taken: 1, keys: 1 },
+                { text: spaced, swapped: 0, kept: 0, taken: 1, inPlace: 0, keys: 1 },
                 // A seed changed: E3 reads otherwise, and the timeline is built again from it.
-                { text: spaced.replace('  seed 5', '  seed 6'), swapped: 0, kept: 2, taken: 0, keys: 0 }
+                { text: spaced.replace('  seed 5', '  seed 6'), swapped: 0, kept: 2, taken: 0, inPlace: 0, keys: 0 }
             ];
+            const rebuilt = timelineCounts.rebuilt;
             for (const [i, e] of edits.entries()) {
                 const was = { ...timelineCounts }, keysWere = keyedCounts.taken;
                 const warm = (await editorBuilds({ [uri]: e.text }, i + 2))[uri];
@@ -1019,13 +1024,40 @@ describe('a file parsed in pieces is the file parsed whole', () => {
                 expect(timelineCounts.swapped - was.swapped).toBe(e.swapped);
                 expect(timelineCounts.stepsKept - was.stepsKept).toBe(e.kept);
                 expect(timelineCounts.taken - was.taken).toBe(e.taken);
+                expect(timelineCounts.takenSwapped - was.takenSwapped).toBe(e.inPlace);
                 expect(keyedCounts.taken - keysWere).toBe(e.keys);
                 const coldDoc = await coldDocument(e.text);
                 expect(states).toEqual(atEnd(coldDoc));
                 expect(inputKeysOf(warm)).toEqual(inputKeysOf(coldDoc));
                 expect(seen(warm, () => [])).toEqual(seen(coldDoc, () => []));
             }
+            // No build read a model of an earlier version once its timeline was taken over.
+            expect(timelineCounts.rebuilt).toBe(rebuilt);
         }
+    });
+
+    it('gives a model of an earlier version read after its timeline was taken over its own answers, built again', async () => {
+        const uri = 'file:///pieces/swap-then-old.battle';
+        const text = (await chain('file:///pieces/swap-old-chain.battle', 6)).replace(/\n[ \t]*outcome [^\n]*\{\n[\s\S]*?\n[ \t]*\}(?=\n[ \t]*\})/g, '');
+        const first = (await editorBuilds({ [uri]: text }, 1))[uri];
+        const oldModel = modelOf(first.parseResult.value as Scenario);
+        const statesBefore = [...stateAtEnd(oldModel)];
+        const e3 = text.indexOf('engagement E3 {') + 'engagement E3 {'.length;
+        const was = { ...timelineCounts };
+        const warm = (await editorBuilds({ [uri]: text.slice(0, e3) + ' ' + text.slice(e3) }, 2))[uri];
+        const newModel = modelOf(warm.parseResult.value as Scenario);
+        expect(stateAtEnd(newModel).size).toBeGreaterThan(0);
+        expect(timelineCounts.takenSwapped - was.takenSwapped).toBe(1);
+        // The old model's engagement E3 is a node the taken-over timeline no longer holds: it reads a timeline of its own.
+        const oldE3 = oldModel.actions.find(a => a.node.name === 'E3')!;
+        expect(newModel.actions.find(a => a.node.name === 'E3')!.node).not.toBe(oldE3.node);
+        expect([...stateAtEnd(oldModel)]).toEqual(statesBefore);
+        expect(settledOf(oldModel, oldE3)?.lines).toEqual(settledOf(newModel, newModel.actions.find(a => a.node.name === 'E3')!)?.lines);
+        expect(timelineCounts.rebuilt - was.rebuilt).toBe(1);
+        // The file's timeline is still the one the next edit continues.
+        const again = { ...timelineCounts };
+        await editorBuilds({ [uri]: text.slice(0, e3) + '  ' + text.slice(e3) }, 3);
+        expect(timelineCounts.takenSwapped - again.takenSwapped).toBe(1);
     });
 
     it('takes over a turn that reads as it did, its elements under their new nodes, and answers as a cold check', async () => {
@@ -1039,6 +1071,8 @@ describe('a file parsed in pieces is the file parsed whole', () => {
         const warm = (await editorBuilds({ [uri]: now }, 2))[uri];
         const states = atEnd(warm);
         expect(timelineCounts.swapped - was.swapped).toBeGreaterThan(0);
+        expect(timelineCounts.takenSwapped - was.takenSwapped).toBe(1);
+        expect(timelineCounts.rebuilt).toBe(was.rebuilt);
         expect(keyedCounts.taken - keysWere).toBe(1);
         const coldDoc = await coldDocument(now);
         expect(states).toEqual(atEnd(coldDoc));
