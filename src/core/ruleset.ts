@@ -4,7 +4,7 @@
  * no code outside a rule set's folder names one (ARCHITECTURE.md, "How to add a rule set").
  */
 import type { ValidationAcceptor } from 'langium';
-import type { Action, Dice, House } from '../language/generated/ast.js';
+import type { Action, Dice, Grade, House, Unit } from '../language/generated/ast.js';
 import type { TableSchemas, TablesInForce } from './house-rules.js';
 import type { UnitStatus } from './unit-campaign-state.js';
 import type { CampaignCounter, StateColumn } from './campaign-counters.js';
@@ -195,6 +195,12 @@ export interface Ruleset {
     checkTables?(model: ScenarioModel, tables: TablesInForce, house: House, accept: ValidationAcceptor): void;
     /** Checks of the whole file (options, unit stats), once per file. */
     checkScenario?(model: ScenarioModel, accept: ValidationAcceptor): void;
+    /**
+     * Checks of one grade's or one unit's own stats that read nothing but its node (not its grade, the
+     * options or the house rules): run with the node's own checks, and kept with them while the node is
+     * kept, so an edit elsewhere does not run them again. What reads more belongs in `checkScenario`.
+     */
+    checkStatOwner?(owner: Grade | Unit, accept: ValidationAcceptor): void;
     /** Checks of one action of one of its kinds, which has parsed whole. */
     checkAction(model: ScenarioModel, action: Action, accept: ValidationAcceptor): void;
     /**

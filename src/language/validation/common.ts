@@ -144,6 +144,7 @@ export function checkUnit(unit: Unit, accept: ValidationAcceptor): void {
             accept('error', notADie(stat.value?.word ?? stat.value?.number ?? ''), { node: stat, code: Codes.unknownDie });
         }
     }
+    model.ruleset?.checkStatOwner?.(unit, accept);
 }
 
 /** What a die may be: d2 to d100 (any number of faces in between), or the average die (faces 2, 3, 3, 4, 4, 5). */
@@ -161,6 +162,7 @@ export function checkGrade(grade: Grade, accept: ValidationAcceptor): void {
             accept('error', notADie(stat.value?.word ?? stat.value?.number ?? ''), { node: stat, code: Codes.unknownDie });
         }
     }
+    modelOf(grade).ruleset?.checkStatOwner?.(grade, accept);
 }
 
 export function checkModifier(modifier: Modifier, accept: ValidationAcceptor): void {

@@ -4,7 +4,7 @@
  */
 import type { ValidationAcceptor } from 'langium';
 import { isDice, isFactor, isFacts, isFlag, isRelation, isSeed, isSplit, type Action, type Dice, type Flag, type Grade, type Sides, type Target, type Unit } from '../../language/generated/ast.js';
-import { eachStatOwner, sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
+import { sideUnits, targetText, unitsOf, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { buildScrudInput, diceLinesFor, factorRepeats, PURSUIT, pursuitRuleOf, scrudDicePlan, scrudEnteredValues, unitsFedBy } from './scrud-reader.js';
 import { canShow, cannotShowMessage, D6 } from '../../core/dice.js';
 import type { ScrudInput, ScrudSide } from './engine/scrud-engine.js';
@@ -155,8 +155,11 @@ export const ScrudCodes = {
 /** The stats SCRUD reads: a unit's die (S1) and the turn it arrives (docs/campaigns.md). */
 const SCRUD_STATS = ['die', 'enters'] as const;
 
-/** A stat SCRUD does not read is said where it is written, with the stat it was likely meant to be. */
-function checkScrudStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
+/**
+ * A stat SCRUD does not read is said where it is written, with the stat it was likely meant to be: read from
+ * the grade's or unit's own node only (the rule set's `checkStatOwner`, kept with the node).
+ */
+export function checkScrudStats(owner: Grade | Unit, accept: ValidationAcceptor): void {
     for (const stat of owner.stats) {
         if ((SCRUD_STATS as readonly string[]).includes(stat.key)) continue;
         const close = closeSpellings(stat.key, SCRUD_STATS);
@@ -166,9 +169,8 @@ function checkScrudStats(owner: Grade | Unit, accept: ValidationAcceptor): void 
     }
 }
 
-/** Once per file: unit and grade stats, and `option pursuit N` naming the least d6 throw that pursues (S-ex.6). */
+/** Once per file: `option pursuit N` naming the least d6 throw that pursues (S-ex.6). */
 export function checkScrudScenario(model: ScenarioModel, accept: ValidationAcceptor): void {
-    eachStatOwner(model.root, grade => checkScrudStats(grade, accept), unit => checkScrudStats(unit, accept));
     for (const option of model.root.options) {
         if (option.name !== PURSUIT) continue;
         if (option.number === undefined || option.number < 1 || option.number > 6) {

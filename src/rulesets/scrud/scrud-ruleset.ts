@@ -8,7 +8,7 @@ import { unitsOf, type ActionModel, type ScenarioModel } from '../../core/scenar
 import type { Resolution } from '../../core/resolution.js';
 import { signedTypeset } from '../../core/signed.js';
 import { SCRUD_RESULTS } from './engine/scrud-engine.js';
-import { checkScrudAction, checkScrudScenario, ScrudCodes } from './scrud-checks.js';
+import { checkScrudAction, checkScrudScenario, checkScrudStats, ScrudCodes } from './scrud-checks.js';
 import { scrudOddsBody } from './scrud-odds-report.js';
 import { scrudOutcomeLaw, scrudSampler } from './scrud-campaign-odds.js';
 import { buildScrudInput, CLAMP, diceLinesFor, PURSUIT, RUNS_AND_PURSUES, scrudDicePlan, unitsFedBy } from './scrud-reader.js';
@@ -50,6 +50,7 @@ export const scrudRuleset: Ruleset = {
     tables: SCRUD_TABLES,
     checkTables: checkScrudTables,
     checkScenario: checkScrudScenario,
+    checkStatOwner: checkScrudStats,
     checkAction: checkScrudAction,
     usesEnteredDice: (_model, action) => action.node.statements.some(isDice),
     resolve: resolveScrudAction,
