@@ -5,7 +5,8 @@
 // - the language server: spawn → initialize answered, and → the first diagnostics of a small file;
 // - the first exact-odds call (`umpire.odds`) in that fresh server, asked as the diagnostics arrive, and in
 //   other fresh servers asked `--odds-pause` ms (1000) after them, as an umpire who reads the squiggles first
-//   asks (the server warms its odds engines in that idle time: src/language/lsp/idle-warm-up.ts).
+//   asks (the server warms its odds engines in that idle time: src/language/lsp/idle-warm-up.ts);
+// - the first completion, asked right after that odds call (the idle warm-up makes completion's parser first).
 // With `--base DIR` (a built checkout of another commit; several, comma-separated) each figure is measured for it too, in the same
 // rounds, and printed beside this build's. Options: --runs N (CLI rounds, 15), --server-runs N (7), --odds-pause MS (1000), --file F,
 // --server-node-args "…" (Node options for the servers: a profile of each start).
@@ -92,7 +93,10 @@ function mainThreadCpu(pid) {
     }
 }
 
-/** One fresh server: spawn → initialize answered → first diagnostics of the file → (`pause` ms) → the first odds call answered. */
+/**
+ * One fresh server: spawn → initialize answered → first diagnostics of the file → (`pause` ms) → the first
+ * odds call answered → the first completion (at the file's last line) answered.
+ */
 async function serverRound(b, pause) {
     const text = fs.readFileSync(file, 'utf8');
     const uri = pathToFileURL(file).toString();
@@ -117,12 +121,16 @@ async function serverRound(b, pause) {
     const answered = performance.now();
     const oddsCpu = mainThreadCpu(proc.pid) - mainBefore;
     if (!odds?.available && !odds?.actions?.length) throw new Error(`the odds of ${file} were not given: ${JSON.stringify(odds).slice(0, 200)}`);
+    const completionAsked = performance.now();
+    const items = await connection.sendRequest('textDocument/completion', { textDocument: { uri }, position: { line: text.split('\n').length - 1, character: 0 } });
+    const completion = performance.now() - completionAsked;
+    if (!(Array.isArray(items) ? items : items?.items)?.length) throw new Error(`no completion was given at the end of ${file}`);
     await connection.sendRequest('shutdown');
     const exited = new Promise(resolve => proc.once('exit', resolve));
     connection.sendNotification('exit');
     await exited;
     connection.dispose();
-    return { initialize: initialized - started, diagnostics: diagnosed - started, cpu, odds: answered - asked, oddsCpu };
+    return { initialize: initialized - started, diagnostics: diagnosed - started, cpu, odds: answered - asked, oddsCpu, completion };
 }
 
 async function serverFigures() {
@@ -132,12 +140,13 @@ async function serverFigures() {
             const b = builds[(round + i) % builds.length];
             const now = await serverRound(b, 0);
             const paused = await serverRound(b, oddsPause);
-            rounds.get(b.name).push({ ...now, oddsPaused: paused.odds, oddsPausedCpu: paused.oddsCpu });
+            rounds.get(b.name).push({ ...now, oddsPaused: paused.odds, oddsPausedCpu: paused.oddsCpu, completionPaused: paused.completion });
         }
     }
     return new Map([...rounds].map(([name, r]) => [name, {
         initialize: median(r.map(x => x.initialize)), diagnostics: median(r.map(x => x.diagnostics)), cpu: median(r.map(x => x.cpu)), odds: median(r.map(x => x.odds)),
-        oddsCpu: median(r.map(x => x.oddsCpu)), oddsPaused: median(r.map(x => x.oddsPaused)), oddsPausedCpu: median(r.map(x => x.oddsPausedCpu))
+        oddsCpu: median(r.map(x => x.oddsCpu)), oddsPaused: median(r.map(x => x.oddsPaused)), oddsPausedCpu: median(r.map(x => x.oddsPausedCpu)),
+        completion: median(r.map(x => x.completion)), completionPaused: median(r.map(x => x.completionPaused))
     }]));
 }
 
@@ -153,7 +162,9 @@ const rows = [
     ['server spawn → initialize answered', '—', ...builds.map(b => fmt(server.get(b.name).initialize))],
     ['server spawn → first diagnostics (server CPU by then)', '300 ms', ...builds.map(b => `${fmt(server.get(b.name).diagnostics)} (${fmt(server.get(b.name).cpu)})`)],
     ['first odds call in a fresh server, asked as the diagnostics arrive (server main-thread CPU)', '5 ms', ...builds.map(b => `${fmt(server.get(b.name).odds)} (${fmt(server.get(b.name).oddsCpu)})`)],
-    [`first odds call in a fresh server, asked ${oddsPause} ms after the diagnostics (server main-thread CPU)`, '5 ms', ...builds.map(b => `${fmt(server.get(b.name).oddsPaused)} (${fmt(server.get(b.name).oddsPausedCpu)})`)]
+    [`first odds call in a fresh server, asked ${oddsPause} ms after the diagnostics (server main-thread CPU)`, '5 ms', ...builds.map(b => `${fmt(server.get(b.name).oddsPaused)} (${fmt(server.get(b.name).oddsPausedCpu)})`)],
+    ['first completion, asked right after that first odds call: as the diagnostics arrive', '—', ...builds.map(b => fmt(server.get(b.name).completion))],
+    [`first completion, asked right after that first odds call: ${oddsPause} ms after the diagnostics`, '—', ...builds.map(b => fmt(server.get(b.name).completionPaused))]
 ];
 console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
 for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -4,8 +4,10 @@
  *
  * Completion parses with a parser of its own, which Langium makes at the first completion request (the
  * grammar's lookahead worked out again, and the completion code run for the first time), so the
- * umpire's first completion cost several times a later one. As soon as the first diagnostics are out,
- * the server asks one completion at the end of the first rule set's new scenario, before the umpire types.
+ * umpire's first completion cost several times a later one. The warm-up's first step, once the first
+ * diagnostics are out and the client has been quiet for a while, asks one completion at the end of the
+ * first rule set's new scenario. Not sooner: a request sent as the diagnostics arrive (the Odds view's,
+ * the code lenses') would wait behind it.
  *
  * The first odds call in a fresh server ran every function of its rule set's engine for the first time,
  * in V8's interpreter, and cost several times a later call. Once the first diagnostics are out and the client
@@ -92,23 +94,18 @@ export class IdleWarmUp {
         this.heard = true;
     }
 
-    /**
-     * Starts the warm-up (once): the first completion at once (in a timer, after the diagnostics are
-     * sent), the odds steps after `quietMs` of quiet.
-     */
+    /** Starts the warm-up (once): its first step (the completion) comes after `quietMs` of quiet, then the odds steps. */
     start(): void {
         if (this.started || this.stopped) return;
         this.started = true;
         this.heard = false;
-        const first = setTimeout(() => void this.completeFirst(), 0);
-        first.unref?.();
         this.schedule(this.quietMs);
     }
 
     /** One completion at the end of the first rule set's new scenario: Langium makes completion's parser. */
     private async completeFirst(): Promise<void> {
         const [first] = this.scenarios();
-        if (!first || this.stopped) return;
+        if (!first) return;
         try {
             const { document } = await this.modelOf(first.ruleset, first.text, first.uri);
             const lines = document.textDocument.lineCount;
@@ -215,9 +212,13 @@ export class IdleWarmUp {
         warmed.answered += actions.filter(a => !('available' in a)).length;
     }
 
-    /** For each rule set with a new scenario and odds: one step makes its model (unless `prime` did), then one step per odds run. */
+    /**
+     * The first completion; then for each rule set with a new scenario and odds: one step makes its model
+     * (unless `prime` did), then one step per odds run.
+     */
     private plan(): Step[] {
-        const steps: Step[] = [];
+        // The completion first: a person types sooner than they ask the odds.
+        const steps: Step[] = [() => this.completeFirst()];
         for (const { ruleset, warmed, uri, text } of this.rulesetsToWarm()) {
             let model: ScenarioModel | undefined;
             steps.push(async () => {

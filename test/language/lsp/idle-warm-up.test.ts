@@ -130,15 +130,33 @@ describe('the idle warm-up', () => {
         expect(warmUp.completion.asked).toBe(0);
     });
 
-    it('asks the first completion at once, before the client has been quiet', async () => {
+    it('asks the first completion as its first step, once the client has been quiet, before any odds', async () => {
         vi.useFakeTimers();
-        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 1000 });
-        warmUp.start();
-        warmUp.heardFromClient();
-        await vi.advanceTimersByTimeAsync(1);
-        await vi.waitFor(() => expect(warmUp.completion.asked).toBe(1));
-        // The odds wait for the quiet.
-        expect(warmUp.warmed.reduce((n, w) => n + w.runs, 0)).toBe(0);
-        warmUp.stop();
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 2 });
+        const ran = () => warmUp.warmed.reduce((n, w) => n + w.runs, 0);
+        const provider = services.Battle.lsp.CompletionProvider!;
+        const complete = provider.getCompletion.bind(provider);
+        let runsWhenAsked: number | undefined;
+        const asked = vi.spyOn(provider, 'getCompletion').mockImplementation((...args) => {
+            runsWhenAsked = ran();
+            return complete(...args);
+        });
+        try {
+            warmUp.start();
+            await vi.advanceTimersByTimeAsync(90);
+            warmUp.heardFromClient();
+            await vi.advanceTimersByTimeAsync(60);
+            // A message came: nothing yet, not even the completion (a request sent as the diagnostics arrive never waits behind it).
+            expect(warmUp.completion.asked).toBe(0);
+            await vi.advanceTimersByTimeAsync(1000);
+            await warmUp.done;
+            expect(warmUp.completion.asked).toBe(1);
+            expect(warmUp.completion.items).toBeGreaterThan(0);
+            expect(asked).toHaveBeenCalledTimes(1);
+            expect(runsWhenAsked).toBe(0);
+            expect(ran()).toBe(6);
+        } finally {
+            asked.mockRestore();
+        }
     });
 });
