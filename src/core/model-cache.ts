@@ -394,31 +394,35 @@ function keysAlike(before: KeyedSteps, steps: readonly Step[]): { keys: ActionKe
         (swapped ??= []).push([was, now]);
     }
     if (!swapped) return { keys: before.keys, steps: before.steps };
-    const keys: ActionKeys = new Map(before.keys);
-    const keyed = new Map(before.steps);
+    const keys = before.keys, keyed = before.steps as Map<Step, KeyedStep>;
+    // Every swap checked before any entry moves: the maps are the last model's, taken over in place.
     for (const [was, now] of swapped) {
-        const step = keyed.get(was);
-        if (!step) return undefined;
-        keyed.delete(was);
-        keyed.set(now, step);
-        if (now.$type === 'Action') {
-            keys.set(now as Action, keys.get(was as Action)!);
-            keys.delete(was as Action);
-            continue;
-        }
+        if (!keyed.has(was) || (now.$type === 'Action' && !keys.has(was as Action))) return undefined;
         if (now.$type !== 'Turn') continue;
         // A turn that reads alike holds elements that read alike, in order.
         const a = (was as Turn).elements, b = (now as Turn).elements;
         for (let j = 0; j < a.length; j++) {
             if (a[j].$type !== b[j].$type) return undefined;
-            if (a[j] === b[j] || a[j].$type !== 'Action') continue;
-            const k = keys.get(a[j] as Action);
-            if (!k) return undefined;
-            keys.delete(a[j] as Action);
-            keys.set(b[j] as Action, k);
+            if (a[j] !== b[j] && a[j].$type === 'Action' && !keys.has(a[j] as Action)) return undefined;
+        }
+    }
+    // Moved, not copied (a copy of both maps cost more than the rest of an edit's keys): the last model
+    // asked for a swapped node's key gets one no other action has, so nothing is kept for it.
+    for (const [was, now] of swapped) {
+        rekeyed(keyed, was, now);
+        if (now.$type === 'Action') rekeyed(keys, was as Action, now as Action);
+        else if (now.$type === 'Turn') {
+            const a = (was as Turn).elements, b = (now as Turn).elements;
+            for (let j = 0; j < a.length; j++) if (a[j] !== b[j] && a[j].$type === 'Action') rekeyed(keys, a[j] as Action, b[j] as Action);
         }
     }
     return { keys, steps: keyed };
+}
+
+/** Moves a map's entry from one key to another. */
+function rekeyed<K, V>(map: Map<K, V>, was: K, now: K): void {
+    map.set(now, map.get(was)!);
+    map.delete(was);
 }
 
 const keyedSteps = coreKept.table<object, KeyedSteps>({
