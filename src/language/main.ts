@@ -56,8 +56,8 @@ publishWithVersions(connection, shared);
 watchImportedFiles(shared);
 startLanguageServer(shared);
 // Completion's parser is made and the odds engines run before the umpire asks (lsp/idle-warm-up.ts): the odds
-// once each when the client says it is initialized, before the first document is built; a completion as soon as
-// the first diagnostics are published, and the odds again in idle time after them.
+// once each when the client says it is initialized, before the first document is built; once the first diagnostics
+// are published, a completion and the odds again, in idle time.
 const warmUp = new IdleWarmUp(Battle, rulesets);
 heard.push(() => warmUp.heardFromClient());
 shared.lsp.LanguageServer.onInitialized(() => void warmUp.prime());
