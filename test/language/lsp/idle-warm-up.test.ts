@@ -29,6 +29,9 @@ async function oddsOfFiles(): Promise<unknown[]> {
     return answers;
 }
 
+/** What the warm-up did for each built-in rule set, each of whose new scenarios has one action the engine gives odds for. */
+const eachRuleset = (runs: number) => ['scrud', 'ancients', 'loose-files'].map(ruleset => ({ ruleset, runs, answered: runs }));
+
 afterEach(() => {
     vi.useRealTimers();
 });
@@ -45,11 +48,7 @@ describe('the idle warm-up', () => {
         await vi.waitFor(() => expect(warmUp.completion.asked).toBe(1));
         expect(warmUp.completion.items).toBeGreaterThan(0);
         // Every built-in rule set has a new scenario with one action the engine gives odds for.
-        expect(warmed).toEqual([
-            { ruleset: 'scrud', runs: 3, answered: 3 },
-            { ruleset: 'ancients', runs: 3, answered: 3 },
-            { ruleset: 'loose-files', runs: 3, answered: 3 }
-        ]);
+        expect(warmed).toEqual(eachRuleset(3));
         expect(services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray()).toEqual(documentsBefore);
         const indexed = services.shared.workspace.IndexManager.allElements().map(e => e.documentUri.toString()).filter(u => u.startsWith('memory:///idle-warm-up/'));
         expect(indexed.toArray()).toEqual([]);
@@ -85,11 +84,7 @@ describe('the idle warm-up', () => {
         await vi.advanceTimersByTimeAsync(50);
         expect(ran()).toBe(afterMessage);
         await vi.advanceTimersByTimeAsync(1000);
-        expect(await warmUp.done).toEqual([
-            { ruleset: 'scrud', runs: 2, answered: 2 },
-            { ruleset: 'ancients', runs: 2, answered: 2 },
-            { ruleset: 'loose-files', runs: 2, answered: 2 }
-        ]);
+        expect(await warmUp.done).toEqual(eachRuleset(2));
     });
 
     it('primes each rule set at once, with no timer, and the idle steps go on from there', async () => {
@@ -98,19 +93,11 @@ describe('the idle warm-up', () => {
         const documentsBefore = services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray();
         // No timer is advanced: the prime runs as soon as it is called (the server calls it at `initialized`).
         await warmUp.prime();
-        expect(warmUp.warmed).toEqual([
-            { ruleset: 'scrud', runs: 1, answered: 1 },
-            { ruleset: 'ancients', runs: 1, answered: 1 },
-            { ruleset: 'loose-files', runs: 1, answered: 1 }
-        ]);
+        expect(warmUp.warmed).toEqual(eachRuleset(1));
         expect(services.shared.workspace.LangiumDocuments.all.map(d => d.uri.toString()).toArray()).toEqual(documentsBefore);
         warmUp.start();
         await vi.advanceTimersByTimeAsync(1000);
-        expect(await warmUp.done).toEqual([
-            { ruleset: 'scrud', runs: 3, answered: 3 },
-            { ruleset: 'ancients', runs: 3, answered: 3 },
-            { ruleset: 'loose-files', runs: 3, answered: 3 }
-        ]);
+        expect(await warmUp.done).toEqual(eachRuleset(3));
     });
 
     it('primes nothing once stopped', async () => {
