@@ -19,7 +19,7 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf, contextOf, headerKeyOf, sameReading, settledInputsKey } from './model-cache.js';
+import { actionModelOf, contextOf, headerKeyOf, moveEntry, sameReading, settledInputsKey } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
@@ -228,10 +228,10 @@ function takeOverSwapped(model: ScenarioModel, t: Timeline, swapped: ReadonlyMap
     for (const [was, now] of swapped) {
         // A turn's element that is the same node in both (the turn alone was parsed again) stays as it is.
         if (was === now) continue;
-        rekey(t.actionPoint, was as Action, now as Action);
-        rekey(t.statePoint, was as UnitState, now as UnitState);
-        rekey(t.turnEnd, was as Turn, now as Turn);
-        rekey(t.settled, was as Action, now as Action);
+        moveEntry(t.actionPoint, was as Action, now as Action);
+        moveEntry(t.statePoint, was as UnitState, now as UnitState);
+        moveEntry(t.turnEnd, was as Turn, now as Turn);
+        moveEntry(t.settled, was as Action, now as Action);
         const ids = t.unitIds.get(was as Action);
         if (ids) t.unitIds.set(now as Action, ids);
         const pending = t.pending.get(was as Action);
@@ -240,11 +240,7 @@ function takeOverSwapped(model: ScenarioModel, t: Timeline, swapped: ReadonlyMap
             t.pending.delete(was as Action);
             addPending(t, { action: now as Action, point: pending.point, units: pending.units });
         }
-        const on = t.waiting.get(was as Action);
-        if (on !== undefined) {
-            t.waiting.delete(was as Action);
-            t.waiting.set(now as Action, on);
-        }
+        moveEntry(t.waiting, was as Action, now as Action);
     }
     for (const [action, on] of t.waiting) if (swapped.has(on)) t.waiting.set(action, as(on));
     for (const [id, on] of t.waitsOn) if (swapped.has(on)) t.waitsOn.set(id, as(on));
@@ -256,13 +252,6 @@ function takeOverSwapped(model: ScenarioModel, t: Timeline, swapped: ReadonlyMap
     }
     timelineCounts.stepsKept += t.steps.length;
     keepSettledResults(swapped);
-}
-
-/** Moves a map's entry from one key to another (the map's order is not kept). */
-function rekey<K, V>(map: Map<K, V>, was: K, now: K): void {
-    if (!map.has(was)) return;
-    map.set(now, map.get(was)!);
-    map.delete(was);
 }
 
 const initialStates = coreKept.table<UnitModel, { ruleset: ScenarioModel['ruleset'], state: UnitCampaignState }>({

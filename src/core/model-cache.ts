@@ -409,18 +409,19 @@ function keysAlike(before: KeyedSteps, steps: readonly Step[]): { keys: ActionKe
     // Moved, not copied (a copy of both maps cost more than the rest of an edit's keys): the last model
     // asked for a swapped node's key gets one no other action has, so nothing is kept for it.
     for (const [was, now] of swapped) {
-        rekeyed(keyed, was, now);
-        if (now.$type === 'Action') rekeyed(keys, was as Action, now as Action);
+        moveEntry(keyed, was, now);
+        if (now.$type === 'Action') moveEntry(keys, was as Action, now as Action);
         else if (now.$type === 'Turn') {
             const a = (was as Turn).elements, b = (now as Turn).elements;
-            for (let j = 0; j < a.length; j++) if (a[j] !== b[j] && a[j].$type === 'Action') rekeyed(keys, a[j] as Action, b[j] as Action);
+            for (let j = 0; j < a.length; j++) if (a[j] !== b[j] && a[j].$type === 'Action') moveEntry(keys, a[j] as Action, b[j] as Action);
         }
     }
     return { keys, steps: keyed };
 }
 
-/** Moves a map's entry from one key to another. */
-function rekeyed<K, V>(map: Map<K, V>, was: K, now: K): void {
+/** Moves a map's entry, if it has one, from an old node to the new node that stands for it (the map's order is not kept). */
+export function moveEntry<K, V>(map: Map<K, V>, was: K, now: K): void {
+    if (!map.has(was)) return;
     map.set(now, map.get(was)!);
     map.delete(was);
 }
