@@ -19,7 +19,7 @@ import type { Action, Dice, Factor, Facts, Outcome, Relation, Sides, Split, Targ
 import { needsNewSeed, outcomeStatus, settledOutcome } from './resolve.js';
 import type { Resolution } from './resolution.js';
 import { isAction, isHouse, isTurn, isUnitState } from '../language/generated/ast.js';
-import { actionModelOf, contextOf, headerKeyOf, moveEntry, sameReading, settledInputsKey } from './model-cache.js';
+import { actionKey, actionModelOf, contextOf, headerKeyOf, moveEntry, sameReading, sameSettledInputs, type ActionKey } from './model-cache.js';
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
@@ -703,7 +703,7 @@ function settle(model: ScenarioModel, t: Timeline, pending: Pending): void {
     for (const line of result.lines) carry(model, t, el, turn, pending.point, unitsNamed(model, line.unit), line.result, line.facts);
 }
 
-const settledResults = coreKept.table<Action, { readonly ruleset: ScenarioModel['ruleset'], readonly inputs: string, readonly result: Resolution | undefined }>({
+const settledResults = coreKept.table<Action, { readonly ruleset: ScenarioModel['ruleset'], readonly inputs: ActionKey, readonly result: Resolution | undefined }>({
     name: 'settled results', keeps: 'the result an unwritten action\'s known dice settle (or none: it cannot be resolved), as the timeline carries it',
     keyedBy: 'an action node (the parse in pieces keeps an unchanged element as the same node), with the rule set and the key of what its resolution reads (`settledInputsKey`) it was worked out under',
     againWhen: 'the node is new, the rule set changed, or its key changed: its text (its dice, seed, factor and fact lines), the declarations (a grade, a modifier, an option, a house rule, a force it or an earlier writer of its units names), an import, the limits, or an earlier step that writes one of its units\' states (an outcome written or changed, a state or ruling line, a result settled another way)'
@@ -719,9 +719,9 @@ const settledResults = coreKept.table<Action, { readonly ruleset: ScenarioModel[
 function settledResult(model: ScenarioModel, action: Action): Resolution | undefined {
     const am = actionModelOf(model, action);
     if (!am) return undefined;
-    const inputs = model.overlay || contextOf(model.root).once ? undefined : settledInputsKey(model, action);
+    const inputs = model.overlay || contextOf(model.root).once ? undefined : actionKey(model, action);
     const kept = inputs === undefined ? undefined : settledResults.get(action);
-    if (kept && kept.inputs === inputs && kept.ruleset === model.ruleset) return kept.result;
+    if (kept && sameSettledInputs(kept.inputs, inputs!) && kept.ruleset === model.ruleset) return kept.result;
     settling++;
     let result: Resolution | undefined;
     try {

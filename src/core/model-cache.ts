@@ -31,6 +31,11 @@ export interface ModelContext {
      * not reach back to it. The campaign timeline reads it for where its kept part may end.
      */
     readonly edits?: EditsOfParse;
+    /**
+     * The document's first parse, in an editor: its action keys, which only a next build reads, are made
+     * after its first build (`finishOwedKeys`), so that its first problems are out sooner.
+     */
+    readonly keysAfter?: boolean;
 }
 
 interface EditsOfParse {
@@ -178,10 +183,16 @@ export function headerKeyOf(root: Scenario): string {
 }
 
 /**
- * Each action's two keys: of everything its checks and resolution read, and of what its resolution reads
- * (`settledInputsKey`). One map of both: a 50,000-line file sets one entry per action at every build.
+ * An action's two keys: of everything its checks and resolution read, and of what its resolution reads
+ * (`settledInputsKey`). Undefined only in a key a document's first build still owes (`finishOwedKeys`).
  */
-type ActionKeys = Map<Action, { readonly all: string, readonly settled: string }>;
+export interface ActionKey {
+    readonly all: string | undefined;
+    readonly settled: string | undefined;
+}
+
+/** Each action's two keys. One map of both: a 50,000-line file sets one entry per action at every build. */
+type ActionKeys = Map<Action, ActionKey>;
 
 const inputKeys = coreKept.table<ScenarioModel, ActionKeys>({
     name: 'action input keys', keeps: 'each action\'s key of everything its checks and resolution read, and its key of what its resolution reads',
@@ -214,7 +225,7 @@ let unlisted = 0;
  */
 export function actionInputsKey(model: ScenarioModel, action: Action): string {
     // An action the model does not list (none today) gets a key no other action shares: never kept.
-    return keysOf(model).get(action)?.all ?? `unlisted:${++unlisted}`;
+    return madeKeysOf(model).get(action)?.all ?? `unlisted:${++unlisted}`;
 }
 
 /**
@@ -225,15 +236,109 @@ export function actionInputsKey(model: ScenarioModel, action: Action): string {
  * resolution only the forces of the units it resolves: an edit of an unrelated force changes no such key.
  */
 export function settledInputsKey(model: ScenarioModel, action: Action): string {
-    return keysOf(model).get(action)?.settled ?? `unlisted:${++unlisted}`;
+    return madeKeysOf(model).get(action)?.settled ?? `unlisted:${++unlisted}`;
 }
 
-function keysOf(model: ScenarioModel): ActionKeys {
+/**
+ * An action's two keys, for what a build keeps for the next one to compare (`sameInputs`,
+ * `sameSettledInputs`): in a document's first build (`ModelContext.keysAfter`), one the build owes, filled
+ * when its keys are made (`finishOwedKeys`), after its problems are out and before the next parse.
+ */
+export function actionKey(model: ScenarioModel, action: Action): ActionKey {
+    const keys = inputKeys.get(model);
+    if (keys) return keys.get(action) ?? unlistedKey();
+    const owing = owedFor(model);
+    if (!owing) return madeKeysOf(model).get(action) ?? unlistedKey();
+    let key = owing.keys.get(action);
+    if (!key) owing.keys.set(action, key = { all: undefined, settled: undefined });
+    return key;
+}
+
+/** Whether two keys of an action's inputs are one: a key still owed is the same as itself only. */
+export function sameInputs(kept: ActionKey, now: ActionKey): boolean {
+    return kept === now || (kept.all !== undefined && kept.all === now.all);
+}
+
+/** The same for the keys of what its resolution reads. */
+export function sameSettledInputs(kept: ActionKey, now: ActionKey): boolean {
+    return kept === now || (kept.settled !== undefined && kept.settled === now.settled);
+}
+
+/** Runs `then` once the model's keys are made (at once if they are): what a build keeps by a key's text. */
+export function afterKeys(model: ScenarioModel, then: () => void): void {
+    const owing = inputKeys.has(model) ? undefined : owedFor(model);
+    if (owing) owing.after.push(then);
+    else then();
+}
+
+function unlistedKey(): ActionKey {
+    const key = `unlisted:${++unlisted}`;
+    return { all: key, settled: key };
+}
+
+function madeKeysOf(model: ScenarioModel): ActionKeys {
     let keys = inputKeys.get(model);
     if (!keys) {
+        const owing = owed.get(carriedKey(model));
+        if (owing?.model === model) return finishOwed(owing);
         keys = computeInputKeys(model);
         inputKeys.set(model, keys);
     }
+    return keys;
+}
+
+/**
+ * A document's first build, in an editor, owes its action keys: only the next build reads them (to keep
+ * what did not change), and in a 50,000-line campaign they were a tenth of the time to its first problems.
+ * The build keeps its results under keys to be filled (`actionKey`); they are made once the client is quiet
+ * or, at the latest, before the next parse (the document factory calls `finishOwedKeys`), while every
+ * node still reads the text it was parsed from, with the imported files the model was built with. Keys
+ * are never owed for a file built once, a model with outcomes laid over it, or a later build.
+ */
+interface Owed {
+    readonly model: ScenarioModel;
+    readonly imported: readonly Scenario[];
+    /** The keys handed out, to be filled. */
+    readonly keys: Map<Action, { all: string | undefined, settled: string | undefined }>;
+    /** What waits for the keys' text (`afterKeys`). */
+    readonly after: Array<() => void>;
+}
+
+/** By the document (`carriedKey`): a model built again from the same parse before its keys were made takes the place of the earlier. */
+const owed = new Map<object, Owed>();
+
+function owedFor(model: ScenarioModel): Owed | undefined {
+    if (model.overlay || !contextOf(model.root).keysAfter) return undefined;
+    const docKey = carriedKey(model);
+    let owing = owed.get(docKey);
+    if (owing?.model === model) return owing;
+    // A model of this document was keyed already (a rebuild of the same parse): its keys carry over.
+    if (keyedSteps.get(docKey) !== undefined) return undefined;
+    // The earlier model's keys are never made: what it kept is never matched, and is worked out again.
+    owing = { model, imported: models.get(model.root)?.imported ?? NONE, keys: new Map(), after: [] };
+    owed.set(docKey, owing);
+    return owing;
+}
+
+/** Makes every key a first build owes (`Owed`). Called before any parse, and when the client is quiet. */
+export function finishOwedKeys(): void {
+    for (const owing of [...owed.values()]) finishOwed(owing);
+}
+
+/** How many owed keys' builds were made later (tests read it). */
+export const owedCounts = { finished: 0 };
+
+function finishOwed(owing: Owed): ActionKeys {
+    owed.delete(carriedKey(owing.model));
+    const keys = computeInputKeys(owing.model, owing.imported);
+    inputKeys.set(owing.model, keys);
+    for (const [action, key] of owing.keys) {
+        const made = keys.get(action) ?? unlistedKey();
+        key.all = made.all;
+        key.settled = made.settled;
+    }
+    owedCounts.finished++;
+    for (const then of owing.after) then();
     return keys;
 }
 
@@ -284,7 +389,7 @@ interface KeyedStep {
     readonly settledActionKeys: readonly string[];
 }
 
-function computeInputKeys(model: ScenarioModel): ActionKeys {
+function computeInputKeys(model: ScenarioModel, importedThen?: readonly Scenario[]): ActionKeys {
     const declarations: AstNode[] = [];
     const steps: Step[] = [];
     // By `$type` (no subtypes among the elements): every element is visited on every build.
@@ -296,7 +401,7 @@ function computeInputKeys(model: ScenarioModel): ActionKeys {
     const headerFacts = `${model.rules}\n${JSON.stringify(model.limits)}`;
     for (const option of model.root.options) declarations.push(option);
     // The files imported as the model was built from them (the same list modelOf reads).
-    const imported = importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE;
+    const imported = importedThen ?? (importsOf(model.root).length > 0 ? contextOf(model.root).imported?.(model.root) ?? NONE : NONE);
     const docKey = carriedKey(model);
     const before = keyedSteps.get(docKey) ?? (model.overlay ? keyedSteps.get(documentKey(model)) : undefined);
     const sameNodesRead = before !== undefined && before.headerFacts === headerFacts && sameNodes(before.declarations, declarations) && sameNodes(before.imported, imported);

@@ -1,7 +1,7 @@
 import { Cancellation, DefaultLangiumDocumentFactory, delayNextTick, OperationCancelled, type LangiumSharedCoreServices, type ParseResult, type AstNode, type URI, type LangiumCoreServices, type LangiumDocument, type LangiumParser } from 'langium';
 import { createBattleParser } from './battle-parser-builder.js';
 import { LIMIT_DEFAULTS, type LimitValues } from '../core/limits.js';
-import { contextOf, setModelContext } from '../core/model-cache.js';
+import { contextOf, finishOwedKeys, setModelContext } from '../core/model-cache.js';
 import type { RulesetRegistry } from '../core/ruleset.js';
 import type { Element, Scenario } from './generated/ast.js';
 import { importGraphOf } from './battle-imports.js';
@@ -25,6 +25,8 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     private readonly shared: LangiumSharedCoreServices;
     /** The document being updated, by address: its tree is the previous parse that an edit is spliced into. */
     private readonly updating = new Map<string, LangiumDocument>();
+    /** The documents parsed so far, by address: a document's first build owes its action keys (`ModelContext.keysAfter`). */
+    private readonly parsedBefore = new Set<string>();
     /** How many parses were made in pieces and how many whole (tests and the benchmark read them). */
     readonly counts = { pieces: 0, whole: 0 };
 
@@ -58,8 +60,14 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
     }
 
     protected override parse<T extends AstNode>(uri: URI, text: string, _options?: unknown, version?: number): ParseResult<T> {
-        const document = this.updating.get(uri.toString());
-        this.updating.delete(uri.toString());
+        // The keys a first build owes read its nodes' text, which a parse in pieces may share with the next tree,
+        // and its imported files' trees: they are made before any parse.
+        finishOwedKeys();
+        const address = uri.toString();
+        const first = !this.oneShot && !this.parsedBefore.has(address);
+        this.parsedBefore.add(address);
+        const document = this.updating.get(address);
+        this.updating.delete(address);
         const pieces = document ? this.inPieces(document, text, version) : undefined;
         let result = pieces?.result as ParseResult<T> | undefined;
         if (result) this.counts.pieces++;
@@ -73,7 +81,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
         const count = (result.value as unknown as Partial<Scenario>).elements?.length ?? 0;
         const elements: ParseElements = pieces ? elementsAfter(pieces.before, count, pieces.spliced) : Object.freeze({ count, tree: Object.freeze({}), edits: Object.freeze([]) });
         setModelContext(result.value as unknown as Scenario, {
-            rulesets: this.rulesets, limits: this.limits, once: this.oneShot,
+            rulesets: this.rulesets, limits: this.limits, once: this.oneShot, keysAfter: first,
             imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [],
             // A file built once is never edited: no record to read.
             edits: this.oneShot ? undefined : { tree: elements.tree, keptBefore: tree => changeBetween(elements, tree)?.first }

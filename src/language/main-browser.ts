@@ -12,12 +12,15 @@ import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vs
 import { createBattleServices } from './battle-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 import { setChartsScript } from '../report/charts-in-worker.js';
+import { OwedKeys } from './lsp/owed-keys.js';
 
 // `self` is the worker's global scope; this project's TypeScript has no WebWorker types.
 const scope = globalThis as unknown as ConstructorParameters<typeof BrowserMessageReader>[0];
 const connection = createConnection(new BrowserMessageReader(scope), new BrowserMessageWriter(scope));
 const { shared } = createBattleServices({ connection, ...EmptyFileSystem });
 publishWithVersions(connection, shared);
+// A document's first build publishes its problems before it makes the keys its next build reads.
+new OwedKeys(shared);
 // The report's charts are a script of their own, loaded on demand: the client says where it is.
 shared.lsp.LanguageServer.onInitialize(params => setChartsScript((params.initializationOptions as { chartsScript?: unknown } | undefined)?.chartsScript));
 startLanguageServer(shared);

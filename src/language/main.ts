@@ -12,6 +12,7 @@ import { NodeFileSystem } from 'langium/node';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { createBattleServices } from './battle-module.js';
 import { IdleWarmUp } from './lsp/idle-warm-up.js';
+import { OwedKeys } from './lsp/owed-keys.js';
 import { rulesetsOf } from './battle-core-module.js';
 import { publishWithVersions } from './versioned-diagnostics.js';
 import { watchImportedFiles } from './watch-imported-files.js';
@@ -58,6 +59,9 @@ startLanguageServer(shared);
 // Completion's parser is made and the odds engines run before the umpire asks (lsp/idle-warm-up.ts): the odds
 // once each when the client says it is initialized, before the first document is built; once the first diagnostics
 // are published, a completion and the odds again, in idle time.
+// A document's first build publishes its problems before it makes the keys its next build reads (lsp/owed-keys.ts).
+const owedKeys = new OwedKeys(shared);
+heard.push(() => owedKeys.heardFromClient());
 const warmUp = new IdleWarmUp(Battle, rulesets);
 heard.push(() => warmUp.heardFromClient());
 shared.lsp.LanguageServer.onInitialized(() => void warmUp.prime());

@@ -45,7 +45,7 @@ const KEYED_BY_ONE_PARSE_OR_SERVICES: Record<string, { tables: number, keyedBy: 
  */
 const CORE_OUTSIDE_THE_REGISTRY: Record<string, { names: string[], why: string }> = {
     'core/kept.ts': { names: ['coreKept'], why: 'the registry itself' },
-    'core/model-cache.ts': { names: ['contexts', 'unlisted'], why: "the context each parse was made in (its rule sets and limits), recorded by the document factory with the parse: the parse's own record, not an answer (dropping it would lose what the parse was made under); a counter" },
+    'core/model-cache.ts': { names: ['contexts', 'unlisted', 'owed'], why: "the context each parse was made in (its rule sets and limits), recorded by the document factory with the parse: the parse's own record, not an answer (dropping it would lose what the parse was made under); a counter; the keys a document's first build still has to make, work to be done before the next parse (iterated, and emptied as it is done), not an answer" },
     'core/campaign-odds.ts': { names: ['carriedFacts'], why: "keyed by a rule set object: the facts its counters carry, read from the rule set alone" },
     'core/campaign-state.ts': { names: ['settling'], why: 'a depth counter while settled results are worked out' },
     'core/scenario.ts': { names: ['NO_STATS', 'lastScope', 'keptSides', 'keeping'], why: "a constant; one token that stands for the grades in scope while they are the same nodes (no answer: an identity); the sides of the action whose checks are running, forgotten when they end; a depth counter" },

@@ -13,7 +13,8 @@ import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocume
 import type { CodeLensParams } from 'vscode-languageserver';
 import { createBattleServices } from '../../src/language/battle-module.js';
 import { builtInRulesets } from '../../src/rulesets/registry.js';
-import { actionInputsKey, keyedCounts, modelOf } from '../../src/core/model-cache.js';
+import { actionInputsKey, actionKey, keyedCounts, modelOf, owedCounts, settledInputsKey } from '../../src/core/model-cache.js';
+import { OwedKeys } from '../../src/language/lsp/owed-keys.js';
 import { isUnresolvable, outcomeStatus, resolveAction } from '../../src/core/resolve.js';
 import { outcomeBlock } from '../../src/core/outcome-block.js';
 import type { Scenario, Turn } from '../../src/language/generated/ast.js';
@@ -787,6 +788,47 @@ describe('a file parsed in pieces is the file parsed whole', () => {
             return { doc, keys: inputKeysOf(doc), kept: campaignCounts.kept - keptBefore };
         };
     }
+
+    it('makes the keys a first build owes before the next parse, as a build that makes them at once would, and keeps that build\'s checks', async () => {
+        // A document's first build publishes its problems before it makes its action keys (src/core/model-cache.ts,
+        // `finishOwedKeys`): what it keeps waits on keys filled later, before anything parses again.
+        const text = await chain('file:///pieces/owed-written.battle', 8);
+        const documents = services.shared.workspace.LangiumDocuments;
+        for (const doc of documents.all.toArray()) documents.deleteDocument(doc.uri);
+        const uri = 'file:///pieces/owed.battle';
+        const first = (await editorBuilds({ [uri]: text }, 1))[uri];
+        const model = modelOf(first.parseResult.value as Scenario);
+        const owedKeys = model.actions.map(a => actionKey(model, a.node));
+        expect(owedKeys).toHaveLength(7);
+        for (const key of owedKeys) expect(key).toEqual({ all: undefined, settled: undefined });
+        // White space typed into the last engagement: the parse makes the first build's keys before it starts.
+        const finished = owedCounts.finished, keptBefore = campaignCounts.kept;
+        const edited = text.replace(/(engagement E7 \{\n)/, '$1 ');
+        const second = (await editorBuilds({ [uri]: edited }, 2))[uri];
+        expect(owedCounts.finished - finished).toBe(1);
+        // Filled as a model of the same text makes them when asked at once (the keys are of the text, not of the file's address).
+        const coldModel = modelOf((await coldDocument(text)).parseResult.value as Scenario);
+        expect(owedKeys.map(k => k.all)).toEqual(coldModel.actions.map(a => actionInputsKey(coldModel, a.node)));
+        expect(owedKeys.map(k => k.settled)).toEqual(coldModel.actions.map(a => settledInputsKey(coldModel, a.node)));
+        // The second build kept the first build's campaign checks of every engagement but E7, a new node (the edit changes none).
+        expect(campaignCounts.kept - keptBefore).toBe(6);
+        expect(seen(second, () => [])).toEqual(seen(await coldDocument(edited), () => []));
+        // The second build owes nothing: it is no document's first.
+        const secondModel = modelOf(second.parseResult.value as Scenario);
+        expect(actionKey(secondModel, secondModel.actions[0].node).all).toBeDefined();
+    });
+
+    it('makes a first build\'s keys once the client has been quiet, without an edit', async () => {
+        const uri = 'file:///pieces/owed-quiet.battle';
+        const owed = new OwedKeys(services.shared, 5);
+        const doc = (await editorBuilds({ [uri]: await chain('file:///pieces/owed-quiet-written.battle', 4) }, 1))[uri];
+        const model = modelOf(doc.parseResult.value as Scenario);
+        const key = actionKey(model, model.actions[0].node);
+        expect(key.all).toBeUndefined();
+        owed.heardFromClient();
+        await new Promise(resolve => setTimeout(resolve, 50));
+        expect(key.all).toBe(actionInputsKey(model, model.actions[0].node));
+    });
 
     it('keeps the keys and campaign checks of the actions an edit leaves alone, and works again those whose starting state it changes', async () => {
         // The actions' input keys are kept from the document's last model, hashed again only for the steps

@@ -1,6 +1,6 @@
 import { GrammarUtils, type AstNode, type DiagnosticInfo, type LangiumSharedCoreServices, type ValidationAcceptor, type ValidationChecks, type ValidationRegistry } from 'langium';
 import type { Action, BattleAstType, Scenario } from '../generated/ast.js';
-import { actionInputsKey, contextOf, modelOf } from '../../core/model-cache.js';
+import { actionKey, afterKeys, contextOf, modelOf, sameInputs, type ActionKey } from '../../core/model-cache.js';
 import { checkForce, checkFraction, checkGrade, checkModifier, checkOption, checkSeed, checkTarget, checkUniqueNames, checkUnit, namesSeenIn } from './common.js';
 import { BattleCaches } from '../battle-caches.js';
 import { checkOutcome } from './outcome.js';
@@ -89,8 +89,7 @@ export class BattleValidator {
             if (!halfTyped) checkOutcome(model, action, accept);
             return;
         }
-        const inputs = actionInputsKey(model, action);
-        const key = `${halfTyped}|${inputs}`;
+        const inputs = actionKey(model, action);
         // What this node's checks reported, for `replayActionChecks` at the next builds.
         const problems: Array<Parameters<ValidationAcceptor>> = [];
         const own: ValidationAcceptor = (severity, message, info) => {
@@ -98,8 +97,10 @@ export class BattleValidator {
             accept(severity, message, info);
         };
         const cache = checksCache(model.ruleset);
-        const kept = cache.get(key);
+        // A key still owed (a document's first build) finds nothing: what is found is kept once the key is made.
+        const kept = inputs.all === undefined ? undefined : cache.get(`${halfTyped}|${inputs.all}`);
         if (kept) {
+            const key = `${halfTyped}|${inputs.all}`;
             cache.delete(key);
             cache.set(key, kept);
             for (const problem of kept) own(problem.severity, problem.message, { ...problem.info, node: nodeAt(action, problem.path) } as DiagnosticInfo<AstNode>);
@@ -125,8 +126,10 @@ export class BattleValidator {
             return;
         }
         keepOnNode(action, model, inputs, halfTyped, problems);
-        cache.set(key, recorded);
-        if (cache.size > MAX_KEPT) cache.delete(cache.keys().next().value!);
+        afterKeys(model, () => {
+            cache.set(`${halfTyped}|${inputs.all}`, recorded);
+            if (cache.size > MAX_KEPT) cache.delete(cache.keys().next().value!);
+        });
     }
 }
 
@@ -139,13 +142,13 @@ export class BattleValidator {
 const ACTION_CHECKS = Symbol('the action\'s checks as last run');
 export interface ActionChecks {
     readonly ruleset: object | undefined;
-    readonly inputs: string;
+    readonly inputs: ActionKey;
     readonly halfTyped: boolean;
     readonly problems: ReadonlyArray<Parameters<ValidationAcceptor>>;
 }
 
 /** `problems` undefined: what the checks found cannot be reported again (a problem placed by range or outside the action). */
-function keepOnNode(action: Action, model: ReturnType<typeof modelOf>, inputs: string, halfTyped: boolean, problems: ReadonlyArray<Parameters<ValidationAcceptor>> | undefined): void {
+function keepOnNode(action: Action, model: ReturnType<typeof modelOf>, inputs: ActionKey, halfTyped: boolean, problems: ReadonlyArray<Parameters<ValidationAcceptor>> | undefined): void {
     const kept: ActionChecks | undefined = problems && { ruleset: model.ruleset, inputs, halfTyped, problems };
     Object.defineProperty(action, ACTION_CHECKS, { value: kept, enumerable: false, writable: true, configurable: true });
 }
@@ -159,7 +162,7 @@ function keepOnNode(action: Action, model: ReturnType<typeof modelOf>, inputs: s
  */
 export function replayActionChecks(action: Action, accept: ValidationAcceptor, model = modelOf(action), syntaxErrors?: boolean, kept = actionChecksOf(action)): boolean {
     if (!kept) return false;
-    if (kept.ruleset !== model.ruleset || kept.inputs !== actionInputsKey(model, action)) return false;
+    if (kept.ruleset !== model.ruleset || !sameInputs(kept.inputs, actionKey(model, action))) return false;
     if (!(kept.halfTyped === false && !(syntaxErrors ?? hasSyntaxErrors(action))) && isHalfTyped(action) !== kept.halfTyped) return false;
     for (const problem of kept.problems) accept(...problem);
     return true;

@@ -8,7 +8,7 @@
  */
 import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
-import { actionInputsKey } from '../../core/model-cache.js';
+import { actionKey, sameInputs, type ActionKey } from '../../core/model-cache.js';
 import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
 import { eachRole, isSettled, names, roles, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
@@ -45,9 +45,9 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
                 check(node, current, accept);
                 return;
             }
-            const inputs = actionInputsKey(model, node);
+            const inputs = actionKey(model, node);
             const kept = (node as Action & { [CAMPAIGN]?: KeptCampaignChecks })[CAMPAIGN];
-            if (kept && kept.inputs === inputs && kept.outcome === node.outcome && kept.turn === current && kept.declarationsBefore === declarations
+            if (kept && sameInputs(kept.inputs, inputs) && kept.outcome === node.outcome && kept.turn === current && kept.declarationsBefore === declarations
                 && kept.labels === labels && kept.ruleset === model.ruleset) {
                 campaignCounts.kept++;
                 for (const problem of kept.problems) accept(...problem);
@@ -107,7 +107,7 @@ export const campaignCounts = { kept: 0 };
 const CAMPAIGN = Symbol('the action\'s campaign checks as last run');
 interface KeptCampaignChecks {
     readonly ruleset: unknown;
-    readonly inputs: string;
+    readonly inputs: ActionKey;
     readonly outcome: unknown;
     readonly turn: number;
     readonly declarationsBefore: number;
