@@ -53,3 +53,18 @@ export interface Unresolvable {
  * (written `outcome seed N reroll 2`; absent or 0 when it never was).
  */
 export type DiceChoice = { kind: 'seed', seed: number, reroll?: number } | { kind: 'entered' };
+
+/**
+ * A resolution whose JSON is made when first read, then kept: a campaign's check settles every engagement a
+ * later one reads (docs/campaigns.md#settled) for its outcome lines alone, and the JSON (the summary, each
+ * unit's entry, what the fingerprint covers) is read only when the outcome is written, shown or compared.
+ * `json` must hold plain data only, never a parse node or a model: a settled result is kept across builds.
+ */
+export function withJsonWhenRead(parts: Omit<Resolution, 'json'>, json: () => ResolutionJson): Resolution {
+    let made: ResolutionJson | undefined;
+    return Object.defineProperty(parts, 'json', {
+        get: () => (made ??= json()),
+        enumerable: true,
+        configurable: true
+    }) as Resolution;
+}

@@ -13,7 +13,7 @@ import {
 import { signed } from '../../core/signed.js';
 import { nameAliases, withLazyFingerprint } from '../../core/fingerprint.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
-import type { DiceChoice, OutcomeLineText, Resolution, Unresolvable } from '../../core/resolution.js';
+import { withJsonWhenRead, type DiceChoice, type OutcomeLineText, type Resolution, type Unresolvable } from '../../core/resolution.js';
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
 export function throwScrudDice(input: ScrudInput, seed: number): { attacker: number[], defender: number[] } {
@@ -52,27 +52,30 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
         if (entered) pursuitDice = [...throws];
     }
     const outcome = withPursuit(combat, decisions);
-    // What the fingerprint covers (`withLazyFingerprint`: worked out when read, since a settled engagement's
-    // result is carried through the campaign at every check, and its fingerprint read only when it is written,
-    // shown or compared).
-    const covered = {
-        rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
-        // Only when the engagement has a pursuit rule: outcomes written without one keep their fingerprint.
-        pursuit: rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined,
-        // Only under `option clamp-six`: outcomes written without it keep their fingerprint.
-        clampSix: tables.clampSix
-    };
     const byId = new Map(decisions.map(d => [d.id, d]));
-    return {
-        json: withLazyFingerprint({
-            name: action.node.name, kind: action.node.kind, rules: 'scrud', turn: turnLabel(action.turn) ?? null,
+    // Read now, so that the JSON made later holds no node or model (`withJsonWhenRead`).
+    const name = action.node.name, kind = action.node.kind, turn = turnLabel(action.turn) ?? null;
+    const aliases = nameAliases(model), clampSix = tables.clampSix;
+    const pursuit = rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined;
+    return withJsonWhenRead({
+        lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
+        text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(d => pursuitText(d, houseFace(model, action)))]
+    }, () => {
+        // What the fingerprint covers (`withLazyFingerprint`: worked out when read, after the JSON itself).
+        const covered = {
+            rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
+            // Only when the engagement has a pursuit rule: outcomes written without one keep their fingerprint.
+            pursuit,
+            // Only under `option clamp-six`: outcomes written without it keep their fingerprint.
+            clampSix
+        };
+        return withLazyFingerprint({
+            name, kind, rules: 'scrud', turn,
             seed: dice.kind === 'seed' ? dice.seed : null, summary: outcome.summary, check: '',
             pooled: input.pooled,
             units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
-        }, covered, nameAliases(model)),
-        lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
-        text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(d => pursuitText(d, houseFace(model, action)))]
-    };
+        }, covered, aliases);
+    });
 }
 
 /** Where a value's line stands in the action (an unread value: last). */

@@ -139,7 +139,24 @@ export function resolveScrud(input: ScrudInput, thrown: { attacker: readonly num
         groups.push({ arm, pairs });
     }
     const units = [...input.attacker.units, ...input.defender.units].map(u => results.get(u.id)!);
-    return { units, groups, summary: summarize(input, groups) };
+    return withSummaryWhenRead(units, groups, input);
+}
+
+/**
+ * The outcome with its summary worked out when first read: a campaign's check settles every engagement a
+ * later one reads (docs/campaigns.md#settled) for the units' results alone, and the summary, which only a
+ * written outcome, the JSON and a view show, was a sixth of that. It reads the sides' force names and the
+ * groups: plain data, no parse tree kept.
+ */
+function withSummaryWhenRead(units: readonly ScrudUnitResult[], groups: readonly ScrudGroup[], input: ScrudInput): ScrudOutcome {
+    const forces = { attacker: { force: input.attacker.force }, defender: { force: input.defender.force } };
+    let summary: string | undefined;
+    return {
+        units, groups,
+        get summary() {
+            return summary ??= summarize(forces, groups);
+        }
+    };
 }
 
 function record(r: Ranked, side: SideRole, rank: number, result: ScrudResult, opponent: string | null): ScrudUnitResult {
@@ -154,7 +171,7 @@ function record(r: Ranked, side: SideRole, rank: number, result: ScrudResult, op
  * The seed's way of telling it: for each arm, the side that lost pairs with its stand-offs and losses,
  * e.g. "Defender foot: 3 stand-off, 1 recoil, 2 retire · Attacker horse: 1 recoil, 1 retire".
  */
-function summarize(input: ScrudInput, groups: readonly ScrudGroup[]): string {
+function summarize(input: { readonly attacker: { readonly force: string }, readonly defender: { readonly force: string } }, groups: readonly ScrudGroup[]): string {
     const parts: string[] = [];
     for (const g of groups) {
         const armName = g.arm === 'all' ? '' : ` ${g.arm}`;
