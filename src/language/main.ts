@@ -56,12 +56,12 @@ const { shared, Battle } = createBattleServices({ ...context, rulesets });
 publishWithVersions(connection, shared);
 watchImportedFiles(shared);
 startLanguageServer(shared);
-// Completion's parser is made and the odds engines run before the umpire asks (lsp/idle-warm-up.ts): the odds
-// once each when the client says it is initialized, before the first document is built; once the first diagnostics
-// are published, a completion and the odds again, in idle time.
 // A document's first build publishes its problems before it makes the keys its next build reads (lsp/owed-keys.ts).
 const owedKeys = new OwedKeys(shared);
 heard.push(() => owedKeys.heardFromClient());
+// Completion's parser is made and the odds engines run before the umpire asks (lsp/idle-warm-up.ts): the odds
+// once each when the client says it is initialized, before the first document is built; once the first diagnostics
+// are published, a completion and the odds again, in idle time.
 const warmUp = new IdleWarmUp(Battle, rulesets);
 heard.push(() => warmUp.heardFromClient());
 shared.lsp.LanguageServer.onInitialized(() => void warmUp.prime());

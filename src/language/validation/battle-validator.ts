@@ -98,11 +98,11 @@ export class BattleValidator {
         };
         const cache = checksCache(model.ruleset);
         // A key still owed (a document's first build) finds nothing: what is found is kept once the key is made.
-        const kept = inputs.all === undefined ? undefined : cache.get(`${halfTyped}|${inputs.all}`);
+        const key = inputs.all === undefined ? undefined : `${halfTyped}|${inputs.all}`;
+        const kept = key === undefined ? undefined : cache.get(key);
         if (kept) {
-            const key = `${halfTyped}|${inputs.all}`;
-            cache.delete(key);
-            cache.set(key, kept);
+            cache.delete(key!);
+            cache.set(key!, kept);
             for (const problem of kept) own(problem.severity, problem.message, { ...problem.info, node: nodeAt(action, problem.path) } as DiagnosticInfo<AstNode>);
             keepOnNode(action, model, inputs, halfTyped, problems);
             return;
