@@ -153,6 +153,26 @@ async function grammarOutline() {
     return JSON.stringify(JSON.stringify(outline));
 }
 
+/**
+ * The parsers' lookahead decisions, as Chevrotain's strategy works them out from the grammar and its tokens
+ * (scripts/lookahead-record.ts, run here unminified: the record reads the strategy's own functions), written into
+ * each bundle, whose parsers read them (src/language/known-lookahead.ts) instead of analysing the grammar at every
+ * start. Not in watch mode, as for the outline: the parsers then analyse it themselves.
+ */
+async function lookaheadRecord(outline) {
+    if (watch) return 'undefined';
+    const { outputFiles } = await esbuild.build({
+        entryPoints: ['scripts/lookahead-record.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
+        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __GRAMMAR_OUTLINE__: outline, __BUILT_LOOKAHEAD__: 'undefined' }, logLevel: 'warning'
+    });
+    const module = { exports: {} };
+    new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+    const { record } = module.exports;
+    const decisions = Object.values(record?.decisions ?? {});
+    if (decisions.length === 0 || decisions.every(alts => alts === null)) throw new Error('scripts/lookahead-record.ts found no decision one token makes');
+    return JSON.stringify(JSON.stringify(record));
+}
+
 /** The version of package.json, for `umpire --version`. */
 const { version } = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 
@@ -413,7 +433,8 @@ const run = process.argv[1] !== undefined && import.meta.url === pathToFileURL(p
 const bundles = [node, cli, worker, workerCharts, oddsWebview, webExtension];
 if (run) {
     const outline = await grammarOutline();
-    for (const options of bundles) options.define = { ...options.define, __GRAMMAR_OUTLINE__: outline };
+    const lookahead = await lookaheadRecord(outline);
+    for (const options of bundles) options.define = { ...options.define, __GRAMMAR_OUTLINE__: outline, __BUILT_LOOKAHEAD__: lookahead };
 }
 if (run && watch) {
     for (const options of bundles) await (await esbuild.context(options)).watch();

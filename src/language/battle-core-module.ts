@@ -13,6 +13,7 @@ import { BattleTokenBuilder } from './battle-token-builder.js';
 import { createBattleParser } from './battle-parser-builder.js';
 import { createBattleCompletionParser } from './battle-parser.js';
 import { BattleLexer } from './battle-lexer.js';
+import { BUILT_LOOKAHEAD, type BuiltLookaheadServices } from './known-lookahead.js';
 import { checkLangiumRelease } from './langium-version.js';
 import { BattleDocumentFactory } from './battle-document-factory.js';
 import { BattleDocumentBuilder } from './battle-imports.js';
@@ -34,7 +35,7 @@ export type BattleAddedServices = {
     validation: {
         BattleValidator: BattleValidator
     }
-};
+} & BuiltLookaheadServices;
 
 export type BattleCoreServices = LangiumCoreServices & BattleAddedServices;
 
@@ -62,7 +63,9 @@ export const battleCoreModule = (oneShot: boolean, rulesets: RulesetRegistry): M
         // Its tokens are the parse tree's leaves (battle-lexer.ts).
         Lexer: services => new BattleLexer(services),
         // The rule sets' action kinds and verbs are lexed as such (KIND, VERB in battle.langium).
-        TokenBuilder: () => new BattleTokenBuilder(rulesets)
+        TokenBuilder: () => new BattleTokenBuilder(rulesets),
+        // The parsers' lookahead decisions as the build worked them out (known-lookahead.ts); none run from the sources.
+        BuiltLookahead: () => BUILT_LOOKAHEAD
     },
     workspace: {
         ReferenceDescriptionProvider: (services) => new BattleReferenceDescriptionProvider(services)

@@ -38,13 +38,14 @@ import {
     createParser, DatatypeSymbol, LangiumCompletionParser, LangiumParser,
     type AstNode, type AstReflection, type CompletionParserResult, type CstNode, type CstNodeBuilder, type LangiumCoreServices, type Lexer, type LexerResult, type ParseResult, type ParserOptions
 } from 'langium';
-import type { IToken } from 'chevrotain';
+import type { IToken, TokenTypeDictionary } from 'chevrotain';
+import { KnownLookahead, type BuiltLookaheadServices } from './known-lookahead.js';
 import { BattleCstNodeBuilder } from './battle-cst-builder.js';
 import { withKeptRecovery, type Recognizer, type RecognizerClass } from './parse-recovery-costs.js';
 import { withRecordingUndoneInPlace } from './parser-recording.js';
 
 /** The recogniser's fields the parsers read (Langium's `ChevrotainWrapper`, not exported). */
-type Wrapper = Recognizer & { input: IToken[], errors: ParseResult['parserErrors'] };
+type Wrapper = Recognizer & { input: IToken[], errors: ParseResult['parserErrors'], lookaheadStrategy: KnownLookahead };
 
 /** The members of Langium's parser that its subclass here reads or overrides (private or protected in Langium's typings). */
 interface ParserInternals {
@@ -82,15 +83,26 @@ const NO_TOKENS: IToken[] = Object.freeze([]) as unknown as IToken[];
 
 /**
  * A recogniser like the one Langium's constructor made (`ChevrotainWrapper`, the same configuration), with the
- * recovery's answers kept; made before any rule is defined on it.
+ * recovery's answers kept and the lookahead decisions the build recorded (known-lookahead.ts); made before any
+ * rule is defined on it.
  */
 function keptRecoveryWrapper(made: Wrapper, services: LangiumCoreServices, lexer: Lexer, incomplete: boolean): Wrapper {
     const Kept = withKeptRecovery(withRecordingUndoneInPlace(made.constructor as RecognizerClass));
+    const skipValidations = services.LanguageMetaData.mode === 'production';
+    // Langium's strategy, with its options (ChevrotainWrapper): warnings unlogged when validations are skipped.
+    const lookaheadStrategy = new KnownLookahead({ logging: skipValidations ? () => { } : undefined, incomplete },
+        (services as LangiumCoreServices & BuiltLookaheadServices).parser.BuiltLookahead, lexer.definition as TokenTypeDictionary);
     return new Kept(lexer.definition, {
         ...services.parser.ParserConfig,
-        skipValidations: services.LanguageMetaData.mode === 'production',
+        lookaheadStrategy,
+        skipValidations,
         errorMessageProvider: services.parser.ParserErrorMessageProvider
     }, incomplete) as Wrapper;
+}
+
+/** The lookahead strategy of a parser made here: the build's analysis reads what it decided. */
+export function lookaheadOf(parser: LangiumParser | LangiumCompletionParser): KnownLookahead {
+    return (parser as unknown as { wrapper: Wrapper }).wrapper.lookaheadStrategy;
 }
 
 export class BattleParser extends LangiumParserWithInternals {
