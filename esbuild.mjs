@@ -130,6 +130,17 @@ const protocolForCore = {
     }
 };
 
+/** A script of the build bundled (unminified) and run here, with `define`: its exports. */
+async function runBundled(entry, define) {
+    const { outputFiles } = await esbuild.build({
+        entryPoints: [entry], bundle: true, write: false, format: 'cjs', platform: 'node',
+        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, ...define }, logLevel: 'warning'
+    });
+    const module = { exports: {} };
+    new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
+    return module.exports;
+}
+
 /**
  * An outline of the grammar (its terminals and keywords, each keyword's longer alternatives, its reachable parser
  * rules), found by the token builder itself and Langium's walk of the grammar (scripts/grammar-outline.ts) and
@@ -139,13 +150,7 @@ const protocolForCore = {
  */
 async function grammarOutline() {
     if (watch) return 'undefined';
-    const { outputFiles } = await esbuild.build({
-        entryPoints: ['scripts/grammar-outline.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
-        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __GRAMMAR_OUTLINE__: 'undefined' }, logLevel: 'warning'
-    });
-    const module = { exports: {} };
-    new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
-    const { outline } = module.exports;
+    const { outline } = await runBundled('scripts/grammar-outline.ts', { __GRAMMAR_OUTLINE__: 'undefined' });
     if (!outline || [outline.keywords, outline.terminals, outline.parserRules].some(names => names.length === 0)) {
         throw new Error('scripts/grammar-outline.ts found no keyword, terminal or parser rule in the grammar');
     }
@@ -161,13 +166,7 @@ async function grammarOutline() {
  */
 async function lookaheadRecord(outline) {
     if (watch) return 'undefined';
-    const { outputFiles } = await esbuild.build({
-        entryPoints: ['scripts/lookahead-record.ts'], bundle: true, write: false, format: 'cjs', platform: 'node',
-        target: 'node20', mainFields: ['module', 'main'], define: { ...langiumRelease, __GRAMMAR_OUTLINE__: outline, __BUILT_LOOKAHEAD__: 'undefined' }, logLevel: 'warning'
-    });
-    const module = { exports: {} };
-    new Function('module', 'exports', 'require', outputFiles[0].text)(module, module.exports, createRequire(import.meta.url));
-    const { record } = module.exports;
+    const { record } = await runBundled('scripts/lookahead-record.ts', { __GRAMMAR_OUTLINE__: outline, __BUILT_LOOKAHEAD__: 'undefined' });
     const decisions = Object.values(record?.decisions ?? {});
     if (decisions.length === 0 || decisions.every(alts => alts === null)) throw new Error('scripts/lookahead-record.ts found no decision one token makes');
     return JSON.stringify(JSON.stringify(record));
