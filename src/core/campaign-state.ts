@@ -493,7 +493,7 @@ const NO_IDS: readonly string[] = [];
 function unitIdsOf(model: ScenarioModel, t: Timeline, action: Action): ActionUnitIds {
     let ids = t.unitIds.get(action);
     if (!ids || !sameForces(model, action, ids.forces)) {
-        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => weakly(model.forces.get(name))) });
+        t.unitIds.set(action, ids = { named: participantIds(model, action), forces: forcesNamed(action).map(name => weakly(model.forces.get(name))) });
     }
     return ids;
 }
@@ -523,9 +523,10 @@ const forcesOfAction = coreKept.table<Action, readonly string[]>({
 function forcesNamed(action: Action): readonly string[] {
     let found = forcesOfAction.get(action);
     if (!found) {
-        const names = new Set<string>();
-        for (const { target } of roles(action)) if (target.force) names.add(target.force.$refText);
-        forcesOfAction.set(action, found = [...names]);
+        // An action names a few forces: a list searched beats a set made for each action of a build.
+        const names: string[] = [];
+        for (const { target } of roles(action)) if (target.force && !names.includes(target.force.$refText)) names.push(target.force.$refText);
+        forcesOfAction.set(action, found = names);
     }
     return found;
 }
@@ -634,7 +635,8 @@ function carry(model: ScenarioModel, t: Timeline, el: Action, turn: Turn | undef
     facts: ReadonlyArray<readonly [string, StatValue]>): void {
     const at = { kind: el.kind, name: el.name, turn: turnLabel(turn) };
     // Settled, not written yet: the same result, said to be not written where it is shown.
-    const last = { result, action: el.name, turn: turnLabel(turn), ...(outcomeOf(model, el) ? {} : { settled: true as const }) };
+    const action = el.name, label = turnLabel(turn);
+    const last = outcomeOf(model, el) ? { result, action, turn: label } : { result, action, turn: label, settled: true as const };
     for (const u of unitsOfLine) {
         const h = t.history.get(u.id);
         // A line for a unit its action does not name (no rule set writes one): laid in at its point.
@@ -864,12 +866,17 @@ export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Act
 /**
  * Whether an unwritten action's outcome is settled by its own dice (worked out yet or not): false when it is
  * written, needs a new seed, or waits on an action that does. What `settledOf` tells without working it out.
+ * A test for the actions of one model, its timeline read once (the order check asks it of every unwritten
+ * action at every build).
  */
-export function isSettled(model: ScenarioModel, action: ActionModel | Action): boolean {
-    const node = actionNode(action);
-    if (outcomeOf(model, node)) return false;
-    const t = timeline(model);
-    return t.pending.has(node) || t.settled.has(node);
+export function settledTest(model: ScenarioModel): (action: ActionModel | Action) => boolean {
+    let t: Timeline | undefined;
+    return action => {
+        const node = actionNode(action);
+        if (outcomeOf(model, node)) return false;
+        t ??= timeline(model);
+        return t.pending.has(node) || t.settled.has(node);
+    };
 }
 
 /**
@@ -943,7 +950,16 @@ export interface Participation {
 
 /** Every unit an action names, with its role (a whole force names each of its units). */
 export function participants(model: ScenarioModel, action: Action): Participation[] {
-    return roles(action).flatMap(({ target, role }) => unitsOf(model, target).map(unit => ({ unit, role, target })));
+    const out: Participation[] = [];
+    for (const { target, role } of roles(action)) for (const unit of unitsOf(model, target)) out.push({ unit, role, target });
+    return out;
+}
+
+/** The ids of `participants`, in its order (the timeline reads them for every action it visits: no entry made per unit). */
+function participantIds(model: ScenarioModel, action: Action): string[] {
+    const out: string[] = [];
+    for (const { target } of roles(action)) for (const unit of unitsOf(model, target)) out.push(unit.id);
+    return out;
 }
 
 /** Whether a reference names the unit: its force, every instance of its unit, or it by index. */

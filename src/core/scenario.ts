@@ -388,15 +388,21 @@ export function misplacedRules(root: Scenario): { name: string, offset: number }
     return m ? { name: m[1], offset: m.index + m[0].indexOf('rules') } : undefined;
 }
 
-export function unitsOf(model: ScenarioModel, target: Target | undefined): UnitModel[] {
+/**
+ * The units a reference names, in declaration order. The force model's own lists when the reference names a
+ * whole force or every instance of a unit (read for every reference of every action at every build: no copy).
+ */
+export function unitsOf(model: ScenarioModel, target: Target | undefined): readonly UnitModel[] {
     // A half-typed statement (`split X 6 on`) leaves its target undefined: it names no unit.
     const force = target && model.forces.get(target.force?.$refText ?? '');
-    if (!target || !force) return [];
-    if (!target.unit) return [...force.units];
-    const matching = [...(force.byName.get(target.unit.$refText) ?? [])];
+    if (!target || !force) return NO_UNITS;
+    if (!target.unit) return force.units;
+    const matching = force.byName.get(target.unit.$refText) ?? NO_UNITS;
     if (target.index === undefined) return matching;
     return matching.filter(u => (u.index ?? 1) === target.index);
 }
+
+const NO_UNITS: readonly UnitModel[] = Object.freeze([]);
 
 /** The label to show for a reference, as written. */
 export function targetText(target: Target | undefined): string {
@@ -459,9 +465,16 @@ function sideOf(model: ScenarioModel, targets: readonly Target[]): UnitModel[] {
         if (!force) return [];
         if (force.distinctIds) return force.units.slice();
     }
+    // A later line of the same name and instance stands for the id (it was declared last).
     const seen = new Map<string, UnitModel>();
-    for (const t of targets) for (const u of unitsOf(model, t)) seen.set(u.id, u);
-    const all = [...seen.values()];
-    const forces = [...new Set(all.map(u => u.force))];
+    const forces: string[] = [];
+    for (const t of targets) {
+        for (const u of unitsOf(model, t)) {
+            seen.set(u.id, u);
+            if (!forces.includes(u.force)) forces.push(u.force);
+        }
+    }
+    const all = Array.from(seen.values());
+    if (forces.length === 1) return all.sort((a, b) => a.order - b.order);
     return all.sort((a, b) => forces.indexOf(a.force) - forces.indexOf(b.force) || a.order - b.order);
 }

@@ -90,7 +90,7 @@ function targetHover(model: ScenarioModel, target: Target, leaf: CstNode): strin
     return unitHover(model, unitsOf(model, target), action, targetText(target));
 }
 
-function unitHover(model: ScenarioModel, units: UnitModel[], action: Action | undefined, label?: string): string | undefined {
+function unitHover(model: ScenarioModel, units: readonly UnitModel[], action: Action | undefined, label?: string): string | undefined {
     const first = units[0];
     if (!first) return undefined;
     const decl = first.node;

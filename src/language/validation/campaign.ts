@@ -10,7 +10,7 @@ import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionKey, sameInputs, type ActionKey } from '../../core/model-cache.js';
 import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { eachRole, isSettled, names, roles, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
+import { eachRole, names, roles, settledTest, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
 import { causeText } from '../../core/status-words.js';
 import { Codes } from '../../core/codes.js';
@@ -272,6 +272,7 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
     if (!ruleset) return;
     let gap: Action | undefined;
     let gapTurn: Turn | undefined;
+    const isSettled = settledTest(model);
     for (const action of model.actions) {
         const outcome = outcomeOf(model, action.node);
         // Once there is a gap, an action without outcome changes nothing (asked first: it is most of them).
@@ -280,7 +281,7 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
         if (!outcome) {
             // A gap whose dice are in the file is settled: its outcome is in the state already (docs/campaigns.md#settled).
             // The timeline has told which are, rather than each action's dice asked again at every build.
-            if (!gap && !isSettled(model, action)) { gap = action.node; gapTurn = action.turn; }
+            if (!gap && !isSettled(action)) { gap = action.node; gapTurn = action.turn; }
             continue;
         }
         if (gap) {
