@@ -13,7 +13,7 @@ import {
 import { signed } from '../../core/signed.js';
 import { nameAliases, withLazyFingerprint } from '../../core/fingerprint.js';
 import { keyText, tablesFor } from '../../core/house-rules.js';
-import { withJsonWhenRead, type DiceChoice, type OutcomeLineText, type Resolution, type Unresolvable } from '../../core/resolution.js';
+import { withJsonWhenRead, type DiceChoice, type OutcomeLineText, type Resolution, type ResolutionJson, type Unresolvable } from '../../core/resolution.js';
 
 /** Seeded dice are thrown attacker first, then defender, each in declaration order. */
 export function throwScrudDice(input: ScrudInput, seed: number): { attacker: number[], defender: number[] } {
@@ -53,14 +53,39 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
     }
     const outcome = withPursuit(combat, decisions);
     const byId = new Map(decisions.map(d => [d.id, d]));
-    // Read now, so that the JSON made later holds no node or model (`withJsonWhenRead`).
-    const name = action.node.name, kind = action.node.kind, turn = turnLabel(action.turn) ?? null;
-    const aliases = nameAliases(model), clampSix = tables.clampSix;
     const pursuit = rule ? { from: rule.from, runsAndPursues: rule.runsAndPursues, marked: [...rule.marked], dice: pursuitDice } : undefined;
     return withJsonWhenRead({
         lines: outcome.units.map(u => outcomeLine(u, byId.get(u.id))),
         text: [...scrudText(outcome, houseRow(model, action)), ...decisions.map(d => pursuitText(d, houseFace(model, action)))]
-    }, () => {
+    }, scrudJson({
+        name: action.node.name, kind: action.node.kind, turn: turnLabel(action.turn) ?? null, dice, input, thrown, outcome, byId,
+        pursuit, clampSix: tables.clampSix, aliases: nameAliases(model)
+    }));
+}
+
+/** What an engagement's JSON is made of: plain data, read when it was resolved. */
+interface ScrudJsonParts {
+    readonly name: string;
+    readonly kind: string;
+    readonly turn: string | null;
+    readonly dice: DiceChoice;
+    readonly input: ScrudInput;
+    readonly thrown: { attacker: number[], defender: number[] };
+    readonly outcome: ScrudOutcome;
+    readonly byId: ReadonlyMap<string, PursuitDecision>;
+    readonly pursuit: { from: number, runsAndPursues: boolean, marked: string[], dice: Array<[string, number]> | undefined } | undefined;
+    readonly clampSix: boolean | undefined;
+    readonly aliases: ReadonlyMap<string, string>;
+}
+
+/**
+ * The JSON of a resolution, made when read (`withJsonWhenRead`). Made apart from the resolving: a closure
+ * there would hold every variable the resolving's closures share (the model, the action's node, the dice
+ * source), and a settled result is kept across builds.
+ */
+function scrudJson(parts: ScrudJsonParts): () => ResolutionJson {
+    return () => {
+        const { name, kind, turn, dice, input, thrown, outcome, byId, pursuit, clampSix, aliases } = parts;
         // What the fingerprint covers (`withLazyFingerprint`: worked out when read, after the JSON itself).
         const covered = {
             rules: 'scrud', input: stripDice(input), dice: dice.kind === 'seed' ? dice.seed : thrown,
@@ -75,7 +100,7 @@ export function resolveScrudAction(model: ScenarioModel, action: ActionModel, di
             pooled: input.pooled,
             units: outcome.units.map(u => unitJson(u, byId.get(u.id)))
         }, covered, aliases);
-    });
+    };
 }
 
 /** Where a value's line stands in the action (an unread value: last). */
