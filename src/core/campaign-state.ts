@@ -493,7 +493,7 @@ const NO_IDS: readonly string[] = [];
 function unitIdsOf(model: ScenarioModel, t: Timeline, action: Action): ActionUnitIds {
     let ids = t.unitIds.get(action);
     if (!ids || !sameForces(model, action, ids.forces)) {
-        t.unitIds.set(action, ids = { named: participantIds(model, action), forces: forcesNamed(action).map(name => weakly(model.forces.get(name))) });
+        t.unitIds.set(action, ids = { named: participants(model, action).map(p => p.unit.id), forces: forcesNamed(action).map(name => weakly(model.forces.get(name))) });
     }
     return ids;
 }
@@ -952,13 +952,6 @@ export interface Participation {
 export function participants(model: ScenarioModel, action: Action): Participation[] {
     const out: Participation[] = [];
     for (const { target, role } of roles(action)) for (const unit of unitsOf(model, target)) out.push({ unit, role, target });
-    return out;
-}
-
-/** The ids of `participants`, in its order (the timeline reads them for every action it visits: no entry made per unit). */
-function participantIds(model: ScenarioModel, action: Action): string[] {
-    const out: string[] = [];
-    for (const { target } of roles(action)) for (const unit of unitsOf(model, target)) out.push(unit.id);
     return out;
 }
 

@@ -474,7 +474,5 @@ function sideOf(model: ScenarioModel, targets: readonly Target[]): UnitModel[] {
             if (!forces.includes(u.force)) forces.push(u.force);
         }
     }
-    const all = Array.from(seen.values());
-    if (forces.length === 1) return all.sort((a, b) => a.order - b.order);
-    return all.sort((a, b) => forces.indexOf(a.force) - forces.indexOf(b.force) || a.order - b.order);
+    return Array.from(seen.values()).sort((a, b) => forces.indexOf(a.force) - forces.indexOf(b.force) || a.order - b.order);
 }
