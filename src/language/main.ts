@@ -40,11 +40,12 @@ async function writeScratchFile(name: string, text: string): Promise<string> {
 }
 
 // Every message from the client is told to the idle warm-up (below), which then waits until the client is quiet.
-const heard: Array<() => void> = [];
+const heard: Array<(method: string | undefined) => void> = [];
 const connection = createConnection(ProposedFeatures.all, {
     messageStrategy: {
         handleMessage(message, next) {
-            for (const listener of heard) listener();
+            const method = (message as { method?: string }).method;
+            for (const listener of heard) listener(method);
             return next(message);
         }
     }
@@ -68,4 +69,13 @@ shared.lsp.LanguageServer.onInitialized(() => void warmUp.prime());
 const first = shared.workspace.DocumentBuilder.onBuildPhase(DocumentState.Validated, () => {
     first.dispose();
     warmUp.start();
+});
+// The first edit's build asks the first completion too, once its diagnostics are on their way (a timer: the
+// diagnostics are written first), should the umpire type before the client has been quiet.
+let changed = false;
+heard.push(method => changed ||= method === 'textDocument/didChange');
+const firstEdit = shared.workspace.DocumentBuilder.onBuildPhase(DocumentState.Validated, () => {
+    if (!changed) return;
+    firstEdit.dispose();
+    setTimeout(() => warmUp.edited(), 0);
 });

@@ -7,7 +7,9 @@
  * umpire's first completion cost several times a later one. The warm-up's first step, once the first
  * diagnostics are out and the client has been quiet for a while, asks one completion at the end of the
  * first rule set's new scenario. Not sooner: a request sent as the diagnostics arrive (the Odds view's,
- * the code lenses') would wait behind it.
+ * the code lenses') would wait behind it. An umpire who starts typing at once never leaves the server
+ * quiet, and an editor asks completions as one types: the first edit's build asks it then, once its
+ * diagnostics are out (`edited`), quiet or not.
  *
  * The first odds call in a fresh server ran every function of its rule set's engine for the first time,
  * in V8's interpreter, and cost several times a later call. Once the first diagnostics are out and the client
@@ -79,6 +81,8 @@ export class IdleWarmUp {
     private timer: ReturnType<typeof setTimeout> | undefined;
     /** Each rule set's model, made once (by `prime` or the first step). */
     private readonly models = new Map<string, Promise<Warmed>>();
+    /** The first completion, once started (by its step or by the first edit). */
+    private completing: Promise<void> | undefined;
     private finish!: (report: readonly WarmedRuleset[]) => void;
     /** Resolves with what was done, when every step has run or the warm-up was stopped. */
     readonly done: Promise<readonly WarmedRuleset[]>;
@@ -100,6 +104,20 @@ export class IdleWarmUp {
         this.started = true;
         this.heard = false;
         this.schedule(this.quietMs);
+    }
+
+    /**
+     * A document was built after an edit: the first completion, unless it ran, runs now (once), quiet or
+     * not. Called once the build's diagnostics are out: it delays no diagnostics, only what the client
+     * sent meanwhile, and that once, by about what the umpire's own first completion would have cost.
+     */
+    edited(): void {
+        if (!this.started || this.stopped || this.completing) return;
+        void this.completeOnce();
+    }
+
+    private completeOnce(): Promise<void> {
+        return this.completing ??= this.completeFirst();
     }
 
     /** One completion at the end of the first rule set's new scenario: Langium makes completion's parser. */
@@ -218,7 +236,7 @@ export class IdleWarmUp {
      */
     private plan(): Step[] {
         // The completion first: a person types sooner than they ask the odds.
-        const steps: Step[] = [() => this.completeFirst()];
+        const steps: Step[] = [() => this.completeOnce()];
         for (const { ruleset, warmed, uri, text } of this.rulesetsToWarm()) {
             let model: ScenarioModel | undefined;
             steps.push(async () => {

@@ -146,4 +146,31 @@ describe('the idle warm-up', () => {
             asked.mockRestore();
         }
     });
+
+    it('asks the first completion after the first edit, quiet or not, and never again as its step', async () => {
+        vi.useFakeTimers();
+        const warmUp = new IdleWarmUp(services.Battle, builtInRulesets(), { quietMs: 100, runs: 1 });
+        const provider = services.Battle.lsp.CompletionProvider!;
+        const asked = vi.spyOn(provider, 'getCompletion');
+        try {
+            // Before the first diagnostics the warm-up has not started: an edit then asks nothing.
+            warmUp.edited();
+            await vi.advanceTimersByTimeAsync(0);
+            expect(asked).not.toHaveBeenCalled();
+            warmUp.start();
+            warmUp.heardFromClient();
+            warmUp.edited();
+            // No quiet came (no timer ran to its end), and the completion was asked.
+            await vi.waitFor(() => expect(warmUp.completion.asked).toBe(1));
+            expect(warmUp.completion.items).toBeGreaterThan(0);
+            expect(warmUp.warmed).toEqual([]);
+            warmUp.edited();
+            await vi.advanceTimersByTimeAsync(1000);
+            expect(await warmUp.done).toEqual(eachRuleset(1));
+            expect(asked).toHaveBeenCalledTimes(1);
+            expect(warmUp.completion.asked).toBe(1);
+        } finally {
+            asked.mockRestore();
+        }
+    });
 });
