@@ -5,7 +5,7 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import type { Action, Force, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
+import { reflection, type Action, type Force, type Scenario, type Target, type Turn, type UnitState } from '../language/generated/ast.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, carriedKey, documentKey, importsOf, outcomeOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
@@ -125,7 +125,11 @@ function oneOfARun(match: string): string {
     return match.includes('\n') || match.includes('\r') ? '\n' : ' ';
 }
 
-/** cyrb53: a fast 53-bit string hash (no Node built-in: the core runs in the browser too). */
+/**
+ * cyrb53: a fast 53-bit string hash (no Node built-in: the core runs in the browser too), written in
+ * decimal: V8 writes a number in base 36 ten times slower than in base 10, and a file's first keys hash
+ * every element and every step (at 50,000 lines, about 20,000 hashes).
+ */
 function hash(text: string, seed = 0): string {
     let h1 = 0xdeadbeef ^ seed, h2 = 0x41c6ce57 ^ seed;
     for (let i = 0; i < text.length; i++) {
@@ -135,7 +139,7 @@ function hash(text: string, seed = 0): string {
     }
     h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
     h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-    return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
+    return String(4294967296 * (2097151 & h2) + (h1 >>> 0));
 }
 
 /**
@@ -367,11 +371,30 @@ interface KeyedSteps {
 }
 
 /**
- * A number per unit id, given as the steps' units are first read: the last writer of each unit is kept in
- * an array by slot, not a map by id (a 50,000-line file writes tens of thousands of units at every build,
- * and setting a map's entry by a string cost most of the keys' time). Only ever added to.
+ * A number per unit of the model, its place among all the forces' units (the forces in the model's order,
+ * each force's units in its order): the last writer of each unit is kept in an array by slot, not a map by
+ * id (a 50,000-line file writes tens of thousands of units at every build). The declarations' key (`base`)
+ * fixes the forces, their order and their units, so the slots hold for every model built under it. A
+ * reference that names one unit of an id names every unit of that id (same force, name and index), so a unit
+ * read by slot is read as it was by id. Only the first unit's slot of each force is kept: a unit's slot is
+ * that plus its place in its force (`UnitModel.order`).
  */
-type UnitSlots = Map<string, number>;
+interface UnitSlots {
+    /** How many units the forces hold in all. */
+    readonly size: number;
+    /** By the force's name, as the model's forces are kept: the slot of its first unit. */
+    readonly firstOf: ReadonlyMap<string | undefined, number>;
+}
+
+function unitSlotsOf(model: ScenarioModel): UnitSlots {
+    const firstOf = new Map<string | undefined, number>();
+    let size = 0;
+    for (const [name, force] of model.forces) {
+        firstOf.set(name, size);
+        size += force.units.length;
+    }
+    return { size, firstOf };
+}
 
 /** An action or a `state`/`ruling` line outside turns, or a whole turn. */
 type Step = Action | UnitState | Turn;
@@ -379,7 +402,7 @@ type Step = Action | UnitState | Turn;
 interface KeyedStep {
     /** Its turn's place among the turns ('' outside a turn). */
     readonly place: string;
-    /** The key of the last writer of each unit it reads, in `unitsOfStep(...).reads` order, when its key was made. */
+    /** The key of the last writer of each unit it reads, in `unitsOfStep(...).readSlots` order, when its key was made. */
     readonly writers: readonly string[];
     readonly key: string;
     /** The keys of its actions, in order (one for an action, none for a line, one per action of a turn). */
@@ -408,7 +431,7 @@ function computeInputKeys(model: ScenarioModel, importedThen?: readonly Scenario
     const base = sameNodesRead ? before.base : hash([headerFacts, ...declarations.map(keyOf), ...imported.map(file => `import\n${keyOf(file)}`)].join('\n'));
     // A declaration parsed again as it was (white space typed in a force) leaves the same base: the steps are kept.
     const old = before !== undefined && before.base === base ? before.steps : undefined;
-    const slots: UnitSlots = before !== undefined && before.base === base ? before.slots : new Map();
+    const slots: UnitSlots = before !== undefined && before.base === base ? before.slots : unitSlotsOf(model);
     if (before !== undefined && before.base === base && !model.overlay && !before.overlay) {
         const taken = keysAlike(before, steps);
         if (taken) {
@@ -455,11 +478,11 @@ function computeInputKeys(model: ScenarioModel, importedThen?: readonly Scenario
             // Hashed: a short flat string, compared at every build by the checks kept on each action (a joined
             // string is a rope that every comparison flattens again).
             const own = keyOf(node);
-            const key = hash(`${base}|${place}|${own}|${units.reads.map((id, i) => `${id}=${writers[i]}`).join(',')}`);
+            const key = hash(`${base}|${place}|${own}|${units.readSlots.map((slot, i) => `${slot}=${writers[i]}`).join(',')}`);
             // Every step is keyed again here (a kept step's settled writers are its kept writers': same base, same inputs).
             const declared = settledDeclarations();
             const forces = units.forces.map(name => `${name}:${declared.forceKeys.get(name) ?? 'none'}`).join('\n');
-            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.reads.map((id, i) => `${id}=${writerOf[units.readSlots[i]]?.settledKey ?? ''}`).join(',')}`);
+            const settledKey = hash(`${declared.settledBase}|${forces}|${place}|${own}|${units.readSlots.map(slot => `${slot}=${writerOf[slot]?.settledKey ?? ''}`).join(',')}`);
             step = { place, writers, key, actionKeys: actionKeysOf(node, key), settledKey, settledActionKeys: actionKeysOf(node, settledKey) };
         }
         for (const slot of units.writeSlots) writerOf[slot] = step;
@@ -556,9 +579,7 @@ function sameWriters(writers: readonly string[], reads: readonly number[], write
 // ─── The units a step reads and writes ──────────────────────────────────────────────────────────
 
 interface StepUnits {
-    /** Every unit it names, by id: their states are what its checks and resolution start from. */
-    readonly reads: readonly string[];
-    /** Their slots (`UnitSlots`), in the same order. */
+    /** The slots (`UnitSlots`) of every unit it names: their states are what its checks and resolution start from. */
     readonly readSlots: readonly number[];
     /** The slots of the units whose state it can change (a subset of `readSlots`). */
     readonly writeSlots: readonly number[];
@@ -580,12 +601,15 @@ const stepUnitsKept = coreKept.table<Step, { base: string, slots: UnitSlots, out
 function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: UnitSlots): StepUnits {
     const kept = stepUnitsKept.get(node);
     if (kept && kept.base === base && kept.slots === slots && sameOutcomes(model, node, kept.outcomes)) return kept.units;
-    const reads = new Set<string>(), writes = new Set<string>(), forces = new Set<string>();
+    const reads = new Set<number>(), writes = new Set<number>(), forces = new Set<string>();
     const add = (target: Target, written: boolean) => {
-        forces.add(target.force?.$refText ?? '');
+        const name = target.force?.$refText ?? '';
+        forces.add(name);
+        const first = slots.firstOf.get(name);
+        if (first === undefined) return;
         for (const u of unitsOf(model, target)) {
-            reads.add(u.id);
-            if (written) writes.add(u.id);
+            reads.add(first + u.order);
+            if (written) writes.add(first + u.order);
         }
     };
     const visit = (el: AstNode) => {
@@ -601,12 +625,7 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: Unit
     };
     if (node.$type === 'Turn') for (const inner of (node as Turn).elements) visit(inner);
     else visit(node);
-    const slotOf = (id: string): number => {
-        let slot = slots.get(id);
-        if (slot === undefined) slots.set(id, slot = slots.size);
-        return slot;
-    };
-    const units = { reads: [...reads], readSlots: [...reads].map(slotOf), writeSlots: [...writes].map(slotOf), forces: [...forces].sort() };
+    const units = { readSlots: [...reads], writeSlots: [...writes], forces: [...forces].sort() };
     if (!model.overlay) stepUnitsKept.set(node, { base, slots, outcomes: outcomesOf(model, node), units });
     return units;
 }
@@ -617,16 +636,27 @@ function eachTarget(node: AstNode, each: (target: Target) => void): void {
         each(node as Target);
         return;
     }
-    // Keys, not entries: no pair is made for each property of each node of every step at a file's first check.
     const record = node as unknown as Record<string, unknown>;
-    for (const name of Object.keys(record)) {
-        if (name.charCodeAt(0) === 36 /* $ */) continue;
+    for (const name of propertiesOf(node.$type, record)) {
         const value = record[name];
         if (Array.isArray(value)) {
             for (const item of value) if (isNode(item)) eachTarget(item, each);
         } else if (isNode(value)) eachTarget(value, each);
     }
 }
+
+/**
+ * The properties of a node's type, as the grammar declares them (the reflection's metadata): a walk by
+ * `Object.keys` made an array of every node's keys, `$container` and `$cstNode` among them, and was the
+ * largest part of a 50,000-line file's first keys. A type the reflection does not know is walked by its own keys.
+ */
+function propertiesOf(type: string, record: Record<string, unknown>): readonly string[] {
+    return PROPERTIES[type] ?? Object.keys(record).filter(name => name.charCodeAt(0) !== 36 /* $ */);
+}
+
+/** Each node type's property names: a constant of the grammar. */
+const PROPERTIES: Readonly<Record<string, readonly string[] | undefined>> = Object.fromEntries(
+    Object.entries(reflection.types as Record<string, { properties: Record<string, unknown> }>).map(([type, meta]) => [type, Object.keys(meta.properties)]));
 
 function isNode(value: unknown): value is AstNode {
     return typeof value === 'object' && value !== null && typeof (value as { $type?: unknown }).$type === 'string';
