@@ -112,8 +112,7 @@ export class IdleWarmUp {
      * sent meanwhile, and that once, by about what the umpire's own first completion would have cost.
      */
     edited(): void {
-        if (!this.started || this.stopped || this.completing) return;
-        void this.completeOnce();
+        if (this.started && !this.stopped) void this.completeOnce();
     }
 
     private completeOnce(): Promise<void> {
