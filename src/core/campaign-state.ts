@@ -84,6 +84,11 @@ interface Timeline {
      */
     unitIds: WeakMap<Action, ActionUnitIds>;
     /**
+     * Counts the pending results that could not be worked out (`settle`): each was settled while pending, and is
+     * not since (`settledWatch`).
+     */
+    unsettled: number;
+    /**
      * Counts the times a later model took this timeline over in place, its swapped nodes' entries put under
      * the new nodes (`takeOverSwapped`): a model that held it before reads it no more (`timeline`).
      */
@@ -130,12 +135,12 @@ const timelines = coreKept.table<ScenarioModel, { readonly timeline: Timeline, r
  * which it reads and leaves as it was.
  */
 /**
- * How many elements the timelines continued took as kept from the parse's record, without comparing them,
- * how many steps they took over from the timeline they continued, how many of those were new nodes that
+ * How many elements the timelines continued took as kept from the parse's record, without comparing them
+ * (before the span the edits changed: `fromRecord`; the steps after it: `tailKept`), how many steps they took over from the timeline they continued, how many of those were new nodes that
  * read as the old ones did (`swapped`), and how many models took the last timeline over whole, as it
  * was (`taken`): tests read them.
  */
-export const timelineCounts = { fromRecord: 0, stepsKept: 0, swapped: 0, taken: 0, takenSwapped: 0, rebuilt: 0 };
+export const timelineCounts = { fromRecord: 0, tailKept: 0, stepsKept: 0, swapped: 0, taken: 0, takenSwapped: 0, rebuilt: 0 };
 
 const latest = coreKept.table<object, Built>({
     name: 'last timelines', keeps: 'the timeline last built for a file\'s tree, with its model\'s declarations, which the next model continues from its first changed element',
@@ -212,7 +217,7 @@ function emptyTimeline(): Timeline {
         history: new Map(), actionPoint: new Map(), statePoint: new Map(), turnEnd: new Map(), end: 0,
         steps: [], firstNamed: new Map(), outSince: new Map(),
         waitsOn: new Map(), waitsSince: new Map(), waiting: new Map(), settled: new Map(),
-        pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap(), generation: 0
+        pending: new Map(), pendingOf: new Map(), shared: new Set(), unitIds: new WeakMap(), unsettled: 0, generation: 0
     };
 }
 
@@ -333,8 +338,12 @@ function keptPart(model: ScenarioModel, before: Built | undefined): KeptPart | u
     let i = 0;
     // The elements the parse's record says are the same nodes in place since the tree this timeline was built on
     // (a model without an overlay, continuing one without: the same nodes read the same outcomes) are its steps
-    // as they were: counted, not compared. The rest are compared, from the first the edits replaced.
-    const kept = !model.overlay && before.tree ? contextOf(model.root).edits?.keptBefore(before.tree) : undefined;
+    // as they were: counted, not compared. The rest are compared, from the first the edits replaced, up to the
+    // kept elements after the span the edits changed (`tail`): from the first of those that is its step's node
+    // on, the elements are the earlier tree's last ones and the steps the timeline's last ones, in order.
+    const change = !model.overlay && before.tree ? contextOf(model.root).edits?.changedSince(before.tree) : undefined;
+    const kept = change?.first;
+    let tail = change && change.first + change.added <= elements.length ? change.first + change.added : elements.length;
     if (kept !== undefined && kept <= elements.length) {
         let last: unknown;
         for (; i < kept; i++) {
@@ -342,7 +351,7 @@ function keptPart(model: ScenarioModel, before: Built | undefined): KeptPart | u
             if (el.$type === 'Action' || el.$type === 'UnitState' || el.$type === 'Turn') { steps++; last = el; }
         }
         // The record and the timeline disagree (never expected): everything is compared.
-        if (steps > t.steps.length || (steps > 0 && t.steps[steps - 1].node !== last)) i = steps = 0;
+        if (steps > t.steps.length || (steps > 0 && t.steps[steps - 1].node !== last)) { i = steps = 0; tail = elements.length; }
         timelineCounts.fromRecord += i;
     }
     // By `$type` (no subtypes among the elements): the reflection's `isX` is slower, and every element is visited on every build.
@@ -352,6 +361,11 @@ function keptPart(model: ScenarioModel, before: Built | undefined): KeptPart | u
         const el = elements[i];
         if (el.$type !== 'Action' && el.$type !== 'UnitState' && el.$type !== 'Turn') continue;
         const step = t.steps[steps];
+        if (i >= tail && step?.node === el) {
+            timelineCounts.tailKept += t.steps.length - steps;
+            steps = t.steps.length;
+            break;
+        }
         if (!step || ((step.node !== el || !sameOutcomes(model, el, step.outcomes)) && !(alike && swapsFor(step.node, el, swapped)))) {
             complete = false;
             break;
@@ -698,7 +712,10 @@ function settle(model: ScenarioModel, t: Timeline, pending: Pending): void {
     t.pending.delete(pending.action);
     for (const id of pending.units) if (t.pendingOf.get(id) === pending) t.pendingOf.delete(id);
     const result = settledResult(model, pending.action);
-    if (!result) return;
+    if (!result) {
+        t.unsettled++;
+        return;
+    }
     t.settled.set(pending.action, result);
     const el = pending.action;
     const turn = isTurn(el.$container) ? el.$container : undefined;
@@ -876,6 +893,29 @@ export function settledTest(model: ScenarioModel): (action: ActionModel | Action
         if (outcomeOf(model, node)) return false;
         t ??= timeline(model);
         return t.pending.has(node) || t.settled.has(node);
+    };
+}
+
+/**
+ * `settledTest`, for a reader that asks it of the actions one by one while other readers work results out
+ * (the campaign checks, whose order check asks it in the same walk as the other checks): `changed()` tells
+ * whether an answer given may be another now, a pending result it called settled having been found since to be
+ * one that cannot be worked out. An answer false stays false: an action that is not pending is never pending later.
+ */
+export function settledWatch(model: ScenarioModel): { isSettled: (action: ActionModel | Action) => boolean, changed: () => boolean } {
+    let t: Timeline | undefined;
+    let unsettled = 0;
+    return {
+        isSettled: action => {
+            const node = actionNode(action);
+            if (outcomeOf(model, node)) return false;
+            if (!t) {
+                t = timeline(model);
+                unsettled = t.unsettled;
+            }
+            return t.pending.has(node) || t.settled.has(node);
+        },
+        changed: () => t !== undefined && t.unsettled !== unsettled
     };
 }
 

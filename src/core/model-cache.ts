@@ -26,9 +26,11 @@ export interface ModelContext {
     readonly once?: boolean;
     /**
      * The parse's record of its edits (the language layer's, battle-document-factory.ts `ParsedFrom.elements`):
-     * `tree` stands for this tree, and `keptBefore(tree)` says how many top-level elements at the start of this
-     * tree, at least, are the same nodes, in place, as in the earlier tree `tree` stood for; undefined when the record does
-     * not reach back to it. The campaign timeline reads it for where its kept part may end.
+     * `tree` stands for this tree, and `changedSince(tree)` says which top-level elements changed since the earlier
+     * tree `tree` stood for, as one span: the first `first` elements are the same nodes, in place; the next `added`
+     * are new, in place of `replaced` of the earlier tree; every element after them is the same node as in the earlier
+     * tree. Undefined when the record does not reach back to it. The campaign timeline reads it for where its kept
+     * part may end, and to take the kept elements after the span as its steps without comparing them.
      */
     readonly edits?: EditsOfParse;
     /**
@@ -40,7 +42,7 @@ export interface ModelContext {
 
 interface EditsOfParse {
     readonly tree: object;
-    keptBefore(tree: object): number | undefined;
+    changedSince(tree: object): { readonly first: number, readonly replaced: number, readonly added: number } | undefined;
 }
 
 /** A parse made outside a document factory knows no rule set: everything is checked, nothing resolves. */

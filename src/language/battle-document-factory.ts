@@ -84,7 +84,7 @@ export class BattleDocumentFactory extends DefaultLangiumDocumentFactory {
             rulesets: this.rulesets, limits: this.limits, once: this.oneShot, keysAfter: first,
             imported: root => importGraphOf(this.shared)?.closure(root).map(d => d.parseResult.value) ?? [],
             // A file built once is never edited: no record to read.
-            edits: this.oneShot ? undefined : { tree: elements.tree, keptBefore: tree => changeBetween(elements, tree)?.first }
+            edits: this.oneShot ? undefined : { tree: elements.tree, changedSince: tree => changeBetween(elements, tree) }
         });
         PARSED_FROM.set(result.value, Object.freeze(pieces
             ? { text, shared: this.shared, version, previous: pieces.previous, change: pieces.change, spliced: pieces.spliced, elements }

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { URI, type LangiumDocument } from 'langium';
 import { TextDocument as EditorDocument } from 'vscode-languageserver-textdocument';
 import { modelOf } from '../../src/core/model-cache.js';
-import { resolutionOrder, settledOf, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt, effectiveStats, waitsOn } from '../../src/core/campaign-state.js';
+import { resolutionOrder, settledOf, settledWatch, stateAfterTurn, stateAtEnd, turnsOf, unitStateAfter, unitStateAt, effectiveStats, waitsOn } from '../../src/core/campaign-state.js';
 import { turnLabel, unitsOf, type ScenarioModel } from '../../src/core/scenario.js';
 import type { Scenario, Target } from '../../src/language/generated/ast.js';
 import { parse, services } from '../support/services.js';
@@ -230,4 +230,20 @@ describe('after an edit, the continued timeline and the one before it', () => {
             }), { numRuns: 40, seed: 11 });
         expect(compared).toBeGreaterThan(10);
     }, 120_000);
+});
+
+describe('an action called settled while its result is pending', () => {
+    it('is known to have been called so wrongly once its result cannot be worked out (settledWatch)', async () => {
+        // Dice entered for one side only: pending (its dice are in the file), and not resolvable when worked out.
+        const text = 'rules scrud\nforce A { unit Foot foot }\nforce B { unit Foot foot }\nengagement Short {\n  A attacks B\n  dice A 3\n}\n';
+        const model = modelOf((await parse(text)).parseResult.value);
+        const action = model.actions[0];
+        const watch = settledWatch(model);
+        expect(watch.isSettled(action)).toBe(true);
+        expect(watch.changed()).toBe(false);
+        expect(settledOf(model, action)).toBeUndefined();
+        expect(watch.changed()).toBe(true);
+        // Asked now, the answer is the one the walk should have had.
+        expect(settledWatch(model).isSettled(action)).toBe(false);
+    });
 });

@@ -17,7 +17,8 @@ import type { BattleLinker } from '../../src/language/battle-linker.js';
 import type { BattleNodeValidator } from '../../src/language/battle-node-validator.js';
 import type { DocumentSymbol } from 'vscode-languageserver';
 import { isAction, isSides, type Action, type Scenario } from '../../src/language/generated/ast.js';
-import { timelineCounts } from '../../src/core/campaign-state.js';
+import { stateAtEnd, timelineCounts } from '../../src/core/campaign-state.js';
+import { modelOf } from '../../src/core/model-cache.js';
 
 const HEADER = `scenario "Record"
 rules ancients
@@ -285,5 +286,23 @@ describe('the record of each edit', () => {
         const seen = (doc: LangiumDocument) => (doc.diagnostics ?? []).map(d => ({ range: d.range, message: d.message, code: d.code }));
         expect(seen(warm)).toEqual(seen(cold));
         expect(seen(warm).length).toBeGreaterThan(0);
+    });
+
+    it('is what the campaign timeline reads after the edited span: the kept elements after it are the last timeline\'s steps, taken without comparing them, and every state is a cold build\'s', async () => {
+        const s = server();
+        await s.build(text(12));
+        const before = timelineCounts.tailKept;
+        // White space typed into engagement 5: a new node that reads as the old one did, then engagements 6 to 11 and the turn as they were.
+        const edited = text(12, { 5: ' ' });
+        const warm = await s.build(edited);
+        expect(timelineCounts.tailKept - before).toBe(6 + 1);
+        const cold = await server().build(edited);
+        const states = (doc: LangiumDocument) => [...stateAtEnd(modelOf(doc.parseResult.value)).values()];
+        expect(states(warm)).toEqual(states(cold));
+        expect(states(warm).some(st => st.lastResult !== undefined)).toBe(true);
+        // An engagement added: the steps after it are not the same steps, and nothing after the span is taken so.
+        const added = await s.build(text(13, { 5: ' ' }));
+        expect(timelineCounts.tailKept - before).toBe(6 + 1);
+        expect(states(added)).toEqual(states(await server().build(text(13, { 5: ' ' }))));
     });
 });

@@ -7,15 +7,15 @@
  * - `state` and `ruling` lines use the keys the campaign state knows, with the values they need.
  */
 import type { AstNode, ValidationAcceptor } from 'langium';
-import { type Action, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
+import { type Action, type Outcome, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionKey, sameInputs, type ActionKey } from '../../core/model-cache.js';
 import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { eachRole, names, roles, settledTest, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
+import { eachRole, names, roles, settledTest, settledWatch, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
 import { causeText } from '../../core/status-words.js';
 import { Codes } from '../../core/codes.js';
 import type { Ruleset } from '../../core/ruleset.js';
-import { checkOneFightATurn } from './one-fight.js';
+import { fightsOnceATurn, namedTwiceIn } from './one-fight.js';
 
 /**
  * The campaign checks of a model (Resolve all runs them on a model with its new outcomes laid over the tree).
@@ -36,13 +36,19 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
         everOut ??= byForce(unitsEverOut(model));
         checkActionInCampaign(model, node, everOut, late, turn, byLabel, report);
     };
+    const order = orderCheck(model);
+    // The actions with a unit named twice on a side, or in a turn: their problems of one fight a turn are reported last, in file order.
+    const sided: Array<{ node: Action, turn: Turn | undefined, named: ReadonlyArray<Parameters<ValidationAcceptor>> }> = [];
     const states: Array<{ node: UnitState, turn: number }> = [];
     let current = 0, ordinal = 0, declarations = 0;
-    const visit = (el: AstNode) => {
+    const visit = (el: AstNode, turn: Turn | undefined) => {
         if (el.$type === 'Action') {
             const node = el as Action;
+            order.visit(node, turn);
             if (!keep) {
                 check(node, current, accept);
+                const named = namedTwiceIn(model, node);
+                if (named.length > 0 || turn) sided.push({ node, turn, named });
                 return;
             }
             const inputs = actionKey(model, node);
@@ -51,6 +57,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
                 && kept.labels === labels && kept.ruleset === model.ruleset) {
                 campaignCounts.kept++;
                 for (const problem of kept.problems) accept(...problem);
+                if (kept.named.length > 0 || turn) sided.push({ node, turn, named: kept.named });
                 return;
             }
             const problems: Array<Parameters<ValidationAcceptor>> = [];
@@ -58,7 +65,9 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
                 problems.push([severity, message, info]);
                 accept(severity, message, info);
             });
-            const record: KeptCampaignChecks = { ruleset: model.ruleset, inputs, outcome: node.outcome, turn: current, declarationsBefore: declarations, labels, problems };
+            const named = namedTwiceIn(model, node);
+            if (named.length > 0 || turn) sided.push({ node, turn, named });
+            const record: KeptCampaignChecks = { ruleset: model.ruleset, inputs, outcome: node.outcome, turn: current, declarationsBefore: declarations, labels, problems, named };
             Object.defineProperty(node, CAMPAIGN, { value: record, enumerable: false, writable: true, configurable: true });
         } else if (el.$type === 'UnitState') states.push({ node: el as UnitState, turn: current });
     };
@@ -68,8 +77,8 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
         if (el.$type === 'Turn') {
             const turn = el as Turn;
             current = turnNumber(turn, ++ordinal);
-            for (const inner of turn.elements) visit(inner);
-        } else if (el.$type === 'Action' || el.$type === 'UnitState') visit(el);
+            for (const inner of turn.elements) visit(inner, turn);
+        } else if (el.$type === 'Action' || el.$type === 'UnitState') visit(el, undefined);
         else declarations++;
     }
     // After the actions, as before: the order the problems are reported in stays that of a cold check.
@@ -77,8 +86,12 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
         checkStateLine(node, model.ruleset, accept);
         if (node.target) checkExists(topOf(node), node.target, late, turn, byLabel, accept);
     }
-    checkOrder(model, accept);
-    checkOneFightATurn(model, accept);
+    order.report(accept);
+    const fights = fightsOnceATurn(model, accept);
+    for (const { node, turn, named } of sided) {
+        for (const problem of named) accept(...problem);
+        if (turn) fights(node, turn);
+    }
 }
 
 function checkActionInCampaign(model: ScenarioModel, action: Action, everOut: ReadonlyMap<string, readonly UnitModel[]>, late: ReadonlyMap<string, readonly UnitModel[]>,
@@ -113,6 +126,8 @@ interface KeptCampaignChecks {
     readonly declarationsBefore: number;
     readonly labels: string;
     readonly problems: ReadonlyArray<Parameters<ValidationAcceptor>>;
+    /** Its sides' problems of a unit named twice (`namedTwiceIn`), reported with the one-fight-a-turn problems. */
+    readonly named: ReadonlyArray<Parameters<ValidationAcceptor>>;
 }
 
 /** The turns named by late units' `enters` stats (a turn named, not numbered), with their numbers: '' when none. */
@@ -266,6 +281,44 @@ function checkStateLine(line: UnitState, ruleset: Ruleset | undefined, accept: V
  * Outcomes carry state forward, so a written outcome after an action that has none, and is not decided
  * yet (no dice or seed), was worked out without that action's results. Warned on the later outcome,
  * naming the first earlier gap. A gap whose dice are in the file carries its settled outcome: no gap.
+ * Asked in the campaign checks' walk (`visit`, each action in file order), reported after it (`report`):
+ * should a result that walk called settled turn out not to be (`settledWatch`), the actions are walked again.
+ */
+function orderCheck(model: ScenarioModel): { visit: (action: Action, turn: Turn | undefined) => void, report: (accept: ValidationAcceptor) => void } {
+    const ruleset = model.ruleset;
+    const watch = settledWatch(model);
+    let gap: Action | undefined;
+    let gapTurn: Turn | undefined;
+    const after: Outcome[] = [];
+    return {
+        visit: (action, turn) => {
+            if (!ruleset) return;
+            const outcome = outcomeOf(model, action);
+            // Once there is a gap, an action without outcome changes nothing (asked first: it is most of them).
+            if (!outcome && gap) return;
+            if (!ruleset.kinds.includes(action.kind)) return;
+            if (!outcome) {
+                // A gap whose dice are in the file is settled: its outcome is in the state already (docs/campaigns.md#settled).
+                // The timeline has told which are, rather than each action's dice asked again at every build.
+                if (!gap && !watch.isSettled(action)) { gap = action; gapTurn = turn; }
+                return;
+            }
+            if (gap) after.push(outcome);
+        },
+        report: accept => {
+            if (watch.changed()) {
+                checkOrder(model, accept);
+                return;
+            }
+            for (const outcome of after) outOfOrder(gap!, gapTurn, outcome, accept);
+        }
+    };
+}
+
+/**
+ * Outcomes carry state forward, so a written outcome after an action that has none, and is not decided
+ * yet (no dice or seed), was worked out without that action's results. Warned on the later outcome,
+ * naming the first earlier gap. A gap whose dice are in the file carries its settled outcome: no gap.
  */
 function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
     const ruleset = model.ruleset;
@@ -284,10 +337,12 @@ function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
             if (!gap && !isSettled(action)) { gap = action.node; gapTurn = action.turn; }
             continue;
         }
-        if (gap) {
-            const where = gapTurn ? ` (turn ${turnLabel(gapTurn)})` : '';
-            accept('warning', `This outcome was written while the earlier ${gap.kind} '${gap.name}'${where} has none: the state it used may miss that ${gap.kind}'s results. Resolve in file order ('umpire resolve --write' does).`,
-                { node: outcome, keyword: 'outcome', code: Codes.outcomeOutOfOrder });
-        }
+        if (gap) outOfOrder(gap, gapTurn, outcome, accept);
     }
+}
+
+function outOfOrder(gap: Action, gapTurn: Turn | undefined, outcome: Outcome, accept: ValidationAcceptor): void {
+    const where = gapTurn ? ` (turn ${turnLabel(gapTurn)})` : '';
+    accept('warning', `This outcome was written while the earlier ${gap.kind} '${gap.name}'${where} has none: the state it used may miss that ${gap.kind}'s results. Resolve in file order ('umpire resolve --write' does).`,
+        { node: outcome, keyword: 'outcome', code: Codes.outcomeOutOfOrder });
 }

@@ -44,30 +44,37 @@ function checkNamedOnce(model: ScenarioModel, sides: Sides, accept: ValidationAc
     }
 }
 
+/** An action's sides' problems of a unit named twice on one side, as `accept` would be given them (none for an action without sides). */
+export function namedTwiceIn(model: ScenarioModel, action: Action): Array<Parameters<ValidationAcceptor>> {
+    const problems: Array<Parameters<ValidationAcceptor>> = [];
+    const sides = sidesOf(action);
+    if (sides) checkNamedOnce(model, sides, (...problem) => problems.push(problem));
+    return problems;
+}
+
 /**
- * The sides of every action, each unit named once; and within each turn, each unit in one action of
- * the kinds it fights in once a turn: a second one is an error at its reference, naming the first.
- * Actions outside any turn are not counted: a file without turns is one fight after another.
+ * Within each turn, each unit in one action of the kinds it fights in once a turn: a second one is an
+ * error at its reference, naming the first. Given the actions of the file's turns in file order, one at a
+ * time, with their turn (an action outside any turn is not counted: a file without turns is one fight after another).
  */
-export function checkOneFightATurn(model: ScenarioModel, accept: ValidationAcceptor): void {
+export function fightsOnceATurn(model: ScenarioModel, accept: ValidationAcceptor): (action: Action, turn: Turn) => void {
     const once = model.ruleset?.campaign.fightsOnceATurn ?? [];
-    let turn: Turn | undefined;
+    let current: Turn | undefined;
     let first = new Map<string, Action>();
-    for (const action of model.actions) {
-        const sides = sidesOf(action.node);
-        if (!sides) continue;
-        checkNamedOnce(model, sides, accept);
-        if (!action.turn || !once.includes(action.node.kind)) continue;
-        if (action.turn !== turn) { turn = action.turn; first = new Map(); }
+    return (action, turn) => {
+        if (!once.includes(action.kind)) return;
+        const sides = sidesOf(action);
+        if (!sides) return;
+        if (turn !== current) { current = turn; first = new Map(); }
         for (const { target, property, index } of sideTargets(sides)) {
             const units = unitsOf(model, target);
-            const earlier = units.find(u => first.has(u.id) && first.get(u.id) !== action.node);
+            const earlier = units.find(u => first.has(u.id) && first.get(u.id) !== action);
             if (earlier) {
                 const where = first.get(earlier.id)!;
-                accept('error', `${earlier.id} already fights in ${where.kind} '${where.name}' this turn (turn ${turnLabel(turn)}): in ${model.ruleset!.title} a unit fights in one ${action.node.kind} a turn. Take it out of one of them, or move one to another turn.`,
+                accept('error', `${earlier.id} already fights in ${where.kind} '${where.name}' this turn (turn ${turnLabel(turn)}): in ${model.ruleset!.title} a unit fights in one ${action.kind} a turn. Take it out of one of them, or move one to another turn.`,
                     { node: sides, property, index, code: Codes.unitFightsTwice, data: { unit: earlier.id, first: where.name } });
             }
-            for (const u of units) if (!first.has(u.id)) first.set(u.id, action.node);
+            for (const u of units) if (!first.has(u.id)) first.set(u.id, action);
         }
-    }
+    };
 }
