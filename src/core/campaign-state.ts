@@ -884,23 +884,10 @@ export function waitsOn(model: ScenarioModel, action: ActionModel | Action): Act
  * Whether an unwritten action's outcome is settled by its own dice (worked out yet or not): false when it is
  * written, needs a new seed, or waits on an action that does. What `settledOf` tells without working it out.
  * A test for the actions of one model, its timeline read once (the order check asks it of every unwritten
- * action at every build).
- */
-export function settledTest(model: ScenarioModel): (action: ActionModel | Action) => boolean {
-    let t: Timeline | undefined;
-    return action => {
-        const node = actionNode(action);
-        if (outcomeOf(model, node)) return false;
-        t ??= timeline(model);
-        return t.pending.has(node) || t.settled.has(node);
-    };
-}
-
-/**
- * `settledTest`, for a reader that asks it of the actions one by one while other readers work results out
- * (the campaign checks, whose order check asks it in the same walk as the other checks): `changed()` tells
- * whether an answer given may be another now, a pending result it called settled having been found since to be
- * one that cannot be worked out. An answer false stays false: an action that is not pending is never pending later.
+ * action at every build), asked one action at a time while other readers work results out (the order check
+ * asks it in the campaign checks' own walk): `changed()` tells whether an answer given may be another now, a
+ * pending result it called settled having been found since to be one that cannot be worked out. An answer
+ * false stays false: an action that is not pending is never pending later.
  */
 export function settledWatch(model: ScenarioModel): { isSettled: (action: ActionModel | Action) => boolean, changed: () => boolean } {
     let t: Timeline | undefined;

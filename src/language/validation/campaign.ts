@@ -10,7 +10,7 @@ import type { AstNode, ValidationAcceptor } from 'langium';
 import { type Action, type Outcome, type Scenario, type Target, type Turn, type UnitState } from '../generated/ast.js';
 import { actionKey, sameInputs, type ActionKey } from '../../core/model-cache.js';
 import { factValue, outcomeOf, targetText, turnLabel, type ScenarioModel, type UnitModel } from '../../core/scenario.js';
-import { eachRole, names, roles, settledTest, settledWatch, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
+import { eachRole, names, roles, settledWatch, unitsEverOut, unitStateAt, type Role } from '../../core/campaign-state.js';
 import { countStateKeys, stateKeys, type UnitCampaignState } from '../../core/unit-campaign-state.js';
 import { causeText } from '../../core/status-words.js';
 import { Codes } from '../../core/codes.js';
@@ -307,38 +307,15 @@ function orderCheck(model: ScenarioModel): { visit: (action: Action, turn: Turn 
         },
         report: accept => {
             if (watch.changed()) {
-                checkOrder(model, accept);
+                // Walked again with the answers as they are now: nothing works a result out in this walk.
+                const again = orderCheck(model);
+                for (const action of model.actions) again.visit(action.node, action.turn);
+                again.report(accept);
                 return;
             }
             for (const outcome of after) outOfOrder(gap!, gapTurn, outcome, accept);
         }
     };
-}
-
-/**
- * Outcomes carry state forward, so a written outcome after an action that has none, and is not decided
- * yet (no dice or seed), was worked out without that action's results. Warned on the later outcome,
- * naming the first earlier gap. A gap whose dice are in the file carries its settled outcome: no gap.
- */
-function checkOrder(model: ScenarioModel, accept: ValidationAcceptor): void {
-    const ruleset = model.ruleset;
-    if (!ruleset) return;
-    let gap: Action | undefined;
-    let gapTurn: Turn | undefined;
-    const isSettled = settledTest(model);
-    for (const action of model.actions) {
-        const outcome = outcomeOf(model, action.node);
-        // Once there is a gap, an action without outcome changes nothing (asked first: it is most of them).
-        if (!outcome && gap) continue;
-        if (!ruleset.kinds.includes(action.node.kind)) continue;
-        if (!outcome) {
-            // A gap whose dice are in the file is settled: its outcome is in the state already (docs/campaigns.md#settled).
-            // The timeline has told which are, rather than each action's dice asked again at every build.
-            if (!gap && !isSettled(action)) { gap = action.node; gapTurn = action.turn; }
-            continue;
-        }
-        if (gap) outOfOrder(gap, gapTurn, outcome, accept);
-    }
 }
 
 function outOfOrder(gap: Action, gapTurn: Turn | undefined, outcome: Outcome, accept: ValidationAcceptor): void {
