@@ -39,6 +39,10 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
     const order = orderCheck(model);
     // The actions with a unit named twice on a side, or in a turn: their problems of one fight a turn are reported last, in file order.
     const sided: Array<{ node: Action, turn: Turn | undefined, named: ReadonlyArray<Parameters<ValidationAcceptor>> }> = [];
+    const side = (node: Action, turn: Turn | undefined, named: ReadonlyArray<Parameters<ValidationAcceptor>>) => {
+        if (named.length > 0 || turn) sided.push({ node, turn, named });
+        return named;
+    };
     const states: Array<{ node: UnitState, turn: number }> = [];
     let current = 0, ordinal = 0, declarations = 0;
     const visit = (el: AstNode, turn: Turn | undefined) => {
@@ -47,8 +51,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
             order.visit(node, turn);
             if (!keep) {
                 check(node, current, accept);
-                const named = namedTwiceIn(model, node);
-                if (named.length > 0 || turn) sided.push({ node, turn, named });
+                side(node, turn, namedTwiceIn(model, node));
                 return;
             }
             const inputs = actionKey(model, node);
@@ -57,7 +60,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
                 && kept.labels === labels && kept.ruleset === model.ruleset) {
                 campaignCounts.kept++;
                 for (const problem of kept.problems) accept(...problem);
-                if (kept.named.length > 0 || turn) sided.push({ node, turn, named: kept.named });
+                side(node, turn, kept.named);
                 return;
             }
             const problems: Array<Parameters<ValidationAcceptor>> = [];
@@ -65,8 +68,7 @@ export function checkCampaignOf(model: ScenarioModel, accept: ValidationAcceptor
                 problems.push([severity, message, info]);
                 accept(severity, message, info);
             });
-            const named = namedTwiceIn(model, node);
-            if (named.length > 0 || turn) sided.push({ node, turn, named });
+            const named = side(node, turn, namedTwiceIn(model, node));
             const record: KeptCampaignChecks = { ruleset: model.ruleset, inputs, outcome: node.outcome, turn: current, declarationsBefore: declarations, labels, problems, named };
             Object.defineProperty(node, CAMPAIGN, { value: record, enumerable: false, writable: true, configurable: true });
         } else if (el.$type === 'UnitState') states.push({ node: el as UnitState, turn: current });
