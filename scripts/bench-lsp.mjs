@@ -57,7 +57,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { campaign, ERROR_KINDS, errorFile, splitCampaign, turnsCampaign } from './bench-files.mjs';
 import { CancellationTokenSource } from 'vscode-languageserver-protocol/node';
-import { arg, buildOptions, cpuOf, machine, memoryOf, root, startServer, timedCli } from './lsp-driver.mjs';
+import { arg, buildOptions, cpuOf, machine, memoryOf, root, startServer, threadCpuOf, timedCli } from './lsp-driver.mjs';
 import { FIGURES, figuresOf, missedTargets, writeFigures } from './bench-figures.mjs';
 
 const { server, cli, serverNodeArgs } = buildOptions('bench:lsp');
@@ -116,6 +116,8 @@ async function measure(files, editCount, editable) {
         // As an umpire reads the first squiggles before typing: what the server leaves for idle time is done then.
         if (readMs > 0) await new Promise(resolve => setTimeout(resolve, readMs));
         const cpuBefore = cpuOf(s.proc.pid);
+        const threadsBefore = threadCpuOf(s.proc.pid);
+        let threadsAfterFirst;
         for (let v = 2; v < 2 + editCount; v++) {
             const line = editable ? editable[Math.floor(random() * editable.length)] : Math.floor(random() * (docLines.length - 1));
             const started = performance.now();
@@ -123,9 +125,11 @@ async function measure(files, editCount, editable) {
             s.change(uri, v, { start: { line, character: 0 }, end: { line, character: 0 } }, ' ');
             await diagnostics;
             latencies.push(performance.now() - started);
+            if (v === 2) threadsAfterFirst = threadCpuOf(s.proc.pid);
             if (process.env.BENCH_EACH) console.error(`edit line ${line}: ${(performance.now() - started).toFixed(0)} ms  ${JSON.stringify(docLines[line].slice(0, 50))}`);
         }
         const cpuPerEdit = (cpuOf(s.proc.pid) - cpuBefore) / editCount;
+        const split = editSplit(threadsBefore, threadsAfterFirst, threadCpuOf(s.proc.pid), editCount);
         const middle = Math.floor(docLines.length / 2);
         const timed = async (method, params) => { const t = performance.now(); await s.connection.sendRequest(method, params); return performance.now() - t; };
         const hover = await timed('textDocument/hover', { textDocument: { uri }, position: { line: middle, character: 10 } });
@@ -136,12 +140,27 @@ async function measure(files, editCount, editable) {
         const cold = coldCheck(file);
         return {
             lines: docLines.length - 1, problems: problemsIn(opened.diagnostics), open: opened.ms, edits: editCount,
-            p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), cpuPerEdit, hover, completion, lens, rss,
+            p50: percentile(latencies, 0.5), p95: percentile(latencies, 0.95), cpuPerEdit, split, hover, completion, lens, rss,
             cold
         };
     } finally {
         fs.rmSync(dir, { recursive: true, force: true });
     }
+}
+
+/**
+ * The server's CPU in the first edit and, per edit, in the later ones, each with its main thread's part.
+ * The first edit also does what the open left for later (the keys of the first build, completion's parser:
+ * docs/performance.md, "A first build's keys, made after its problems"), and V8 compiles the code of the
+ * edits' path as it turns hot, so CPU/edit over a few dozen edits mixes the two; this says which is which.
+ */
+function editSplit(before, afterFirst, after, editCount) {
+    if (!before || !afterFirst || !after || editCount < 2) return undefined;
+    const total = t => t.main + t.helpers;
+    return {
+        first: total(afterFirst) - total(before), firstMain: afterFirst.main - before.main,
+        later: (total(after) - total(afterFirst)) / (editCount - 1), laterMain: (after.main - afterFirst.main) / (editCount - 1)
+    };
 }
 
 /**
@@ -162,6 +181,8 @@ function row(label, r) {
         `${r.rss.toFixed(0)} MB`.padStart(11),
         `   ${r.cold.wall.toFixed(2)} s / ${r.cold.cpu.toFixed(2)} s${coldRuns > 1 ? ` (${r.cold.cpuMin.toFixed(2)}–${r.cold.cpuMax.toFixed(2)})` : ''} / ${r.cold.rss.toFixed(0)} MB`
     ].join(' '));
+    const s = r.split;
+    if (s) console.log(`  of its CPU/edit: first edit ${ms(s.first)} (main thread ${ms(s.firstMain)}), later edits ${s.later.toFixed(1)} ms each (main thread ${s.laterMain.toFixed(1)} ms)`);
 }
 
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
