@@ -150,9 +150,9 @@ async function measure(files, editCount, editable) {
 
 /**
  * The server's CPU in the first edit and, per edit, in the later ones, each with its main thread's part.
- * The first edit also does what the open left for later (the keys of the first build, completion's parser:
- * docs/performance.md, "A first build's keys, made after its problems"), and V8 compiles the code of the
- * edits' path as it turns hot, so CPU/edit over a few dozen edits mixes the two; this says which is which.
+ * Typed at once, the first edit also makes the keys the open left for later (docs/performance.md, "A first
+ * build's keys, made after its problems"), and V8 compiles that code and the edits' own as it turns hot, so
+ * CPU/edit over a few dozen edits mixes the two; this says which is which.
  */
 function editSplit(before, afterFirst, after, editCount) {
     if (!before || !afterFirst || !after || editCount < 2) return undefined;
