@@ -45,7 +45,7 @@ export function cpuOf(pid) {
  * the kernel keeps no `schedstat`.
  */
 export function threadCpuOf(pid) {
-    let main = 0, helpers = 0;
+    let main = 0, helpers = 0, read = 0;
     try {
         for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
             let ns;
@@ -54,12 +54,14 @@ export function threadCpuOf(pid) {
             } catch {
                 continue; // a thread that ended meanwhile
             }
+            read++;
             if (tid === String(pid)) main += ns;
             else helpers += ns;
         }
     } catch {
         return undefined;
     }
+    if (read === 0) return undefined;
     return { main: main / 1e6, helpers: helpers / 1e6 };
 }
 
