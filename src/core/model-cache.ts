@@ -5,7 +5,8 @@
  * changed by a setting applies from the next parse, never to a model already built.
  */
 import type { AstNode } from 'langium';
-import { reflection, type Action, type Force, type Scenario, type Target, type Turn, type UnitState } from '../language/generated/ast.js';
+import type { Action, Force, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
+import { roles } from './action-roles.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, carriedKey, documentKey, importsOf, outcomeOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
@@ -617,10 +618,16 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: Unit
     const visit = (el: AstNode) => {
         if (el.$type === 'Action') {
             // A `factor` or `dice` line only adds to a unit the action names otherwise: a unit named only there
-            // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`).
-            for (const st of (el as Action).statements) eachTarget(st, target => add(target, st.$type !== 'Factor' && st.$type !== 'Dice'));
+            // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`). The action's references
+            // as the campaign timeline read them at the open (`roles`, kept per node).
+            for (const { target } of roles(el as Action)) add(target, !countsOnly(target));
             const outcome = outcomeOf(model, el as Action);
-            if (outcome) eachTarget(outcome, target => add(target, true));
+            if (outcome) {
+                for (const line of outcome.lines) {
+                    if (line.unit) add(line.unit, true);
+                    if (line.opponent) add(line.opponent, true);
+                }
+            }
         } else if (el.$type === 'UnitState') {
             if ((el as UnitState).target) add((el as UnitState).target, true);
         }
@@ -632,36 +639,10 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: Unit
     return units;
 }
 
-/** Each unit reference (`Force`, `Force.Unit`, `Force.Unit#2`) under a node, read from its child nodes (never through a link). */
-function eachTarget(node: AstNode, each: (target: Target) => void): void {
-    if (node.$type === 'Target') {
-        each(node as Target);
-        return;
-    }
-    const record = node as unknown as Record<string, unknown>;
-    for (const name of propertiesOf(node.$type, record)) {
-        const value = record[name];
-        if (Array.isArray(value)) {
-            for (const item of value) if (isNode(item)) eachTarget(item, each);
-        } else if (isNode(value)) eachTarget(value, each);
-    }
-}
-
-/**
- * The properties of a node's type, as the grammar declares them (the reflection's metadata): a walk by
- * `Object.keys` made an array of every node's keys, `$container` and `$cstNode` among them, and was the
- * largest part of a 50,000-line file's first keys. A type the reflection does not know is walked by its own keys.
- */
-function propertiesOf(type: string, record: Record<string, unknown>): readonly string[] {
-    return PROPERTIES[type] ?? Object.keys(record).filter(name => name.charCodeAt(0) !== 36 /* $ */);
-}
-
-/** Each node type's property names: a constant of the grammar. */
-const PROPERTIES: Readonly<Record<string, readonly string[] | undefined>> = Object.fromEntries(
-    Object.entries(reflection.types as Record<string, { properties: Record<string, unknown> }>).map(([type, meta]) => [type, Object.keys(meta.properties)]));
-
-function isNode(value: unknown): value is AstNode {
-    return typeof value === 'object' && value !== null && typeof (value as { $type?: unknown }).$type === 'string';
+/** Whether a reference is a `factor` or `dice` line's: it adds to a unit's numbers, not to what the outcome writes. */
+function countsOnly(target: Target): boolean {
+    const line = target.$container.$type;
+    return line === 'Factor' || line === 'Dice';
 }
 
 function outcomesOf(model: ScenarioModel, node: Step): unknown[] {

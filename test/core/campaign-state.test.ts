@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioModel } from '../../src/core/scenario.js';
 import { modelOf } from '../../src/core/model-cache.js';
-import { eachRole, roles, effectiveStats, stateAfterTurn, stateAt, stateAtEnd, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
+import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
+import { eachRole, roles } from '../../src/core/action-roles.js';
 import { stateHoverMarkdown } from '../../src/language/lsp/state-hover.js';
 import { causeText } from '../../src/core/status-words.js';
 import type { UnitCampaignState } from '../../src/core/unit-campaign-state.js';
