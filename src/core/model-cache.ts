@@ -618,11 +618,12 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: Unit
     const visit = (el: AstNode) => {
         if (el.$type === 'Action') {
             // A `factor` or `dice` line only adds to a unit the action names otherwise: a unit named only there
-            // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`). The action's references
-            // as the campaign timeline read them at the open (`roles`, kept per node).
+            // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`). The references come from
+            // the list the campaign timeline made at the open (`roles`, kept by the node), not a walk of the action.
             for (const { target } of roles(el as Action)) add(target, !countsOnly(target));
             const outcome = outcomeOf(model, el as Action);
             if (outcome) {
+                // An outcome line names its unit and its opponent (test/core/campaign-state.test.ts holds it to the tree).
                 for (const line of outcome.lines) {
                     if (line.unit) add(line.unit, true);
                     if (line.opponent) add(line.opponent, true);

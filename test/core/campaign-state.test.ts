@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScenarioModel } from '../../src/core/scenario.js';
+import type { OutcomeLine } from '../../src/language/generated/ast.js';
 import { modelOf } from '../../src/core/model-cache.js';
 import { effectiveStats, stateAfterTurn, stateAt, stateAtEnd, unitStateAfter, unitStateAt } from '../../src/core/campaign-state.js';
 import { eachRole, roles } from '../../src/core/action-roles.js';
@@ -237,6 +238,19 @@ describe('the references of an action with their roles', () => {
             }
         }
         expect(met).toBeGreaterThan(100);
+    });
+
+    it('of a written outcome are its lines\' units and opponents, and no other, in every example', async () => {
+        const folder = new URL('../../examples/', import.meta.url);
+        let lines = 0;
+        for (const file of fs.readdirSync(folder).filter(f => f.endsWith('.battle'))) {
+            const root = (await parse(fs.readFileSync(new URL(file, folder), 'utf8'))).parseResult.value;
+            for (const line of AstUtils.streamAst(root).filter(n => n.$type === 'OutcomeLine').toArray() as OutcomeLine[]) {
+                expect(AstUtils.streamAst(line).filter(n => n.$type === 'Target').toArray()).toEqual([line.unit, line.opponent].filter(t => t !== undefined));
+                lines++;
+            }
+        }
+        expect(lines).toBeGreaterThan(20);
     });
 });
 
