@@ -44,8 +44,18 @@ export function eachRole(action: Action, each: (target: Target, role: Role) => v
     for (const st of action.statements) eachRoleOf(st, each);
 }
 
+/**
+ * Whether a reference is a `factor` or `dice` line's: it adds to a unit's numbers, and no outcome line of the
+ * action is written for a unit named only there (a factor on a whole force names every unit of it, most of
+ * which fight elsewhere).
+ */
+export function countsOnly(target: Target): boolean {
+    const line = target.$container.$type;
+    return line === 'Factor' || line === 'Dice';
+}
+
 /** The references of one statement of an action, with their roles. */
-export function eachRoleOf(st: Action['statements'][number], each: (target: Target, role: Role) => void): void {
+function eachRoleOf(st: Action['statements'][number], each: (target: Target, role: Role) => void): void {
     // By `$type` (none of these has subtypes): the reflection's `isX` was most of a cold check's campaign pass.
     // Plain loops: made for every action of a cold check.
     switch (st.$type) {

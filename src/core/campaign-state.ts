@@ -23,7 +23,7 @@ import { actionKey, actionModelOf, contextOf, headerKeyOf, moveEntry, sameReadin
 import { carriedKey, documentKey, factValue, outcomeOf, turnLabel, unitsOf, unquote, type ActionModel, type ScenarioModel, type StatValue, type UnitModel } from './scenario.js';
 import { applyOutcomeLine, applyStateLine, declaredState, overlay, type UnitCampaignState } from './unit-campaign-state.js';
 import { coreKept } from './kept.js';
-import { eachRoleOf, roles, type Role } from './action-roles.js';
+import { countsOnly, roles, type Role } from './action-roles.js';
 
 // ─── The timeline ────────────────────────────────────────────────────────────────────────────────
 
@@ -555,10 +555,7 @@ function forcesNamed(action: Action): readonly string[] {
  */
 function lineUnits(model: ScenarioModel, action: Action): string[] {
     const ids = new Set<string>();
-    for (const st of action.statements) {
-        if (st.$type === 'Factor' || st.$type === 'Dice') continue;
-        eachRoleOf(st, target => { for (const u of unitsOf(model, target)) ids.add(u.id); });
-    }
+    for (const { target } of roles(action)) if (!countsOnly(target)) for (const u of unitsOf(model, target)) ids.add(u.id);
     return [...ids];
 }
 

@@ -6,7 +6,7 @@
  */
 import type { AstNode } from 'langium';
 import type { Action, Force, Scenario, Target, Turn, UnitState } from '../language/generated/ast.js';
-import { roles } from './action-roles.js';
+import { countsOnly, roles } from './action-roles.js';
 import { LIMIT_DEFAULTS, type LimitValues } from './limits.js';
 import { RulesetRegistry } from './ruleset.js';
 import { buildScenario, carriedKey, documentKey, importsOf, outcomeOf, unitsOf, type ActionModel, type ScenarioModel } from './scenario.js';
@@ -618,7 +618,7 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: Unit
     const visit = (el: AstNode) => {
         if (el.$type === 'Action') {
             // A `factor` or `dice` line only adds to a unit the action names otherwise: a unit named only there
-            // is not one its outcome writes (src/core/campaign-state.ts, `lineUnits`). The references come from
+            // is not one its outcome writes (`countsOnly`, as the campaign timeline reads it). The references come from
             // the list the campaign timeline made at the open (`roles`, kept by the node), not a walk of the action.
             for (const { target } of roles(el as Action)) add(target, !countsOnly(target));
             const outcome = outcomeOf(model, el as Action);
@@ -638,12 +638,6 @@ function unitsOfStep(model: ScenarioModel, node: Step, base: string, slots: Unit
     const units = { readSlots: [...reads], writeSlots: [...writes], forces: [...forces].sort() };
     if (!model.overlay) stepUnitsKept.set(node, { base, slots, outcomes: outcomesOf(model, node), units });
     return units;
-}
-
-/** Whether a reference is a `factor` or `dice` line's: it adds to a unit's numbers, not to what the outcome writes. */
-function countsOnly(target: Target): boolean {
-    const line = target.$container.$type;
-    return line === 'Factor' || line === 'Dice';
 }
 
 function outcomesOf(model: ScenarioModel, node: Step): unknown[] {
